@@ -1,0 +1,234 @@
+package io.sluice.http;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An HTTP server with a flat route table. Each of Sluice's servers (registry, metrics, alerts, dashboard) builds one,
+ * supplying its own error shape through {@link Builder#notFound} and {@link Builder#onError}.
+ *
+ * <pre>{@code
+ * HttpServer server = HttpServer.builder("registry")
+ *     .port(8081)
+ *     .get("/subjects", req -> ...)
+ *     .onError(e -> HttpResponse.json(500, Map.of("error_code", 500, "message", e.getMessage())))
+ *     .start();
+ * }</pre>
+ */
+public final class HttpServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+
+  private final String name;
+  private final Server jetty;
+  private final ServerConnector connector;
+
+  private HttpServer(Builder b) {
+    this.name = b.name;
+    QueuedThreadPool pool = new QueuedThreadPool(b.maxThreads, 2);
+    pool.setName("sluice-http-" + b.name);
+    this.jetty = new Server(pool);
+    this.connector = new ServerConnector(jetty);
+    connector.setHost(b.host);
+    connector.setPort(b.port);
+    jetty.addConnector(connector);
+    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.onError));
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The bound port; useful when the builder asked for port 0. */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  public InetSocketAddress address() {
+    return new InetSocketAddress(connector.getHost(), port());
+  }
+
+  public String url() {
+    return "http://" + connector.getHost() + ":" + port();
+  }
+
+  @Override
+  public void close() {
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      log.warn("stopping HTTP server {} failed", name, e);
+    }
+  }
+
+  /** Collects routes; {@link #start()} binds and returns the running server. */
+  public static final class Builder {
+    private final String name;
+    private String host = "127.0.0.1";
+    private int port;
+    private int maxThreads = 32;
+    private final List<Route> routes = new ArrayList<>();
+    private HttpHandler notFound = req -> HttpResponse.text(404, "text/plain", "404 page not found\n");
+    private Function<Throwable, HttpResponse> onError =
+        e -> HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public Builder maxThreads(int maxThreads) {
+      this.maxThreads = maxThreads;
+      return this;
+    }
+
+    public Builder route(String method, String pattern, HttpHandler handler) {
+      routes.add(Route.of(method.toUpperCase(Locale.ROOT), pattern, handler));
+      return this;
+    }
+
+    public Builder get(String pattern, HttpHandler handler) {
+      return route("GET", pattern, handler);
+    }
+
+    public Builder post(String pattern, HttpHandler handler) {
+      return route("POST", pattern, handler);
+    }
+
+    public Builder put(String pattern, HttpHandler handler) {
+      return route("PUT", pattern, handler);
+    }
+
+    public Builder delete(String pattern, HttpHandler handler) {
+      return route("DELETE", pattern, handler);
+    }
+
+    /** Answer for a path no route matches (a matching path with another method answers 405 unless set here). */
+    public Builder notFound(HttpHandler handler) {
+      this.notFound = handler;
+      return this;
+    }
+
+    /** Maps any exception a handler throws to the server's error shape. */
+    public Builder onError(Function<Throwable, HttpResponse> onError) {
+      this.onError = onError;
+      return this;
+    }
+
+    public HttpServer start() {
+      HttpServer server = new HttpServer(this);
+      try {
+        server.jetty.start();
+      } catch (Exception e) {
+        server.close();
+        throw new IllegalStateException("cannot start " + name + " on " + host + ":" + port + ": " + e.getMessage(), e);
+      }
+      log.info("{} listening on {}", name, server.url());
+      return server;
+    }
+  }
+
+  private static final class Router extends Handler.Abstract {
+    private final List<Route> routes;
+    private final HttpHandler notFound;
+    private final Function<Throwable, HttpResponse> onError;
+
+    Router(List<Route> routes, HttpHandler notFound, Function<Throwable, HttpResponse> onError) {
+      this.routes = routes;
+      this.notFound = notFound;
+      this.onError = onError;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      HttpResponse out;
+      try {
+        out = dispatch(request);
+      } catch (Throwable e) {
+        out = mapError(e);
+      }
+      write(out, response, callback);
+      return true;
+    }
+
+    private HttpResponse dispatch(Request request) throws Exception {
+      String method = request.getMethod().toUpperCase(Locale.ROOT);
+      String rawPath = request.getHttpURI().getPath();
+      List<String> segments = Route.split(rawPath == null ? "/" : rawPath);
+      Map<String, List<String>> query = HttpRequest.parseForm(request.getHttpURI().getQuery());
+      Map<String, String> headers = new LinkedHashMap<>();
+      for (HttpField f : request.getHeaders()) {
+        headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);
+      }
+      byte[] body;
+      try (InputStream in = Content.Source.asInputStream(request)) {
+        body = in.readAllBytes();
+      }
+      String decodedPath = PathDecoder.decode(rawPath == null ? "/" : rawPath);
+      boolean pathMatched = false;
+      for (Route r : routes) {
+        Optional<Map<String, String>> params = r.match(segments);
+        if (params.isEmpty()) {
+          continue;
+        }
+        pathMatched = true;
+        if (r.method().equals(method) || (method.equals("HEAD") && r.method().equals("GET"))) {
+          return r.handler().handle(new HttpRequest(method, decodedPath, params.get(), query, headers, body));
+        }
+      }
+      HttpRequest unrouted = new HttpRequest(method, decodedPath, Map.of(), query, headers, body);
+      if (pathMatched) {
+        HttpResponse nf = notFound.handle(unrouted);
+        return nf.status() == 404 ? HttpResponse.text(405, "text/plain", "405 method not allowed\n") : nf;
+      }
+      return notFound.handle(unrouted);
+    }
+
+    private HttpResponse mapError(Throwable e) {
+      try {
+        return onError.apply(e);
+      } catch (Throwable inner) {
+        log.error("error mapper failed", inner);
+        return HttpResponse.text(500, "text/plain", "internal error\n");
+      }
+    }
+
+    private static void write(HttpResponse out, Response response, Callback callback) {
+      response.setStatus(out.status());
+      if (out.contentType() != null) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, out.contentType());
+      }
+      out.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, out.body().length);
+      response.write(true, ByteBuffer.wrap(out.body()), callback);
+    }
+  }
+}

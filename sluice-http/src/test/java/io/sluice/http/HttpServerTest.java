@@ -1,0 +1,100 @@
+package io.sluice.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class HttpServerTest {
+  private static HttpServer server;
+  private static final HttpClient client = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() {
+    server = HttpServer.builder("test")
+        .port(0)
+        .get("/subjects/{subject}/versions/{version}", req -> HttpResponse.json(200,
+            Map.of("subject", req.pathParam("subject"), "version", req.pathParam("version"))))
+        .post("/api/v1/query", req -> HttpResponse.json(200,
+            Map.of("query", req.params("query"), "time", req.param("time").orElse(""))))
+        .post("/echo", req -> HttpResponse.json(201, Json.read(req.body())))
+        .get("/boom", req -> {
+          throw new IllegalStateException("kaput");
+        })
+        .notFound(req -> HttpResponse.json(404, Map.of("error_code", 404, "message", "HTTP 404 Not Found")))
+        .onError(e -> HttpResponse.json(e instanceof Json.MalformedJsonException ? 400 : 500,
+            Map.of("error", e.getClass().getSimpleName())))
+        .start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private java.net.http.HttpResponse<String> send(String method, String path, String body, String type)
+      throws Exception {
+    var b = java.net.http.HttpRequest.newBuilder(URI.create(server.url() + path))
+        .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
+    if (type != null) {
+      b.header("Content-Type", type);
+    }
+    return client.send(b.build(), BodyHandlers.ofString());
+  }
+
+  @Test
+  void pathParametersArePercentDecoded() throws Exception {
+    var r = send("GET", "/subjects/orders%2Dvalue%20x/versions/latest", null, null);
+    assertEquals(200, r.statusCode());
+    var body = Json.read(r.body().getBytes());
+    assertEquals("orders-value x", body.get("subject").asText());
+    assertEquals("latest", body.get("version").asText());
+  }
+
+  @Test
+  void formBodyAndQueryStringBothFeedParams() throws Exception {
+    var r = send("POST", "/api/v1/query?query=up", "query=rate(x%5B5m%5D)&time=12", "application/x-www-form-urlencoded");
+    var body = Json.read(r.body().getBytes());
+    assertEquals(List.of("up", "rate(x[5m])"),
+        List.of(body.get("query").get(0).asText(), body.get("query").get(1).asText()));
+    assertEquals("12", body.get("time").asText());
+  }
+
+  @Test
+  void unknownPathGetsTheServersOwnNotFoundShape() throws Exception {
+    var r = send("GET", "/nope", null, null);
+    assertEquals(404, r.statusCode());
+    assertEquals(404, Json.read(r.body().getBytes()).get("error_code").asInt());
+  }
+
+  @Test
+  void knownPathWithWrongMethodIs405() throws Exception {
+    assertEquals(405, send("DELETE", "/echo", null, null).statusCode());
+  }
+
+  @Test
+  void handlerExceptionsGoThroughTheErrorMapper() throws Exception {
+    var boom = send("GET", "/boom", null, null);
+    assertEquals(500, boom.statusCode());
+    assertTrue(boom.body().contains("IllegalStateException"));
+    var bad = send("POST", "/echo", "{not json", "application/json");
+    assertEquals(400, bad.statusCode());
+    assertTrue(bad.body().contains("MalformedJsonException"));
+  }
+
+  @Test
+  void jsonRoundTrip() throws Exception {
+    var r = send("POST", "/echo", "{\"a\":[1,2]}", "application/json");
+    assertEquals(201, r.statusCode());
+    assertEquals("{\"a\":[1,2]}", r.body());
+    assertEquals("application/json", r.headers().firstValue("content-type").orElse(""));
+  }
+}
