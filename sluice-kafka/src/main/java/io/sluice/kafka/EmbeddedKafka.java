@@ -1,0 +1,180 @@
+package io.sluice.kafka;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node Apache Kafka broker in KRaft combined mode (broker and controller in one), running in this JVM.
+ *
+ * <pre>{@code
+ * EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(Path.of("data/kafka")).port(9092).start();
+ * String bootstrap = kafka.bootstrapServers();
+ * kafka.close();
+ * }</pre>
+ *
+ * <p>The log directory is formatted on first start and reused afterwards, so topics and their data survive a restart.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+  private static final int NODE_ID = 1;
+  private static final String CONTROLLER_LISTENER = "CONTROLLER";
+
+  private final KafkaRaftServer server;
+  private final String host;
+  private final int port;
+  private final Path logDir;
+  private volatile boolean closed;
+
+  private EmbeddedKafka(Builder b, int controllerPort) {
+    this.host = b.host;
+    this.port = b.port;
+    this.logDir = b.dataDir.toAbsolutePath();
+    Properties props = new Properties();
+    props.put("process.roles", "broker,controller");
+    props.put("node.id", String.valueOf(NODE_ID));
+    // Static voters: the controller port is chosen afresh at every start, and only dynamic quorums persist it.
+    props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
+    props.put("listeners", "PLAINTEXT://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
+    props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
+    props.put("controller.listener.names", CONTROLLER_LISTENER);
+    props.put("inter.broker.listener.name", "PLAINTEXT");
+    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    props.put("log.dirs", logDir.toString());
+    // One node: every internal topic can only have one replica.
+    props.put("offsets.topic.replication.factor", "1");
+    props.put("offsets.topic.num.partitions", "10");
+    props.put("transaction.state.log.replication.factor", "1");
+    props.put("transaction.state.log.min.isr", "1");
+    props.put("transaction.state.log.num.partitions", "4");
+    props.put("share.coordinator.state.topic.replication.factor", "1");
+    props.put("share.coordinator.state.topic.min.isr", "1");
+    props.put("group.initial.rebalance.delay.ms", "0");
+    props.put("num.partitions", "1");
+    props.put("auto.create.topics.enable", "true");
+    props.putAll(b.overrides);
+    formatIfNeeded(logDir);
+    this.server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String bootstrapServers() {
+    return host + ":" + port;
+  }
+
+  public Path logDir() {
+    return logDir;
+  }
+
+  /** Stops the broker and waits for it; safe to call twice. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    log.info("stopping embedded Kafka broker");
+    server.shutdown();
+    server.awaitShutdown();
+  }
+
+  private static void formatIfNeeded(Path logDir) {
+    if (Files.exists(logDir.resolve("meta.properties"))) {
+      return;
+    }
+    try {
+      Files.createDirectories(logDir);
+      new Formatter()
+          .setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
+          .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+          .setNodeId(NODE_ID)
+          .setClusterId(Uuid.randomUuid().toString())
+          .setDirectories(List.of(logDir.toString()))
+          .setMetadataLogDirectory(logDir.toString())
+          .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+          .setControllerListenerName(CONTROLLER_LISTENER)
+          .setIgnoreFormatted(true)
+          .run();
+      log.info("formatted Kafka storage in {}", logDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static int freePort(String host) {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Configures and starts the broker. */
+  public static final class Builder {
+    private Path dataDir = Path.of("data", "kafka");
+    private String host = "127.0.0.1";
+    private int port = 9092;
+    private final Properties overrides = new Properties();
+
+    private Builder() {}
+
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** The client listener's port; 0 picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Any broker property, applied last. */
+    public Builder brokerProperty(String key, String value) {
+      overrides.put(key, value);
+      return this;
+    }
+
+    public Builder brokerProperties(Map<String, String> props) {
+      overrides.putAll(props);
+      return this;
+    }
+
+    /** Formats storage on first start, starts the broker and returns once it is unfenced and serving. */
+    public EmbeddedKafka start() {
+      if (port == 0) {
+        port = freePort(host);
+      }
+      EmbeddedKafka kafka = new EmbeddedKafka(this, freePort(host));
+      long t0 = System.nanoTime();
+      kafka.server.startup();
+      log.info("embedded Kafka broker ready on {} in {} ms", kafka.bootstrapServers(), (System.nanoTime() - t0) / 1_000_000);
+      return kafka;
+    }
+  }
+}
