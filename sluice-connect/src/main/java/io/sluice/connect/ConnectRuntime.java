@@ -1,0 +1,232 @@
+package io.sluice.connect;
+
+import io.sluice.connect.secrets.SecretConfigProvider;
+import io.sluice.connect.secrets.SecretStore;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.cli.ConnectDistributed;
+import org.apache.kafka.connect.runtime.Connect;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Apache Kafka Connect worker in distributed mode, in this JVM, with Sluice's REST additions and secret provider.
+ *
+ * <pre>{@code
+ * ConnectRuntime connect = ConnectRuntime.builder()
+ *     .bootstrapServers("127.0.0.1:9092")
+ *     .restPort(8083)
+ *     .pluginPath(Path.of("plugins"))
+ *     .dataDir(Path.of("data"))
+ *     .start();
+ * }</pre>
+ *
+ * <p>Workers given the same bootstrap servers and group id form one Connect cluster, whether they run in one JVM or
+ * in several processes: connectors and tasks are spread over them and move when one stops.
+ */
+public final class ConnectRuntime implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ConnectRuntime.class);
+
+  /** Internal topics, named as every Connect tool expects them. */
+  public static final String OFFSETS_TOPIC = "connect-offsets";
+  public static final String CONFIGS_TOPIC = "connect-configs";
+  public static final String STATUS_TOPIC = "connect-status";
+  public static final String SECRETS_TOPIC = "sluice-connect-secrets";
+
+  private final Connect<?> connect;
+  private final String restUrl;
+  private final Map<String, String> workerConfig;
+  private volatile boolean stopped;
+
+  private ConnectRuntime(Connect<?> connect, String restUrl, Map<String, String> workerConfig) {
+    this.connect = connect;
+    this.restUrl = restUrl;
+    this.workerConfig = Map.copyOf(workerConfig);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Base URL of the Connect REST API, e.g. {@code http://127.0.0.1:8083}. */
+  public String restUrl() {
+    return restUrl;
+  }
+
+  /** The worker configuration in force (after defaults and overrides). */
+  public Map<String, String> workerConfig() {
+    return workerConfig;
+  }
+
+  /** Stops the worker synchronously: tasks stop and flush their offsets before this returns. */
+  @Override
+  public synchronized void close() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    log.info("stopping Connect worker {}", restUrl);
+    connect.stop();
+  }
+
+  /** Configures and starts the worker. */
+  public static final class Builder {
+    private String bootstrapServers = "127.0.0.1:9092";
+    private String restHost = "127.0.0.1";
+    private int restPort = 8083;
+    private String groupId = "sluice";
+    private Path pluginPath;
+    private Path dataDir = Path.of("data");
+    private String offsetsTopic = OFFSETS_TOPIC;
+    private String configsTopic = CONFIGS_TOPIC;
+    private String statusTopic = STATUS_TOPIC;
+    private String secretsTopic = SECRETS_TOPIC;
+    private final Map<String, String> overrides = new HashMap<>();
+
+    private Builder() {}
+
+    public Builder bootstrapServers(String bootstrapServers) {
+      this.bootstrapServers = bootstrapServers;
+      return this;
+    }
+
+    public Builder restHost(String restHost) {
+      this.restHost = restHost;
+      return this;
+    }
+
+    public Builder restPort(int restPort) {
+      this.restPort = restPort;
+      return this;
+    }
+
+    public Builder groupId(String groupId) {
+      this.groupId = groupId;
+      return this;
+    }
+
+    /** Folder whose sub-folders are one connector plugin each. */
+    public Builder pluginPath(Path pluginPath) {
+      this.pluginPath = pluginPath;
+      return this;
+    }
+
+    /** Where offset backups and other local files go. */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    /** Names of the internal topics; tests use their own so that workers of different tests do not meet. */
+    public Builder topics(String offsets, String configs, String status, String secrets) {
+      this.offsetsTopic = offsets;
+      this.configsTopic = configs;
+      this.statusTopic = status;
+      this.secretsTopic = secrets;
+      return this;
+    }
+
+    /** Any Connect worker property, applied last. */
+    public Builder workerProperty(String key, String value) {
+      overrides.put(key, value);
+      return this;
+    }
+
+    public Builder workerProperties(Map<String, String> props) {
+      overrides.putAll(props);
+      return this;
+    }
+
+    Map<String, String> workerConfig() {
+      Map<String, String> c = new HashMap<>();
+      c.put("bootstrap.servers", bootstrapServers);
+      c.put("group.id", groupId);
+      c.put("listeners", "http://" + restHost + ":" + restPort);
+      c.put("rest.advertised.host.name", restHost);
+      c.put("rest.advertised.port", String.valueOf(restPort));
+      c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+      c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+      c.put("offset.storage.topic", offsetsTopic);
+      c.put("config.storage.topic", configsTopic);
+      c.put("status.storage.topic", statusTopic);
+      // -1: the cluster's default replication factor (1 on the embedded broker, the operator's choice elsewhere).
+      c.put("offset.storage.replication.factor", "-1");
+      c.put("config.storage.replication.factor", "-1");
+      c.put("status.storage.replication.factor", "-1");
+      // The default, 60 s, leaves stored offsets far behind what the connector has delivered.
+      c.put("offset.flush.interval.ms", "1000");
+      // Scanning the classpath costs ~5 s of start time; every bundled plugin declares its services.
+      c.put("plugin.discovery", "service_load");
+      if (pluginPath != null) {
+        c.put("plugin.path", pluginPath.toAbsolutePath().toString());
+      }
+      // Reassign a stopped worker's connectors at once instead of waiting 5 minutes for it to come back.
+      c.put("scheduled.rebalance.max.delay.ms", "0");
+      c.put("connector.client.config.override.policy", "All");
+      c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
+      c.put("config.providers", SecretConfigProvider.NAME);
+      c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());
+      c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", bootstrapServers);
+      c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
+      c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
+      c.put("sluice.secrets.topic", secretsTopic);
+      c.putAll(overrides);
+      return c;
+    }
+
+    /** Starts the worker and returns once its REST API answers and it has joined the group. */
+    public ConnectRuntime start() {
+      Map<String, String> config = workerConfig();
+      long t0 = System.nanoTime();
+      // Create the secrets topic before any connector config can refer to it.
+      SecretStore.of(bootstrapServers, secretsTopic);
+      Connect<?> connect = new ConnectDistributed().startConnect(config);
+      ConnectRuntime runtime = new ConnectRuntime(connect, "http://" + restHost + ":" + restPort, config);
+      try {
+        runtime.awaitReady(Duration.ofSeconds(120));
+      } catch (RuntimeException e) {
+        runtime.close();
+        throw e;
+      }
+      log.info("Connect worker ready at {} in {} ms", runtime.restUrl, (System.nanoTime() - t0) / 1_000_000);
+      return runtime;
+    }
+  }
+
+  /** The worker answers {@code GET /connectors} with 200 only once it has joined the group and read its configs. */
+  private void awaitReady(Duration timeout) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl + "/connectors"))
+            .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          return;
+        }
+        last = "HTTP " + r.statusCode() + " " + r.body();
+      } catch (IOException e) {
+        last = e.toString();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for Connect", e);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for Connect", e);
+      }
+    }
+    throw new IllegalStateException("Connect worker at " + restUrl + " not ready after " + timeout.toSeconds()
+        + " s: " + last);
+  }
+}

@@ -1,0 +1,167 @@
+package io.sluice.connect.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.SharedKafka;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * One source database and one sink database with an {@code orders} table, and the connector configs that join them:
+ * PostgreSQL → Debezium → Kafka topic → JDBC sink (upsert) → PostgreSQL.
+ */
+public final class Pipeline {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  public static final String CDC_USER = "cdc_user";
+  public static final String CDC_PASSWORD = "Sup3r-s3cret-pw";
+
+  public final String name;
+  public final String sourceDb;
+  public final String sinkDb;
+  public final String topicPrefix;
+
+  public Pipeline(String name) {
+    this.name = name.replace('-', '_');
+    this.sourceDb = this.name + "_src";
+    this.sinkDb = this.name + "_sink";
+    this.topicPrefix = this.name;
+    SharedPostgres.createDatabase(sourceDb);
+    SharedPostgres.createDatabase(sinkDb);
+    execute(sourceDb, "CREATE TABLE public.orders (id int PRIMARY KEY, item text NOT NULL, qty int NOT NULL)");
+    ensureCdcUser();
+  }
+
+  private static synchronized void ensureCdcUser() {
+    try (Connection c = SharedPostgres.connect("postgres"); Statement s = c.createStatement()) {
+      ResultSet rs = s.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + CDC_USER + "'");
+      if (!rs.next()) {
+        s.execute("CREATE ROLE " + CDC_USER + " WITH LOGIN SUPERUSER REPLICATION PASSWORD '" + CDC_PASSWORD + "'");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public String topic() {
+    return topicPrefix + ".public.orders";
+  }
+
+  /** Exactly the keys the system description lists for a relational source, plus any extras given. */
+  public Map<String, String> sourceConfig(String slot, Map<String, String> extra) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    c.put("plugin.name", "pgoutput");
+    c.put("database.hostname", "127.0.0.1");
+    c.put("database.port", String.valueOf(SharedPostgres.port()));
+    c.put("database.user", CDC_USER);
+    c.put("database.password", CDC_PASSWORD);
+    c.put("database.dbname", sourceDb);
+    c.put("topic.prefix", topicPrefix);
+    c.put("slot.name", slot);
+    c.put("table.include.list", "public.orders");
+    c.put("heartbeat.interval.ms", "1000");
+    c.putAll(extra);
+    return c;
+  }
+
+  public Map<String, String> sinkConfig() {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    c.put("connection.url", SharedPostgres.jdbcUrl(sinkDb));
+    c.put("connection.username", CDC_USER);
+    c.put("connection.password", CDC_PASSWORD);
+    c.put("insert.mode", "upsert");
+    c.put("delete.enabled", "true");
+    c.put("primary.key.mode", "record_key");
+    c.put("schema.evolution", "basic");
+    c.put("topics", topic());
+    c.put("collection.name.format", "orders");
+    c.put("tasks.max", "1");
+    return c;
+  }
+
+  public void execute(String db, String sql) {
+    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  public void insert(int fromId, int toId) {
+    execute(sourceDb, "INSERT INTO public.orders SELECT g, 'item-' || g, g FROM generate_series(" + fromId + ", "
+        + toId + ") g");
+  }
+
+  /** id → "item:qty" of every row of a database's orders table; empty when the table does not exist yet. */
+  public Map<Integer, String> rows(String db) {
+    Map<Integer, String> out = new TreeMap<>();
+    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
+      ResultSet rs = s.executeQuery("SELECT id, item, qty FROM orders");
+      while (rs.next()) {
+        out.put(rs.getInt(1), rs.getString(2) + ":" + rs.getInt(3));
+      }
+    } catch (SQLException e) {
+      if ("42P01".equals(e.getSQLState())) {
+        return out;
+      }
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  /** Waits until the sink's rows equal the source's. */
+  public Map<Integer, String> awaitSinkMatchesSource() {
+    Map<Integer, String> expected = rows(sourceDb);
+    return Eventually.await("sink equal to source " + expected.size() + " rows", Duration.ofSeconds(90),
+        () -> rows(sinkDb), expected::equals);
+  }
+
+  /** The change events ({@code payload} of each JSON record) in the topic from {@code fromOffset} to its end. */
+  public List<JsonNode> events(long fromOffset) {
+    List<JsonNode> out = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+        "bootstrap.servers", SharedKafka.bootstrapServers(), "enable.auto.commit", "false"),
+        new StringDeserializer(), new StringDeserializer())) {
+      TopicPartition tp = new TopicPartition(topic(), 0);
+      consumer.assign(List.of(tp));
+      consumer.seek(tp, fromOffset);
+      long end = consumer.endOffsets(List.of(tp)).get(tp);
+      while (consumer.position(tp) < end) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+          if (r.value() != null) {
+            out.add(JSON.readTree(r.value()).path("payload"));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  public long endOffset() {
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+        "bootstrap.servers", SharedKafka.bootstrapServers()), new StringDeserializer(), new StringDeserializer())) {
+      TopicPartition tp = new TopicPartition(topic(), 0);
+      return consumer.endOffsets(List.of(tp)).get(tp);
+    }
+  }
+
+  public static long count(List<JsonNode> events, String op) {
+    return events.stream().filter(e -> op.equals(e.path("op").asText())).count();
+  }
+}
