@@ -132,9 +132,14 @@ public final class Pipeline {
 
   /** The change events ({@code payload} of each JSON record) in the topic from {@code fromOffset} to its end. */
   public List<JsonNode> events(long fromOffset) {
+    return events(fromOffset, SharedKafka.bootstrapServers());
+  }
+
+  /** As {@link #events(long)}, on another cluster than the shared one. */
+  public List<JsonNode> events(long fromOffset, String bootstrapServers) {
     List<JsonNode> out = new ArrayList<>();
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-        "bootstrap.servers", SharedKafka.bootstrapServers(), "enable.auto.commit", "false"),
+        "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false"),
         new StringDeserializer(), new StringDeserializer())) {
       TopicPartition tp = new TopicPartition(topic(), 0);
       consumer.assign(List.of(tp));

@@ -1,0 +1,25 @@
+package io.sluice.app;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code sluice} command. */
+@Command(
+    name = "sluice",
+    mixinStandardHelpOptions = true,
+    version = "sluice 0.1.0",
+    description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
+    subcommands = {UpCommand.class})
+public final class Main implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+}

@@ -1,0 +1,112 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.connect.ConnectRuntime;
+import io.sluice.connect.secrets.SecretStore;
+import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.kafka.ExitControl;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole stack of one {@code sluice up}: started in dependency order, stopped in the reverse order by one thread.
+ *
+ * <p>Embedded engines are not allowed to end the JVM or install their own shutdown hooks ({@link ExitControl}); the
+ * host stops them here, Connect first (so tasks flush their offsets while the broker still runs), then the broker.
+ */
+public final class Platform implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Platform.class);
+
+  private final Deque<Stoppable> started = new ArrayDeque<>();
+  private final Map<String, String> urls = new LinkedHashMap<>();
+  private final String bootstrapServers;
+  private ConnectRuntime connect;
+  private boolean closed;
+
+  @FunctionalInterface
+  private interface Stoppable {
+    void stop() throws Exception;
+  }
+
+  private Platform(SluiceConfig config, Path pluginPath) {
+    String host = config.host();
+    Path dataDir = config.dataDir().toAbsolutePath();
+    try {
+      if (config.externalKafka().isPresent()) {
+        bootstrapServers = config.externalKafka().get();
+      } else {
+        EmbeddedKafka kafka = EmbeddedKafka.builder()
+            .dataDir(dataDir.resolve("kafka"))
+            .host(host)
+            .port(config.port(SluiceConfig.KAFKA_PORT))
+            .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX))
+            .start();
+        started.push(kafka::close);
+        bootstrapServers = kafka.bootstrapServers();
+      }
+      urls.put("kafka", bootstrapServers);
+
+      connect = ConnectRuntime.builder()
+          .bootstrapServers(bootstrapServers)
+          .restHost(host)
+          .restPort(config.port(SluiceConfig.CONNECT_PORT))
+          .groupId(config.get(SluiceConfig.CONNECT_GROUP))
+          .pluginPath(pluginPath)
+          .dataDir(dataDir)
+          .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX))
+          .start();
+      started.push(SecretStore::closeAll);
+      started.push(connect::close);
+      urls.put("connect", connect.restUrl());
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Starts every component; returns once each one answers. */
+  public static Platform start(SluiceConfig config, Path pluginPath) {
+    return new Platform(config, pluginPath);
+  }
+
+  /** Component name → the address a client uses. */
+  public Map<String, String> urls() {
+    return Map.copyOf(urls);
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  public ConnectRuntime connect() {
+    return connect;
+  }
+
+  /** The line printed once everything is ready. */
+  public String readyLine() {
+    StringBuilder sb = new StringBuilder("sluice ready");
+    urls.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+    return sb.toString();
+  }
+
+  /** Stops the components in the reverse order of their start; each failure is logged, the rest still stop. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    while (!started.isEmpty()) {
+      try {
+        started.pop().stop();
+      } catch (Exception e) {
+        log.warn("a component failed to stop cleanly", e);
+      }
+    }
+  }
+}

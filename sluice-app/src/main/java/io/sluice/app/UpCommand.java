@@ -1,0 +1,127 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.kafka.ExitControl;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
+@Command(name = "up", mixinStandardHelpOptions = true,
+    description = "Start Kafka, Kafka Connect and the bundled connectors in one process.")
+final class UpCommand implements java.util.concurrent.Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
+
+  @Option(names = "--config", description = "sluice.yaml with every port and path (flags override it)")
+  Path configFile;
+
+  @Option(names = "--data-dir", description = "broker logs, backups and caches (default ./data)")
+  String dataDir;
+
+  @Option(names = "--host", description = "address every component binds to (default 127.0.0.1)")
+  String host;
+
+  @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,...]",
+      description = "join this Kafka cluster instead of running an embedded broker")
+  String kafkaBootstrap;
+
+  @Option(names = "--kafka-port", description = "embedded broker's client port (default 9092)")
+  Integer kafkaPort;
+
+  @Option(names = "--connect-port", description = "Kafka Connect REST port (default 8083)")
+  Integer connectPort;
+
+  @Option(names = "--connect-group", description = "Connect cluster group id (default sluice)")
+  String connectGroup;
+
+  @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
+  Path pluginPath;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any configuration key, e.g. connect.worker.producer.linger.ms=5")
+  Map<String, String> extra = new HashMap<>();
+
+  @Override
+  public Integer call() {
+    Map<String, String> flags = new HashMap<>(extra);
+    put(flags, SluiceConfig.DATA_DIR, dataDir);
+    put(flags, SluiceConfig.HOST, host);
+    put(flags, SluiceConfig.KAFKA_BOOTSTRAP, kafkaBootstrap);
+    put(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
+    put(flags, SluiceConfig.CONNECT_PORT, connectPort);
+    put(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
+    put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
+    SluiceConfig config;
+    try {
+      config = SluiceConfig.load(Optional.ofNullable(configFile), flags);
+    } catch (SluiceConfig.ConfigException e) {
+      System.err.println("sluice: " + e.getMessage());
+      return 2;
+    }
+    Path plugins = config.find(SluiceConfig.PLUGIN_PATH).map(Path::of).orElseGet(UpCommand::bundledPlugins);
+    if (!Files.isDirectory(plugins)) {
+      System.err.println("sluice: plugin folder " + plugins + " does not exist (build with ./mvnw package, or pass --plugin-path)");
+      return 2;
+    }
+
+    CountDownLatch stop = new CountDownLatch(1);
+    AtomicInteger status = new AtomicInteger(0);
+    ExitControl.install((code, message) -> {
+      status.compareAndSet(0, code == 0 ? 1 : code);
+      stop.countDown();
+    });
+    // Catching the signals (rather than only a shutdown hook) lets us stop in order and still exit 0.
+    Signal.handle(new Signal("TERM"), s -> stop.countDown());
+    Signal.handle(new Signal("INT"), s -> stop.countDown());
+
+    Platform platform;
+    try {
+      platform = Platform.start(config, plugins);
+    } catch (RuntimeException e) {
+      log.error("sluice could not start", e);
+      System.err.println("sluice: could not start: " + e.getMessage());
+      return 1;
+    }
+    Thread hook = new Thread(platform::close, "sluice-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    System.out.println(platform.readyLine());
+    System.out.flush();
+    try {
+      stop.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    System.out.println("sluice stopping");
+    platform.close();
+    System.out.println("sluice stopped");
+    return status.get();
+  }
+
+  private static void put(Map<String, String> flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value.toString());
+    }
+  }
+
+  /** {@code <app home>/plugins}, where the build lays out the bundled connectors next to {@code lib/}. */
+  static Path bundledPlugins() {
+    String home = System.getProperty("sluice.home");
+    if (home != null) {
+      return Path.of(home, "plugins");
+    }
+    try {
+      Path jar = Path.of(UpCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return jar.getParent().getParent().resolve("plugins");
+    } catch (java.net.URISyntaxException e) {
+      return Path.of("plugins");
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package io.sluice.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Everything {@code sluice up} needs to know: one YAML file ({@code sluice.yaml}), every key overridable by a flag.
+ *
+ * <p>Keys are dotted paths; the file may nest them ({@code kafka: {bootstrap.servers: …}}) or write them flat
+ * ({@code kafka.bootstrap.servers: …}), both mean the same. Defaults bind everything to 127.0.0.1.
+ */
+public record SluiceConfig(Map<String, String> values) {
+  public static final String DATA_DIR = "data.dir";
+  public static final String HOST = "host";
+  public static final String KAFKA_BOOTSTRAP = "kafka.bootstrap.servers";
+  public static final String KAFKA_PORT = "kafka.port";
+  public static final String CONNECT_PORT = "connect.port";
+  public static final String CONNECT_GROUP = "connect.group.id";
+  public static final String PLUGIN_PATH = "connect.plugin.path";
+  /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
+  public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
+  /** Prefix of raw broker properties for the embedded broker. */
+  public static final String KAFKA_BROKER_PREFIX = "kafka.broker.";
+
+  private static final Map<String, String> DEFAULTS = Map.of(
+      DATA_DIR, "./data",
+      HOST, "127.0.0.1",
+      KAFKA_PORT, "9092",
+      CONNECT_PORT, "8083",
+      CONNECT_GROUP, "sluice");
+
+  public SluiceConfig {
+    values = Map.copyOf(values);
+  }
+
+  /** The defaults, then the file (if any), then the overrides (flags) on top. */
+  public static SluiceConfig load(Optional<Path> file, Map<String, String> overrides) {
+    Map<String, String> merged = new TreeMap<>(DEFAULTS);
+    file.ifPresent(f -> merged.putAll(readYaml(f)));
+    merged.putAll(overrides);
+    return new SluiceConfig(merged);
+  }
+
+  static Map<String, String> readYaml(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigException("config file " + file + " does not exist");
+    }
+    try {
+      JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+      Map<String, String> flat = new LinkedHashMap<>();
+      if (root != null && !root.isNull() && !root.isMissingNode()) {
+        if (!root.isObject()) {
+          throw new ConfigException(file + ": expected a mapping of keys to values at the top level");
+        }
+        flatten("", root, flat, file);
+      }
+      return flat;
+    } catch (IOException e) {
+      throw new ConfigException(file + " is not valid YAML: " + e.getMessage());
+    }
+  }
+
+  private static void flatten(String prefix, JsonNode node, Map<String, String> out, Path file) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String key = prefix + e.getKey();
+      JsonNode v = e.getValue();
+      if (v.isObject()) {
+        flatten(key + ".", v, out, file);
+      } else if (v.isArray()) {
+        throw new ConfigException(file + ": " + key + " must be a single value, not a list");
+      } else if (!v.isNull()) {
+        out.put(key, v.asText());
+      }
+    }
+  }
+
+  public String get(String key) {
+    String v = values.get(key);
+    if (v == null) {
+      throw new ConfigException("missing configuration " + key);
+    }
+    return v;
+  }
+
+  public Optional<String> find(String key) {
+    return Optional.ofNullable(values.get(key)).filter(v -> !v.isBlank());
+  }
+
+  public int port(String key) {
+    String v = get(key);
+    try {
+      int p = Integer.parseInt(v.trim());
+      if (p < 0 || p > 65535) {
+        throw new NumberFormatException();
+      }
+      return p;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key + " must be a port number (0-65535), not '" + v + "'");
+    }
+  }
+
+  public Path dataDir() {
+    return Path.of(get(DATA_DIR));
+  }
+
+  public String host() {
+    return get(HOST);
+  }
+
+  /** Set when Sluice joins an existing Kafka cluster instead of running its own broker. */
+  public Optional<String> externalKafka() {
+    return find(KAFKA_BOOTSTRAP);
+  }
+
+  /** Every key under {@code prefix}, with the prefix removed. */
+  public Map<String, String> withPrefix(String prefix) {
+    Map<String, String> out = new TreeMap<>();
+    values.forEach((k, v) -> {
+      if (k.startsWith(prefix)) {
+        out.put(k.substring(prefix.length()), v);
+      }
+    });
+    return out;
+  }
+
+  /** A configuration that cannot be used, with a message for the operator. */
+  public static final class ConfigException extends RuntimeException {
+    public ConfigException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.sluice.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.connect.testing.ConnectClient;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.SharedKafka;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlatformTest {
+
+  private static Path plugins() {
+    return Path.of(System.getProperty("sluice.plugin.path"));
+  }
+
+  private static SluiceConfig config(Path dataDir, int kafkaPort, int connectPort, Map<String, String> extra) {
+    Map<String, String> flags = new java.util.HashMap<>(extra);
+    flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
+    flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(kafkaPort));
+    flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(connectPort));
+    return SluiceConfig.load(Optional.empty(), flags);
+  }
+
+  /**
+   * The whole stack stopped and started again on the same data directory: connectors, configs and offsets are still
+   * there, rows written while it was down arrive, and the source resumes from its offset instead of snapshotting.
+   */
+  @Test
+  void aRestartOnTheSameDataDirLosesNothing(@TempDir Path dataDir) {
+    SluiceConfig config = config(dataDir, TestWorkers.freePort(), TestWorkers.freePort(), Map.of());
+    Pipeline pipeline;
+    Platform first = Platform.start(config, plugins());
+    try {
+      assertTrue(first.readyLine().startsWith("sluice ready "), first.readyLine());
+      // The pipeline's topic lives on this platform's own broker, so events are read from there below.
+      pipeline = new Pipeline(SharedKafka.unique("restart"));
+      ConnectClient rest = new ConnectClient(first.connect().restUrl());
+      pipeline.insert(1, 10);
+      assertEquals(201, rest.create("src", pipeline.sourceConfig(pipeline.name + "_slot",
+          Map.of("initial.snapshot.mode", "initial"))).status());
+      var sink = new java.util.HashMap<>(pipeline.sinkConfig());
+      assertEquals(201, rest.create("sink", sink).status());
+      rest.awaitRunning("src");
+      rest.awaitRunning("sink");
+      pipeline.awaitSinkMatchesSource();
+    } finally {
+      first.close();
+    }
+
+    pipeline.insert(11, 30);
+    pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = 7 WHERE id = 3");
+
+    Platform second = Platform.start(config, plugins());
+    try {
+      ConnectClient rest = new ConnectClient(second.connect().restUrl());
+      rest.awaitRunning("src");
+      rest.awaitRunning("sink");
+      Map<Integer, String> rows = pipeline.awaitSinkMatchesSource();
+      assertEquals(30, rows.size());
+      assertEquals("item-3:7", rows.get(3));
+      long snapshotReads = Pipeline.count(pipeline.events(0, second.bootstrapServers()), "r");
+      assertEquals(10, snapshotReads, "only the first start may snapshot");
+    } finally {
+      second.close();
+    }
+  }
+
+  @Test
+  void joiningAnExistingClusterRunsNoBrokerOfItsOwn(@TempDir Path dataDir) {
+    int kafkaPort = TestWorkers.freePort();
+    SluiceConfig config = config(dataDir, kafkaPort, TestWorkers.freePort(), Map.of(
+        SluiceConfig.KAFKA_BOOTSTRAP, SharedKafka.bootstrapServers(),
+        SluiceConfig.CONNECT_GROUP, SharedKafka.unique("joined")));
+    try (Platform platform = Platform.start(config, plugins())) {
+      assertEquals(SharedKafka.bootstrapServers(), platform.urls().get("kafka"));
+      assertEquals(200, new ConnectClient(platform.connect().restUrl()).call("GET", "/connectors", null).status());
+      assertTrue(java.nio.file.Files.notExists(dataDir.resolve("kafka")), "an embedded broker was started");
+      try (java.net.Socket s = new java.net.Socket()) {
+        s.connect(new java.net.InetSocketAddress("127.0.0.1", kafkaPort), 500);
+        throw new AssertionError("something listens on the embedded broker's port " + kafkaPort);
+      } catch (java.io.IOException expected) {
+        // Nothing listens there: no broker of its own.
+      }
+    }
+  }
+}

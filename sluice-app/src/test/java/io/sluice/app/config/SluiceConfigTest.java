@@ -1,0 +1,60 @@
+package io.sluice.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SluiceConfigTest {
+
+  @Test
+  void defaultsBindToLoopbackOnTheStandardPorts() {
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of());
+    assertEquals("127.0.0.1", c.host());
+    assertEquals(9092, c.port(SluiceConfig.KAFKA_PORT));
+    assertEquals(8083, c.port(SluiceConfig.CONNECT_PORT));
+    assertEquals(Path.of("./data"), c.dataDir());
+    assertTrue(c.externalKafka().isEmpty());
+  }
+
+  @Test
+  void nestedAndFlatKeysMeanTheSameAndFlagsWin(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("sluice.yaml");
+    Files.writeString(file, """
+        data.dir: /var/lib/sluice
+        kafka:
+          bootstrap.servers: kafka-1:9092,kafka-2:9092
+        connect:
+          port: 8183
+          worker:
+            producer.linger.ms: 20
+        """);
+    SluiceConfig c = SluiceConfig.load(Optional.of(file), Map.of(SluiceConfig.CONNECT_PORT, "9183"));
+    assertEquals(Optional.of("kafka-1:9092,kafka-2:9092"), c.externalKafka());
+    assertEquals(Path.of("/var/lib/sluice"), c.dataDir());
+    assertEquals(9183, c.port(SluiceConfig.CONNECT_PORT));
+    assertEquals(Map.of("producer.linger.ms", "20"), c.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
+  }
+
+  @Test
+  void badInputGetsAClearMessage(@TempDir Path dir) throws Exception {
+    var missing = assertThrows(SluiceConfig.ConfigException.class,
+        () -> SluiceConfig.load(Optional.of(dir.resolve("nope.yaml")), Map.of()));
+    assertTrue(missing.getMessage().contains("does not exist"));
+
+    Path broken = dir.resolve("broken.yaml");
+    Files.writeString(broken, "kafka: [unclosed");
+    var yaml = assertThrows(SluiceConfig.ConfigException.class, () -> SluiceConfig.load(Optional.of(broken), Map.of()));
+    assertTrue(yaml.getMessage().contains("not valid YAML"), yaml.getMessage());
+
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.KAFKA_PORT, "ninety"));
+    var port = assertThrows(SluiceConfig.ConfigException.class, () -> c.port(SluiceConfig.KAFKA_PORT));
+    assertTrue(port.getMessage().contains("kafka.port"), port.getMessage());
+  }
+}
