@@ -141,6 +141,33 @@ class ConnectorLifecycleTest {
 
   @Test
   @Order(6)
+  void stoppedConnectorsOffsetsCanBeReadAndRewritten() {
+    assertEquals(204, rest.call("PUT", "/connectors/" + SOURCE + "/stop", null).status());
+    rest.awaitStatus(SOURCE, s -> "STOPPED".equals(s.path("connector").path("state").asText())
+        && s.path("tasks").isEmpty(), Duration.ofSeconds(60));
+    var offsets = rest.call("GET", "/connectors/" + SOURCE + "/offsets", null);
+    assertEquals(200, offsets.status(), offsets.body());
+    JsonNode first = offsets.json().path("offsets").get(0);
+    assertEquals(pipeline.topicPrefix, first.path("partition").path("server").asText(), offsets.body());
+    assertTrue(first.path("offset").path("lsn").isNumber(), offsets.body());
+
+    // Writing back what was read changes nothing and is accepted.
+    var patch = rest.call("PATCH", "/connectors/" + SOURCE + "/offsets", offsets.body());
+    assertEquals(200, patch.status(), patch.body());
+    var malformed = rest.call("PATCH", "/connectors/" + SOURCE + "/offsets", "{\"offsets\": [");
+    assertEquals(400, malformed.status(), malformed.body());
+    assertEquals(400, malformed.json().path("error_code").asInt());
+    assertEquals(offsets.json(), rest.call("GET", "/connectors/" + SOURCE + "/offsets", null).json(),
+        "a refused request changed the offsets");
+
+    assertEquals(202, rest.call("PUT", "/connectors/" + SOURCE + "/resume", null).status());
+    rest.awaitRunning(SOURCE);
+    pipeline.insert(250, 254);
+    pipeline.awaitSinkMatchesSource();
+  }
+
+  @Test
+  @Order(7)
   void deleteBacksUpAndRemovesOffsetsSoRecreateWithInitialSnapshotsAgain() throws Exception {
     long end = pipeline.endOffset();
     assertEquals(204, rest.call("DELETE", "/connectors/" + SOURCE, null).status());
@@ -171,7 +198,7 @@ class ConnectorLifecycleTest {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void recreateWithNeverDoesNotSnapshotButStreams() {
     assertEquals(204, rest.call("DELETE", "/connectors/" + SOURCE, null).status());
     long end = pipeline.endOffset();
@@ -187,7 +214,7 @@ class ConnectorLifecycleTest {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void stoppedWorkerResumesFromItsOffsetsWithoutSnapshot() {
     worker.close();
     pipeline.insert(400, 419);
@@ -202,7 +229,7 @@ class ConnectorLifecycleTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void unknownSnapshotModeIsRefusedAtCreationWithAllowedValues() {
     var reply = rest.create("bad-mode", source("sometimes"));
     assertEquals(400, reply.status());
@@ -213,7 +240,7 @@ class ConnectorLifecycleTest {
   }
 
   @Test
-  @Order(10)
+  @Order(11)
   void invalidConfigGetsConnectsOwn400() {
     Map<String, String> config = new java.util.HashMap<>(source(null));
     config.remove("database.hostname");
@@ -226,5 +253,15 @@ class ConnectorLifecycleTest {
     var unknown = rest.call("GET", "/connectors/no-such-connector/status", null);
     assertEquals(404, unknown.status());
     assertEquals(404, unknown.json().path("error_code").asInt());
+  }
+
+  @Test
+  @Order(12)
+  void passwordsNeverAppearInTheLogs() throws Exception {
+    // log4j2-test.xml writes everything at INFO and above, Connect's config dumps included, to this file.
+    Path log = Path.of("target", "test-logs", "sluice-connect.log");
+    String text = Files.readString(log);
+    assertTrue(text.contains("orders-source"), "the log file captured the connector's lifecycle");
+    assertFalse(text.contains(Pipeline.CDC_PASSWORD), "the password was logged");
   }
 }

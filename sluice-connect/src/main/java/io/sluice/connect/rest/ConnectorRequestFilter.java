@@ -9,6 +9,7 @@ import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.connect.snapshot.SnapshotModes;
+import io.sluice.connect.tuning.ConnectorDefaults;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>connector configs: {@code initial.snapshot.mode} translated to Debezium's {@code snapshot.mode} (refused with
  *       Connect's 400 body when unknown), and {@code *.password} values moved to the secret store, leaving a
- *       config-provider reference in their place;
+ *       config-provider reference in their place; Sluice's throughput defaults ({@link ConnectorDefaults}) filled in
+ *       where the config sets no value of its own;
  *   <li>{@code DELETE /connectors/{name}}: the connector is stopped, its offsets backed up to a file and removed, and
  *       only then deleted, so a connector recreated under the same name starts fresh.
  * </ul>
@@ -78,6 +80,9 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
       } else if (method.equals("PUT") && path.size() == 4 && path.get(0).equals("connector-plugins")
           && path.get(2).equals("config") && path.get(3).equals("validate")) {
         rewriteBody(request, false, null);
+      } else if (method.equals("PATCH") && path.size() == 3 && path.get(0).equals("connectors")
+          && path.get(2).equals("offsets")) {
+        requireJson(request);
       } else if (method.equals("DELETE") && path.size() == 2 && path.get(0).equals("connectors")) {
         prepareDelete(request, path.get(1));
       }
@@ -96,6 +101,20 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
         log.warn("connector {} deleted, but its secrets could not be forgotten: {}", deleted, e.getMessage());
       }
     }
+  }
+
+  /** Connect answers a malformed offsets body with a 500; it is the client's mistake, so it gets a 400. */
+  private static void requireJson(ContainerRequestContext request) throws IOException {
+    byte[] body = request.getEntityStream().readAllBytes();
+    try {
+      JsonNode node = JSON.readTree(body);
+      if (node == null || !node.isObject()) {
+        throw new Refusal(400, "Request body must be a JSON object with an \"offsets\" array");
+      }
+    } catch (IOException e) {
+      throw new Refusal(400, "Request body is not valid JSON: " + e.getMessage());
+    }
+    request.setEntityStream(new ByteArrayInputStream(body));
   }
 
   /**
@@ -118,6 +137,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
       return;
     }
     translateSnapshotMode(config);
+    ConnectorDefaults.forClass(text(config, "connector.class")).forEach((k, v) -> {
+      if (!config.has(k)) {
+        config.put(k, v);
+      }
+    });
     String name = connector != null ? connector : wrapped && root.hasNonNull("name") ? root.get("name").asText() : null;
     boolean validateOnly = connector == null && !wrapped;
     if (name != null && !validateOnly) {

@@ -1,0 +1,59 @@
+package io.sluice.bench.platform;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** The PostgreSQL a benchmark reads from and writes to: embedded, logical replication on, one database per run. */
+final class BenchDatabase implements AutoCloseable {
+  private final EmbeddedPostgres pg;
+
+  BenchDatabase() throws IOException {
+    pg = EmbeddedPostgres.builder()
+        .setServerConfig("wal_level", "logical")
+        .setServerConfig("max_replication_slots", "16")
+        .setServerConfig("max_wal_senders", "16")
+        .setServerConfig("synchronous_commit", "off")
+        .start();
+  }
+
+  int port() {
+    return pg.getPort();
+  }
+
+  String url(String db) {
+    return "jdbc:postgresql://127.0.0.1:" + port() + "/" + db;
+  }
+
+  void createDatabase(String db) throws SQLException {
+    execute("postgres", "CREATE DATABASE " + db);
+  }
+
+  void execute(String db, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url(db), "postgres", "postgres"); Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  long count(String db, String table) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url(db), "postgres", "postgres"); Statement s = c.createStatement()) {
+      ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table);
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      if ("42P01".equals(e.getSQLState())) {
+        return 0;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    pg.close();
+  }
+}

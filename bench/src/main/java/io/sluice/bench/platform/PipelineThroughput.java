@@ -1,0 +1,155 @@
+package io.sluice.bench.platform;
+
+import io.sluice.app.Platform;
+import io.sluice.app.config.SluiceConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Change events per second, PostgreSQL → Debezium → Kafka (JSON converter), and rows per second end to end through
+ * the JDBC sink into a second PostgreSQL. Each is measured twice in one process on the same machine minute: with the
+ * engines' own defaults (the hand-assembled stack) and with Sluice's defaults, and reported as a ratio.
+ *
+ * <p>Run: {@code bench/run PipelineThroughput [rows]}. The sink then copies every row the source produced (the
+ * measured rows plus a fifth more of warm-up).
+ */
+public final class PipelineThroughput {
+  private static final String ROW_SQL = "INSERT INTO public.orders SELECT g, 'item-' || g, g %% 100, now() "
+      + "FROM generate_series(%d, %d) g";
+
+  /** Connect's, Kafka's and Debezium's own defaults, written out so Sluice's tuned ones are overridden. */
+  private static final Map<String, String> UNTUNED_WORKER = Map.of(
+      "connect.worker.producer.linger.ms", "5",
+      "connect.worker.producer.batch.size", "16384",
+      "connect.worker.producer.compression.type", "none",
+      "connect.worker.producer.buffer.memory", "33554432");
+  private static final Map<String, String> UNTUNED_SOURCE = Map.of(
+      "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
+  private static final Map<String, String> UNTUNED_SINK = Map.of(
+      "batch.size", "500", "consumer.override.max.poll.records", "500");
+
+  public static void main(String[] args) throws Exception {
+    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+    Path plugins = Path.of(System.getProperty("sluice.plugin.path", "sluice-app/target/sluice/plugins"));
+    try (BenchDatabase db = new BenchDatabase()) {
+      Result untuned = run(db, plugins, "untuned", false, rows);
+      Result tuned = run(db, plugins, "tuned", true, rows);
+      System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, JSON converter, warm: untuned %,.0f events/s, "
+          + "tuned %,.0f events/s, ratio %.2fx%n", rows, untuned.eventsPerSecond, tuned.eventsPerSecond,
+          tuned.eventsPerSecond / untuned.eventsPerSecond);
+      System.out.printf(Locale.ROOT, "PostgreSQL -> PostgreSQL through the JDBC sink, %,d rows: untuned %,.0f rows/s, "
+          + "tuned %,.0f rows/s, ratio %.2fx%n", untuned.sinkRows, untuned.sinkRowsPerSecond, tuned.sinkRowsPerSecond,
+          tuned.sinkRowsPerSecond / untuned.sinkRowsPerSecond);
+    }
+    System.exit(0);
+  }
+
+  record Result(double eventsPerSecond, long sinkRows, double sinkRowsPerSecond) {}
+
+  private static Result run(BenchDatabase db, Path plugins, String label, boolean tuned, int rows)
+      throws Exception {
+    Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
+    Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
+    flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
+    flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(freePort()));
+    flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(freePort()));
+    try (Platform platform = Platform.start(SluiceConfig.load(Optional.empty(), flags), plugins)) {
+      Rest rest = new Rest(platform.connect().restUrl());
+      String src = "src_" + label;
+      String sink = "sink_" + label;
+      db.createDatabase(src);
+      db.createDatabase(sink);
+      db.execute(src, "CREATE TABLE public.orders (id bigint PRIMARY KEY, item text, qty int, created timestamptz)");
+      Map<String, String> source = new HashMap<>(Map.of(
+          "connector.class", "io.debezium.connector.postgresql.PostgresConnector",
+          "plugin.name", "pgoutput", "database.hostname", "127.0.0.1", "database.port", String.valueOf(db.port()),
+          "database.user", "postgres", "database.password", "postgres", "database.dbname", src,
+          "topic.prefix", label, "slot.name", "slot_" + label));
+      source.put("table.include.list", "public.orders");
+      if (!tuned) {
+        source.putAll(UNTUNED_SOURCE);
+      }
+      rest.create("source", source);
+      rest.awaitRunning("source");
+      String topic = label + ".public.orders";
+
+      // Warm-up: JIT, topic creation, producer connections.
+      long next = 1;
+      int warm = Math.max(rows / 5, 10_000);
+      insert(db, src, next, warm);
+      next += warm;
+      awaitEvents(platform.bootstrapServers(), topic, next - 1);
+
+      long t0 = System.nanoTime();
+      int batch = 50_000;
+      for (int done = 0; done < rows; done += batch) {
+        int n = Math.min(batch, rows - done);
+        insert(db, src, next, n);
+        next += n;
+      }
+      awaitEvents(platform.bootstrapServers(), topic, next - 1);
+      double eps = rows / ((System.nanoTime() - t0) / 1e9);
+      System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s%n", label, rows, eps);
+
+      // End to end: the sink starts from the beginning of the topic, which already holds every row.
+      Map<String, String> sinkConfig = new HashMap<>(Map.of(
+          "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
+          "connection.url", db.url(sink), "connection.username", "postgres", "connection.password", "postgres",
+          "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
+          "topics", topic, "collection.name.format", "orders"));
+      if (!tuned) {
+        sinkConfig.putAll(UNTUNED_SINK);
+      }
+      long expectedSink = next - 1;
+      long t1 = System.nanoTime();
+      rest.create("sink", sinkConfig);
+      long seen = 0;
+      while (seen < expectedSink) {
+        Thread.sleep(200);
+        seen = db.count(sink, "orders");
+        if ((System.nanoTime() - t1) / 1e9 > 1800) {
+          throw new IllegalStateException("sink stalled at " + seen + " of " + expectedSink);
+        }
+      }
+      double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
+      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s%n", label, expectedSink, rps);
+      return new Result(eps, expectedSink, rps);
+    }
+  }
+
+  private static void insert(BenchDatabase db, String database, long from, int n) throws Exception {
+    db.execute(database, String.format(Locale.ROOT, ROW_SQL, from, from + n - 1));
+  }
+
+  /** Waits until the topic holds at least {@code n} records (one per inserted row). */
+  private static void awaitEvents(String bootstrap, String topic, long n) throws Exception {
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      long deadline = System.nanoTime() + 1800L * 1_000_000_000L;
+      while (System.nanoTime() < deadline) {
+        List<TopicPartition> parts = c.partitionsFor(topic).stream()
+            .map(p -> new TopicPartition(topic, p.partition())).toList();
+        long total = c.endOffsets(parts).values().stream().mapToLong(Long::longValue).sum();
+        if (total >= n) {
+          return;
+        }
+        Thread.sleep(50);
+      }
+      throw new IllegalStateException("topic " + topic + " never reached " + n + " records");
+    }
+  }
+
+  static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.sluice.bench.platform;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+/** The few Connect REST calls a benchmark makes. */
+final class Rest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+
+  Rest(String base) {
+    this.base = base;
+  }
+
+  void create(String name, Map<String, String> config) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", name, "config", config))))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 201) {
+      throw new IllegalStateException("create " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+  }
+
+  void awaitRunning(String name) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/status"))
+          .GET().build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        var s = JSON.readTree(r.body());
+        if ("RUNNING".equals(s.path("connector").path("state").asText()) && s.path("tasks").size() > 0
+            && "RUNNING".equals(s.path("tasks").get(0).path("state").asText())) {
+          return;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException(name + " never ran");
+  }
+}

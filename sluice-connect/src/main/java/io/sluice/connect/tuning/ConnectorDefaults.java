@@ -1,0 +1,37 @@
+package io.sluice.connect.tuning;
+
+import java.util.Map;
+
+/**
+ * Sluice's throughput defaults for the bundled connectors, applied when a connector is created or updated without
+ * its own value for the key (an explicit value always wins). Measured in {@code bench/}: Debezium's defaults (2,048
+ * events a batch, a queue of 8,192, 500 ms poll pauses) leave most of a 2-core machine idle between batches, and the
+ * JDBC sink's 500-row batches make one round trip per 500 rows.
+ */
+public final class ConnectorDefaults {
+  private static final Map<String, String> DEBEZIUM_SOURCE = Map.of(
+      "max.batch.size", "16384",
+      "max.queue.size", "65536",
+      "poll.interval.ms", "50");
+
+  private static final Map<String, String> JDBC_SINK = Map.of(
+      "batch.size", "2000",
+      "consumer.override.max.poll.records", "2000");
+
+  private ConnectorDefaults() {}
+
+  /** The defaults for a connector class; empty for classes Sluice does not tune. */
+  public static Map<String, String> forClass(String connectorClass) {
+    if (connectorClass == null) {
+      return Map.of();
+    }
+    if (connectorClass.startsWith("io.debezium.connector.") && connectorClass.endsWith("Connector")
+        && !connectorClass.equals("io.debezium.connector.jdbc.JdbcSinkConnector")) {
+      return DEBEZIUM_SOURCE;
+    }
+    if (connectorClass.equals("io.debezium.connector.jdbc.JdbcSinkConnector")) {
+      return JDBC_SINK;
+    }
+    return Map.of();
+  }
+}
