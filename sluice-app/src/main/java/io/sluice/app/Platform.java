@@ -10,6 +10,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,34 +39,59 @@ public final class Platform implements AutoCloseable {
     String host = config.host();
     Path dataDir = config.dataDir().toAbsolutePath();
     try {
-      if (config.externalKafka().isPresent()) {
-        bootstrapServers = config.externalKafka().get();
-      } else {
-        EmbeddedKafka kafka = EmbeddedKafka.builder()
-            .dataDir(dataDir.resolve("kafka"))
-            .host(host)
-            .port(config.port(SluiceConfig.KAFKA_PORT))
-            .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX))
-            .start();
-        started.push(kafka::close);
-        bootstrapServers = kafka.bootstrapServers();
-      }
-      urls.put("kafka", bootstrapServers);
-
-      connect = ConnectRuntime.builder()
-          .bootstrapServers(bootstrapServers)
+      ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
           .restHost(host)
           .restPort(config.port(SluiceConfig.CONNECT_PORT))
           .groupId(config.get(SluiceConfig.CONNECT_GROUP))
           .pluginPath(pluginPath)
           .dataDir(dataDir)
-          .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX))
-          .start();
+          .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
+      if (config.externalKafka().isPresent()) {
+        bootstrapServers = config.externalKafka().get();
+        connect = connectBuilder.bootstrapServers(bootstrapServers).start();
+      } else {
+        EmbeddedKafka.Builder kafkaBuilder = EmbeddedKafka.builder()
+            .dataDir(dataDir.resolve("kafka"))
+            .host(host)
+            .port(config.port(SluiceConfig.KAFKA_PORT))
+            .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+        String bootstrap = kafkaBuilder.bootstrapServers();
+        bootstrapServers = bootstrap;
+        // Connect's plugin scan and REST set-up need no broker: run them while the broker starts.
+        CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
+            () -> connectBuilder.bootstrapServers(bootstrap).start(), runnable -> {
+              Thread t = new Thread(runnable, "sluice-connect-start");
+              t.setDaemon(true);
+              t.start();
+            });
+        EmbeddedKafka kafka;
+        try {
+          kafka = kafkaBuilder.start();
+        } catch (RuntimeException e) {
+          // Without a broker the worker cannot finish starting; stop it as soon as it returns.
+          connectStart.thenAccept(ConnectRuntime::close);
+          throw e;
+        }
+        started.push(kafka::close);
+        connect = join(connectStart);
+      }
+      urls.put("kafka", bootstrapServers);
       started.push(SecretStore::closeAll);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
     } catch (RuntimeException e) {
       close();
+      throw e;
+    }
+  }
+
+  private static ConnectRuntime join(CompletableFuture<ConnectRuntime> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
       throw e;
     }
   }

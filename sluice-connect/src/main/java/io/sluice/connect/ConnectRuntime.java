@@ -191,11 +191,13 @@ public final class ConnectRuntime implements AutoCloseable {
     public ConnectRuntime start() {
       Map<String, String> config = workerConfig();
       long t0 = System.nanoTime();
-      // Create the secrets topic before any connector config can refer to it.
-      SecretStore.of(bootstrapServers, secretsTopic);
+      // Scans plugins and binds the REST port before it needs Kafka, then waits for the cluster to answer: the
+      // embedded broker may still be starting.
       Connect<?> connect = new ConnectDistributed().startConnect(config);
       ConnectRuntime runtime = new ConnectRuntime(connect, "http://" + restHost + ":" + restPort, config);
       try {
+        // The secrets topic must exist before the first connector config that refers to it.
+        SecretStore.of(bootstrapServers, secretsTopic);
         runtime.awaitReady(Duration.ofSeconds(120));
       } catch (RuntimeException e) {
         runtime.close();

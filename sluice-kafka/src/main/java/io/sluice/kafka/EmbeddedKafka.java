@@ -165,11 +165,20 @@ public final class EmbeddedKafka implements AutoCloseable {
       return this;
     }
 
-    /** Formats storage on first start, starts the broker and returns once it is unfenced and serving. */
-    public EmbeddedKafka start() {
+    /**
+     * The address clients will use, known before the broker starts (port 0 is resolved to a free port here), so that
+     * clients such as a Connect worker can begin their own start-up in parallel and connect once it answers.
+     */
+    public String bootstrapServers() {
       if (port == 0) {
         port = freePort(host);
       }
+      return host + ":" + port;
+    }
+
+    /** Formats storage on first start, starts the broker and returns once it is unfenced and serving. */
+    public EmbeddedKafka start() {
+      bootstrapServers();
       EmbeddedKafka kafka = new EmbeddedKafka(this, freePort(host));
       long t0 = System.nanoTime();
       kafka.server.startup();
