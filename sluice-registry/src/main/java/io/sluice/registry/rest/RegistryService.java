@@ -169,6 +169,16 @@ final class RegistryService {
   int register(String subject, SchemaRequest req, boolean normalize) {
     ParsedSchema parsed = parse(req, normalize);
     SchemaKey key = SchemaKey.of(parsed);
+    // Already registered here: the log holds it, so memory can answer without a round trip to Kafka.
+    Optional<Integer> existing = req.id() != null ? Optional.empty() : state.read(() -> {
+      if (effectiveMode(subject) != Mode.READWRITE) {
+        return Optional.empty();
+      }
+      return state.idOf(key).filter(id -> state.versions(subject, false).stream().anyMatch(v -> v.id() == id));
+    });
+    if (existing.isPresent()) {
+      return existing.get();
+    }
     return store.write(s -> decideRegister(subject, req, parsed, key));
   }
 

@@ -59,6 +59,7 @@ public final class KafkaLogStore implements AutoCloseable {
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final String node = UUID.randomUUID().toString();
   private final AtomicLong attempts = new AtomicLong();
+  private final AtomicLong lostRaces = new AtomicLong();
   private volatile boolean running = true;
   private volatile Throwable readerFailure;
 
@@ -243,6 +244,7 @@ public final class KafkaLogStore implements AutoCloseable {
         if (landed == expected[0]) {
           return decision.result();
         }
+        lostRaces.incrementAndGet();
         log.debug("write to {} lost a race (expected offset {}, landed at {}); deciding again", topic, expected[0], landed);
       }
       throw new StoreException("could not order a write in the registry log " + topic + " in time", true, null);
@@ -274,6 +276,8 @@ public final class KafkaLogStore implements AutoCloseable {
 
   @Override
   public void close() {
+    log.info("registry log {}: this node appended {} records, {} of them lost a race and were decided again",
+        topic, attempts.get(), lostRaces.get());
     running = false;
     reader.wakeup();
     try {
