@@ -57,6 +57,9 @@ public final class AvroSchemaProvider implements SchemaProvider {
   public List<String> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew) {
     Schema r = ((AvroParsedSchema) reader).schema();
     Schema w = ((AvroParsedSchema) writer).schema();
+    if (FastResolution.surelyReadable(r, w)) {
+      return List.of();
+    }
     SchemaCompatibility.SchemaPairCompatibility result = SchemaCompatibility.checkReaderWriterCompatibility(r, w);
     List<String> out = new ArrayList<>();
     for (Incompatibility i : result.getResult().getIncompatibilities()) {

@@ -239,14 +239,23 @@ class AvroCompatibilityTest {
 
   @Test
   void thousandVersionsUnderFullTransitive() {
+    // A rolling evolution: each version adds a defaulted field and drops the oldest defaulted one.
     List<Previous> history = new ArrayList<>();
-    StringBuilder fields = new StringBuilder("{\"name\":\"a\",\"type\":\"int\"}");
     for (int v = 1; v <= 1000; v++) {
-      fields.append(",{\"name\":\"f").append(v).append("\",\"type\":\"int\",\"default\":0}");
-      history.add(0, new Previous(v, avro(record(fields.toString()))));
+      history.add(0, new Previous(v, avro(rolling(v))));
     }
-    ParsedSchema next = avro(record(fields + ",{\"name\":\"last\",\"type\":\"string\",\"default\":\"\"}"));
-    assertTrue(CHECKER.check(FULL_TRANSITIVE, next, history).isEmpty());
+    assertTrue(CHECKER.check(FULL_TRANSITIVE, avro(rolling(1001)), history).isEmpty());
+    // A field without default added at the end fails against every version; the newest is named.
+    ParsedSchema bad = avro(rolling(1001).replace("]}", ",{\"name\":\"req\",\"type\":\"int\"}]}"));
+    assertTrue(CHECKER.check(FULL_TRANSITIVE, bad, history).contains("{oldSchemaVersion: 1000}"));
+  }
+
+  static String rolling(int v) {
+    StringBuilder fields = new StringBuilder("{\"name\":\"a\",\"type\":\"int\"}");
+    for (int f = Math.max(1, v - 19); f <= v; f++) {
+      fields.append(",{\"name\":\"f").append(f).append("\",\"type\":[\"null\",\"string\"],\"default\":null}");
+    }
+    return record(fields.toString());
   }
 
   @Test
