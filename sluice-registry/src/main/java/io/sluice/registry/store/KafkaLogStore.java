@@ -228,15 +228,34 @@ public final class KafkaLogStore implements AutoCloseable {
       throw new StoreException("interrupted", false, e);
     }
     try {
+      // The first attempt decides against what this node has read so far, without asking Kafka where the log ends:
+      // an event decided against a stale state lands after its expected offset and is ignored, so staleness costs a
+      // retry, never a wrong answer. An answer that appends nothing (no change, or a refusal) is only given after
+      // reading the log to its end, so a node never refuses what another node has just made valid.
+      boolean caughtUp = false;
       for (int attempt = 0; attempt < MAX_ATTEMPTS && System.nanoTime() < deadline; attempt++) {
-        catchUp();
+        if (attempt > 0) {
+          catchUp();
+          caughtUp = true;
+        }
         long[] expected = new long[1];
-        Decision<T> decision = state.read(() -> {
-          expected[0] = state.nextOffset();
-          return decide.apply(state);
-        });
+        Decision<T> decision;
+        try {
+          decision = state.read(() -> {
+            expected[0] = state.nextOffset();
+            return decide.apply(state);
+          });
+        } catch (RuntimeException e) {
+          if (caughtUp) {
+            throw e;
+          }
+          continue;
+        }
         if (decision.event() == null) {
-          return decision.result();
+          if (caughtUp) {
+            return decision.result();
+          }
+          continue;
         }
         attempts.incrementAndGet();
         long landed = append(decision.event(), expected[0]);
