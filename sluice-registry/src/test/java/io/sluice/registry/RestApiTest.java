@@ -116,6 +116,21 @@ class RestApiTest {
   }
 
   @Test
+  void schemasListing() {
+    String prefix = SharedKafka.unique("list");
+    int tag = names.incrementAndGet();
+    http.registerOk(prefix + "-x", own(V1, tag));
+    http.registerOk(prefix + "-x", own(V2, tag));
+    JsonNode all = http.get("/schemas?subjectPrefix=" + prefix).json();
+    assertEquals(2, all.size());
+    assertEquals(List.of("subject", "version", "id", "schema"), fieldNames(all.get(0)));
+    JsonNode latest = http.get("/schemas?latestOnly=true&subjectPrefix=" + prefix).json();
+    assertEquals(1, latest.size());
+    assertEquals(2, latest.get(0).get("version").asInt());
+    assertEquals(1, http.get("/schemas?subjectPrefix=" + prefix + "&offset=1&limit=5").json().size());
+  }
+
+  @Test
   void lookup() {
     String s = subject();
     int id = http.registerOk(s, V1);

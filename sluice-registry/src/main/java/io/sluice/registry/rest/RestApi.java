@@ -60,6 +60,7 @@ public final class RestApi {
         .get("/schemas/ids/{id}/subjects", req -> ok(versionsOfId(req).stream().map(Version::subject).distinct().toList()))
         .get("/schemas/ids/{id}/versions", req -> ok(versionsOfId(req).stream()
             .map(v -> ordered("subject", v.subject(), "version", v.version())).toList()))
+        .get("/schemas", this::schemas)
         .get("/subjects", this::subjects)
         .post("/subjects/{subject}", this::lookup)
         .delete("/subjects/{subject}", req -> ok(service.deleteSubject(req.pathParam("subject"), req.flag("permanent"))))
@@ -136,6 +137,30 @@ public final class RestApi {
   private HttpResponse subjects(HttpRequest req) {
     String prefix = req.param("subjectPrefix").orElse("");
     return ok(state.subjects(req.flag("deleted")).stream().filter(s -> s.startsWith(prefix)).toList());
+  }
+
+  /** {@code GET /schemas}: every version of every subject as schema entities, optionally only the latest ones. */
+  private HttpResponse schemas(HttpRequest req) {
+    String prefix = req.param("subjectPrefix").orElse("");
+    boolean deleted = req.flag("deleted");
+    boolean latestOnly = req.flag("latestOnly");
+    int offset = Math.max(0, req.param("offset").map(Integer::parseInt).orElse(0));
+    int limit = req.param("limit").map(Integer::parseInt).filter(l -> l > 0).orElse(Integer.MAX_VALUE);
+    List<Map<String, Object>> out = state.read(() -> {
+      List<Map<String, Object>> all = new ArrayList<>();
+      for (String subject : state.subjects(deleted)) {
+        if (!subject.startsWith(prefix)) {
+          continue;
+        }
+        List<Version> vs = state.versions(subject, deleted);
+        for (Version v : latestOnly && !vs.isEmpty() ? vs.subList(vs.size() - 1, vs.size()) : vs) {
+          state.schemaById(v.id()).ifPresent(s -> all.add(
+              versionJson(new RegistryService.VersionView(v.subject(), v.version(), v.id(), s.schema()))));
+        }
+      }
+      return all;
+    });
+    return ok(out.subList(Math.min(offset, out.size()), (int) Math.min(out.size(), (long) offset + limit)));
   }
 
   private HttpResponse lookup(HttpRequest req) {
