@@ -309,7 +309,14 @@ class RestApiTest {
     assertTrue(bad.get("messages").get(0).asText().contains("READER_FIELD_MISSING_DEFAULT_VALUE"));
     assertEquals("{\"is_compatible\":false}",
         http.post("/compatibility/subjects/" + s + "/versions/1", Map.of("schema", V2_NO_DEFAULT)).body());
-    assertEquals(40401, http.post("/compatibility/subjects/" + subject() + "/versions/1", Map.of("schema", V1)).errorCode());
+    // As Confluent: an unknown version is 40402; "latest" of a subject without versions has nothing to break.
+    assertEquals(40402, http.post("/compatibility/subjects/" + subject() + "/versions/1", Map.of("schema", V1)).errorCode());
+    assertEquals("{\"is_compatible\":true}",
+        http.post("/compatibility/subjects/" + subject() + "/versions/latest", Map.of("schema", V1)).body());
+    JsonNode invalid = http.post("/compatibility/subjects/" + s + "/versions/latest?verbose=true",
+        Map.of("schema", "{\"type\":\"nope\"}")).json();
+    assertFalse(invalid.get("is_compatible").asBoolean());
+    assertEquals(1, invalid.get("messages").size());
     assertEquals(40402, http.post("/compatibility/subjects/" + s + "/versions/5", Map.of("schema", V1)).errorCode());
     assertEquals(42202, http.post("/compatibility/subjects/" + s + "/versions/x", Map.of("schema", V1)).errorCode());
     assertEquals(42201, http.post("/compatibility/subjects/" + s + "/versions", Map.of("schema", "{")).errorCode());

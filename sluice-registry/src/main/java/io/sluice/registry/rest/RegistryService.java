@@ -252,10 +252,25 @@ final class RegistryService {
 
   // ---- compatibility ----
 
+  /**
+   * Checks against one live version. As in Confluent, a subject without versions checked against {@code latest} is
+   * compatible (nothing to break), while a numbered version that does not exist is 40402.
+   */
   List<String> checkAgainstVersion(String subject, String versionText, SchemaRequest req, boolean normalize) {
+    int requested = parseVersion(versionText);
     return state.read(() -> {
-      Version v = resolve(subject, versionText, false);
+      List<Version> live = state.versions(subject, false);
+      Optional<Version> target = requested == -1
+          ? (live.isEmpty() ? Optional.empty() : Optional.of(live.get(live.size() - 1)))
+          : live.stream().filter(v -> v.version() == requested).findFirst();
+      if (target.isEmpty() && requested != -1) {
+        throw RegistryException.versionNotFound(requested);
+      }
       ParsedSchema parsed = parse(req, normalize);
+      if (target.isEmpty()) {
+        return List.<String>of();
+      }
+      Version v = target.get();
       StoredSchema old = state.schemaById(v.id()).orElseThrow(() -> RegistryException.versionNotFound(v.version()));
       return checker.checkOne(level(subject), parsed, new Previous(v.version(), old.schema()));
     });

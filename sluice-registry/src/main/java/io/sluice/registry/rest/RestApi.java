@@ -76,10 +76,10 @@ public final class RestApi {
         .delete("/subjects/{subject}/versions/{version}", req -> ok(service.deleteVersion(req.pathParam("subject"),
             req.pathParam("version"), req.flag("permanent"))))
         .post("/compatibility/subjects/{subject}/versions/{version}", req -> compatibility(req,
-            service.checkAgainstVersion(req.pathParam("subject"), req.pathParam("version"), schemaRequest(req),
+            () -> service.checkAgainstVersion(req.pathParam("subject"), req.pathParam("version"), schemaRequest(req),
                 req.flag("normalize"))))
         .post("/compatibility/subjects/{subject}/versions", req -> compatibility(req,
-            service.checkAgainstSubject(req.pathParam("subject"), schemaRequest(req), req.flag("normalize"))))
+            () -> service.checkAgainstSubject(req.pathParam("subject"), schemaRequest(req), req.flag("normalize"))))
         .get("/config", req -> ok(Map.of("compatibilityLevel", service.level(null).name())))
         .put("/config", req -> ok(Map.of("compatibility", service.setConfig(null, levelOf(req)).name())))
         .delete("/config", req -> ok(Map.of("compatibilityLevel", service.deleteConfig(null).name())))
@@ -178,7 +178,17 @@ public final class RestApi {
     return service.resolve(req.pathParam("subject"), req.pathParam("version"), req.flag("deleted"));
   }
 
-  private HttpResponse compatibility(HttpRequest req, List<String> messages) {
+  /** With {@code verbose}, an invalid schema is an incompatible answer naming the parser's complaint, as in Confluent. */
+  private HttpResponse compatibility(HttpRequest req, java.util.function.Supplier<List<String>> check) {
+    List<String> messages;
+    try {
+      messages = check.get();
+    } catch (RegistryException e) {
+      if (e.errorCode != 42201 || !req.flag("verbose")) {
+        throw e;
+      }
+      messages = List.of(e.getMessage());
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("is_compatible", messages.isEmpty());
     if (req.flag("verbose")) {
