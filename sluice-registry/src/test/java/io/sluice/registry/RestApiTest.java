@@ -291,7 +291,7 @@ class RestApiTest {
     assertEquals("[1,2]", http.delete("/subjects/" + s + "?permanent=true").body());
     assertEquals(40401, http.delete("/subjects/" + s).errorCode());
     assertEquals(40401, http.get("/subjects/" + s + "/versions?deleted=true").errorCode());
-    assertEquals(40408, http.get("/config/" + s).errorCode(), "a hard delete forgets the subject's config");
+    assertEquals(40408, http.get("/config/" + s).errorCode(), "a deleted subject loses its config");
   }
 
   @Test
@@ -374,6 +374,8 @@ class RestApiTest {
     assertEquals(422, ro.status());
     assertEquals(42205, ro.errorCode());
     assertEquals(42205, http.delete("/subjects/" + s).errorCode());
+    // A schema the subject already holds is still answered with its id, as Confluent does.
+    assertEquals(200, http.register(s, V1).status());
     assertEquals(42204, http.put("/mode/" + s, Map.of("mode", "SOMETIMES")).errorCode());
     assertEquals("{\"mode\":\"READONLY\"}", http.delete("/mode/" + s).body());
     assertEquals(200, http.register(s, V2).status());
@@ -388,6 +390,9 @@ class RestApiTest {
     assertEquals(200, a.status(), a.body());
     assertEquals(900001, a.json().get("id").asInt());
     assertEquals(7, http.get("/subjects/" + imp + "/versions/latest").json().get("version").asInt());
+    Http.Answer noId = http.register(imp, rec("{\"name\":\"noid\",\"type\":\"int\"}"));
+    assertEquals(42205, noId.errorCode());
+    assertEquals("Subject " + imp + " is not in read-write mode", noId.json().get("message").asText());
     Http.Answer clash = http.post("/subjects/" + imp + "/versions",
         Map.of("schema", rec("{\"name\":\"other\",\"type\":\"int\"}"), "id", 900001, "version", 8));
     assertEquals(42207, clash.errorCode());

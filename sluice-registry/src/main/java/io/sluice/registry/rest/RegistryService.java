@@ -169,37 +169,40 @@ final class RegistryService {
   int register(String subject, SchemaRequest req, boolean normalize) {
     ParsedSchema parsed = parse(req, normalize);
     SchemaKey key = SchemaKey.of(parsed);
-    // Already registered here: the log holds it, so memory can answer without a round trip to Kafka.
-    Optional<Integer> existing = req.id() != null ? Optional.empty() : state.read(() -> {
-      if (effectiveMode(subject) != Mode.READWRITE) {
-        return Optional.empty();
-      }
-      return state.idOf(key).filter(id -> state.versions(subject, false).stream().anyMatch(v -> v.id() == id));
-    });
+    // Already registered here: the log holds it, so memory answers without a round trip to Kafka. As in Confluent,
+    // this comes before the mode check: a read-only subject still tells a client the id of a schema it holds.
+    Optional<Integer> existing = state.read(() -> existingUnder(subject, key, req.id()));
     if (existing.isPresent()) {
       return existing.get();
     }
     return store.write(s -> decideRegister(subject, req, parsed, key));
   }
 
+  /** The id of {@code key} if a live version of {@code subject} holds it and the request names no other id. */
+  private Optional<Integer> existingUnder(String subject, SchemaKey key, Integer requestedId) {
+    return state.idOf(key)
+        .filter(id -> requestedId == null || requestedId < 0 || requestedId.equals(id))
+        .filter(id -> state.versions(subject, false).stream().anyMatch(v -> v.id() == id));
+  }
+
   private Decision<Integer> decideRegister(String subject, SchemaRequest req, ParsedSchema parsed, SchemaKey key) {
+    Optional<Integer> existing = existingUnder(subject, key, req.id());
+    if (existing.isPresent()) {
+      return Decision.noChange(existing.get());
+    }
     Mode mode = effectiveMode(subject);
+    boolean importing = (req.id() != null && req.id() >= 0) || (req.version() != null && req.version() > 0);
     if (mode == Mode.READONLY || mode == Mode.READONLY_OVERRIDE) {
       throw RegistryException.notPermitted("Subject " + subject + " is in read-only mode");
     }
+    if (importing && mode != Mode.IMPORT) {
+      throw RegistryException.notPermitted("Subject " + subject + " is not in import mode");
+    }
+    if (!importing && mode != Mode.READWRITE) {
+      throw RegistryException.notPermitted("Subject " + subject + " is not in read-write mode");
+    }
     Optional<Integer> knownId = state.idOf(key);
     List<Version> live = state.versions(subject, false);
-    if (knownId.isPresent()) {
-      for (Version v : live) {
-        if (v.id() == knownId.get()) {
-          if (req.id() != null && req.id() >= 0 && !req.id().equals(knownId.get())) {
-            throw RegistryException.idMismatch("Schema already registered with id " + knownId.get()
-                + " instead of input id " + req.id());
-          }
-          return Decision.noChange(knownId.get());
-        }
-      }
-    }
     int id;
     int version = state.highestVersion(subject) + 1;
     if (mode == Mode.IMPORT) {
@@ -207,8 +210,8 @@ final class RegistryService {
         id = knownId.orElseGet(() -> state.maxId() + 1);
       } else {
         id = req.id();
-        Optional<StoredSchema> existing = state.schemaById(id);
-        if (existing.isPresent() && !SchemaKey.of(existing.get().schema()).equals(key)) {
+        Optional<StoredSchema> holder = state.schemaById(id);
+        if (holder.isPresent() && !SchemaKey.of(holder.get().schema()).equals(key)) {
           throw RegistryException.idMismatch("Overwrite new schema with id " + id + " is not permitted.");
         }
         if (knownId.isPresent() && knownId.get() != id) {
@@ -223,10 +226,6 @@ final class RegistryService {
         version = req.version();
       }
     } else {
-      if (req.id() != null && req.id() >= 0 && !knownId.equals(Optional.of(req.id()))) {
-        throw RegistryException.notPermitted("Subject " + subject + " is not in import mode; "
-            + "an id can only be given in IMPORT mode");
-      }
       List<String> errors = checker.check(level(subject), parsed, previousFor(level(subject), live));
       if (!errors.isEmpty()) {
         throw RegistryException.incompatible(subject, errors);

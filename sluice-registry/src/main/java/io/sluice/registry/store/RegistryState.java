@@ -8,7 +8,6 @@ import io.sluice.registry.schema.SchemaProvider;
 import io.sluice.registry.schema.SchemaReference;
 import io.sluice.registry.schema.SchemaType;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -302,6 +301,9 @@ public final class RegistryState {
           }
         } else {
           vs.put(d.version(), new Version(v.subject(), v.version(), v.id(), true));
+          if (vs.values().stream().allMatch(Version::deleted)) {
+            forgetSettings(d.subject());
+          }
         }
       }
     } else if (event instanceof LogEvent.SubjectDeleted d) {
@@ -310,10 +312,9 @@ public final class RegistryState {
         if (d.permanent()) {
           subjects.remove(d.subject());
           vs.values().forEach(v -> release(v.id()));
-          configs.remove(d.subject());
-          modes.remove(d.subject());
         } else {
           vs.replaceAll((k, v) -> new Version(v.subject(), v.version(), v.id(), true));
+          forgetSettings(d.subject());
         }
       }
     } else if (event instanceof LogEvent.ConfigSet c) {
@@ -335,6 +336,12 @@ public final class RegistryState {
     }
   }
 
+  /** As in Confluent, a subject left without live versions loses its own compatibility level and mode. */
+  private void forgetSettings(String subject) {
+    configs.remove(subject);
+    modes.remove(subject);
+  }
+
   private void register(LogEvent.Registered r) {
     StoredSchema stored = everParsed.get(r.id());
     if (stored == null) {
@@ -354,13 +361,22 @@ public final class RegistryState {
       idByKey.putIfAbsent(SchemaKey.of(stored.schema()), r.id());
     }
     maxId = Math.max(maxId, r.id());
-    Version previous = subjects.computeIfAbsent(r.subject(), s -> new TreeMap<>())
-        .put(r.version(), new Version(r.subject(), r.version(), r.id(), false));
+    TreeMap<Integer, Version> vs = subjects.computeIfAbsent(r.subject(), s -> new TreeMap<>());
+    Version previous = vs.put(r.version(), new Version(r.subject(), r.version(), r.id(), false));
+    liveReferences.merge(r.id(), 1, Integer::sum);
+    byId.put(r.id(), stored);
     if (previous != null) {
       release(previous.id());
     }
-    liveReferences.merge(r.id(), 1, Integer::sum);
-    byId.put(r.id(), stored);
+    // Registering a schema again after soft-deleting it removes the older soft-deleted versions holding it for good.
+    // Done after the new version holds the id, so readers of the id never see it vanish in between.
+    vs.values().removeIf(v -> {
+      boolean superseded = v.deleted() && v.id() == r.id() && v.version() < r.version();
+      if (superseded) {
+        release(v.id());
+      }
+      return superseded;
+    });
   }
 
   /** A version holding {@code id} is gone for good; the id stays readable while any other version holds it. */
@@ -370,10 +386,5 @@ public final class RegistryState {
       liveReferences.remove(id);
       byId.remove(id);
     }
-  }
-
-  /** For tests and diagnostics: how many subjects the state holds, deleted ones included. */
-  int subjectCount() {
-    return read(() -> Collections.unmodifiableMap(subjects).size());
   }
 }
