@@ -360,6 +360,10 @@ class RestApiTest {
     assertEquals(42203, http.put("/config", Map.of("compatibility", "SIDEWAYS")).errorCode());
     assertEquals("{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}", http.delete("/config/" + s).body());
     assertEquals(40408, http.get("/config/" + s).errorCode());
+    assertEquals(40401, http.delete("/config/" + s).errorCode());
+    // The update is echoed as sent; the level itself is case-insensitive.
+    assertEquals("{\"compatibility\":\"forward\"}", http.put("/config/" + s, Map.of("compatibility", "forward")).body());
+    assertEquals("{\"compatibilityLevel\":\"FORWARD\"}", http.get("/config/" + s).body());
   }
 
   @Test
@@ -378,6 +382,7 @@ class RestApiTest {
     assertEquals(200, http.register(s, V1).status());
     assertEquals(42204, http.put("/mode/" + s, Map.of("mode", "SOMETIMES")).errorCode());
     assertEquals("{\"mode\":\"READONLY\"}", http.delete("/mode/" + s).body());
+    assertEquals(40401, http.delete("/mode/" + s).errorCode());
     assertEquals(200, http.register(s, V2).status());
 
     // IMPORT keeps given ids and versions; refuses an id that holds another schema.

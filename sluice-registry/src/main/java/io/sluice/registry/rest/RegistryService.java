@@ -374,14 +374,10 @@ final class RegistryService {
       if (subject == null) {
         return new Decision<>(new LogEvent.ConfigSet(null, null), level(null));
       }
-      Optional<CompatibilityLevel> current = state.subjectConfig(subject);
-      if (current.isEmpty()) {
-        if (state.versions(subject, true).isEmpty()) {
-          throw RegistryException.subjectNotFound(subject);
-        }
-        throw RegistryException.subjectConfigNotFound(subject);
-      }
-      return new Decision<>(new LogEvent.ConfigSet(subject, null), current.get());
+      // Confluent answers 40401 here, not 40408, when the subject has no level of its own.
+      CompatibilityLevel current = state.subjectConfig(subject)
+          .orElseThrow(() -> RegistryException.subjectNotFound(subject));
+      return new Decision<>(new LogEvent.ConfigSet(subject, null), current);
     });
   }
 
@@ -402,14 +398,8 @@ final class RegistryService {
       if (subject == null) {
         return new Decision<>(new LogEvent.ModeSet(null, null), effectiveMode(null));
       }
-      Optional<Mode> current = state.subjectMode(subject);
-      if (current.isEmpty()) {
-        if (state.versions(subject, true).isEmpty()) {
-          throw RegistryException.subjectNotFound(subject);
-        }
-        throw RegistryException.subjectModeNotFound(subject);
-      }
-      return new Decision<>(new LogEvent.ModeSet(subject, null), current.get());
+      Mode current = state.subjectMode(subject).orElseThrow(() -> RegistryException.subjectNotFound(subject));
+      return new Decision<>(new LogEvent.ModeSet(subject, null), current);
     });
   }
 }

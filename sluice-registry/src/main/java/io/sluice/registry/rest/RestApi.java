@@ -81,19 +81,29 @@ public final class RestApi {
         .post("/compatibility/subjects/{subject}/versions", req -> compatibility(req,
             () -> service.checkAgainstSubject(req.pathParam("subject"), schemaRequest(req), req.flag("normalize"))))
         .get("/config", req -> ok(Map.of("compatibilityLevel", service.level(null).name())))
-        .put("/config", req -> ok(Map.of("compatibility", service.setConfig(null, levelOf(req)).name())))
+        .put("/config", req -> {
+          service.setConfig(null, levelOf(req));
+          return echo(req, "compatibility");
+        })
         .delete("/config", req -> ok(Map.of("compatibilityLevel", service.deleteConfig(null).name())))
         .get("/config/{subject}", this::subjectConfig)
-        .put("/config/{subject}", req -> ok(Map.of("compatibility",
-            service.setConfig(req.pathParam("subject"), levelOf(req)).name())))
+        .put("/config/{subject}", req -> {
+          service.setConfig(req.pathParam("subject"), levelOf(req));
+          return echo(req, "compatibility");
+        })
         .delete("/config/{subject}", req -> ok(Map.of("compatibilityLevel",
             service.deleteConfig(req.pathParam("subject")).name())))
         .get("/mode", req -> ok(Map.of("mode", service.effectiveMode(null).name())))
-        .put("/mode", req -> ok(Map.of("mode", service.setMode(null, modeOf(req), req.flag("force")).name())))
+        .put("/mode", req -> {
+          service.setMode(null, modeOf(req), req.flag("force"));
+          return echo(req, "mode");
+        })
         .delete("/mode", req -> ok(Map.of("mode", service.deleteMode(null).name())))
         .get("/mode/{subject}", this::subjectMode)
-        .put("/mode/{subject}", req -> ok(Map.of("mode",
-            service.setMode(req.pathParam("subject"), modeOf(req), req.flag("force")).name())))
+        .put("/mode/{subject}", req -> {
+          service.setMode(req.pathParam("subject"), modeOf(req), req.flag("force"));
+          return echo(req, "mode");
+        })
         .delete("/mode/{subject}", req -> ok(Map.of("mode", service.deleteMode(req.pathParam("subject")).name())))
         .notFound(req -> error(404, 404, "HTTP 404 Not Found"))
         .onError(this::mapError);
@@ -260,6 +270,11 @@ public final class RestApi {
   }
 
   // ---- responses ----
+
+  /** Confluent answers a config or mode update with the request's own value, as the client spelled it. */
+  private static HttpResponse echo(HttpRequest req, String field) {
+    return ok(Map.of(field, body(req).get(field).asText()));
+  }
 
   private static Map<String, Object> versionJson(RegistryService.VersionView v) {
     Map<String, Object> body = new LinkedHashMap<>();
