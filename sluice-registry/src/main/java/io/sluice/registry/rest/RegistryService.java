@@ -210,7 +210,7 @@ final class RegistryService {
         id = knownId.orElseGet(() -> state.maxId() + 1);
       } else {
         id = req.id();
-        Optional<StoredSchema> holder = state.schemaById(id);
+        Optional<StoredSchema> holder = state.schemaEverBoundTo(id);
         if (holder.isPresent() && !SchemaKey.of(holder.get().schema()).equals(key)) {
           throw RegistryException.idMismatch("Overwrite new schema with id " + id + " is not permitted.");
         }

@@ -87,6 +87,11 @@ public final class RegistryState {
     return Optional.ofNullable(byId.get(id));
   }
 
+  /** The schema an id was ever bound to, even if every version holding it is gone: ids are never rebound. */
+  public Optional<StoredSchema> schemaEverBoundTo(int id) {
+    return read(() -> Optional.ofNullable(everParsed.get(id)));
+  }
+
   public Optional<Integer> idOf(SchemaKey key) {
     return read(() -> Optional.ofNullable(idByKey.get(key)));
   }

@@ -1,5 +1,6 @@
 package io.sluice.registry.bench;
 
+import io.sluice.http.HttpServer;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.registry.SchemaRegistry;
 import java.io.IOException;
@@ -66,7 +67,15 @@ class RegistryBenchmark {
       pool.shutdown();
       rows.add(String.format(Locale.ROOT, "| registration of new schemas, 16 client threads | %.0f req/s |", regPerSec));
 
-      rows.add(lookupRow(url, n));
+      rows.add(lookupRow("GET /schemas/ids/{id}, registry", url, n));
+      // Baseline in the same minute: the shared HTTP server answering the same route with fixed bytes and no registry
+      // behind it. The ratio of the two rows is what the registry costs on top of the HTTP stack.
+      byte[] fixed = "{\"schema\":\"\\\"string\\\"\"}".getBytes(StandardCharsets.UTF_8);
+      try (HttpServer bare = HttpServer.builder("baseline").port(0).maxThreads(64)
+          .get("/schemas/ids/{id}", req -> io.sluice.http.HttpResponse.of(200, "application/vnd.schemaregistry.v1+json", fixed))
+          .start()) {
+        rows.add(lookupRow("same route, bare sluice-http server (baseline)", bare.url(), n));
+      }
 
       for (int versions : new int[] {10, 100, 1000}) {
         String subject = "full-transitive-" + versions;
@@ -74,16 +83,12 @@ class RegistryBenchmark {
         for (int v = 1; v <= versions; v++) {
           register(url, subject, schema("FT" + versions, v));
         }
+        // Baseline: the same subject under NONE, so the difference is the compatibility check alone.
+        long none = median(url, subject, versions, versions + 1);
         put(url + "/config/" + subject, "{\"compatibility\":\"FULL_TRANSITIVE\"}");
-        long[] samples = new long[5];
-        for (int i = 0; i < samples.length; i++) {
-          long t0 = System.nanoTime();
-          register(url, subject, schema("FT" + versions, versions + 1 + i));
-          samples[i] = System.nanoTime() - t0;
-        }
-        Arrays.sort(samples);
-        rows.add(String.format(Locale.ROOT, "| FULL_TRANSITIVE registration after %d versions (median of 5) | %.1f ms |",
-            versions, samples[samples.length / 2] / 1e6));
+        long full = median(url, subject, versions, versions + 6);
+        rows.add(String.format(Locale.ROOT, "| registration after %d versions: FULL_TRANSITIVE / NONE (median of 5) "
+            + "| %.1f ms / %.1f ms |", versions, full / 1e6, none / 1e6));
       }
       System.out.println("| benchmark | result |");
       System.out.println("|---|---|");
@@ -91,9 +96,20 @@ class RegistryBenchmark {
     }
   }
 
-  private static String lookupRow(String url, int ids) throws Exception {
+  private static long median(String url, String subject, int versions, int firstNew) throws Exception {
+    long[] samples = new long[5];
+    for (int i = 0; i < samples.length; i++) {
+      long t0 = System.nanoTime();
+      register(url, subject, schema("FT" + versions, firstNew + i));
+      samples[i] = System.nanoTime() - t0;
+    }
+    Arrays.sort(samples);
+    return samples[samples.length / 2];
+  }
+
+  private static String lookupRow(String label, String url, int ids) throws Exception {
     if (!Files.isExecutable(Path.of("/usr/bin/wrk"))) {
-      return "| GET /schemas/ids/{id}, 64 connections | wrk not installed |";
+      return "| " + label + " | wrk not installed |";
     }
     Path script = Files.createTempFile("ids", ".lua");
     Files.writeString(script, "math.randomseed(7)\nrequest = function()\n  return wrk.format(\"GET\", \"/schemas/ids/\" .. "
@@ -103,7 +119,7 @@ class RegistryBenchmark {
     String out = wrk(url, script, 15);
     String rps = out.lines().filter(l -> l.startsWith("Requests/sec")).findFirst().orElse("Requests/sec: ?");
     String non2xx = out.lines().filter(l -> l.contains("Non-2xx")).findFirst().orElse("");
-    return "| GET /schemas/ids/{id}, 64 keep-alive connections, wrk -t2 | " + rps.replace("Requests/sec:", "").trim()
+    return "| " + label + ", 64 keep-alive connections, wrk -t2 | " + rps.replace("Requests/sec:", "").trim()
         + " req/s " + non2xx.trim() + " |";
   }
 
