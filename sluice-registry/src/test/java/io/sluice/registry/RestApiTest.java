@@ -234,6 +234,9 @@ class RestApiTest {
     assertEquals(40403, http.get("/schemas/ids/987654/versions").errorCode());
     assertEquals(404, http.get("/no/such/path").status());
     assertEquals(404, http.get("/no/such/path").errorCode());
+    Http.Answer wrongMethod = http.put("/subjects", Map.of());
+    assertEquals(405, wrongMethod.status());
+    assertEquals(405, wrongMethod.errorCode());
   }
 
   @Test
