@@ -342,6 +342,10 @@ class RestApiTest {
     assertFalse(r.get("is_compatible").asBoolean());
     assertTrue(r.get("messages").toString().contains("{oldSchemaVersion: 1}"));
     assertEquals(409, http.register(s, v3).status());
+    // Soft-deleted versions are not checked: with version 1 gone, the same registration passes.
+    http.delete("/subjects/" + s + "/versions/1");
+    assertEquals(200, http.register(s, v3).status());
+    assertEquals("[2,3]", http.get("/subjects/" + s + "/versions").body());
   }
 
   @Test
