@@ -86,6 +86,34 @@ class ClusterTest {
   }
 
   @Test
+  void concurrentDeletesOnTwoNodesSucceedOnce() throws Exception {
+    String topic = SharedKafka.unique("_schemas");
+    try (SchemaRegistry a = start(topic); SchemaRegistry b = start(topic)) {
+      Http ha = new Http(a.url());
+      Http hb = new Http(b.url());
+      ha.put("/config", Map.of("compatibility", "NONE"));
+      int rounds = 20;
+      for (int i = 0; i < rounds; i++) {
+        ha.registerOk("del-" + i, schema(1000 + i));
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      for (int i = 0; i < rounds; i++) {
+        String path = "/subjects/del-" + i + "/versions/1";
+        eventually(hb, "/subjects/del-" + i, Map.of("schema", schema(1000 + i)));
+        Future<Http.Answer> fa = pool.submit(() -> ha.delete(path));
+        Future<Http.Answer> fb = pool.submit(() -> hb.delete(path));
+        List<Integer> statuses = new ArrayList<>(List.of(fa.get().status(), fb.get().status()));
+        statuses.sort(null);
+        // Exactly one node soft-deletes; the other sees that delete and answers 40406, never a second delete.
+        assertEquals(List.of(200, 404), statuses, path);
+        int code = fa.get().status() == 404 ? fa.get().errorCode() : fb.get().errorCode();
+        assertEquals(40406, code);
+      }
+      pool.shutdown();
+    }
+  }
+
+  @Test
   void restartRebuildsIdenticalState() {
     String topic = SharedKafka.unique("_schemas");
     Map<String, Object> before;
