@@ -38,11 +38,11 @@ final class Http {
   }
 
   Answer get(String path) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).GET(), null);
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
   }
 
   Answer delete(String path) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), null);
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
   }
 
   Answer post(String path, Object body) {
@@ -51,12 +51,12 @@ final class Http {
 
   Answer post(String path, Object body, String contentType) {
     return send(HttpRequest.newBuilder(URI.create(base + path))
-        .POST(HttpRequest.BodyPublishers.ofString(text(body))).header("Content-Type", contentType), null);
+        .POST(HttpRequest.BodyPublishers.ofString(text(body))).header("Content-Type", contentType));
   }
 
   Answer put(String path, Object body) {
     return send(HttpRequest.newBuilder(URI.create(base + path))
-        .PUT(HttpRequest.BodyPublishers.ofString(text(body))).header("Content-Type", SR), null);
+        .PUT(HttpRequest.BodyPublishers.ofString(text(body))).header("Content-Type", SR));
   }
 
   /** Registers {@code schema} (Avro) under {@code subject}. */
@@ -83,7 +83,7 @@ final class Http {
     }
   }
 
-  private static Answer send(HttpRequest.Builder b, Object unused) {
+  private static Answer send(HttpRequest.Builder b) {
     try {
       HttpResponse<String> r = CLIENT.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.headers().firstValue("content-type").orElse(null), r.body());
