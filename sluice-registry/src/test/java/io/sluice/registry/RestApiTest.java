@@ -374,6 +374,32 @@ class RestApiTest {
   }
 
   @Test
+  void globalConfigAndMode() {
+    // Global settings on a registry of its own, so the other tests keep the defaults.
+    try (SchemaRegistry own = ClusterTest.start(SharedKafka.unique("_schemas"))) {
+      Http h = new Http(own.url());
+      assertEquals("{\"compatibility\":\"FULL\"}", h.put("/config", Map.of("compatibility", "FULL")).body());
+      assertEquals("{\"compatibilityLevel\":\"FULL\"}", h.get("/config").body());
+      assertEquals("{\"compatibilityLevel\":\"FULL\"}", h.get("/config/any?defaultToGlobal=true").body());
+      assertEquals("{\"compatibilityLevel\":\"FULL\"}", h.delete("/config").body());
+      assertEquals("{\"compatibilityLevel\":\"BACKWARD\"}", h.get("/config").body());
+
+      h.registerOk("g", V1);
+      assertEquals("{\"mode\":\"READONLY\"}", h.put("/mode", Map.of("mode", "READONLY")).body());
+      assertEquals(42205, h.register("g", V2).errorCode());
+      assertEquals("{\"mode\":\"READONLY\"}", h.get("/mode/g?defaultToGlobal=true").body());
+      // A subject's own mode wins over the global one.
+      h.put("/mode/g", Map.of("mode", "READWRITE"));
+      assertEquals(200, h.register("g", V2).status());
+      assertEquals("{\"mode\":\"READONLY\"}", h.delete("/mode").body());
+      assertEquals("{\"mode\":\"READWRITE\"}", h.get("/mode").body());
+      // IMPORT globally needs force once schemas exist.
+      assertEquals(42205, h.put("/mode", Map.of("mode", "IMPORT")).errorCode());
+      assertEquals("{\"mode\":\"IMPORT\"}", h.put("/mode?force=true", Map.of("mode", "IMPORT")).body());
+    }
+  }
+
+  @Test
   void modes() {
     String s = subject();
     assertEquals("{\"mode\":\"READWRITE\"}", http.get("/mode").body());
