@@ -1,0 +1,109 @@
+package io.sluice.registry;
+
+import io.sluice.http.HttpServer;
+import io.sluice.registry.rest.RestApi;
+import io.sluice.registry.schema.CompatibilityChecker;
+import io.sluice.registry.schema.SchemaProvider;
+import io.sluice.registry.schema.SchemaType;
+import io.sluice.registry.schema.avro.AvroSchemaProvider;
+import io.sluice.registry.store.KafkaLogStore;
+import io.sluice.registry.store.RegistryState;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Sluice's schema registry: a Confluent-compatible REST API over state rebuilt from a Kafka log.
+ *
+ * <pre>{@code
+ * SchemaRegistry registry = SchemaRegistry.builder()
+ *     .bootstrapServers("127.0.0.1:9092")
+ *     .port(8081)
+ *     .start();
+ * }</pre>
+ *
+ * Any number of instances may share one topic: they agree on every id and version (see the module README).
+ */
+public final class SchemaRegistry implements AutoCloseable {
+  private final KafkaLogStore store;
+  private final HttpServer server;
+
+  private SchemaRegistry(KafkaLogStore store, HttpServer server) {
+    this.store = store;
+    this.server = server;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Base URL of the REST API, e.g. {@code http://127.0.0.1:8081}. */
+  public String url() {
+    return server.url();
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    store.close();
+  }
+
+  public static final class Builder {
+    private String bootstrapServers;
+    private String topic = "_schemas";
+    private String host = "127.0.0.1";
+    private int port = 8081;
+    private Duration timeout = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    /** Kafka cluster holding the registry log; required. */
+    public Builder bootstrapServers(String bootstrapServers) {
+      this.bootstrapServers = bootstrapServers;
+      return this;
+    }
+
+    /** The log topic; default {@code _schemas}. Created compacted with one partition when missing. */
+    public Builder topic(String topic) {
+      this.topic = topic;
+      return this;
+    }
+
+    /** Interface to listen on; default {@code 127.0.0.1}. */
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** Port to listen on; default 8081, 0 for any free port. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** How long a request may wait for the log (reads to its end, appends); default 30 s. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Reads the log to its end, then starts serving. */
+    public SchemaRegistry start() {
+      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      Map<SchemaType, SchemaProvider> providers = Map.of(SchemaType.AVRO, new AvroSchemaProvider());
+      RegistryState state = new RegistryState(providers);
+      KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
+      try {
+        HttpServer server = RestApi.start(host, port, state, store, providers, new CompatibilityChecker(providers));
+        return new SchemaRegistry(store, server);
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+  }
+}
