@@ -5,6 +5,7 @@ import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
+import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -17,6 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whole stack of one {@code sluice up}: started in dependency order, stopped in the reverse order by one thread.
+ *
+ * <p>Order: the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
+ * scans its plugins in parallel and joins once the broker answers.
  *
  * <p>Embedded engines are not allowed to end the JVM or install their own shutdown hooks ({@link ExitControl}); the
  * host stops them here, Connect first (so tasks flush their offsets while the broker still runs), then the broker.
@@ -48,6 +52,8 @@ public final class Platform implements AutoCloseable {
           .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
       if (config.externalKafka().isPresent()) {
         bootstrapServers = config.externalKafka().get();
+        urls.put("kafka", bootstrapServers);
+        startRegistry(config, host);
         connect = connectBuilder.bootstrapServers(bootstrapServers).start();
       } else {
         EmbeddedKafka.Builder kafkaBuilder = EmbeddedKafka.builder()
@@ -73,9 +79,15 @@ public final class Platform implements AutoCloseable {
           throw e;
         }
         started.push(kafka::close);
+        urls.put("kafka", bootstrapServers);
+        try {
+          startRegistry(config, host);
+        } catch (RuntimeException e) {
+          connectStart.thenAccept(ConnectRuntime::close);
+          throw e;
+        }
         connect = join(connectStart);
       }
-      urls.put("kafka", bootstrapServers);
       started.push(SecretStore::closeAll);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
@@ -83,6 +95,17 @@ public final class Platform implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  private void startRegistry(SluiceConfig config, String host) {
+    SchemaRegistry registry = SchemaRegistry.builder()
+        .bootstrapServers(bootstrapServers)
+        .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
+        .host(host)
+        .port(config.port(SluiceConfig.REGISTRY_PORT))
+        .start();
+    started.push(registry::close);
+    urls.put("registry", registry.url());
   }
 
   private static ConnectRuntime join(CompletableFuture<ConnectRuntime> future) {

@@ -17,7 +17,7 @@ import sun.misc.Signal;
 
 /** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start Kafka, Kafka Connect and the bundled connectors in one process.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, and the schema registry in one process.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -43,6 +43,9 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--connect-group", description = "Connect cluster group id (default sluice)")
   String connectGroup;
 
+  @Option(names = "--registry-port", description = "schema registry port (default 8081)")
+  Integer registryPort;
+
   @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
   Path pluginPath;
 
@@ -58,6 +61,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
     put(flags, SluiceConfig.CONNECT_PORT, connectPort);
     put(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
+    put(flags, SluiceConfig.REGISTRY_PORT, registryPort);
     put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
     SluiceConfig config;
     try {

@@ -25,6 +25,7 @@ class PlatformTest {
     flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
     flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(kafkaPort));
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(connectPort));
+    flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 
@@ -39,6 +40,7 @@ class PlatformTest {
     Platform first = Platform.start(config, plugins());
     try {
       assertTrue(first.readyLine().startsWith("sluice ready "), first.readyLine());
+      assertTrue(first.readyLine().contains(" registry=http://127.0.0.1:"), first.readyLine());
       // The pipeline's topic lives on this platform's own broker, so events are read from there below.
       pipeline = new Pipeline(SharedKafka.unique("restart"));
       ConnectClient rest = new ConnectClient(first.connect().restUrl());
@@ -80,6 +82,9 @@ class PlatformTest {
         SluiceConfig.CONNECT_GROUP, SharedKafka.unique("joined")));
     try (Platform platform = Platform.start(config, plugins())) {
       assertEquals(SharedKafka.bootstrapServers(), platform.urls().get("kafka"));
+      // The registry, too, keeps its state in the joined cluster.
+      var registry = new ConnectClient(platform.urls().get("registry")).call("GET", "/subjects", null);
+      assertEquals(200, registry.status(), registry.body());
       assertEquals(200, new ConnectClient(platform.connect().restUrl()).call("GET", "/connectors", null).status());
       assertTrue(java.nio.file.Files.notExists(dataDir.resolve("kafka")), "an embedded broker was started");
       try (java.net.Socket s = new java.net.Socket()) {

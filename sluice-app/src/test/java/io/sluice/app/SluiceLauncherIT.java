@@ -28,7 +28,8 @@ class SluiceLauncherIT {
     Process p = new ProcessBuilder(root.resolve("sluice").toString(), "up",
         "--data-dir", data.toString(),
         "--kafka-port", String.valueOf(freePort()),
-        "--connect-port", String.valueOf(freePort()))
+        "--connect-port", String.valueOf(freePort()),
+        "--registry-port", String.valueOf(freePort()))
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();
@@ -51,7 +52,8 @@ class SluiceLauncherIT {
       assertTrue(ready.await(180, TimeUnit.SECONDS),
           "no 'sluice ready' line; stdout: " + out + "\nstderr: " + Files.readString(dataDir.resolve("stderr.log")));
       String line = out.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
-      assertTrue(line.contains("kafka=127.0.0.1:") && line.contains("connect=http://127.0.0.1:"), line);
+      assertTrue(line.contains("kafka=127.0.0.1:") && line.contains("connect=http://127.0.0.1:")
+          && line.contains("registry=http://127.0.0.1:"), line);
       assertTrue(Files.exists(data.resolve("kafka").resolve("meta.properties")), "storage formatted on first start");
 
       // Process.destroy() would also close our end of its stdout; send the signal the way an operator does.

@@ -29,6 +29,21 @@ final class BenchDatabase implements AutoCloseable {
     return "jdbc:postgresql://127.0.0.1:" + port() + "/" + db;
   }
 
+  /** A Debezium PostgreSQL source reading {@code db}, with its topics under {@code prefix}. */
+  java.util.Map<String, String> sourceConfig(String db, String prefix) {
+    java.util.Map<String, String> c = new java.util.HashMap<>();
+    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    c.put("plugin.name", "pgoutput");
+    c.put("database.hostname", "127.0.0.1");
+    c.put("database.port", String.valueOf(port()));
+    c.put("database.user", "postgres");
+    c.put("database.password", "postgres");
+    c.put("database.dbname", db);
+    c.put("topic.prefix", prefix);
+    c.put("slot.name", "slot_" + prefix);
+    return c;
+  }
+
   void createDatabase(String db) throws SQLException {
     execute("postgres", "CREATE DATABASE " + db);
   }

@@ -68,11 +68,7 @@ public final class PipelineThroughput {
       db.createDatabase(src);
       db.createDatabase(sink);
       db.execute(src, "CREATE TABLE public.orders (id bigint PRIMARY KEY, item text, qty int, created timestamptz)");
-      Map<String, String> source = new HashMap<>(Map.of(
-          "connector.class", "io.debezium.connector.postgresql.PostgresConnector",
-          "plugin.name", "pgoutput", "database.hostname", "127.0.0.1", "database.port", String.valueOf(db.port()),
-          "database.user", "postgres", "database.password", "postgres", "database.dbname", src,
-          "topic.prefix", label, "slot.name", "slot_" + label));
+      Map<String, String> source = db.sourceConfig(src, label);
       source.put("table.include.list", "public.orders");
       if (!tuned) {
         source.putAll(UNTUNED_SOURCE);

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,11 +43,7 @@ public final class StartupAndMemory {
           String dbName = "startup_" + i;
           db.createDatabase(dbName);
           db.execute(dbName, "CREATE TABLE public.t (id int PRIMARY KEY, v text)");
-          Map<String, String> source = new HashMap<>(Map.of(
-              "connector.class", "io.debezium.connector.postgresql.PostgresConnector",
-              "plugin.name", "pgoutput", "database.hostname", "127.0.0.1", "database.port", String.valueOf(db.port()),
-              "database.user", "postgres", "database.password", "postgres", "database.dbname", dbName,
-              "topic.prefix", dbName, "slot.name", "slot_" + dbName));
+          Map<String, String> source = db.sourceConfig(dbName, dbName);
           Rest rest = new Rest("http://127.0.0.1:" + connectPort);
           rest.create("idle", source);
           rest.awaitRunning("idle");

@@ -26,6 +26,8 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String CONNECT_PORT = "connect.port";
   public static final String CONNECT_GROUP = "connect.group.id";
   public static final String PLUGIN_PATH = "connect.plugin.path";
+  public static final String REGISTRY_PORT = "registry.port";
+  public static final String REGISTRY_TOPIC = "registry.topic";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
   /** Prefix of raw broker properties for the embedded broker. */
@@ -36,7 +38,9 @@ public record SluiceConfig(Map<String, String> values) {
       HOST, "127.0.0.1",
       KAFKA_PORT, "9092",
       CONNECT_PORT, "8083",
-      CONNECT_GROUP, "sluice");
+      CONNECT_GROUP, "sluice",
+      REGISTRY_PORT, "8081",
+      REGISTRY_TOPIC, "_schemas");
 
   public SluiceConfig {
     values = Map.copyOf(values);
