@@ -49,7 +49,12 @@ class SluiceLauncherIT {
     });
     reader.start();
     try {
-      assertTrue(ready.await(180, TimeUnit.SECONDS),
+      // Stop waiting as soon as the process dies: a failed start must not look like a slow one.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+      while (ready.getCount() > 0 && p.isAlive() && System.nanoTime() < deadline) {
+        ready.await(200, TimeUnit.MILLISECONDS);
+      }
+      assertTrue(ready.getCount() == 0,
           "no 'sluice ready' line; stdout: " + out + "\nstderr: " + Files.readString(dataDir.resolve("stderr.log")));
       String line = out.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
       assertTrue(line.contains("kafka=127.0.0.1:") && line.contains("connect=http://127.0.0.1:")

@@ -176,6 +176,10 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("producer.batch.size", "524288");
       c.put("producer.compression.type", "lz4");
       c.put("producer.buffer.memory", "134217728");
+      // Connect allows one request in flight so that retries cannot reorder records; the idempotent producer keeps
+      // order with up to five, which keeps the broker busy while the next batch fills.
+      c.put("producer.enable.idempotence", "true");
+      c.put("producer.max.in.flight.requests.per.connection", "5");
       c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
       c.put("config.providers", SecretConfigProvider.NAME);
       c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());

@@ -27,6 +27,7 @@ public final class PipelineThroughput {
 
   /** Connect's, Kafka's and Debezium's own defaults, written out so Sluice's tuned ones are overridden. */
   private static final Map<String, String> UNTUNED_WORKER = Map.of(
+      "connect.worker.producer.max.in.flight.requests.per.connection", "1",
       "connect.worker.producer.linger.ms", "5",
       "connect.worker.producer.batch.size", "16384",
       "connect.worker.producer.compression.type", "none",

@@ -143,8 +143,7 @@ public final class KafkaLogStore implements AutoCloseable {
           throw e;
         }
       }
-      TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+      TopicDescription d = describeOnceKnown(admin, topic, timeout);
       if (d.partitions().size() != 1) {
         throw new IllegalStateException("registry topic " + topic + " has " + d.partitions().size()
             + " partitions; it must have exactly one so that every node reads writes in one order");
@@ -154,6 +153,27 @@ public final class KafkaLogStore implements AutoCloseable {
       throw new StoreException("interrupted while creating " + topic, false, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new StoreException("cannot create or describe registry topic " + topic + ": " + e, e instanceof TimeoutException, e);
+    }
+  }
+
+  /**
+   * Describes the topic, waiting while the broker does not know it yet: a topic just created (by this node or another)
+   * reaches the broker's metadata a moment after the controller accepted it.
+   */
+  private static TopicDescription describeOnceKnown(Admin admin, String topic, Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try {
+        return admin.describeTopics(List.of(topic)).allTopicNames()
+            .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
