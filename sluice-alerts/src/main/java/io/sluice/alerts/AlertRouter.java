@@ -115,7 +115,7 @@ public final class AlertRouter implements AutoCloseable {
    */
   public static List<String> checkConfig(Path file) {
     try {
-      ConfigLoader.loadFile(file);
+      Pipeline.checkTemplates(ConfigLoader.loadFile(file));
       return List.of();
     } catch (ConfigException e) {
       return e.errors();
@@ -148,11 +148,13 @@ public final class AlertRouter implements AutoCloseable {
     Config c = loadConfig(opts);
     Runtime old = runtime;
     Runtime fresh = build(c);
+    // Switch first, then replay: an alert arriving meanwhile reaches the new tree either way, and a duplicate
+    // insert of the same alert is harmless.
+    runtime = fresh;
     for (Alert a : store.all()) {
       fresh.inhibitor.observe(a);
       fresh.dispatcher.process(a);
     }
-    runtime = fresh;
     log.info("configuration reloaded ({} receivers, was {})", c.receivers().size(), old.config.receivers().size());
   }
 
@@ -231,11 +233,15 @@ public final class AlertRouter implements AutoCloseable {
   }
 
   private static Config loadConfig(Builder b) throws ConfigException {
+    Config c;
     if (b.configFile != null) {
-      return ConfigLoader.loadFile(b.configFile);
+      c = ConfigLoader.loadFile(b.configFile);
+    } else {
+      String yaml = b.configYaml != null ? b.configYaml : defaultConfig();
+      c = ConfigLoader.parse(yaml, b.dataDir, b.env);
     }
-    String yaml = b.configYaml != null ? b.configYaml : defaultConfig();
-    return ConfigLoader.parse(yaml, b.dataDir, b.env);
+    Pipeline.checkTemplates(c);
+    return c;
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {

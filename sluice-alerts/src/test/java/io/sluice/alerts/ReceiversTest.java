@@ -100,6 +100,36 @@ class ReceiversTest {
   }
 
   @Test
+  void templateFilesDefineCustomTexts() throws Exception {
+    Files.writeString(dir.resolve("cdc.tmpl"), """
+        {{ define "cdc.title" }}[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }}{{ end }}
+        {{ define "cdc.text" }}{{ range .Alerts.Firing }}{{ .Labels.connector }}: {{ .Annotations.summary }}
+        {{ end }}{{ end }}
+        """);
+    start("""
+        templates: ['*.tmpl']
+        route: {receiver: chat, group_by: [alertname], group_wait: 10s}
+        receivers:
+          - name: chat
+            slack_configs:
+              - api_url: %s
+                title: '{{ template "cdc.title" . }}'
+                text: '{{ template "cdc.text" . }}'
+        """.formatted(http.url("slack")));
+    fire("{\"alertname\":\"ConnectHighLag\",\"connector\":\"orders\"}", T0.plus(Duration.ofMinutes(20)));
+    step(Duration.ofSeconds(10));
+    JsonNode att = http.take("slack").get(0).body().get("attachments").get(0);
+    assertEquals("[FIRING] ConnectHighLag", att.get("title").asText());
+    assertEquals("orders: lag is high\n", att.get("text").asText());
+
+    Files.writeString(dir.resolve("broken.tmpl"), "{{ define \"x\" }}{{ if .Status }}");
+    Path file = dir.resolve("am.yml");
+    Files.writeString(file, "templates: ['*.tmpl']\nroute: {receiver: r}\nreceivers: [{name: r}]\n");
+    assertTrue(AlertRouter.checkConfig(file).get(0).startsWith("failed to parse templates"),
+        AlertRouter.checkConfig(file).toString());
+  }
+
+  @Test
   void pagerDutyEventsV2TriggerAndResolve() throws Exception {
     start("""
         global:

@@ -18,6 +18,7 @@ public record Config(
     List<Receiver> receivers,
     Map<String, List<TimeInterval>> timeIntervals,
     List<String> templates,
+    List<String> templateTexts,
     String maskedYaml) {
 
   public Optional<Receiver> receiver(String name) {

@@ -173,11 +173,34 @@ public final class ConfigLoader {
     }
 
     List<String> templates = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
     for (JsonNode t : list(root.path("templates"), "templates")) {
       templates.add(t.asText());
+      texts.addAll(templateFiles(t.asText()));
     }
     return new Config(global, route, List.copyOf(inhibit), List.copyOf(receivers), Map.copyOf(intervals),
-        List.copyOf(templates), masked(root));
+        List.copyOf(templates), List.copyOf(texts), masked(root));
+  }
+
+  /** The contents of the files a {@code templates:} glob matches; the glob applies to the file name only. */
+  private List<String> templateFiles(String pattern) {
+    Path p = resolve(pattern);
+    Path dir = p.getParent() == null ? Path.of(".") : p.getParent();
+    java.nio.file.PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + p.getFileName());
+    List<String> out = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : files.sorted().toList()) {
+        if (m.matches(f.getFileName()) && Files.isRegularFile(f)) {
+          out.add(Files.readString(f));
+        }
+      }
+    } catch (IOException e) {
+      errors.add("cannot read templates " + pattern + ": " + e.getMessage());
+    }
+    return out;
   }
 
   private Config.Global global(JsonNode g) {

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /** Email through the configured smarthost with Angus Mail: STARTTLS required unless require_tls is false. */
-record EmailSender(Config.Email conf, Duration timeout) implements Sender {
+record EmailSender(Config.Email conf, Duration timeout, Templates templates) implements Sender {
 
   @Override
   public void send(TemplateData d, List<Alert> alerts) throws SendException {
@@ -48,7 +48,7 @@ record EmailSender(Config.Email conf, Duration timeout) implements Sender {
       headers.put("Subject", "{{ template \"email.default.subject\" . }}");
       headers.putAll(conf.headers());
       for (Map.Entry<String, String> h : headers.entrySet()) {
-        String v = Templates.render(h.getValue(), d);
+        String v = templates.render(h.getValue(), d);
         switch (h.getKey()) {
           case "From" -> msg.setFrom(new InternetAddress(v));
           case "To" -> msg.setRecipients(Message.RecipientType.TO, InternetAddress.parse(v));
@@ -58,13 +58,13 @@ record EmailSender(Config.Email conf, Duration timeout) implements Sender {
       }
       msg.setSentDate(Date.from(d.now()));
       MimeMultipart body = new MimeMultipart("alternative");
-      String text = Templates.render(conf.text(), d);
+      String text = templates.render(conf.text(), d);
       if (!text.isEmpty()) {
         MimeBodyPart t = new MimeBodyPart();
         t.setText(text, "UTF-8", "plain");
         body.addBodyPart(t);
       }
-      String html = Templates.render(conf.html(), d);
+      String html = templates.render(conf.html(), d);
       if (!html.isEmpty()) {
         MimeBodyPart h = new MimeBodyPart();
         h.setText(html, "UTF-8", "html");

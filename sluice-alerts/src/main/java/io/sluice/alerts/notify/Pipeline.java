@@ -55,23 +55,33 @@ public final class Pipeline implements Notifier {
     this.externalUrl = externalUrl;
     this.maxAttempts = maxAttempts;
     Duration timeout = Duration.ofSeconds(10);
+    Templates templates = Templates.load(config.templateTexts());
     for (Config.Receiver r : config.receivers()) {
       List<Sender> list = new ArrayList<>();
       for (Config.Integration i : r.integrations()) {
         if (i instanceof Config.Webhook w) {
           list.add(new WebhookSender(w, http, timeout));
         } else if (i instanceof Config.Slack s) {
-          list.add(new SlackSender(s, http, timeout));
+          list.add(new SlackSender(s, http, timeout, templates));
         } else if (i instanceof Config.PagerDuty p) {
-          list.add(new PagerDutySender(p, http, timeout));
+          list.add(new PagerDutySender(p, http, timeout, templates));
         } else if (i instanceof Config.Email e) {
-          list.add(new EmailSender(e, timeout));
+          list.add(new EmailSender(e, timeout, templates));
         } else {
           log.warn("receiver {}: {} integration is not supported by Sluice; its notifications are dropped",
               r.name(), i.kind());
         }
       }
       senders.put(r.name(), list);
+    }
+  }
+
+  /** Template files that do not parse make a configuration unusable, as in Alertmanager. */
+  public static void checkTemplates(Config config) throws io.sluice.alerts.config.ConfigException {
+    try {
+      Templates.load(config.templateTexts());
+    } catch (IllegalArgumentException e) {
+      throw new io.sluice.alerts.config.ConfigException(List.of("failed to parse templates: " + e.getMessage()));
     }
   }
 

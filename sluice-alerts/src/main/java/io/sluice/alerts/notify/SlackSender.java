@@ -10,27 +10,27 @@ import java.util.List;
 import java.util.Map;
 
 /** A Slack incoming-webhook message with one attachment, as Alertmanager builds it. */
-record SlackSender(Config.Slack conf, HttpClient client, Duration timeout) implements Sender {
+record SlackSender(Config.Slack conf, HttpClient client, Duration timeout, Templates templates) implements Sender {
 
   @Override
   public void send(TemplateData d, List<Alert> alerts) throws SendException {
-    Sender.postJson(client, conf.apiUrl().reveal(), Json.write(payload(conf, d)), conf.http(), timeout);
+    Sender.postJson(client, conf.apiUrl().reveal(), Json.write(payload(conf, d, templates)), conf.http(), timeout);
   }
 
-  static Map<String, Object> payload(Config.Slack c, TemplateData d) {
+  static Map<String, Object> payload(Config.Slack c, TemplateData d, Templates templates) {
     Map<String, Object> att = new LinkedHashMap<>();
-    att.put("title", Templates.render(c.title(), d));
-    att.put("title_link", Templates.render(c.titleLink(), d));
-    putIfSet(att, "pretext", Templates.render(c.pretext(), d));
-    putIfSet(att, "text", Templates.render(c.text(), d));
-    att.put("fallback", Templates.render(c.fallback(), d));
-    att.put("color", Templates.render(c.color(), d));
+    att.put("title", templates.render(c.title(), d));
+    att.put("title_link", templates.render(c.titleLink(), d));
+    putIfSet(att, "pretext", templates.render(c.pretext(), d));
+    putIfSet(att, "text", templates.render(c.text(), d));
+    att.put("fallback", templates.render(c.fallback(), d));
+    att.put("color", templates.render(c.color(), d));
     att.put("mrkdwn_in", List.of("fallback", "pretext", "text"));
     Map<String, Object> m = new LinkedHashMap<>();
-    putIfSet(m, "channel", Templates.render(c.channel(), d));
-    putIfSet(m, "username", Templates.render(c.username(), d));
-    putIfSet(m, "icon_emoji", Templates.render(c.iconEmoji(), d));
-    putIfSet(m, "icon_url", Templates.render(c.iconUrl(), d));
+    putIfSet(m, "channel", templates.render(c.channel(), d));
+    putIfSet(m, "username", templates.render(c.username(), d));
+    putIfSet(m, "icon_emoji", templates.render(c.iconEmoji(), d));
+    putIfSet(m, "icon_url", templates.render(c.iconUrl(), d));
     m.put("attachments", List.of(att));
     return m;
   }

@@ -18,7 +18,28 @@ import java.util.TreeMap;
  * with the exact output of Alertmanager's default.tmpl.
  */
 final class Templates {
-  private Templates() {}
+  /** The defaults only, for configurations without template files. */
+  static final Templates DEFAULT = new Templates(Map.of());
+
+  private final Map<String, List<Node>> defines;
+
+  private Templates(Map<String, List<Node>> defines) {
+    this.defines = defines;
+  }
+
+  /**
+   * Parses template files ({@code {{ define "name" }}...{{ end }}} blocks) as listed under {@code templates:};
+   * a definition overrides the default of the same name, as in Alertmanager.
+   */
+  static Templates load(List<String> texts) {
+    Map<String, List<Node>> defs = new java.util.HashMap<>();
+    for (String t : texts) {
+      Parser p = new Parser(t);
+      p.parse(true);
+      defs.putAll(p.defines);
+    }
+    return new Templates(Map.copyOf(defs));
+  }
 
   // ---- Alertmanager's default named templates ----
 
@@ -80,7 +101,13 @@ final class Templates {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
-  private static String named(String name, Object dot, TemplateData d) {
+  private String named(String name, Object dot, TemplateData d) {
+    List<Node> custom = defines.get(name);
+    if (custom != null) {
+      StringBuilder out = new StringBuilder();
+      exec(custom, dot == null ? d : dot, d, out);
+      return out.toString();
+    }
     return switch (name) {
       case "__subject", "slack.default.title", "pagerduty.default.description", "email.default.subject",
           "webhook.default.title" -> subject(d);
@@ -104,7 +131,7 @@ final class Templates {
 
   // ---- the interpreter ----
 
-  static String render(String template, TemplateData d) {
+  String render(String template, TemplateData d) {
     if (template == null || template.isEmpty()) {
       return "";
     }
@@ -128,6 +155,7 @@ final class Templates {
     private final String s;
     private int pos;
     private String stopWord;
+    final Map<String, List<Node>> defines = new java.util.HashMap<>();
 
     Parser(String s) {
       this.s = s;
@@ -173,7 +201,10 @@ final class Templates {
           stopWord = inner;
           return out;
         }
-        if (inner.startsWith("if ")) {
+        if (inner.startsWith("define ")) {
+          String name = inner.substring(7).trim();
+          defines.put(name.substring(1, name.length() - 1), parse(false));
+        } else if (inner.startsWith("if ")) {
           List<Node> then = parse(false);
           List<Node> otherwise = List.of();
           if ("else".equals(stopWord)) {
@@ -194,7 +225,7 @@ final class Templates {
     }
   }
 
-  private static void exec(List<Node> nodes, Object dot, TemplateData d, StringBuilder out) {
+  private void exec(List<Node> nodes, Object dot, TemplateData d, StringBuilder out) {
     for (Node n : nodes) {
       if (n instanceof Text t) {
         out.append(t.text());
@@ -251,7 +282,7 @@ final class Templates {
     return String.valueOf(v);
   }
 
-  private static Object eval(String expr, Object dot, TemplateData d) {
+  private Object eval(String expr, Object dot, TemplateData d) {
     String[] stages = splitPipes(expr);
     Object v = command(tokens(stages[0].trim()), dot, d, null);
     for (int i = 1; i < stages.length; i++) {
@@ -315,7 +346,7 @@ final class Templates {
     return out;
   }
 
-  private static Object command(List<String> t, Object dot, TemplateData d, Object piped) {
+  private Object command(List<String> t, Object dot, TemplateData d, Object piped) {
     if (t.isEmpty()) {
       return piped;
     }
@@ -344,7 +375,7 @@ final class Templates {
     };
   }
 
-  private static Object operand(String tok, Object dot, TemplateData d) {
+  private Object operand(String tok, Object dot, TemplateData d) {
     if (tok.startsWith("\"")) {
       return unquote(tok);
     }
@@ -363,7 +394,7 @@ final class Templates {
     throw new IllegalArgumentException("function \"" + tok + "\" not defined");
   }
 
-  private static Object path(Object dot, String p, TemplateData d) {
+  private Object path(Object dot, String p, TemplateData d) {
     Object v = dot;
     for (String f : p.split("\\.")) {
       if (f.isEmpty()) {

@@ -31,10 +31,14 @@ public final class AlertStore {
 
   public void put(Alert alert) {
     Instant now = clock.instant();
-    Alert merged = alerts.compute(alert.fingerprint(), (fp, old) -> old == null ? alert : alert.mergeInto(old, now));
-    for (Consumer<Alert> s : subscribers) {
-      s.accept(merged);
-    }
+    // Subscribers run inside compute so two updates of one alert reach them in the order they were merged.
+    alerts.compute(alert.fingerprint(), (fp, old) -> {
+      Alert merged = old == null ? alert : alert.mergeInto(old, now);
+      for (Consumer<Alert> s : subscribers) {
+        s.accept(merged);
+      }
+      return merged;
+    });
   }
 
   public Alert get(long fingerprint) {
