@@ -101,7 +101,9 @@ public final class AlertRouter implements AutoCloseable {
     } else {
       this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("sluice-alerts-ticker"));
       ticker.scheduleWithFixedDelay(this::flushSafely, 100, 100, TimeUnit.MILLISECONDS);
-      ticker.scheduleWithFixedDelay(this::maintainSafely, 5, 5, TimeUnit.SECONDS);
+      ticker.scheduleWithFixedDelay(this::snapshotSafely, 5, 5, TimeUnit.SECONDS);
+      // Garbage collection walks every alert: every minute is plenty (Alertmanager does it every 30 minutes).
+      ticker.scheduleWithFixedDelay(this::maintainSafely, 60, 60, TimeUnit.SECONDS);
     }
   }
 
@@ -204,6 +206,14 @@ public final class AlertRouter implements AutoCloseable {
       tick();
     } catch (RuntimeException e) {
       log.error("flush failed", e);
+    }
+  }
+
+  private void snapshotSafely() {
+    try {
+      nflog.maintain();
+    } catch (RuntimeException e) {
+      log.error("snapshot failed", e);
     }
   }
 
