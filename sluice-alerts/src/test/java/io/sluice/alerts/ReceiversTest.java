@@ -200,4 +200,18 @@ class ReceiversTest {
     step(Duration.ofMinutes(20));
     assertEquals(1, smtp.mails.size(), "email send_resolved defaults to false");
   }
+
+  @Test
+  void requireTlsRefusesAServerWithoutStartTls() throws Exception {
+    smtp = new SmtpListener();
+    start("""
+        global: {smtp_smarthost: '127.0.0.1:%d', smtp_from: sluice@example.com}
+        route: {receiver: mail, group_wait: 10s}
+        receivers: [{name: mail, email_configs: [{to: oncall@example.com}]}]
+        """.formatted(smtp.port()));
+    fire("{\"alertname\":\"ConnectHighErrorRate\"}", T0.plus(Duration.ofMinutes(20)));
+    step(Duration.ofSeconds(10));
+    assertEquals(0, smtp.mails.size(), "smtp_require_tls defaults to true: no mail over a plain connection");
+    assertEquals(1, router.metrics().get("alertmanager_notifications_failed_total", "integration", "email"));
+  }
 }

@@ -47,8 +47,12 @@ public final class Dispatcher {
     for (Route r : root.match(alert.labels())) {
       Map<String, String> gl = r.groupLabels(alert.labels());
       String key = r.key() + ":" + Matchers.labelSetString(gl);
-      AggregationGroup g = groups.computeIfAbsent(key, k -> new AggregationGroup(r, Map.copyOf(gl), k, now));
-      g.insert(alert, now);
+      // Insert under the map's lock so a flush that drops an emptied group cannot orphan this alert.
+      groups.compute(key, (k, g) -> {
+        AggregationGroup group = g != null ? g : new AggregationGroup(r, Map.copyOf(gl), k, now);
+        group.insert(alert, now);
+        return group;
+      });
     }
   }
 
@@ -74,9 +78,7 @@ public final class Dispatcher {
       log.warn("notification for group {} failed", g.key, e);
     } finally {
       g.endFlush(alerts, ok, now);
-      if (g.isEmpty()) {
-        groups.remove(g.key, g);
-      }
+      groups.computeIfPresent(g.key, (k, cur) -> cur == g && g.isEmpty() ? null : cur);
     }
   }
 
