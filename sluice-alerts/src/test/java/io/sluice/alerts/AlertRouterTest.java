@@ -314,14 +314,22 @@ class AlertRouterTest {
     assertEquals(1, receivers.take("hook").size(), "notified once the silence expired");
 
     assertEquals(404, Http.get(r.url() + "/api/v2/silence/00000000-0000-0000-0000-000000000000").statusCode());
-    assertEquals(404, Http.send("DELETE", r.url() + "/api/v2/silence/nope", null).statusCode());
+    assertEquals(404, Http.send("DELETE", r.url() + "/api/v2/silence/00000000-0000-0000-0000-000000000000", null)
+        .statusCode());
+    var notUuid = Http.send("DELETE", r.url() + "/api/v2/silence/nope", null);
+    assertEquals(422, notUuid.statusCode());
+    assertEquals(601, Http.json(notUuid).get("code").asInt());
     var bad = Http.post(r.url() + "/api/v2/silences", silence.replace("\"orders\"", "\"\""));
     assertEquals(400, bad.statusCode());
-    assertEquals("at least one matcher must not match the empty string", Http.json(bad).asText());
+    assertEquals("silence invalid: at least one matcher must not match the empty string", Http.json(bad).asText());
+    var missing = Http.post(r.url() + "/api/v2/silences", silence.replace("\"createdBy\":\"ops\",", ""));
+    assertEquals(422, missing.statusCode());
+    assertEquals("createdBy in body is required", Http.json(missing).get("message").asText());
     var past = Http.post(r.url() + "/api/v2/silences", """
         {"matchers":[{"name":"a","value":"b","isRegex":false}],"startsAt":"%s","endsAt":"%s",
          "createdBy":"x","comment":"y"}""".formatted(T0.minus(Duration.ofHours(2)), T0.minus(Duration.ofHours(1))));
     assertEquals(400, past.statusCode());
+    assertEquals("Failed to create silence: end time can't be in the past", Http.json(past).asText());
 
     // A silence that expires by itself.
     clock.advance(Duration.ofHours(3));
@@ -424,7 +432,9 @@ class AlertRouterTest {
     JsonNode v1err = Http.json(mixed);
     assertEquals("error", v1err.get("status").asText());
     assertEquals("bad_data", v1err.get("errorType").asText());
-    assertEquals(400, Http.post(r.url() + "/api/v2/alerts", "{not json").statusCode());
+    var notJson = Http.post(r.url() + "/api/v2/alerts", "{not json");
+    assertEquals(400, notJson.statusCode());
+    assertTrue(Http.json(notJson).get("message").asText().startsWith("parsing alerts body"));
 
     JsonNode v1 = Http.json(Http.get(r.url() + "/api/v1/alerts"));
     assertEquals("success", v1.get("status").asText());

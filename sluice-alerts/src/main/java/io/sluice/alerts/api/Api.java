@@ -51,6 +51,27 @@ public final class Api {
     }
   }
 
+  /** A request that fails the OpenAPI schema: Alertmanager's go-swagger answers 422 with a code. */
+  static final class ValidationError extends RuntimeException {
+    final int code;
+
+    ValidationError(int code, String message) {
+      super(message);
+      this.code = code;
+    }
+  }
+
+  private static final Pattern UUID = Pattern.compile(
+      "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
+
+  private static String silenceId(HttpRequest r) {
+    String id = r.pathParam("id");
+    if (!UUID.matcher(id).matches()) {
+      throw new ValidationError(601, "silenceID in path must be of type uuid: \"" + id + "\"");
+    }
+    return id;
+  }
+
   public static HttpServer.Builder routes(HttpServer.Builder s, Backend backend) {
     Api a = new Api(backend);
     return s
@@ -82,7 +103,10 @@ public final class Api {
       return HttpResponse.json(ae.status, ae.getMessage());
     }
     if (e instanceof Json.MalformedJsonException) {
-      return HttpResponse.json(400, "parsing request body: " + e.getMessage());
+      return HttpResponse.json(400, Map.of("code", 400, "message", e.getMessage()));
+    }
+    if (e instanceof ValidationError v) {
+      return HttpResponse.json(422, Map.of("code", v.code, "message", v.getMessage()));
     }
     log.error("API handler failed", e);
     return HttpResponse.json(500, String.valueOf(e.getMessage()));
@@ -106,6 +130,9 @@ public final class Api {
     try {
       body = Json.read(r.body());
     } catch (Json.MalformedJsonException e) {
+      if (!v1) {
+        throw new Json.MalformedJsonException("parsing alerts body from \"\" failed, because " + e.getMessage());
+      }
       throw new ApiError(400, "parsing request body: " + e.getMessage(), v1);
     }
     if (!body.isArray()) {
@@ -259,7 +286,9 @@ public final class Api {
     status.put("state", st.suppressed() ? "suppressed" : "active");
     m.put("status", status);
     m.put("updatedAt", Times.format(a.updatedAt()));
-    m.put("generatorURL", a.generatorURL());
+    if (!a.generatorURL().isEmpty()) {
+      m.put("generatorURL", a.generatorURL());
+    }
     m.put("labels", a.labels());
     return m;
   }
@@ -395,11 +424,11 @@ public final class Api {
     try {
       n = Json.read(r.body());
     } catch (Json.MalformedJsonException e) {
-      throw new ApiError(400, "parsing request body: " + e.getMessage(), false);
+      throw new Json.MalformedJsonException("parsing silence body from \"\" failed, because " + e.getMessage());
     }
-    for (String req : List.of("matchers", "startsAt", "endsAt", "createdBy", "comment")) {
+    for (String req : List.of("comment", "createdBy", "endsAt", "matchers", "startsAt")) {
       if (!n.hasNonNull(req)) {
-        throw new ApiError(400, req + " in body is required", false);
+        throw new ValidationError(602, req + " in body is required");
       }
     }
     List<Matcher> ms = new ArrayList<>();
@@ -421,6 +450,12 @@ public final class Api {
     } catch (RuntimeException e) {
       throw new ApiError(400, "startsAt and endsAt must be RFC 3339 times", false);
     }
+    if (!start.isBefore(end)) {
+      throw new ApiError(400, "Failed to create silence: start time must be before end time", false);
+    }
+    if (end.isBefore(b.clock().instant())) {
+      throw new ApiError(400, "Failed to create silence: end time can't be in the past", false);
+    }
     Silence s = new Silence(n.path("id").asText(""), ms, start, end, b.clock().instant(),
         n.path("createdBy").asText(), n.path("comment").asText());
     try {
@@ -432,7 +467,7 @@ public final class Api {
   }
 
   private HttpResponse getSilence(HttpRequest r) {
-    Optional<Silence> s = b.silences().get(r.pathParam("id"));
+    Optional<Silence> s = b.silences().get(silenceId(r));
     if (s.isEmpty()) {
       return HttpResponse.empty(404);
     }
@@ -441,7 +476,7 @@ public final class Api {
 
   private HttpResponse deleteSilence(HttpRequest r) {
     try {
-      b.silences().expire(r.pathParam("id"));
+      b.silences().expire(silenceId(r));
       return HttpResponse.empty(200);
     } catch (SilenceException e) {
       if (e.notFound()) {
@@ -455,7 +490,7 @@ public final class Api {
 
   private HttpResponse status(HttpRequest r) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("cluster", Map.of("name", "", "peers", List.of(), "status", "disabled"));
+    m.put("cluster", Map.of("peers", List.of(), "status", "disabled"));
     m.put("config", Map.of("original", b.config().maskedYaml()));
     m.put("uptime", Times.format(b.startedAt()));
     Map<String, Object> v = new LinkedHashMap<>();

@@ -130,7 +130,9 @@ public final class Matchers {
   public static String labelSetString(Map<String, String> labels) {
     StringBuilder b = new StringBuilder("{");
     boolean first = true;
-    for (var e : new java.util.TreeMap<>(labels).entrySet()) {
+    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
+        ? labels : new java.util.TreeMap<>(labels);
+    for (var e : sorted.entrySet()) {
       if (!first) {
         b.append(", ");
       }
@@ -143,7 +145,9 @@ public final class Matchers {
   /** Fingerprint of a label set: FNV-1a 64 over sorted name/value pairs, separated as Prometheus separates them. */
   public static long fingerprint(Map<String, String> labels) {
     long h = 0xcbf29ce484222325L;
-    for (var e : new java.util.TreeMap<>(labels).entrySet()) {
+    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
+        ? labels : new java.util.TreeMap<>(labels);
+    for (var e : sorted.entrySet()) {
       h = fnv(h, e.getKey());
       h = fnvByte(h, (byte) 0xff);
       h = fnv(h, e.getValue());
@@ -153,8 +157,17 @@ public final class Matchers {
   }
 
   private static long fnv(long h, String s) {
-    for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      h = fnvByte(h, b);
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        // Non-ASCII: hash the UTF-8 bytes, as Prometheus does.
+        for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+          h = fnvByte(h, b);
+        }
+        return h;
+      }
+    }
+    for (int i = 0; i < s.length(); i++) {
+      h = fnvByte(h, (byte) s.charAt(i));
     }
     return h;
   }

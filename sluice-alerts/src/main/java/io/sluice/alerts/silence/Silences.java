@@ -81,6 +81,14 @@ public final class Silences {
   }
 
   private static void validate(Silence s, Instant now) throws SilenceException {
+    try {
+      check(s, now);
+    } catch (SilenceException e) {
+      throw new SilenceException("silence invalid: " + e.getMessage(), false);
+    }
+  }
+
+  private static void check(Silence s, Instant now) throws SilenceException {
     if (s.matchers().isEmpty()) {
       throw new SilenceException("at least one matcher required", false);
     }

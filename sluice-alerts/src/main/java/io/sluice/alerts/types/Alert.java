@@ -1,10 +1,9 @@
 package io.sluice.alerts.types;
 
+import io.sluice.alerts.labels.LabelMap;
 import io.sluice.alerts.labels.Matchers;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * An alert as the router keeps it. Identity is the label set ({@link #fingerprint()}). {@code timeout} marks an alert
@@ -22,15 +21,16 @@ public record Alert(
     long fingerprint) {
 
   public Alert {
-    labels = Collections.unmodifiableMap(new TreeMap<>(labels));
-    annotations = Collections.unmodifiableMap(new TreeMap<>(annotations));
+    labels = LabelMap.of(labels);
+    annotations = LabelMap.of(annotations);
     generatorURL = generatorURL == null ? "" : generatorURL;
   }
 
   public static Alert of(Map<String, String> labels, Map<String, String> annotations, Instant startsAt,
       Instant endsAt, String generatorURL, Instant updatedAt, boolean timeout) {
-    return new Alert(labels, annotations, startsAt, endsAt, generatorURL, updatedAt, timeout,
-        Matchers.fingerprint(labels));
+    LabelMap sorted = LabelMap.of(labels);
+    return new Alert(sorted, annotations, startsAt, endsAt, generatorURL, updatedAt, timeout,
+        Matchers.fingerprint(sorted));
   }
 
   public boolean resolvedAt(Instant now) {

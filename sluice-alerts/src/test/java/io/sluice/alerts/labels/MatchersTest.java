@@ -39,6 +39,13 @@ class MatchersTest {
   }
 
   @Test
+  void fingerprintIsAlertmanagers() {
+    // The value a real Alertmanager 0.25 reports for this label set.
+    assertEquals("138f62ccf5e839bc", Matchers.fingerprintHex(Matchers.fingerprint(
+        Map.of("alertname", "FpCheck", "connector", "orders", "severity", "critical"))));
+  }
+
+  @Test
   void labelSetStringIsSortedLikeAlertmanager() {
     assertEquals("{a=\"1\", b=\"2\"}", Matchers.labelSetString(Map.of("b", "2", "a", "1")));
     assertEquals("a=\"x\\\"y\"", Matcher.eq("a", "x\"y").toString());
