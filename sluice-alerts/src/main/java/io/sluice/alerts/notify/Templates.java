@@ -141,7 +141,7 @@ final class Templates {
     return out.toString();
   }
 
-  private sealed interface Node permits Text, Action, If, Range {}
+  private sealed interface Node permits Text, Action, If, Range, With {}
 
   private record Text(String text) implements Node {}
 
@@ -149,7 +149,9 @@ final class Templates {
 
   private record If(String cond, List<Node> then, List<Node> otherwise) implements Node {}
 
-  private record Range(String expr, List<Node> body) implements Node {}
+  private record Range(String expr, List<Node> body, List<Node> otherwise) implements Node {}
+
+  private record With(String expr, List<Node> body, List<Node> otherwise) implements Node {}
 
   private static final class Parser {
     private final String s;
@@ -194,7 +196,7 @@ final class Templates {
         if (inner.startsWith("/*")) {
           continue;
         }
-        if (inner.equals("end") || inner.equals("else")) {
+        if (inner.equals("end") || inner.equals("else") || inner.startsWith("else ")) {
           if (top) {
             throw new IllegalArgumentException("unexpected {{" + inner + "}}");
           }
@@ -205,15 +207,11 @@ final class Templates {
           String name = inner.substring(7).trim();
           defines.put(name.substring(1, name.length() - 1), parse(false));
         } else if (inner.startsWith("if ")) {
-          List<Node> then = parse(false);
-          List<Node> otherwise = List.of();
-          if ("else".equals(stopWord)) {
-            otherwise = parse(false);
-          }
-          out.add(new If(inner.substring(3).trim(), then, otherwise));
+          out.add(block("if", inner.substring(3).trim()));
+        } else if (inner.startsWith("with ")) {
+          out.add(block("with", inner.substring(5).trim()));
         } else if (inner.startsWith("range ")) {
-          List<Node> body = parse(false);
-          out.add(new Range(inner.substring(6).trim(), body));
+          out.add(block("range", inner.substring(6).trim()));
         } else {
           out.add(new Action(inner));
         }
@@ -222,6 +220,31 @@ final class Templates {
         throw new IllegalArgumentException("missing {{end}}");
       }
       return out;
+    }
+
+    /** An if/with/range block up to its end; {@code else if} and {@code else with} nest a block in the else. */
+    private Node block(String kind, String expr) {
+      List<Node> body = parse(false);
+      List<Node> otherwise = List.of();
+      if ("else".equals(stopWord)) {
+        otherwise = parse(false);
+        if (!"end".equals(stopWord)) {
+          throw new IllegalArgumentException("expected {{end}} after {{else}}");
+        }
+      } else if (stopWord.startsWith("else ")) {
+        String rest = stopWord.substring(5).trim();
+        int sp = rest.indexOf(' ');
+        if (sp < 0) {
+          throw new IllegalArgumentException("bad {{" + stopWord + "}}");
+        }
+        otherwise = List.of(block(rest.substring(0, sp), rest.substring(sp + 1).trim()));
+      }
+      return switch (kind) {
+        case "if" -> new If(expr, body, otherwise);
+        case "with" -> new With(expr, body, otherwise);
+        case "range" -> new Range(expr, body, otherwise);
+        default -> throw new IllegalArgumentException("unexpected {{else " + kind + "}}");
+      };
     }
   }
 
@@ -233,9 +256,18 @@ final class Templates {
         out.append(str(eval(a.expr(), dot, d)));
       } else if (n instanceof If i) {
         exec(truthy(eval(i.cond(), dot, d)) ? i.then() : i.otherwise(), dot, d, out);
+      } else if (n instanceof With w) {
+        Object v = eval(w.expr(), dot, d);
+        if (truthy(v)) {
+          exec(w.body(), v, d, out);
+        } else {
+          exec(w.otherwise(), dot, d, out);
+        }
       } else if (n instanceof Range r) {
         Object v = eval(r.expr(), dot, d);
-        if (v instanceof Collection<?> c) {
+        if (!truthy(v)) {
+          exec(r.otherwise(), dot, d, out);
+        } else if (v instanceof Collection<?> c) {
           for (Object item : c) {
             exec(r.body(), item, d, out);
           }
@@ -371,6 +403,14 @@ final class Templates {
       case "title" -> title(String.valueOf(args.get(0)));
       case "urlquery" -> URLEncoder.encode(String.valueOf(args.get(0)), StandardCharsets.UTF_8);
       case "join" -> String.join(unquote(t.get(1)), toStrings(args.get(args.size() - 1)));
+      case "safeHtml", "html" -> String.valueOf(args.get(0));
+      case "reReplaceAll" -> java.util.regex.Pattern.compile(String.valueOf(args.get(0)))
+          .matcher(String.valueOf(args.get(2))).replaceAll(
+              String.valueOf(args.get(1)).replaceAll("\\$\\{?(\\d+)\\}?", "\\$$1"));
+      case "match" -> java.util.regex.Pattern.compile(String.valueOf(args.get(0)))
+          .matcher(String.valueOf(args.get(1))).find();
+      case "and" -> args.stream().allMatch(Templates::truthy);
+      case "or" -> args.stream().anyMatch(Templates::truthy);
       default -> operand(head, dot, d);
     };
   }
@@ -387,6 +427,12 @@ final class Templates {
     }
     if (tok.startsWith(".")) {
       return path(dot, tok, d);
+    }
+    if (tok.equals("true") || tok.equals("false")) {
+      return Boolean.parseBoolean(tok);
+    }
+    if (tok.equals("nil")) {
+      return null;
     }
     if (tok.matches("-?\\d+")) {
       return Integer.parseInt(tok);
