@@ -130,6 +130,31 @@ class ReceiversTest {
   }
 
   @Test
+  void webhookFromUrlFileWithAuthorizationAndCustomHeaders() throws Exception {
+    Files.writeString(dir.resolve("hook-url"), http.url("hook"));
+    Files.writeString(dir.resolve("token"), "tok-from-file\n");
+    start("""
+        route: {receiver: hook, group_wait: 10s}
+        receivers:
+          - name: hook
+            webhook_configs:
+              - url_file: hook-url
+                http_config:
+                  authorization: {type: Bearer, credentials_file: token}
+                  http_headers:
+                    X-Sluice-Team: {values: [cdc]}
+                    X-Sluice-Secret: {secrets: [s3]}
+        """);
+    fire("{\"alertname\":\"ConnectHighLag\"}", T0.plus(Duration.ofMinutes(20)));
+    step(Duration.ofSeconds(10));
+    Receivers.Received got = http.take("hook").get(0);
+    assertEquals("Bearer tok-from-file", got.headers().get("authorization"));
+    assertEquals("cdc", got.headers().get("x-sluice-team"));
+    assertEquals("s3", got.headers().get("x-sluice-secret"));
+    assertEquals("4", got.body().get("version").asText());
+  }
+
+  @Test
   void pagerDutyEventsV2TriggerAndResolve() throws Exception {
     start("""
         global:
