@@ -34,8 +34,14 @@ class AmtoolTest {
       return;
     }
     router = AlertRouter.builder().port(0).dataDir(dir).configYaml("""
-        route: {receiver: chat, group_by: [alertname]}
-        receivers: [{name: chat}]
+        route:
+          receiver: chat
+          group_by: [alertname]
+          routes: [{matchers: ['severity="critical"'], receiver: paging}]
+        receivers:
+          - name: chat
+          - name: paging
+            webhook_configs: [{url: 'http://127.0.0.1:9/secret-token', http_config: {basic_auth: {username: u, password: pw}}}]
         """).start();
   }
 
@@ -81,6 +87,16 @@ class AmtoolTest {
     run("silence", "expire", id);
     assertEquals("", run("silence", "query", "-q"));
     assertEquals(id, run("silence", "query", "-q", "--expired"));
+  }
+
+  @Test
+  void amtoolReadsTheRunningConfigThroughTheStatusApi() throws Exception {
+    assumeTrue(amtool != null, "amtool not installed");
+    assertEquals("paging", run("config", "routes", "test", "severity=critical"));
+    assertEquals("chat", run("config", "routes", "test", "severity=warning"));
+    String shown = run("config", "show");
+    assertTrue(shown.contains("<secret>"), shown);
+    assertTrue(!shown.contains("secret-token") && !shown.contains("pw\n"), shown);
   }
 
   @Test
