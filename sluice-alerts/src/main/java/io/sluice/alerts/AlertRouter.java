@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -85,7 +87,16 @@ public final class AlertRouter implements AutoCloseable {
     this.silences = new Silences(clock, state, b.dataRetention);
     this.nflog = new NotificationLog(clock, state, b.dataRetention);
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    this.flushPool = b.manualTicks ? null : Executors.newFixedThreadPool(4, daemon("sluice-alerts-notify"));
+    // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
+    // threads up to a bound (Alertmanager gives each group a goroutine); idle threads go away.
+    if (b.manualTicks) {
+      this.flushPool = null;
+    } else {
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(32, 32, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+          daemon("sluice-alerts-notify"));
+      pool.allowCoreThreadTimeOut(true);
+      this.flushPool = pool;
+    }
     this.runtime = build(initial);
     store.subscribe(a -> {
       Runtime rt = runtime;

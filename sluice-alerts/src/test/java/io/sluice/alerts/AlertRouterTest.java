@@ -146,6 +146,22 @@ class AlertRouterTest {
   }
 
   @Test
+  void backgroundTickerDeliversWithTheRealClock() throws Exception {
+    AlertRouter r = AlertRouter.builder().port(0).configYaml(webhookConfig("")).dataDir(dir.resolve("live")).start();
+    routers.add(r);
+    Instant now = Instant.now();
+    // Older than group_wait: flushed on the ticker's next pass rather than after 30s.
+    postAlerts(r, alert("Live", "orders", now.minus(Duration.ofMinutes(10)), now.plus(Duration.ofHours(1))));
+    List<Receivers.Received> got = List.of();
+    for (int i = 0; i < 200 && got.isEmpty(); i++) {
+      Thread.sleep(50);
+      got = receivers.take("hook");
+    }
+    assertEquals(1, got.size(), "the ticker flushed the group");
+    assertEquals("Live", got.get(0).body().get("groupLabels").get("alertname").asText());
+  }
+
+  @Test
   void resolveTimeoutResolvesAlertsThatAreNotResent() throws Exception {
     AlertRouter r = start(webhookConfig(""));
     postAlerts(r, alert("NoCommits", "orders", T0, null));
