@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,7 +297,7 @@ public final class Api {
     Instant now = b.clock().instant();
     Dispatcher d = b.dispatcher();
     List<Alert> all = new ArrayList<>(b.alerts().all());
-    all.sort(Comparator.comparing(Alert::fingerprint));
+    all.sort((x, y) -> Long.compareUnsigned(x.fingerprint(), y.fingerprint()));
     List<Map<String, Object>> out = new ArrayList<>();
     for (Alert a : all) {
       if (a.resolvedAt(now)) {
@@ -394,13 +393,21 @@ public final class Api {
       }
     }
     // Alertmanager's order: active by end, then pending by start, then expired, most recently ended first.
-    list.sort(Comparator.<Silence>comparingInt(s -> s.state(now).ordinal() == 1 ? 0 : s.state(now).ordinal() == 0 ? 1 : 2)
+    list.sort(Comparator.<Silence>comparingInt(s -> rank(s.state(now)))
         .thenComparing((x, y) -> switch (x.state(now)) {
           case ACTIVE -> x.endsAt().compareTo(y.endsAt());
           case PENDING -> x.startsAt().compareTo(y.startsAt());
           case EXPIRED -> y.endsAt().compareTo(x.endsAt());
         }));
     return HttpResponse.json(200, list.stream().map(s -> silenceJson(s, now)).toList());
+  }
+
+  private static int rank(Silence.State state) {
+    return switch (state) {
+      case ACTIVE -> 0;
+      case PENDING -> 1;
+      case EXPIRED -> 2;
+    };
   }
 
   private static boolean matchesFilter(Silence s, List<Matcher> filter) {
