@@ -44,6 +44,8 @@ public final class IngestBench {
     long used = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
     System.out.printf("%s batch64 %.0f alerts/s, single %.0f alerts/s%s%n", url, batched, single,
         router == null ? "" : String.format(", heap used %d MB, %d groups", used >> 20, router.groupCount()));
+    // -Dbench.holdSeconds=N keeps the process up to inspect it (heap histogram, RSS).
+    Thread.sleep(Long.getLong("bench.holdSeconds", 0) * 1000);
     if (router != null) {
       router.close();
     }
