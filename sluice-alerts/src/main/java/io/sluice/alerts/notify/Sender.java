@@ -30,7 +30,8 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
           .header("User-Agent", "Alertmanager/0.25.0 (Sluice)")
           .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     } catch (IllegalArgumentException e) {
-      throw new SendException("invalid URL: " + e.getMessage(), false, null);
+      // The parser's message quotes the URL, which may be the secret itself.
+      throw new SendException("invalid URL", false, null);
     }
     if (http.authorizationCredentials().isPresent()) {
       b.header("Authorization", http.authorizationType().orElse("Bearer") + " "
