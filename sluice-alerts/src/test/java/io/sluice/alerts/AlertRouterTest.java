@@ -440,6 +440,10 @@ class AlertRouterTest {
     var badName = Http.post(r.url() + "/api/v2/alerts", "[{\"labels\":{\"bad-name\":\"x\"}}]");
     assertEquals(400, badName.statusCode());
     assertTrue(Http.json(badName).asText().contains("invalid name \"bad-name\""));
+    var notString = Http.post(r.url() + "/api/v2/alerts", "[{\"labels\":{\"a\":1,\"b\":\"c\"}}]");
+    assertEquals(400, notString.statusCode());
+    assertEquals("labels.a must be a string", Http.json(notString).asText());
+    assertEquals(400, Http.post(r.url() + "/api/v2/alerts", "{\"labels\":{}}").statusCode());
     var order = Http.post(r.url() + "/api/v2/alerts", "[" + alert("X", "y", T0, T0.minusSeconds(1)) + "]");
     assertEquals("start time must be before end time", Http.json(order).asText());
     var mixed = Http.post(r.url() + "/api/v1/alerts",

@@ -125,23 +125,20 @@ public final class Api {
 
   /** Stores every valid alert of the batch and answers 400 naming the invalid ones, as Alertmanager does. */
   private void ingest(HttpRequest r, boolean v1) {
-    JsonNode body;
+    List<PostedAlerts.Posted> posted;
     try {
-      body = Json.read(r.body());
+      posted = PostedAlerts.parse(r.body());
     } catch (Json.MalformedJsonException e) {
       if (!v1) {
         throw new Json.MalformedJsonException("parsing alerts body from \"\" failed, because " + e.getMessage());
       }
       throw new ApiError(400, "parsing request body: " + e.getMessage(), v1);
     }
-    if (!body.isArray()) {
-      throw new ApiError(400, "parsing request body: expected a JSON array of alerts", v1);
-    }
     Instant now = b.clock().instant();
     java.time.Duration resolveTimeout = b.config().global().resolveTimeout();
     List<String> errors = new ArrayList<>();
-    List<Alert> valid = new ArrayList<>(body.size());
-    for (JsonNode n : body) {
+    List<Alert> valid = new ArrayList<>(posted.size());
+    for (PostedAlerts.Posted n : posted) {
       try {
         valid.add(alert(n, now, resolveTimeout));
       } catch (IllegalArgumentException e) {
@@ -158,12 +155,15 @@ public final class Api {
     }
   }
 
-  private static Alert alert(JsonNode n, Instant now, java.time.Duration resolveTimeout) {
-    Map<String, String> labels = strings(n.path("labels"), "labels");
+  private static Alert alert(PostedAlerts.Posted n, Instant now, java.time.Duration resolveTimeout) {
+    if (n.problem() != null) {
+      throw new IllegalArgumentException(n.problem());
+    }
+    Map<String, String> labels = n.labels();
     labels.values().removeIf(String::isEmpty);
-    Map<String, String> annotations = strings(n.path("annotations"), "annotations");
-    Instant start = time(n, "startsAt");
-    Instant end = time(n, "endsAt");
+    Map<String, String> annotations = n.annotations();
+    Instant start = time(n.startsAt(), "startsAt");
+    Instant end = time(n.endsAt(), "endsAt");
     if (start == null) {
       start = end == null ? now : end;
     }
@@ -188,28 +188,10 @@ public final class Api {
     if (end.isBefore(start)) {
       throw new IllegalArgumentException("start time must be before end time");
     }
-    return Alert.of(labels, annotations, start, end, n.path("generatorURL").asText(""), now, timeout);
+    return Alert.of(labels, annotations, start, end, n.generatorURL(), now, timeout);
   }
 
-  private static Map<String, String> strings(JsonNode n, String what) {
-    Map<String, String> m = new LinkedHashMap<>();
-    if (n.isMissingNode() || n.isNull()) {
-      return m;
-    }
-    if (!n.isObject()) {
-      throw new IllegalArgumentException(what + " must be an object of strings");
-    }
-    n.fields().forEachRemaining(e -> {
-      if (!e.getValue().isTextual()) {
-        throw new IllegalArgumentException(what + "." + e.getKey() + " must be a string");
-      }
-      m.put(e.getKey(), e.getValue().asText());
-    });
-    return m;
-  }
-
-  private static Instant time(JsonNode n, String field) {
-    String s = n.path(field).asText("");
+  private static Instant time(String s, String field) {
     if (s.isEmpty() || s.startsWith("0001-01-01")) {
       return null;
     }
