@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,11 @@ public final class Dispatcher {
   private final Clock clock;
   private final Executor flushExecutor;
   private final Map<String, AggregationGroup> groups = new ConcurrentHashMap<>();
+  /**
+   * The earliest time (epoch ms) any group may be due; the ticker skips the scan of all groups before it. Inserts
+   * lower it; a scan resets it first and then raises it to what it found, so nothing inserted meanwhile is missed.
+   */
+  private final AtomicLong nextDueMillis = new AtomicLong(Long.MAX_VALUE);
 
   /** {@code flushExecutor} runs each group's flush; a direct executor makes flushes synchronous for tests. */
   public Dispatcher(Route root, Notifier notifier, Clock clock, Executor flushExecutor) {
@@ -51,6 +57,7 @@ public final class Dispatcher {
       groups.compute(key, (k, g) -> {
         AggregationGroup group = g != null ? g : new AggregationGroup(r, Map.copyOf(gl), k, now);
         group.insert(alert, now);
+        nextDueMillis.accumulateAndGet(group.nextFlush().toEpochMilli(), Math::min);
         return group;
       });
     }
@@ -59,6 +66,11 @@ public final class Dispatcher {
   /** Flushes every group whose timer has expired; returns how many flushes were started. */
   public int flushDue() {
     Instant now = clock.instant();
+    if (now.toEpochMilli() < nextDueMillis.get()) {
+      return 0;
+    }
+    nextDueMillis.set(Long.MAX_VALUE);
+    long earliest = Long.MAX_VALUE;
     int n = 0;
     for (AggregationGroup g : groups.values()) {
       if (g.due(now)) {
@@ -66,7 +78,9 @@ public final class Dispatcher {
         List<Alert> alerts = g.beginFlush(now);
         flushExecutor.execute(() -> flush(g, alerts, now));
       }
+      earliest = Math.min(earliest, g.nextFlush().toEpochMilli());
     }
+    nextDueMillis.accumulateAndGet(earliest, Math::min);
     return n;
   }
 

@@ -18,6 +18,7 @@ public final class LabelMap extends AbstractMap<String, String> {
   /** Bounded so a flood of unique values cannot grow it without limit. */
   private static final int MAX_SHARED = 100_000;
   private static final ConcurrentHashMap<String, String> SHARED = new ConcurrentHashMap<>();
+  private static final java.util.concurrent.atomic.AtomicInteger SHARED_COUNT = new java.util.concurrent.atomic.AtomicInteger();
 
   private final String[] names;
   private final String[] values;
@@ -52,9 +53,14 @@ public final class LabelMap extends AbstractMap<String, String> {
     if (prev != null) {
       return prev;
     }
-    if (SHARED.size() < MAX_SHARED) {
+    // ConcurrentHashMap.size() sums striped counters: too slow for every label of every alert.
+    if (SHARED_COUNT.get() < MAX_SHARED) {
       prev = SHARED.putIfAbsent(s, s);
-      return prev == null ? s : prev;
+      if (prev == null) {
+        SHARED_COUNT.incrementAndGet();
+        return s;
+      }
+      return prev;
     }
     return s;
   }
