@@ -107,6 +107,9 @@ public final class AlertRouter implements AutoCloseable {
     Api.routes(hb, new BackendImpl());
     Ui.routes(hb);
     this.server = hb.start();
+    if (b.reloadOnSighup) {
+      Sighup.onHangup(this::reloadLogged);
+    }
     if (b.manualTicks) {
       this.ticker = null;
     } else {
@@ -169,6 +172,16 @@ public final class AlertRouter implements AutoCloseable {
       fresh.dispatcher.process(a);
     }
     log.info("configuration reloaded ({} receivers, was {})", c.receivers().size(), old.config.receivers().size());
+  }
+
+  private void reloadLogged() {
+    try {
+      reload();
+    } catch (ConfigException e) {
+      log.error("SIGHUP reload refused, the running configuration stays: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("SIGHUP reload failed", e);
+    }
   }
 
   @Override
@@ -342,8 +355,18 @@ public final class AlertRouter implements AutoCloseable {
     private boolean manualTicks;
     private Pipeline.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
     private int maxAttempts = 10;
+    private boolean reloadOnSighup;
 
     private Builder() {}
+
+    /**
+     * Reloads the configuration file on SIGHUP, as Alertmanager does. The handler chains to any handler installed
+     * before it, so other Sluice servers in the same JVM can reload on the same signal.
+     */
+    public Builder reloadOnSighup() {
+      this.reloadOnSighup = true;
+      return this;
+    }
 
     public Builder host(String host) {
       this.host = host;

@@ -431,6 +431,24 @@ class AlertRouterTest {
   }
 
   @Test
+  void sighupReloadsTheFile() throws Exception {
+    Path file = dir.resolve("hup.yml");
+    Files.writeString(file, webhookConfig(""));
+    AlertRouter r = AlertRouter.builder().port(0).configFile(file).dataDir(dir.resolve("hup")).clock(clock)
+        .manualTicks().reloadOnSighup().start();
+    routers.add(r);
+    Files.writeString(file, webhookConfig("").replace("- name: hook", "- name: other\n  - name: hook"));
+    Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(ProcessHandle.current().pid())).start();
+    assertEquals(0, kill.waitFor());
+    int receiversSeen = 1;
+    for (int i = 0; i < 200 && receiversSeen == 1; i++) {
+      Thread.sleep(50);
+      receiversSeen = Http.json(Http.get(r.url() + "/api/v2/receivers")).size();
+    }
+    assertEquals(2, receiversSeen, "SIGHUP reloaded the file");
+  }
+
+  @Test
   void apiValidationShapesAndLifecycle() throws Exception {
     AlertRouter r = start(webhookConfig("").replace("webhook_configs: [{url: '",
         "webhook_configs: [{http_config: {basic_auth: {username: u, password: hunter2}}, url: '"));
