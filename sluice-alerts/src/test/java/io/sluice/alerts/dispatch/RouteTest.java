@@ -33,5 +33,10 @@ class RouteTest {
     assertEquals(Map.of("alertname", "X"), c.groupLabels(labels));
     assertEquals(labels, root.groupLabels(labels));
     assertEquals("a", root.match(Map.of("severity", "warning")).get(0).receiver());
+    // The group key a real Alertmanager 0.25 put into its webhook payload for this file and alert.
+    Map<String, String> withConnector = new java.util.HashMap<>(labels);
+    withConnector.put("connector", "orders");
+    assertEquals("{}/{env=~\"prod|stage\",severity=\"critical\"}/{team=\"db\"}:{alertname=\"X\", connector=\"orders\"}",
+        c.key() + ":" + io.sluice.alerts.labels.Matchers.labelSetString(c.groupLabels(withConnector)));
   }
 }
