@@ -21,9 +21,12 @@ record SlackSender(Config.Slack conf, HttpClient client, Duration timeout, Templ
     Map<String, Object> att = new LinkedHashMap<>();
     att.put("title", templates.render(c.title(), d));
     att.put("title_link", templates.render(c.titleLink(), d));
+    // Alertmanager always sends text, callback_id and footer, empty when unset.
     putIfSet(att, "pretext", templates.render(c.pretext(), d));
-    putIfSet(att, "text", templates.render(c.text(), d));
+    att.put("text", templates.render(c.text(), d));
     att.put("fallback", templates.render(c.fallback(), d));
+    att.put("callback_id", "");
+    att.put("footer", "");
     att.put("color", templates.render(c.color(), d));
     att.put("mrkdwn_in", List.of("fallback", "pretext", "text"));
     Map<String, Object> m = new LinkedHashMap<>();

@@ -112,8 +112,7 @@ final class Templates {
       case "__subject", "slack.default.title", "pagerduty.default.description", "email.default.subject",
           "webhook.default.title" -> subject(d);
       case "__alertmanager", "slack.default.username", "pagerduty.default.client" -> "Alertmanager";
-      case "__alertmanagerURL", "slack.default.titlelink" -> alertmanagerUrl(d);
-      case "pagerduty.default.clientURL" -> d.externalURL();
+      case "__alertmanagerURL", "slack.default.titlelink", "pagerduty.default.clientURL" -> alertmanagerUrl(d);
       case "slack.default.fallback" -> subject(d) + " | " + alertmanagerUrl(d);
       case "slack.default.text", "slack.default.pretext", "slack.default.iconemoji", "slack.default.iconurl",
           "slack.default.footer", "slack.default.callbackid" -> "";
