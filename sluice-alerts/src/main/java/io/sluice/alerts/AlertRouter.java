@@ -1,0 +1,448 @@
+package io.sluice.alerts;
+
+import io.sluice.alerts.api.Api;
+import io.sluice.alerts.api.Backend;
+import io.sluice.alerts.config.Config;
+import io.sluice.alerts.config.ConfigException;
+import io.sluice.alerts.config.ConfigLoader;
+import io.sluice.alerts.dispatch.Dispatcher;
+import io.sluice.alerts.dispatch.Route;
+import io.sluice.alerts.inhibit.Inhibitor;
+import io.sluice.alerts.nflog.NotificationLog;
+import io.sluice.alerts.notify.NotifyMetrics;
+import io.sluice.alerts.notify.Pipeline;
+import io.sluice.alerts.provider.AlertStore;
+import io.sluice.alerts.silence.Silences;
+import io.sluice.alerts.state.FileStateStore;
+import io.sluice.alerts.state.StateStore;
+import io.sluice.alerts.types.Alert;
+import io.sluice.alerts.types.Marker;
+import io.sluice.alerts.types.Muter;
+import io.sluice.alerts.ui.Ui;
+import io.sluice.http.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sluice's alert router: Alertmanager's configuration, API and notification semantics on port 9093.
+ *
+ * <pre>{@code
+ * AlertRouter router = AlertRouter.builder()
+ *     .port(9093)
+ *     .configFile(Path.of("alertmanager.yml"))   // omit to run the bundled default
+ *     .dataDir(Path.of("data/alerts"))           // silences and notification log snapshots
+ *     .externalUrl("http://127.0.0.1:9093")
+ *     .start();
+ * ...
+ * router.reload();   // what SIGHUP should call; a broken file is refused and the old config keeps running
+ * router.close();
+ * }</pre>
+ */
+public final class AlertRouter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AlertRouter.class);
+  private static final String BUNDLED = "/io/sluice/alerts/default-alertmanager.yml";
+
+  private final Builder opts;
+  private final Clock clock;
+  private final Instant startedAt;
+  private final AlertStore store;
+  private final Marker marker = new Marker();
+  private final Silences silences;
+  private final NotificationLog nflog;
+  private final NotifyMetrics metrics = new NotifyMetrics();
+  private final HttpClient http;
+  private final ExecutorService flushPool;
+  private final ScheduledExecutorService ticker;
+  private final HttpServer server;
+  private volatile Runtime runtime;
+
+  /** Everything that a reload replaces. */
+  private record Runtime(Config config, Dispatcher dispatcher, Inhibitor inhibitor) {}
+
+  private AlertRouter(Builder b, Config initial) {
+    this.opts = b;
+    this.clock = b.clock;
+    this.startedAt = clock.instant();
+    StateStore state = b.stateStore != null ? b.stateStore
+        : b.dataDir != null ? new FileStateStore(b.dataDir) : StateStore.NONE;
+    this.store = new AlertStore(clock);
+    this.silences = new Silences(clock, state, b.dataRetention);
+    this.nflog = new NotificationLog(clock, state, b.dataRetention);
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
+    // threads up to a bound (Alertmanager gives each group a goroutine); idle threads go away.
+    if (b.manualTicks) {
+      this.flushPool = null;
+    } else {
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(32, 32, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+          daemon("sluice-alerts-notify"));
+      pool.allowCoreThreadTimeOut(true);
+      this.flushPool = pool;
+    }
+    this.runtime = build(initial);
+    store.subscribe(a -> {
+      Runtime rt = runtime;
+      rt.inhibitor.observe(a);
+      rt.dispatcher.process(a);
+    });
+    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port);
+    Api.routes(hb, new BackendImpl());
+    Ui.routes(hb);
+    this.server = hb.start();
+    if (b.reloadOnSighup) {
+      Sighup.onHangup(this::reloadLogged);
+    }
+    if (b.manualTicks) {
+      this.ticker = null;
+    } else {
+      this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("sluice-alerts-ticker"));
+      ticker.scheduleWithFixedDelay(this::flushSafely, 100, 100, TimeUnit.MILLISECONDS);
+      ticker.scheduleWithFixedDelay(this::snapshotSafely, 5, 5, TimeUnit.SECONDS);
+      // Garbage collection walks every alert: every minute is plenty (Alertmanager does it every 30 minutes).
+      ticker.scheduleWithFixedDelay(this::maintainSafely, 60, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Validates a configuration file like {@code amtool check-config}: the list of problems, empty when the file is
+   * usable. For {@code sluice alerts check-config FILE}.
+   */
+  public static List<String> checkConfig(Path file) {
+    try {
+      Pipeline.checkTemplates(ConfigLoader.loadFile(file));
+      return List.of();
+    } catch (ConfigException e) {
+      return e.errors();
+    }
+  }
+
+  /** The bundled default configuration (CDC alert catalog routing), as YAML text. */
+  public static String defaultConfig() {
+    try (InputStream in = AlertRouter.class.getResourceAsStream(BUNDLED)) {
+      return new String(Objects.requireNonNull(in, "bundled config missing").readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public String url() {
+    return server.url();
+  }
+
+  /**
+   * Re-reads the configuration file. A file that does not load is refused with its errors and the running
+   * configuration stays; on success alerts are re-routed through the new tree while the notification log keeps
+   * receivers from being notified twice.
+   */
+  public synchronized void reload() throws ConfigException {
+    Config c = loadConfig(opts);
+    Runtime old = runtime;
+    Runtime fresh = build(c);
+    // Switch first, then replay: an alert arriving meanwhile reaches the new tree either way, and a duplicate
+    // insert of the same alert is harmless.
+    runtime = fresh;
+    for (Alert a : store.all()) {
+      fresh.inhibitor.observe(a);
+      fresh.dispatcher.process(a);
+    }
+    log.info("configuration reloaded ({} receivers, was {})", c.receivers().size(), old.config.receivers().size());
+  }
+
+  private void reloadLogged() {
+    try {
+      reload();
+    } catch (ConfigException e) {
+      log.error("SIGHUP reload refused, the running configuration stays: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("SIGHUP reload failed", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (ticker != null) {
+      ticker.shutdownNow();
+    }
+    server.close();
+    if (flushPool != null) {
+      flushPool.shutdown();
+      try {
+        flushPool.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    nflog.maintain();
+  }
+
+  /** One timer step: flushes due groups, synchronously when ticks are manual (tests). */
+  void tick() {
+    runtime.dispatcher.flushDue();
+  }
+
+  /** Snapshots and garbage collection, normally every few seconds. */
+  void maintain() {
+    nflog.gc();
+    nflog.maintain();
+    silences.gc();
+    for (long fp : store.gc(opts.resolvedRetention)) {
+      marker.delete(fp);
+      runtime.inhibitor.forget(fp);
+    }
+  }
+
+  NotifyMetrics metrics() {
+    return metrics;
+  }
+
+  int groupCount() {
+    return runtime.dispatcher.groupCount();
+  }
+
+  private void flushSafely() {
+    try {
+      tick();
+    } catch (RuntimeException e) {
+      log.error("flush failed", e);
+    }
+  }
+
+  private void snapshotSafely() {
+    try {
+      nflog.maintain();
+    } catch (RuntimeException e) {
+      log.error("snapshot failed", e);
+    }
+  }
+
+  private void maintainSafely() {
+    try {
+      maintain();
+    } catch (RuntimeException e) {
+      log.error("maintenance failed", e);
+    }
+  }
+
+  private Runtime build(Config c) {
+    Inhibitor inhibitor = new Inhibitor(c.inhibitRules(), clock, marker);
+    List<Muter> muters = List.of(inhibitor, silences.muter(marker));
+    Pipeline pipeline = new Pipeline(c, muters, nflog, clock, opts.sleeper, metrics, externalUrl(), opts.maxAttempts,
+        http);
+    Dispatcher d = new Dispatcher(Route.tree(c.route()), pipeline, clock,
+        opts.manualTicks ? Runnable::run : flushPool);
+    return new Runtime(c, d, inhibitor);
+  }
+
+  private String externalUrl() {
+    if (opts.externalUrl != null) {
+      return opts.externalUrl;
+    }
+    return "http://" + opts.host + ":" + opts.port;
+  }
+
+  private static Config loadConfig(Builder b) throws ConfigException {
+    Config c;
+    if (b.configFile != null) {
+      c = ConfigLoader.loadFile(b.configFile);
+    } else {
+      String yaml = b.configYaml != null ? b.configYaml : defaultConfig();
+      c = ConfigLoader.parse(yaml, b.dataDir, b.env);
+    }
+    Pipeline.checkTemplates(c);
+    return c;
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private final class BackendImpl implements Backend {
+    @Override
+    public Clock clock() {
+      return clock;
+    }
+
+    @Override
+    public Config config() {
+      return runtime.config;
+    }
+
+    @Override
+    public Dispatcher dispatcher() {
+      return runtime.dispatcher;
+    }
+
+    @Override
+    public AlertStore alerts() {
+      return store;
+    }
+
+    @Override
+    public Silences silences() {
+      return silences;
+    }
+
+    @Override
+    public Marker marker() {
+      return marker;
+    }
+
+    @Override
+    public void refreshStatus(Map<String, String> labels) {
+      runtime.inhibitor.mutes(labels);
+      silences.muter(marker).mutes(labels);
+    }
+
+    @Override
+    public void reload() throws ConfigException {
+      AlertRouter.this.reload();
+    }
+
+    @Override
+    public Instant startedAt() {
+      return startedAt;
+    }
+
+    @Override
+    public io.sluice.alerts.notify.NotifyMetrics metrics() {
+      return metrics;
+    }
+  }
+
+  /** Options of {@link AlertRouter}; {@link #start()} loads the configuration and binds the port. */
+  public static final class Builder {
+    private String host = "127.0.0.1";
+    private int port = 9093;
+    private Path configFile;
+    private String configYaml;
+    private Path dataDir;
+    private StateStore stateStore;
+    private String externalUrl;
+    private Clock clock = Clock.systemUTC();
+    private Map<String, String> env = System.getenv();
+    private Duration dataRetention = Duration.ofHours(120);
+    private Duration resolvedRetention = Duration.ofMinutes(30);
+    private boolean manualTicks;
+    private Pipeline.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+    private int maxAttempts = 10;
+    private boolean reloadOnSighup;
+
+    private Builder() {}
+
+    /**
+     * Reloads the configuration file on SIGHUP, as Alertmanager does. The handler chains to any handler installed
+     * before it, so other Sluice servers in the same JVM can reload on the same signal.
+     */
+    public Builder reloadOnSighup() {
+      this.reloadOnSighup = true;
+      return this;
+    }
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** 9093 by default; 0 picks a free port. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** An Alertmanager YAML file; re-read by {@link AlertRouter#reload()}. Without one the bundled default runs. */
+    public Builder configFile(Path file) {
+      this.configFile = file;
+      return this;
+    }
+
+    /** Configuration given as text (relative secret files resolve against the data dir). */
+    public Builder configYaml(String yaml) {
+      this.configYaml = yaml;
+      return this;
+    }
+
+    /** Where silences and the notification log are snapshotted when no other {@link #stateStore} is given. */
+    public Builder dataDir(Path dir) {
+      this.dataDir = dir;
+      return this;
+    }
+
+    /** Where durable state goes, e.g. the Kafka-backed store in {@code sluice up}. */
+    public Builder stateStore(StateStore store) {
+      this.stateStore = store;
+      return this;
+    }
+
+    /** The URL the router is reached at, used in notifications' links. */
+    public Builder externalUrl(String url) {
+      this.externalUrl = url;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** How long expired silences and notification log entries are kept (Alertmanager's --data.retention). */
+    public Builder dataRetention(Duration retention) {
+      this.dataRetention = retention;
+      return this;
+    }
+
+    Builder env(Map<String, String> env) {
+      this.env = env;
+      return this;
+    }
+
+    /** Tests drive time: no ticker thread, flushes run in the caller of {@link AlertRouter#tick()}. */
+    Builder manualTicks() {
+      this.manualTicks = true;
+      return this;
+    }
+
+    Builder retrySleeper(Pipeline.Sleeper sleeper) {
+      this.sleeper = sleeper;
+      return this;
+    }
+
+    Builder maxAttempts(int attempts) {
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    public AlertRouter start() throws ConfigException {
+      return new AlertRouter(this, loadConfig(this));
+    }
+  }
+}

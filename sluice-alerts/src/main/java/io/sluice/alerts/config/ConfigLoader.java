@@ -1,0 +1,643 @@
+package io.sluice.alerts.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.sluice.alerts.labels.Matcher;
+import io.sluice.alerts.labels.Matchers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Parses and validates an Alertmanager YAML file; does nothing else. Problems are collected, not thrown one at a
+ * time, so {@code check-config} can list them all. Messages follow Alertmanager's where one exists.
+ */
+public final class ConfigLoader {
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+
+  private static final Set<String> TOP = Set.of("global", "route", "inhibit_rules", "receivers", "templates",
+      "time_intervals", "mute_time_intervals");
+  private static final Set<String> ROUTE = Set.of("receiver", "group_by", "match", "match_re", "matchers",
+      "continue", "group_wait", "group_interval", "repeat_interval", "mute_time_intervals", "active_time_intervals",
+      "routes");
+  private static final Set<String> RECEIVER_KINDS = Set.of("webhook_configs", "slack_configs", "pagerduty_configs",
+      "email_configs", "opsgenie_configs", "wechat_configs", "pushover_configs", "victorops_configs", "sns_configs",
+      "telegram_configs", "discord_configs", "webex_configs", "msteams_configs", "msteamsv2_configs",
+      "jira_configs", "rocketchat_configs", "incidentio_configs");
+  private static final Set<String> SECRET_KEYS = Set.of("url", "api_url", "slack_api_url", "routing_key",
+      "service_key", "smtp_auth_password", "auth_password", "auth_secret", "password", "credentials",
+      "bearer_token", "api_key", "token", "bot_token", "webhook_url", "secrets", "opsgenie_api_key",
+      "victorops_api_key", "wechat_api_secret", "telegram_bot_token", "user_key", "client_secret");
+  private static final Pattern HHMM = Pattern.compile("^([01]?\\d|2[0-4]):([0-5]\\d)$");
+  private static final List<String> WEEKDAYS =
+      List.of("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday");
+  private static final List<String> MONTHS = List.of("january", "february", "march", "april", "may", "june", "july",
+      "august", "september", "october", "november", "december");
+
+  private final List<String> errors = new ArrayList<>();
+  private final Path baseDir;
+  private final Map<String, String> env;
+
+  private ConfigLoader(Path baseDir, Map<String, String> env) {
+    this.baseDir = baseDir;
+    this.env = env;
+  }
+
+  public static Config loadFile(Path file) throws ConfigException {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new ConfigException(List.of("cannot read " + file + ": " + e.getMessage()));
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    return parse(text, dir, System.getenv());
+  }
+
+  /** Parses YAML text; relative {@code *_file} paths resolve against {@code baseDir}, as Alertmanager does. */
+  public static Config parse(String yaml, Path baseDir, Map<String, String> env) throws ConfigException {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (IOException e) {
+      throw new ConfigException(List.of("yaml: " + e.getMessage().lines().findFirst().orElse("parse error")));
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      root = YAML.createObjectNode();
+    }
+    if (!root.isObject()) {
+      throw new ConfigException(List.of("yaml: the configuration must be a mapping"));
+    }
+    ConfigLoader l = new ConfigLoader(baseDir, env);
+    Config c = l.config((ObjectNode) root);
+    if (!l.errors.isEmpty()) {
+      throw new ConfigException(l.errors);
+    }
+    return c;
+  }
+
+  private Config config(ObjectNode root) {
+    unknown(root, TOP, "config");
+    Config.Global global = global(root.path("global"));
+
+    Map<String, List<TimeInterval>> intervals = new LinkedHashMap<>();
+    for (String key : List.of("mute_time_intervals", "time_intervals")) {
+      for (JsonNode ti : list(root.path(key), key)) {
+        String name = ti.path("name").asText("");
+        if (name.isEmpty()) {
+          errors.add("missing name in time interval");
+          continue;
+        }
+        if (intervals.containsKey(name)) {
+          errors.add("time interval \"" + name + "\" is not unique");
+          continue;
+        }
+        List<TimeInterval> specs = new ArrayList<>();
+        for (JsonNode spec : list(ti.path("time_intervals"), "time_intervals")) {
+          specs.add(timeInterval(spec, name));
+        }
+        intervals.put(name, List.copyOf(specs));
+      }
+    }
+
+    List<Config.Receiver> receivers = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (JsonNode r : list(root.path("receivers"), "receivers")) {
+      String name = r.path("name").asText("");
+      if (name.isEmpty()) {
+        errors.add("missing name in receiver");
+        continue;
+      }
+      if (!names.add(name)) {
+        errors.add("notification config name \"" + name + "\" is not unique");
+        continue;
+      }
+      receivers.add(receiver(r, name, global));
+    }
+
+    JsonNode routeNode = root.path("route");
+    Config.Route route = null;
+    if (!routeNode.isObject()) {
+      errors.add("no routes provided");
+    } else {
+      if (routeNode.path("receiver").asText("").isEmpty()) {
+        errors.add("root route must specify a default receiver");
+      }
+      if (routeNode.has("match") || routeNode.has("match_re") || routeNode.has("matchers")) {
+        errors.add("root route must not have any matchers");
+      }
+      if (routeNode.has("mute_time_intervals")) {
+        errors.add("root route must not have any mute time intervals");
+      }
+      if (routeNode.has("active_time_intervals")) {
+        errors.add("root route must not have any active time intervals");
+      }
+      Config.Route defaults = new Config.Route("", List.of(), false, List.of(), false, Duration.ofSeconds(30),
+          Duration.ofMinutes(5), Duration.ofHours(4), List.of(), List.of(), List.of());
+      route = route(routeNode, defaults, names, intervals.keySet());
+    }
+
+    List<Config.InhibitRule> inhibit = new ArrayList<>();
+    for (JsonNode r : list(root.path("inhibit_rules"), "inhibit_rules")) {
+      unknown(r, Set.of("source_match", "source_match_re", "source_matchers", "target_match", "target_match_re",
+          "target_matchers", "equal"), "inhibit rule");
+      List<Matcher> src = matchers(r, "source_match", "source_match_re", "source_matchers");
+      List<Matcher> tgt = matchers(r, "target_match", "target_match_re", "target_matchers");
+      List<String> equal = new ArrayList<>();
+      for (JsonNode e : list(r.path("equal"), "equal")) {
+        if (!Matchers.validLabelName(e.asText())) {
+          errors.add("invalid label name \"" + e.asText() + "\" in equal list");
+        }
+        equal.add(e.asText());
+      }
+      inhibit.add(new Config.InhibitRule(src, tgt, List.copyOf(equal)));
+    }
+
+    List<String> templates = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    for (JsonNode t : list(root.path("templates"), "templates")) {
+      templates.add(t.asText());
+      texts.addAll(templateFiles(t.asText()));
+    }
+    return new Config(global, route, List.copyOf(inhibit), List.copyOf(receivers), Map.copyOf(intervals),
+        List.copyOf(templates), List.copyOf(texts), masked(root));
+  }
+
+  /** The contents of the files a {@code templates:} glob matches; the glob applies to the file name only. */
+  private List<String> templateFiles(String pattern) {
+    Path p = resolve(pattern);
+    Path dir = p.getParent() == null ? Path.of(".") : p.getParent();
+    java.nio.file.PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + p.getFileName());
+    List<String> out = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : files.sorted().toList()) {
+        if (m.matches(f.getFileName()) && Files.isRegularFile(f)) {
+          out.add(Files.readString(f));
+        }
+      }
+    } catch (IOException e) {
+      errors.add("cannot read templates " + pattern + ": " + e.getMessage());
+    }
+    return out;
+  }
+
+  private Config.Global global(JsonNode g) {
+    unknown(g, Set.of("resolve_timeout", "smtp_from", "smtp_hello", "smtp_smarthost", "smtp_auth_username",
+        "smtp_auth_password", "smtp_auth_password_file", "smtp_auth_secret", "smtp_auth_identity",
+        "smtp_require_tls", "smtp_tls_config", "slack_api_url", "slack_api_url_file", "pagerduty_url", "http_config",
+        "opsgenie_api_url", "opsgenie_api_key", "opsgenie_api_key_file", "wechat_api_url", "wechat_api_secret",
+        "wechat_api_corp_id", "victorops_api_url", "victorops_api_key", "victorops_api_key_file", "telegram_api_url",
+        "webex_api_url", "jira_api_url", "rocketchat_api_url", "rocketchat_token", "rocketchat_token_id"),
+        "global");
+    return new Config.Global(
+        duration(g, "resolve_timeout", Duration.ofMinutes(5)),
+        g.path("smtp_from").asText(""),
+        g.path("smtp_hello").asText("localhost"),
+        g.path("smtp_smarthost").asText(""),
+        g.path("smtp_auth_username").asText(""),
+        secret(g, "smtp_auth_password").orElse(null),
+        g.path("smtp_auth_identity").asText(""),
+        g.path("smtp_require_tls").asBoolean(true),
+        secret(g, "slack_api_url").orElse(null),
+        g.path("pagerduty_url").asText("https://events.pagerduty.com/v2/enqueue"),
+        httpConfig(g.path("http_config")));
+  }
+
+  private Config.Route route(JsonNode n, Config.Route parent, Set<String> receivers, Set<String> intervals) {
+    unknown(n, ROUTE, "route");
+    String receiver = n.path("receiver").asText(parent.receiver());
+    if (!receiver.isEmpty() && !receivers.contains(receiver)) {
+      errors.add("undefined receiver \"" + receiver + "\" used in route");
+    }
+    List<String> groupBy = parent.groupBy();
+    boolean all = parent.groupByAll();
+    if (n.has("group_by")) {
+      groupBy = new ArrayList<>();
+      all = false;
+      Set<String> seen = new HashSet<>();
+      List<JsonNode> items = list(n.path("group_by"), "group_by");
+      for (JsonNode gb : items) {
+        String l = gb.asText();
+        if (l.equals("...")) {
+          if (items.size() > 1) {
+            errors.add("cannot have wildcard group_by (`...`) and other other labels at the same time");
+          }
+          all = true;
+          continue;
+        }
+        if (!Matchers.validLabelName(l)) {
+          errors.add("invalid label name \"" + l + "\" in group_by list");
+        }
+        if (!seen.add(l)) {
+          errors.add("duplicated label \"" + l + "\" in group_by");
+        }
+        groupBy.add(l);
+      }
+      groupBy = List.copyOf(groupBy);
+      if (all) {
+        groupBy = List.of();
+      }
+    }
+    Duration gw = duration(n, "group_wait", parent.groupWait());
+    Duration gi = duration(n, "group_interval", parent.groupInterval());
+    Duration ri = duration(n, "repeat_interval", parent.repeatInterval());
+    if (n.has("group_interval") && gi.isZero()) {
+      errors.add("group_interval cannot be zero");
+    }
+    if (n.has("repeat_interval") && ri.isZero()) {
+      errors.add("repeat_interval cannot be zero");
+    }
+    List<String> mute = names(n.path("mute_time_intervals"), intervals);
+    List<String> active = names(n.path("active_time_intervals"), intervals);
+    List<Matcher> matchers = matchers(n, "match", "match_re", "matchers");
+    Config.Route self = new Config.Route(receiver, groupBy, all, matchers, n.path("continue").asBoolean(false), gw,
+        gi, ri, mute, active, List.of());
+    List<Config.Route> children = new ArrayList<>();
+    for (JsonNode c : list(n.path("routes"), "routes")) {
+      children.add(route(c, self, receivers, intervals));
+    }
+    return new Config.Route(receiver, groupBy, all, matchers, self.continueMatching(), gw, gi, ri, mute, active,
+        List.copyOf(children));
+  }
+
+  private List<String> names(JsonNode n, Set<String> intervals) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode x : list(n, "time interval names")) {
+      if (!intervals.contains(x.asText())) {
+        errors.add("undefined time interval \"" + x.asText() + "\" used in route");
+      }
+      out.add(x.asText());
+    }
+    return List.copyOf(out);
+  }
+
+  private List<Matcher> matchers(JsonNode n, String eqKey, String reKey, String matchersKey) {
+    List<Matcher> out = new ArrayList<>();
+    n.path(eqKey).fields().forEachRemaining(e -> {
+      if (!Matchers.validLabelName(e.getKey())) {
+        errors.add("\"" + e.getKey() + "\" is not a valid label name");
+      }
+      out.add(Matcher.eq(e.getKey(), e.getValue().asText()));
+    });
+    n.path(reKey).fields().forEachRemaining(e -> {
+      if (!Matchers.validLabelName(e.getKey())) {
+        errors.add("\"" + e.getKey() + "\" is not a valid label name");
+      }
+      try {
+        out.add(Matcher.of(e.getKey(), Matcher.Type.RE, e.getValue().asText()));
+      } catch (IllegalArgumentException ex) {
+        errors.add(ex.getMessage());
+      }
+    });
+    for (JsonNode m : list(n.path(matchersKey), matchersKey)) {
+      try {
+        out.addAll(Matchers.parse(m.asText()));
+      } catch (IllegalArgumentException ex) {
+        errors.add(ex.getMessage());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private Config.Receiver receiver(JsonNode r, String name, Config.Global g) {
+    Set<String> allowed = new HashSet<>(RECEIVER_KINDS);
+    allowed.add("name");
+    unknown(r, allowed, "receiver");
+    List<Config.Integration> out = new ArrayList<>();
+    for (JsonNode w : list(r.path("webhook_configs"), "webhook_configs")) {
+      Optional<Secret> url = secret(w, "url");
+      if (url.isEmpty()) {
+        errors.add("one of url or url_file must be configured");
+      }
+      if (w.has("url") && w.has("url_file")) {
+        errors.add("at most one of url & url_file must be configured");
+      }
+      if (w.has("url") && !w.path("url").asText().startsWith("${")) {
+        checkUrl(w.path("url").asText(), "webhook url");
+      }
+      out.add(new Config.Webhook(w.path("send_resolved").asBoolean(true), url.orElse(null),
+          w.path("max_alerts").asInt(0), httpConfig(w.path("http_config"), g.httpConfig())));
+    }
+    for (JsonNode s : list(r.path("slack_configs"), "slack_configs")) {
+      Optional<Secret> url = secret(s, "api_url").or(() -> Optional.ofNullable(g.slackApiUrl()));
+      if (url.isEmpty()) {
+        errors.add("no global Slack API URL set");
+      }
+      out.add(new Config.Slack(s.path("send_resolved").asBoolean(false), url.orElse(null),
+          s.path("channel").asText(""), s.path("username").asText("{{ template \"slack.default.username\" . }}"),
+          s.path("color").asText("{{ if eq .Status \"firing\" }}danger{{ else }}good{{ end }}"),
+          s.path("title").asText("{{ template \"slack.default.title\" . }}"),
+          s.path("title_link").asText("{{ template \"slack.default.titlelink\" . }}"),
+          s.path("pretext").asText(""), s.path("text").asText(""),
+          s.path("fallback").asText("{{ template \"slack.default.fallback\" . }}"),
+          s.path("icon_emoji").asText(""), s.path("icon_url").asText(""),
+          httpConfig(s.path("http_config"), g.httpConfig())));
+    }
+    for (JsonNode p : list(r.path("pagerduty_configs"), "pagerduty_configs")) {
+      Optional<Secret> key = secret(p, "routing_key");
+      if (key.isEmpty() && !p.has("service_key") && !p.has("service_key_file")) {
+        errors.add("missing service or routing key in PagerDuty config");
+      }
+      if (key.isEmpty() && (p.has("service_key") || p.has("service_key_file"))) {
+        errors.add("PagerDuty Events API v1 (service_key) is not supported by Sluice; use routing_key");
+      }
+      Map<String, String> details = new LinkedHashMap<>();
+      details.put("firing", "{{ template \"pagerduty.default.instances\" .Alerts.Firing }}");
+      details.put("resolved", "{{ template \"pagerduty.default.instances\" .Alerts.Resolved }}");
+      details.put("num_firing", "{{ .Alerts.Firing | len }}");
+      details.put("num_resolved", "{{ .Alerts.Resolved | len }}");
+      p.path("details").fields().forEachRemaining(e -> details.put(e.getKey(), e.getValue().asText()));
+      out.add(new Config.PagerDuty(p.path("send_resolved").asBoolean(true), key.orElse(null),
+          p.path("url").asText(g.pagerdutyUrl()), p.path("client").asText("{{ template \"pagerduty.default.client\" . }}"),
+          p.path("client_url").asText("{{ template \"pagerduty.default.clientURL\" . }}"),
+          p.path("description").asText("{{ template \"pagerduty.default.description\" .}}"),
+          p.path("severity").asText("error"), p.path("class").asText(""), p.path("component").asText(""),
+          p.path("group").asText(""), Map.copyOf(details), httpConfig(p.path("http_config"), g.httpConfig())));
+    }
+    for (JsonNode e : list(r.path("email_configs"), "email_configs")) {
+      if (e.path("to").asText("").isEmpty()) {
+        errors.add("missing to address in email config");
+      }
+      String smarthost = e.path("smarthost").asText(g.smtpSmarthost());
+      if (smarthost.isEmpty()) {
+        errors.add("no global SMTP smarthost set");
+      }
+      String from = e.path("from").asText(g.smtpFrom());
+      if (from.isEmpty()) {
+        errors.add("no global mail from address set");
+      }
+      Map<String, String> headers = new LinkedHashMap<>();
+      e.path("headers").fields().forEachRemaining(h -> headers.put(
+          h.getKey().substring(0, 1).toUpperCase(Locale.ROOT) + h.getKey().substring(1), h.getValue().asText()));
+      out.add(new Config.Email(e.path("send_resolved").asBoolean(false), e.path("to").asText(""), from,
+          e.path("hello").asText(g.smtpHello()), smarthost,
+          e.path("auth_username").asText(g.smtpAuthUsername()),
+          secret(e, "auth_password").orElse(g.smtpAuthPassword()),
+          e.path("auth_identity").asText(g.smtpAuthIdentity()),
+          e.path("require_tls").asBoolean(g.smtpRequireTls()), Map.copyOf(headers),
+          e.path("html").asText("{{ template \"email.default.html\" . }}"), e.path("text").asText("")));
+    }
+    for (String kind : RECEIVER_KINDS) {
+      if (kind.equals("webhook_configs") || kind.equals("slack_configs") || kind.equals("pagerduty_configs")
+          || kind.equals("email_configs")) {
+        continue;
+      }
+      for (JsonNode x : list(r.path(kind), kind)) {
+        out.add(new Config.Unsupported(kind.replace("_configs", ""), x.path("send_resolved").asBoolean(true)));
+      }
+    }
+    return new Config.Receiver(name, List.copyOf(out));
+  }
+
+  private void checkUrl(String url, String what) {
+    try {
+      java.net.URI u = new java.net.URI(url);
+      if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+        errors.add("unsupported scheme \"" + (u.getScheme() == null ? "" : u.getScheme()) + "\" for " + what);
+      }
+    } catch (java.net.URISyntaxException e) {
+      errors.add("invalid " + what + ": " + e.getReason());
+    }
+  }
+
+  private Config.HttpConfig httpConfig(JsonNode h) {
+    return httpConfig(h, Config.HttpConfig.DEFAULT);
+  }
+
+  private Config.HttpConfig httpConfig(JsonNode h, Config.HttpConfig dflt) {
+    if (!h.isObject()) {
+      return dflt;
+    }
+    Optional<String> authType = Optional.empty();
+    Optional<Secret> authCreds = Optional.empty();
+    JsonNode a = h.path("authorization");
+    if (a.isObject()) {
+      authType = Optional.of(a.path("type").asText("Bearer"));
+      authCreds = secret(a, "credentials");
+    }
+    if (h.has("bearer_token") || h.has("bearer_token_file")) {
+      authType = Optional.of("Bearer");
+      authCreds = secret(h, "bearer_token");
+    }
+    Optional<String> user = Optional.empty();
+    Optional<Secret> pass = Optional.empty();
+    JsonNode b = h.path("basic_auth");
+    if (b.isObject()) {
+      user = Optional.of(b.path("username").asText(""));
+      pass = secret(b, "password");
+      if (authType.isPresent()) {
+        errors.add("at most one of basic_auth, bearer_token & authorization must be configured");
+      }
+    }
+    Map<String, List<Secret>> headers = new LinkedHashMap<>();
+    h.path("http_headers").fields().forEachRemaining(e -> {
+      List<Secret> values = new ArrayList<>();
+      JsonNode v = e.getValue();
+      if (v.isTextual()) {
+        values.add(new Secret.Inline(v.asText()));
+      } else if (v.isArray()) {
+        v.forEach(x -> values.add(new Secret.Inline(x.asText())));
+      } else {
+        v.path("values").forEach(x -> values.add(new Secret.Inline(x.asText())));
+        v.path("secrets").forEach(x -> values.add(Secret.inline(x.asText(), env)));
+        v.path("files").forEach(x -> values.add(new Secret.FromFile(resolve(x.asText()))));
+      }
+      headers.put(e.getKey(), List.copyOf(values));
+    });
+    return new Config.HttpConfig(authType, authCreds, user, pass, Map.copyOf(headers),
+        h.path("follow_redirects").asBoolean(true));
+  }
+
+  /** {@code key} inline (or {@code ${ENV}}) or {@code key_file}. */
+  private Optional<Secret> secret(JsonNode n, String key) {
+    if (n.hasNonNull(key)) {
+      try {
+        return Optional.of(Secret.inline(n.path(key).asText(), env));
+      } catch (IllegalArgumentException e) {
+        errors.add(key + ": " + e.getMessage());
+        return Optional.empty();
+      }
+    }
+    if (n.hasNonNull(key + "_file")) {
+      return Optional.of(new Secret.FromFile(resolve(n.path(key + "_file").asText())));
+    }
+    return Optional.empty();
+  }
+
+  private Path resolve(String file) {
+    Path p = Path.of(file);
+    return p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p);
+  }
+
+  private TimeInterval timeInterval(JsonNode n, String name) {
+    unknown(n, Set.of("times", "weekdays", "days_of_month", "months", "years", "location"), "time interval");
+    List<TimeInterval.Range> times = new ArrayList<>();
+    for (JsonNode t : list(n.path("times"), "times")) {
+      int s = clock(t.path("start_time").asText(""), name);
+      int e = clock(t.path("end_time").asText(""), name);
+      if (s >= 0 && e >= 0 && s >= e) {
+        errors.add("start time cannot be equal or greater than end time in time interval \"" + name + "\"");
+      }
+      times.add(new TimeInterval.Range(s, e));
+    }
+    List<TimeInterval.Range> weekdays = ranges(n.path("weekdays"), name, "weekday", 0, 6, WEEKDAYS, 0);
+    List<TimeInterval.Range> dom = new ArrayList<>();
+    for (JsonNode d : list(n.path("days_of_month"), "days_of_month")) {
+      String[] p = d.asText().split(":", -1);
+      try {
+        int b = Integer.parseInt(p[0].trim());
+        int e = p.length > 1 ? Integer.parseInt(p[1].trim()) : b;
+        if (b == 0 || e == 0 || b < -31 || b > 31 || e < -31 || e > 31) {
+          errors.add("days_of_month out of range (1..31 or -31..-1) in time interval \"" + name + "\"");
+        } else if ((b > 0) == (e > 0) && b > e) {
+          errors.add("start day cannot be greater than end day in time interval \"" + name + "\"");
+        }
+        dom.add(new TimeInterval.Range(b, e));
+      } catch (NumberFormatException ex) {
+        errors.add("invalid days_of_month \"" + d.asText() + "\" in time interval \"" + name + "\"");
+      }
+    }
+    List<TimeInterval.Range> months = ranges(n.path("months"), name, "month", 1, 12, MONTHS, 1);
+    List<TimeInterval.Range> years = ranges(n.path("years"), name, "year", 1, 9999, List.of(), 0);
+    ZoneId zone = ZoneOffset.UTC;
+    if (n.has("location")) {
+      String loc = n.path("location").asText();
+      try {
+        zone = loc.equals("Local") ? ZoneId.systemDefault() : loc.equals("UTC") ? ZoneOffset.UTC : ZoneId.of(loc);
+      } catch (DateTimeException e) {
+        errors.add("unknown time zone " + loc + " in time interval \"" + name + "\"");
+      }
+    }
+    return new TimeInterval(List.copyOf(times), weekdays, List.copyOf(dom), months, years, zone);
+  }
+
+  private int clock(String s, String name) {
+    java.util.regex.Matcher m = HHMM.matcher(s);
+    if (!m.matches()) {
+      errors.add("couldn't parse timestamp \"" + s + "\", invalid format in time interval \"" + name + "\"");
+      return -1;
+    }
+    int minutes = Integer.parseInt(m.group(1)) * 60 + Integer.parseInt(m.group(2));
+    if (minutes > 24 * 60) {
+      errors.add("timestamp \"" + s + "\" out of range in time interval \"" + name + "\"");
+    }
+    return minutes;
+  }
+
+  private List<TimeInterval.Range> ranges(JsonNode n, String name, String what, int min, int max,
+      List<String> names, int nameBase) {
+    List<TimeInterval.Range> out = new ArrayList<>();
+    for (JsonNode x : list(n, what + "s")) {
+      String[] p = x.asText().toLowerCase(Locale.ROOT).split(":", -1);
+      int b = value(p[0].trim(), names, nameBase);
+      int e = p.length > 1 ? value(p[1].trim(), names, nameBase) : b;
+      if (b < min || b > max || e < min || e > max) {
+        errors.add("invalid " + what + " \"" + x.asText() + "\" in time interval \"" + name + "\"");
+      } else if (b > e) {
+        errors.add("start " + what + " cannot be greater than end " + what + " in time interval \"" + name + "\"");
+      }
+      out.add(new TimeInterval.Range(b, e));
+    }
+    return List.copyOf(out);
+  }
+
+  private static int value(String s, List<String> names, int base) {
+    int i = names.indexOf(s);
+    if (i >= 0) {
+      return i + base;
+    }
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      return Integer.MIN_VALUE;
+    }
+  }
+
+  private Duration duration(JsonNode n, String key, Duration dflt) {
+    if (!n.hasNonNull(key)) {
+      return dflt;
+    }
+    try {
+      return Durations.parse(n.path(key).asText());
+    } catch (IllegalArgumentException e) {
+      errors.add(key + ": " + e.getMessage());
+      return dflt;
+    }
+  }
+
+  private List<JsonNode> list(JsonNode n, String what) {
+    List<JsonNode> out = new ArrayList<>();
+    if (n.isMissingNode() || n.isNull()) {
+      return out;
+    }
+    if (!n.isArray()) {
+      errors.add(what + ": expected a list");
+      return out;
+    }
+    n.forEach(out::add);
+    return out;
+  }
+
+  private void unknown(JsonNode n, Set<String> known, String where) {
+    if (!n.isObject()) {
+      return;
+    }
+    n.fieldNames().forEachRemaining(f -> {
+      if (!known.contains(f)) {
+        errors.add("field " + f + " not found in type " + where);
+      }
+    });
+  }
+
+  /** The loaded YAML with every secret-bearing value replaced, for the status page and API. */
+  private static String masked(ObjectNode root) {
+    JsonNode copy = root.deepCopy();
+    mask(copy);
+    try {
+      return YAML.writeValueAsString(copy);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static void mask(JsonNode n) {
+    if (n instanceof ObjectNode o) {
+      List<String> keys = new ArrayList<>();
+      o.fieldNames().forEachRemaining(keys::add);
+      for (String k : keys) {
+        JsonNode v = o.get(k);
+        if (SECRET_KEYS.contains(k) && (v.isValueNode() || k.equals("secrets"))) {
+          // Alertmanager parses webhook URLs as plain URLs: a mask that still parses keeps `amtool config routes`
+          // working against the status API.
+          o.set(k, TextNode.valueOf(k.equals("url") ? "http://" + Secret.MASK : Secret.MASK));
+        } else {
+          mask(v);
+        }
+      }
+    } else if (n != null && n.isArray()) {
+      n.forEach(ConfigLoader::mask);
+    }
+  }
+}

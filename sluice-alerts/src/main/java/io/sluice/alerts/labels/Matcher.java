@@ -1,0 +1,78 @@
+package io.sluice.alerts.labels;
+
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * One label matcher as Alertmanager defines it. Regular expressions are fully anchored, as in Alertmanager, and a
+ * missing label matches as the empty string.
+ */
+public record Matcher(String name, Type type, String value, Pattern pattern) {
+
+  public enum Type {
+    EQ("="), NE("!="), RE("=~"), NRE("!~");
+
+    private final String op;
+
+    Type(String op) {
+      this.op = op;
+    }
+
+    public String op() {
+      return op;
+    }
+
+    public boolean isRegex() {
+      return this == RE || this == NRE;
+    }
+
+    public boolean isEqual() {
+      return this == EQ || this == RE;
+    }
+  }
+
+  public static Matcher of(String name, Type type, String value) {
+    Pattern p = null;
+    if (type.isRegex()) {
+      try {
+        p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
+      } catch (java.util.regex.PatternSyntaxException e) {
+        throw new IllegalArgumentException("invalid regular expression \"" + value + "\": " + e.getDescription());
+      }
+    }
+    return new Matcher(name, type, value, p);
+  }
+
+  public static Matcher eq(String name, String value) {
+    return of(name, Type.EQ, value);
+  }
+
+  public boolean matches(String v) {
+    String s = v == null ? "" : v;
+    return switch (type) {
+      case EQ -> s.equals(value);
+      case NE -> !s.equals(value);
+      case RE -> pattern.matcher(s).matches();
+      case NRE -> !pattern.matcher(s).matches();
+    };
+  }
+
+  public boolean matches(Map<String, String> labels) {
+    return matches(labels.get(name));
+  }
+
+  @Override
+  public String toString() {
+    return name + type.op + "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Matcher m && m.name.equals(name) && m.type == type && m.value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(name, type, value);
+  }
+}

@@ -1,0 +1,44 @@
+package io.sluice.alerts.notify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sluice.alerts.types.Alert;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TemplatesTest {
+  static final Instant NOW = Instant.parse("2026-11-18T12:00:00Z");
+
+  static TemplateData data() {
+    Alert firing = Alert.of(Map.of("alertname", "ConnectHighLag", "connector", "orders", "severity", "critical"),
+        Map.of("summary", "lag 5m"), NOW.minusSeconds(60), NOW.plusSeconds(300), "http://prom", NOW, false);
+    Alert resolved = Alert.of(Map.of("alertname", "ConnectHighLag", "connector", "payments", "severity", "critical"),
+        Map.of(), NOW.minusSeconds(600), NOW.minusSeconds(1), "", NOW, false);
+    return TemplateData.of("paging", "{}:{alertname=\"ConnectHighLag\"}", Map.of("alertname", "ConnectHighLag"),
+        List.of(firing, resolved), "http://am", NOW);
+  }
+
+  @Test
+  void defaultSubjectMatchesAlertmanager() {
+    assertEquals("[FIRING:1] ConnectHighLag (critical)", Templates.subject(data()));
+  }
+
+  @Test
+  void controlStructuresAndFunctions() {
+    Templates t = Templates.load(List.of("""
+        {{ define "x" }}{{ range .Alerts }}{{ if eq .Status "firing" }}F{{ else if eq .Labels.connector "payments" }}P{{ else }}?{{ end }}{{ end }}{{ end }}
+        """));
+    TemplateData d = data();
+    assertEquals("FP", t.render("{{ template \"x\" . }}", d));
+    assertEquals("orders", t.render("{{ with .Alerts.Firing }}{{ range . }}{{ .Labels.connector }}{{ end }}{{ else }}none{{ end }}", d));
+    assertEquals("none", t.render("{{ with .CommonAnnotations.nothing }}x{{ else }}none{{ end }}", d));
+    assertEquals("empty", t.render("{{ range .CommonAnnotations }}x{{ else }}empty{{ end }}", d));
+    assertEquals("Connect-HighLag", t.render("{{ reReplaceAll \"(Connect)(.*)\" \"$1-$2\" .CommonLabels.alertname }}", d));
+    assertEquals("2 RESOLVED? no", t.render("{{ .Alerts | len }} {{ \"resolved\" | toUpper }}? {{ if and (eq .Status \"resolved\") true }}yes{{ else }}no{{ end }}", d));
+    assertEquals("critical", t.render("{{ .CommonLabels.severity }}", d));
+    assertThrows(IllegalArgumentException.class, () -> Templates.load(List.of("{{ define \"y\" }}{{ if .Status }}")));
+  }
+}
