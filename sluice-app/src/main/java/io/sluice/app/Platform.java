@@ -5,6 +5,8 @@ import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
+import io.sluice.alerts.AlertRouter;
+import io.sluice.alerts.config.ConfigException;
 import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The whole stack of one {@code sluice up}: started in dependency order, stopped in the reverse order by one thread.
  *
- * <p>Order: the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
+ * <p>Order: the alert router (it needs nothing else), the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
  * scans its plugins in parallel and joins once the broker answers.
  *
  * <p>Embedded engines are not allowed to end the JVM or install their own shutdown hooks ({@link ExitControl}); the
@@ -43,6 +45,7 @@ public final class Platform implements AutoCloseable {
     String host = config.host();
     Path dataDir = config.dataDir().toAbsolutePath();
     try {
+      startAlertRouter(config, host, dataDir);
       ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
           .restHost(host)
           .restPort(config.port(SluiceConfig.CONNECT_PORT))
@@ -95,6 +98,24 @@ public final class Platform implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  private void startAlertRouter(SluiceConfig config, String host, Path dataDir) {
+    int port = config.port(SluiceConfig.ALERTS_PORT);
+    AlertRouter.Builder b = AlertRouter.builder()
+        .host(host)
+        .port(port)
+        .dataDir(dataDir.resolve("alerts"))
+        .reloadOnSighup();
+    config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    AlertRouter router;
+    try {
+      router = b.start();
+    } catch (ConfigException e) {
+      throw new SluiceConfig.ConfigException("alert router configuration: " + String.join("; ", e.errors()));
+    }
+    started.push(router::close);
+    urls.put("alerts", router.url());
   }
 
   private void startRegistry(SluiceConfig config, String host) {

@@ -17,7 +17,7 @@ import sun.misc.Signal;
 
 /** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start Kafka, Kafka Connect with the bundled connectors, and the schema registry in one process.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry and the alert router in one process.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -46,6 +46,12 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--registry-port", description = "schema registry port (default 8081)")
   Integer registryPort;
 
+  @Option(names = "--alerts-port", description = "alert router port (default 9093)")
+  Integer alertsPort;
+
+  @Option(names = "--alerts-config", description = "alertmanager.yml for the alert router (default: the bundled CDC routing)")
+  Path alertsConfig;
+
   @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
   Path pluginPath;
 
@@ -62,6 +68,8 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.CONNECT_PORT, connectPort);
     put(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
     put(flags, SluiceConfig.REGISTRY_PORT, registryPort);
+    put(flags, SluiceConfig.ALERTS_PORT, alertsPort);
+    put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
     put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
     SluiceConfig config;
     try {
@@ -89,6 +97,9 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     Platform platform;
     try {
       platform = Platform.start(config, plugins);
+    } catch (SluiceConfig.ConfigException e) {
+      System.err.println("sluice: " + e.getMessage());
+      return 2;
     } catch (RuntimeException e) {
       log.error("sluice could not start", e);
       System.err.println("sluice: could not start: " + e.getMessage());

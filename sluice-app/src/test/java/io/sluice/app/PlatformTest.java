@@ -26,6 +26,7 @@ class PlatformTest {
     flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(kafkaPort));
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(connectPort));
     flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(TestWorkers.freePort()));
+    flags.put(SluiceConfig.ALERTS_PORT, String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 
@@ -41,6 +42,9 @@ class PlatformTest {
     try {
       assertTrue(first.readyLine().startsWith("sluice ready "), first.readyLine());
       assertTrue(first.readyLine().contains(" registry=http://127.0.0.1:"), first.readyLine());
+      var alerts = new ConnectClient(first.urls().get("alerts")).call("GET", "/api/v2/status", null);
+      assertEquals(200, alerts.status(), alerts.body());
+      assertTrue(alerts.json().path("config").path("original").asText().contains("route:"), alerts.body());
       // The pipeline's topic lives on this platform's own broker, so events are read from there below.
       pipeline = new Pipeline(SharedKafka.unique("restart"));
       ConnectClient rest = new ConnectClient(first.connect().restUrl());

@@ -28,6 +28,9 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String PLUGIN_PATH = "connect.plugin.path";
   public static final String REGISTRY_PORT = "registry.port";
   public static final String REGISTRY_TOPIC = "registry.topic";
+  public static final String ALERTS_PORT = "alerts.port";
+  /** An alertmanager.yml; without it the bundled CDC routing runs. */
+  public static final String ALERTS_CONFIG = "alerts.config";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
   /** Prefix of raw broker properties for the embedded broker. */
@@ -40,7 +43,8 @@ public record SluiceConfig(Map<String, String> values) {
       CONNECT_PORT, "8083",
       CONNECT_GROUP, "sluice",
       REGISTRY_PORT, "8081",
-      REGISTRY_TOPIC, "_schemas");
+      REGISTRY_TOPIC, "_schemas",
+      ALERTS_PORT, "9093");
 
   public SluiceConfig {
     values = Map.copyOf(values);
