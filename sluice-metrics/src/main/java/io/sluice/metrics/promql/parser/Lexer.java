@@ -128,7 +128,7 @@ final class Lexer {
           throw error(start, "bad duration syntax: \"" + in.substring(start, pos) + "\"");
         }
       }
-      if (pos < in.length() && isIdentPart(in.charAt(pos))) {
+      if (pos < in.length() && isIdentPart(in.charAt(pos)) && in.charAt(pos) != ':') {
         throw error(start, "bad duration syntax: \"" + in.substring(start, pos + 1) + "\"");
       }
       out.add(new Token(Kind.DURATION, in.substring(start, pos), start));
