@@ -24,6 +24,9 @@ final class ScrapeLoop {
   private final boolean honorLabels;
   private final boolean honorTimestamps;
   private Set<Labels> previous = new HashSet<>();
+  private long lastScrapeTs = Long.MIN_VALUE;
+  /** Prometheus's --scrape.timestamp-tolerance: scheduler jitter this small is ironed out, to compress better. */
+  static final long TIMESTAMP_TOLERANCE_MS = 2;
 
   ScrapeLoop(Target target, Storage storage, Scraper scraper, Clock clock, boolean honorLabels,
       boolean honorTimestamps) {
@@ -43,6 +46,13 @@ final class ScrapeLoop {
   synchronized void scrapeOnce() {
     Instant start = clock.instant();
     long ts = start.toEpochMilli();
+    if (lastScrapeTs != Long.MIN_VALUE) {
+      long expected = lastScrapeTs + target.interval().toMillis();
+      if (Math.abs(ts - expected) <= TIMESTAMP_TOLERANCE_MS) {
+        ts = expected;
+      }
+    }
+    lastScrapeTs = ts;
     long startNanos = System.nanoTime();
     List<ExpositionParser.Entry> entries = null;
     String error = null;
