@@ -41,6 +41,14 @@ final class BinaryOps {
     return Math.pow(x, y);
   }
 
+  /** Prometheus drops the metric name for arithmetic, but (a quirk we keep) not for atan2. */
+  static boolean dropsMetricName(BinaryOp op) {
+    return switch (op) {
+      case ADD, SUB, MUL, DIV, MOD, POW -> true;
+      default -> false;
+    };
+  }
+
   static boolean compare(BinaryOp op, double l, double r) {
     return switch (op) {
       case EQL -> l == r;
@@ -63,7 +71,7 @@ final class BinaryOps {
   static List<Value.Sample> vectorScalar(BinaryOp op, List<Value.Sample> vec, double scalar, boolean scalarOnLeft,
       boolean returnBool, long t) {
     List<Value.Sample> out = new ArrayList<>(vec.size());
-    boolean dropName = !op.isComparison() || returnBool;
+    boolean dropName = dropsMetricName(op) || returnBool;
     for (Value.Sample s : vec) {
       double l = scalarOnLeft ? scalar : s.v();
       double r = scalarOnLeft ? s.v() : scalar;
@@ -170,7 +178,7 @@ final class BinaryOps {
     Set<Labels> matchedSigs = new HashSet<>();
     Set<Labels> inserted = new HashSet<>();
     List<Value.Sample> out = new ArrayList<>();
-    boolean dropName = !op.isComparison() || b.returnBool();
+    boolean dropName = dropsMetricName(op) || b.returnBool();
     for (Value.Sample ls : lhs) {
       Labels sig = signature(ls.labels(), m);
       Value.Sample rs = oneSide.get(sig);
