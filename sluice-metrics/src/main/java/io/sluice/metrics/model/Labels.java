@@ -20,6 +20,8 @@ public final class Labels implements Comparable<Labels> {
   /** name0, value0, name1, value1, ... sorted by name. */
   private final String[] pairs;
   private int hash;
+  /** Queries drop the metric name of the same series at every step; computing it once matters. */
+  private Labels withoutNameCache;
 
   private Labels(String[] pairs) {
     this.pairs = pairs;
@@ -101,31 +103,53 @@ public final class Labels implements Comparable<Labels> {
   }
 
   public Labels withoutName() {
-    return get(METRIC_NAME).isEmpty() ? this : toBuilder().del(METRIC_NAME).build();
+    Labels cached = withoutNameCache;
+    if (cached != null) {
+      return cached;
+    }
+    int at = -1;
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (pairs[i].equals(METRIC_NAME)) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0) {
+      cached = this;
+    } else {
+      String[] p = new String[pairs.length - 2];
+      System.arraycopy(pairs, 0, p, 0, at);
+      System.arraycopy(pairs, at + 2, p, at, pairs.length - at - 2);
+      cached = new Labels(p);
+    }
+    withoutNameCache = cached;
+    return cached;
   }
 
   /** Only the named labels. */
   public Labels keep(Collection<String> names) {
-    List<String> out = new ArrayList<>();
+    String[] out = new String[pairs.length];
+    int n = 0;
     for (int i = 0; i < pairs.length; i += 2) {
       if (names.contains(pairs[i])) {
-        out.add(pairs[i]);
-        out.add(pairs[i + 1]);
+        out[n++] = pairs[i];
+        out[n++] = pairs[i + 1];
       }
     }
-    return new Labels(out.toArray(new String[0]));
+    return new Labels(n == out.length ? out : Arrays.copyOf(out, n));
   }
 
   /** All but the named labels. */
   public Labels drop(Collection<String> names) {
-    List<String> out = new ArrayList<>();
+    String[] out = new String[pairs.length];
+    int n = 0;
     for (int i = 0; i < pairs.length; i += 2) {
       if (!names.contains(pairs[i])) {
-        out.add(pairs[i]);
-        out.add(pairs[i + 1]);
+        out[n++] = pairs[i];
+        out[n++] = pairs[i + 1];
       }
     }
-    return new Labels(out.toArray(new String[0]));
+    return new Labels(n == out.length ? out : Arrays.copyOf(out, n));
   }
 
   @Override
@@ -137,7 +161,17 @@ public final class Labels implements Comparable<Labels> {
   public int hashCode() {
     int h = hash;
     if (h == 0) {
-      h = Arrays.hashCode(pairs);
+      // Arrays.hashCode is linear in the strings' hashes, and label sets that differ in two numbered labels
+      // (host7/job3 vs host8/job2) collide in bulk; mixing each element breaks that.
+      for (String p : pairs) {
+        int x = p.hashCode();
+        x ^= x >>> 16;
+        x *= 0x85ebca6b;
+        x ^= x >>> 13;
+        x *= 0xc2b2ae35;
+        x ^= x >>> 16;
+        h = h * 0x9E3779B1 + x;
+      }
       hash = h == 0 ? 1 : h;
     }
     return hash;

@@ -26,7 +26,8 @@ final class Aggregations {
     return l.keep(a.grouping());
   }
 
-  static List<Value.Sample> aggregate(Expr.Aggregate a, List<Value.Sample> in, Double param, String strParam, long t) {
+  static List<Value.Sample> aggregate(Expr.Aggregate a, List<Value.Sample> in, Double param, String strParam, long t,
+      Map<Labels, Labels> groupCache) {
     AggregateOp op = a.op();
     if (op == AggregateOp.COUNT_VALUES) {
       if (!Labels.isValidLabelName(strParam)) {
@@ -43,7 +44,20 @@ final class Aggregations {
     }
     Map<Labels, List<Value.Sample>> groups = new LinkedHashMap<>();
     for (Value.Sample s : in) {
-      groups.computeIfAbsent(groupLabels(s.labels(), a), k -> new ArrayList<>()).add(s);
+      Labels g = groupCache.get(s.labels());
+      if (g == null) {
+        if (groupCache.size() > 200_000) {
+          groupCache.clear();
+        }
+        g = groupLabels(s.labels(), a);
+        // Equal groups share one instance, so the group map below compares by identity.
+        Labels canonical = groupCache.putIfAbsent(g, g);
+        if (canonical != null) {
+          g = canonical;
+        }
+        groupCache.put(s.labels(), g);
+      }
+      groups.computeIfAbsent(g, k -> new ArrayList<>()).add(s);
     }
     List<Value.Sample> out = new ArrayList<>(groups.size());
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {

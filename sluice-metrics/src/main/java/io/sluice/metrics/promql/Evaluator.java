@@ -28,6 +28,65 @@ final class Evaluator {
   private final long deadline;
   private long loadedSamples;
   private final Map<Expr, List<SeriesData>> data = new IdentityHashMap<>();
+  /**
+   * Per selector: for each series, the index of the last sample at or before the previous step's reference time, and
+   * of the first sample in the previous step's range. Steps move forward, so advancing the cursors replaces binary
+   * searches; a step back (subqueries) falls back to searching.
+   */
+  private final Map<Expr, Cursor> cursors = new IdentityHashMap<>();
+
+  private static final class Cursor {
+    final int[] hi;
+    final int[] lo;
+    long lastRef = Long.MIN_VALUE;
+    long lastFrom = Long.MIN_VALUE;
+
+    Cursor(int n) {
+      hi = new int[n];
+      lo = new int[n];
+      java.util.Arrays.fill(hi, -1);
+    }
+  }
+
+  /** Index of the last sample at or before {@code ref}, moving the cursor. */
+  private static int advanceHi(Cursor c, int i, long[] ts, int n, long ref) {
+    int h = c.hi[i];
+    while (h + 1 < n && ts[h + 1] <= ref) {
+      h++;
+    }
+    c.hi[i] = h;
+    return h;
+  }
+
+  /** Index of the first sample at or after {@code from}, moving the cursor. */
+  private static int advanceLo(Cursor c, int i, long[] ts, int n, long from) {
+    int l = c.lo[i];
+    while (l < n && ts[l] < from) {
+      l++;
+    }
+    c.lo[i] = l;
+    return l;
+  }
+
+  private Cursor cursor(Expr key, int n, long ref, long from) {
+    Cursor c = cursors.get(key);
+    if (c == null || ref < c.lastRef || from < c.lastFrom) {
+      c = new Cursor(n);
+      List<SeriesData> series = data.get(key);
+      for (int i = 0; i < n; i++) {
+        SeriesData s = series.get(i);
+        c.hi[i] = lastAtOrBefore(s.timestamps(), s.size(), ref);
+        c.lo[i] = lastAtOrBefore(s.timestamps(), s.size(), from - 1) + 1;
+      }
+      cursors.put(key, c);
+    }
+    c.lastRef = ref;
+    c.lastFrom = from;
+    return c;
+  }
+
+  /** Per aggregation: a series' labels to its group's (and each group to its one instance); series keep their Labels. */
+  private final Map<Expr, Map<Labels, Labels>> groupCaches = new IdentityHashMap<>();
 
   Evaluator(Engine engine, Queryable storage, long start, long end, long step) {
     this.engine = engine;
@@ -210,7 +269,7 @@ final class Evaluator {
         args.add(eval(a, t));
       }
       Result r = Functions.call(this, c, args, t);
-      if (r.type() == ValueType.VECTOR) {
+      if (r.type() == ValueType.VECTOR && mayCollide(c, args)) {
         checkDuplicates(r.vector());
       }
       return r;
@@ -226,9 +285,55 @@ final class Evaluator {
           param = p.scalar();
         }
       }
-      return Result.vector(Aggregations.aggregate(a, eval(a.expr(), t).vector(), param, strParam, t));
+      Map<Labels, Labels> cache = groupCaches.computeIfAbsent(a, k -> new HashMap<>());
+      return Result.vector(Aggregations.aggregate(a, eval(a.expr(), t).vector(), param, strParam, t, cache));
     }
     throw new IllegalStateException("unknown node " + e);
+  }
+
+  /**
+   * Whether a function's output can hold two equal label sets: only when it rewrites labels, or drops metric names of
+   * an input with more than one. Skipping the check otherwise keeps a hash set per step off the hot path.
+   */
+  private static boolean mayCollide(Expr.Call c, List<Result> args) {
+    String f = c.function().name();
+    if (f.equals("label_replace") || f.equals("label_join")) {
+      return true;
+    }
+    for (int ai = 0; ai < args.size(); ai++) {
+      if (hasFixedName(c.args().get(ai))) {
+        continue;
+      }
+      Result a = args.get(ai);
+      String first = null;
+      if (a.type() == ValueType.VECTOR) {
+        for (Value.Sample s : a.vector()) {
+          String n = s.labels().metricName();
+          if (first == null) {
+            first = n;
+          } else if (!first.equals(n)) {
+            return true;
+          }
+        }
+      } else if (a.type() == ValueType.MATRIX) {
+        for (Window w : a.matrix()) {
+          String n = w.labels().metricName();
+          if (first == null) {
+            first = n;
+          } else if (!first.equals(n)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasFixedName(Expr e) {
+    Expr u = Expr.unwrap(e);
+    Expr.VectorSelector vs = u instanceof Expr.MatrixSelector ms ? ms.selector()
+        : u instanceof Expr.VectorSelector v ? v : null;
+    return vs != null && vs.name() != null;
   }
 
   static void checkDuplicates(List<Value.Sample> vector) {
@@ -263,9 +368,11 @@ final class Evaluator {
   private List<Value.Sample> selectInstant(Expr.VectorSelector vs, long t) {
     long ref = atTime(vs.at(), t) - vs.offset();
     List<SeriesData> series = data.get(vs);
-    List<Value.Sample> out = new ArrayList<>();
-    for (SeriesData s : series) {
-      int i = lastAtOrBefore(s.timestamps(), s.size(), ref);
+    Cursor c = cursor(vs, series.size(), ref, Long.MIN_VALUE);
+    List<Value.Sample> out = new ArrayList<>(series.size());
+    for (int k = 0; k < series.size(); k++) {
+      SeriesData s = series.get(k);
+      int i = advanceHi(c, k, s.timestamps(), s.size(), ref);
       if (i < 0) {
         continue;
       }
@@ -283,13 +390,16 @@ final class Evaluator {
     Expr.VectorSelector vs = ms.selector();
     long ref = atTime(vs.at(), t) - vs.offset();
     long from = ref - ms.range();
-    List<Window> out = new ArrayList<>();
-    for (SeriesData s : data.get(ms)) {
-      int hi = lastAtOrBefore(s.timestamps(), s.size(), ref);
+    List<SeriesData> series = data.get(ms);
+    Cursor c = cursor(ms, series.size(), ref, from);
+    List<Window> out = new ArrayList<>(series.size());
+    for (int k = 0; k < series.size(); k++) {
+      SeriesData s = series.get(k);
+      int hi = advanceHi(c, k, s.timestamps(), s.size(), ref);
       if (hi < 0) {
         continue;
       }
-      int lo = lastAtOrBefore(s.timestamps(), hi + 1, from - 1) + 1;
+      int lo = advanceLo(c, k, s.timestamps(), s.size(), from);
       if (lo > hi) {
         continue;
       }

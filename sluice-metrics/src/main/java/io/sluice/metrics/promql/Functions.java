@@ -198,7 +198,7 @@ final class Functions {
       }
       long[] r = ev.rangeOf(c.args().get(matrixArg), t);
       long[] range = {r[0], r[1], t};
-      List<Value.Sample> out = new ArrayList<>();
+      List<Value.Sample> out = new ArrayList<>(a.get(matrixArg).matrix().size());
       for (Window w : a.get(matrixArg).matrix()) {
         Double v = f.apply(w, params, range);
         if (v != null) {

@@ -86,15 +86,14 @@ final class Wal implements AutoCloseable {
   }
 
   synchronized void logSamples(long[] refs, long[] ts, double[] vs, int n) {
+    // The hot path: encode straight into one array rather than through a DataOutputStream.
+    java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(5 + 24 * n);
+    bb.put(SAMPLES).putInt(n);
+    for (int i = 0; i < n; i++) {
+      bb.putLong(refs[i]).putLong(ts[i]).putLong(Double.doubleToRawLongBits(vs[i]));
+    }
     try {
-      rec.writeByte(SAMPLES);
-      rec.writeInt(n);
-      for (int i = 0; i < n; i++) {
-        rec.writeLong(refs[i]);
-        rec.writeLong(ts[i]);
-        rec.writeLong(Double.doubleToRawLongBits(vs[i]));
-      }
-      flushRecord();
+      writeRecord(bb.array());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -118,6 +117,10 @@ final class Wal implements AutoCloseable {
     rec.flush();
     byte[] payload = buf.toByteArray();
     buf.reset();
+    writeRecord(payload);
+  }
+
+  private void writeRecord(byte[] payload) throws IOException {
     CRC32 crc = new CRC32();
     crc.update(payload);
     out.writeInt(payload.length);

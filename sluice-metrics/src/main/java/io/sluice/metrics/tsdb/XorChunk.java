@@ -137,11 +137,15 @@ final class XorChunk {
 
   private void writeBits(long value, int nbits) {
     ensure(nbits);
-    for (int i = nbits - 1; i >= 0; i--) {
-      if (((value >>> i) & 1) != 0) {
-        bytes[2 + (int) (bitLen >>> 3)] |= (byte) (0x80 >>> (bitLen & 7));
-      }
-      bitLen++;
+    // Fill the current byte, then whole bytes: at most 9 steps for 64 bits.
+    while (nbits > 0) {
+      int idx = 2 + (int) (bitLen >>> 3);
+      int free = 8 - (int) (bitLen & 7);
+      int take = Math.min(free, nbits);
+      int bits = (int) ((value >>> (nbits - take)) & ((1L << take) - 1));
+      bytes[idx] |= (byte) (bits << (free - take));
+      nbits -= take;
+      bitLen += take;
     }
   }
 
@@ -252,8 +256,14 @@ final class XorChunk {
 
     private long readBits(int nbits) {
       long out = 0;
-      for (int i = 0; i < nbits; i++) {
-        out = (out << 1) | (readBit() ? 1 : 0);
+      while (nbits > 0) {
+        int idx = 2 + (int) (pos >>> 3);
+        int avail = 8 - (int) (pos & 7);
+        int take = Math.min(avail, nbits);
+        int cur = ((b[idx] & 0xff) >>> (avail - take)) & ((1 << take) - 1);
+        out = (out << take) | cur;
+        nbits -= take;
+        pos += take;
       }
       return out;
     }
