@@ -110,6 +110,7 @@ public final class Engine {
     }
     Evaluator ev = new Evaluator(this, storage, start, end, step);
     ev.prefetch(expr);
+    ev.precompute(expr, start, end, step);
     Map<Labels, SeriesBuilder> out = new LinkedHashMap<>();
     long points = 0;
     for (long t = start; t <= end; t += step) {

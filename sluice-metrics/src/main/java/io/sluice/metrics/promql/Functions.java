@@ -28,11 +28,14 @@ final class Functions {
 
   /** A function of one range window; NaN-free "no result" is signalled by returning null. */
   @FunctionalInterface
-  private interface OverTime {
+  interface OverTime {
     Double apply(Window w, double[] params, long[] range);
   }
 
   private static final Map<String, Impl> TABLE = new HashMap<>();
+  /** The functions of one range window, for the engine's series-by-series evaluation of range queries. */
+  private static final Map<String, OverTime> OVER_TIME = new HashMap<>();
+  private static final Set<String> KEEPS_NAME = new HashSet<>();
 
   static {
     simple("abs", Math::abs);
@@ -163,6 +166,19 @@ final class Functions {
     TABLE.put("label_join", (ev, c, a, t) -> labelJoin(a, t));
   }
 
+  /** The window function of a range-vector function such as rate, or null for other functions. */
+  static OverTimeFunction overTime(String name) {
+    OverTime f = OVER_TIME.get(name);
+    return f == null ? null : new OverTimeFunction(f, !KEEPS_NAME.contains(name));
+  }
+
+  /** A window function and whether its results lose the metric name. */
+  record OverTimeFunction(OverTime f, boolean dropName) {
+    Double apply(Window w, double[] params, long[] range) {
+      return f.apply(w, params, range);
+    }
+  }
+
   static Result call(Evaluator ev, Expr.Call call, List<Result> args, long t) {
     Impl impl = TABLE.get(call.function().name());
     if (impl == null) {
@@ -188,6 +204,10 @@ final class Functions {
    * after it (predict_linear). The range passed is {start, end, evaluation time}.
    */
   private static void overTime(String name, boolean dropName, OverTime f) {
+    OVER_TIME.put(name, f);
+    if (!dropName) {
+      KEEPS_NAME.add(name);
+    }
     TABLE.put(name, (ev, c, a, t) -> {
       int matrixArg = c.args().get(0).type() == io.sluice.metrics.promql.parser.ValueType.MATRIX ? 0 : 1;
       double[] params = new double[a.size() - 1];
