@@ -40,17 +40,21 @@ public final class MetricsServer implements AutoCloseable {
   private volatile boolean ready;
 
   private MetricsServer(Builder b) {
+    // A bad configuration fails before anything is opened or bound.
+    Config parsed = b.configYaml != null ? Config.parse(b.configYaml)
+        : b.configFile != null ? Config.load(b.configFile) : null;
     this.db = b.dataDir == null ? Db.inMemory() : Db.open(b.dataDir, b.retention);
     try {
+      // Prometheus's default subquery step is the global evaluation interval.
+      Duration subqueryStep = parsed != null ? parsed.global().evaluationInterval() : Duration.ofSeconds(15);
       this.engine = Engine.builder().timeout(b.queryTimeout).maxSamples(b.maxSamples)
-          .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(Duration.ofMinutes(1)).build();
+          .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(subqueryStep).build();
       HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port);
       this.scrapes = new ScrapeManager(db, b.clock);
       Api api = new Api(db, engine, b.clock, scrapes::activeTargets, () -> ready, PROMETHEUS_COMPATIBLE_VERSION)
           .selfMetrics(this::selfMetrics);
       this.http = api.register(hb).start();
-      this.config = b.configYaml != null ? Config.parse(b.configYaml)
-          : b.configFile != null ? Config.load(b.configFile) : Config.defaults(http.port());
+      this.config = parsed != null ? parsed : Config.defaults(http.port());
       scrapes.apply(config);
       ready = true;
     } catch (RuntimeException e) {

@@ -37,6 +37,14 @@ public final class Engine {
     return new Builder();
   }
 
+  /** This engine with a shorter timeout (a query's own {@code timeout} parameter never extends the server's). */
+  public Engine withTimeout(Duration timeout) {
+    Builder b = new Builder().lookbackDelta(Duration.ofMillis(lookbackDelta)).maxSamples(maxSamples)
+        .defaultSubqueryStep(Duration.ofMillis(defaultSubqueryStep))
+        .timeout(Duration.ofNanos(Math.min(timeoutNanos, timeout.toNanos())));
+    return b.build();
+  }
+
   /** Engine limits; defaults are Prometheus's. */
   public static final class Builder {
     private Duration lookbackDelta = Duration.ofMinutes(5);

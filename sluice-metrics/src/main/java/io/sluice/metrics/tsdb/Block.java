@@ -33,6 +33,8 @@ final class Block implements AutoCloseable {
   final long mint;
   final long maxt;
   private final List<IndexEntry> series;
+  /** Series by metric name: most selectors name their metric, and a block holds every series of its time. */
+  private final Map<String, List<IndexEntry>> byName = new java.util.HashMap<>();
   private final MappedByteBuffer chunks;
   private final FileChannel channel;
 
@@ -45,6 +47,9 @@ final class Block implements AutoCloseable {
     this.series = series;
     this.channel = channel;
     this.chunks = chunks;
+    for (IndexEntry e : series) {
+      byName.computeIfAbsent(e.labels.metricName(), k -> new ArrayList<>()).add(e);
+    }
   }
 
   static Block write(Path parent, long mint, long maxt, Map<Labels, List<ChunkMeta>> data) throws IOException {
@@ -133,7 +138,14 @@ final class Block implements AutoCloseable {
 
   /** Series of this block matching the matchers, each with its chunks overlapping {@code [from, to]}. */
   void select(List<Matcher> matchers, long from, long to, Map<Labels, List<ChunkMeta>> out, boolean withChunks) {
-    for (IndexEntry e : series) {
+    List<IndexEntry> candidates = series;
+    for (Matcher m : matchers) {
+      if (m.type() == Matcher.Type.EQ && m.name().equals(Labels.METRIC_NAME)) {
+        candidates = byName.getOrDefault(m.value(), List.of());
+        break;
+      }
+    }
+    for (IndexEntry e : candidates) {
       if (!Head.matchesAll(e.labels, matchers)) {
         continue;
       }

@@ -102,6 +102,7 @@ public final class Db implements Storage {
         MemSeries s = head.byRef(ref);
         if (s != null && s.append(t, v)) {
           head.observe(t);
+          head.observeMin(t);
           samples[0]++;
         }
       }
@@ -112,6 +113,7 @@ public final class Db implements Storage {
         if (s != null) {
           s.addClosedChunk(chunk);
           head.observe(chunk.maxt());
+          head.observeMin(chunk.mint());
         }
       }
     });
@@ -171,14 +173,17 @@ public final class Db implements Storage {
           wal.commit();
         }
         long max = Long.MIN_VALUE;
+        long min = Long.MAX_VALUE;
         for (int i = 0; i < n; i++) {
           if (series[i].append(ts[i], vs[i])) {
             max = Math.max(max, ts[i]);
+            min = Math.min(min, ts[i]);
           } else {
             outOfOrder++;
           }
         }
         head.observe(max);
+        head.observeMin(min);
       }
       n = 0;
       maybeCompact();
@@ -197,7 +202,7 @@ public final class Db implements Storage {
 
   private void maybeCompact() {
     long maxT = head.maxTime();
-    long minT = head.minTime();
+    long minT = head.minTimeBound();
     if (maxT == Long.MIN_VALUE || minT == Long.MAX_VALUE || maxT - minT <= blockRange * 3 / 2) {
       return;
     }
@@ -235,6 +240,7 @@ public final class Db implements Storage {
           }
         }
       }
+      head.minTime();
       if (wal != null) {
         checkpoint();
       }

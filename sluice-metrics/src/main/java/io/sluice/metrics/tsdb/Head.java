@@ -22,6 +22,8 @@ final class Head {
   private final AtomicLong nextRef = new AtomicLong(1);
   private final long chunkRange;
   private volatile long maxT = Long.MIN_VALUE;
+  /** Lower bound of the head's oldest sample; exact again after every compaction, so commits need not scan. */
+  private volatile long minT = Long.MAX_VALUE;
 
   Head(long chunkRange) {
     this.chunkRange = chunkRange;
@@ -97,15 +99,28 @@ final class Head {
     }
   }
 
+  void observeMin(long t) {
+    if (t < minT) {
+      minT = t;
+    }
+  }
+
+  /** The cheap lower bound; see {@link #minTime()} for the exact value. */
+  long minTimeBound() {
+    return minT;
+  }
+
   long maxTime() {
     return maxT;
   }
 
+  /** The exact oldest sample time of the head, by a scan of all series; also resets the cheap bound. */
   long minTime() {
     long min = Long.MAX_VALUE;
     for (MemSeries s : byRef.values()) {
       min = Math.min(min, s.minTime());
     }
+    minT = min;
     return min;
   }
 

@@ -183,7 +183,7 @@ public final class Api {
   private Engine engineFor(HttpRequest r) {
     return r.param("timeout").filter(s -> !s.isEmpty()).map(s -> {
       long ms = parseDuration("timeout", s);
-      return Engine.builder().timeout(java.time.Duration.ofMillis(ms)).build();
+      return engine.withTimeout(java.time.Duration.ofMillis(ms));
     }).orElse(engine);
   }
 
