@@ -27,6 +27,8 @@ final class Evaluator {
   final long end;
   private final long deadline;
   private long loadedSamples;
+  /** Steps of the query: an instant selector holds at most one sample per series and step, as Prometheus counts. */
+  private final long steps;
   private final Map<Expr, List<SeriesData>> data = new IdentityHashMap<>();
   /**
    * Per selector: for each series, the index of the last sample at or before the previous step's reference time, and
@@ -94,6 +96,7 @@ final class Evaluator {
     this.start = start;
     this.end = end;
     this.deadline = System.nanoTime() + engine.timeoutNanos();
+    this.steps = step > 0 ? (end - start) / step + 1 : 1;
   }
 
   void checkDeadline() {
@@ -190,7 +193,7 @@ final class Evaluator {
     }
     List<SeriesData> kept = new ArrayList<>(series.size());
     for (SeriesData s : series) {
-      loadedSamples += s.size();
+      loadedSamples += dropStale ? s.size() : Math.min(s.size(), steps);
       if (loadedSamples > engine.maxSamples()) {
         throw QueryException.tooManySamples();
       }
