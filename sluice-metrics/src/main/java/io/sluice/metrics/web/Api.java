@@ -74,6 +74,8 @@ public final class Api {
         .get("/api/v1/label/{name}/values", this::labelValues)
         .get("/api/v1/targets", this::targetsJson)
         .get("/api/v1/metadata", r -> ok("{}"))
+        // Grafana asks for exemplars when a panel enables them; we store none.
+        .get("/api/v1/query_exemplars", r -> ok("[]")).post("/api/v1/query_exemplars", r -> ok("[]"))
         .get("/api/v1/status/buildinfo", this::buildInfo)
         .get("/metrics", r -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", selfMetrics.get()))
         .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Prometheus Server is Healthy.\n"))
