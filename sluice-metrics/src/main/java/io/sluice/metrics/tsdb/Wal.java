@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -250,9 +249,5 @@ final class Wal implements AutoCloseable {
     } catch (IOException e) {
       log.warn("closing WAL failed", e);
     }
-  }
-
-  static List<Path> noPaths() {
-    return new ArrayList<>();
   }
 }

@@ -27,13 +27,9 @@ final class XorChunk {
     bytes = new byte[32];
   }
 
-  /** Wraps an encoded chunk for reading; it cannot be appended to. */
-  static byte[] copyOf(XorChunk c) {
-    return Arrays.copyOf(c.bytes, 2 + (int) ((c.bitLen + 7) / 8));
-  }
-
+  /** The chunk as bytes, for reading with {@link Reader} or storing; later appends do not change the copy. */
   byte[] encoded() {
-    return copyOf(this);
+    return Arrays.copyOf(bytes, 2 + (int) ((bitLen + 7) / 8));
   }
 
   int count() {

@@ -23,7 +23,6 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -366,9 +365,5 @@ public final class Api {
     data.put("buildDate", "");
     data.put("goVersion", "java" + Runtime.version().feature());
     return HttpResponse.json(200, Map.of("status", "success", "data", data));
-  }
-
-  static List<String> distinct(List<String> in) {
-    return new ArrayList<>(new LinkedHashSet<>(in));
   }
 }
