@@ -32,24 +32,23 @@ final class Block implements AutoCloseable {
   final Path dir;
   final long mint;
   final long maxt;
-  private final List<IndexEntry> series;
-  /** Series by metric name: most selectors name their metric, and a block holds every series of its time. */
-  private final Map<String, List<IndexEntry>> byName = new java.util.HashMap<>();
+  private final FileChannel indexChannel;
+  private final MappedByteBuffer index;
   private final MappedByteBuffer chunks;
   private final FileChannel channel;
 
+  /** One series of the index as a query sees it. */
   private record IndexEntry(Labels labels, long[] mints, long[] maxts, long[] offsets, int[] lengths) {}
 
-  private Block(Path dir, long mint, long maxt, List<IndexEntry> series, FileChannel channel, MappedByteBuffer chunks) {
+  private Block(Path dir, long mint, long maxt, FileChannel indexChannel, MappedByteBuffer index, FileChannel channel,
+      MappedByteBuffer chunks) {
     this.dir = dir;
     this.mint = mint;
     this.maxt = maxt;
-    this.series = series;
+    this.indexChannel = indexChannel;
+    this.index = index;
     this.channel = channel;
     this.chunks = chunks;
-    for (IndexEntry e : series) {
-      byName.computeIfAbsent(e.labels.metricName(), k -> new ArrayList<>()).add(e);
-    }
   }
 
   static Block write(Path parent, long mint, long maxt, Map<Labels, List<ChunkMeta>> data) throws IOException {
@@ -89,23 +88,52 @@ final class Block implements AutoCloseable {
     return open(dst);
   }
 
+  /**
+   * Maps a block. Only the header is read now: the index is parsed from the mapping when a query reaches this block,
+   * so the memory a block takes does not grow with its series, and the store's memory follows the active series of
+   * the head rather than the retention.
+   */
   static Block open(Path dir) throws IOException {
-    List<IndexEntry> entries = new ArrayList<>();
-    long mint;
-    long maxt;
-    try (DataInputStream in = new DataInputStream(
-        new BufferedInputStream(Files.newInputStream(dir.resolve("index")), 1 << 16))) {
-      if (in.readInt() != MAGIC) {
-        throw new IOException("not a block index: " + dir);
+    FileChannel ic = FileChannel.open(dir.resolve("index"), StandardOpenOption.READ);
+    MappedByteBuffer idx = ic.map(FileChannel.MapMode.READ_ONLY, 0, ic.size());
+    if (idx.capacity() < 20 || idx.getInt(0) != MAGIC) {
+      ic.close();
+      throw new IOException("not a block index: " + dir);
+    }
+    long mint = idx.getLong(4);
+    long maxt = idx.getLong(12);
+    FileChannel ch = FileChannel.open(dir.resolve("chunks"), StandardOpenOption.READ);
+    MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+    return new Block(dir, mint, maxt, ic, idx, ch, map);
+  }
+
+  /** Parses the index from the mapping, handing each series to {@code visit}. */
+  private void scanIndex(java.util.function.Consumer<IndexEntry> visit) {
+    java.nio.ByteBuffer b = index.duplicate();
+    b.position(20);
+    DataInputStream in = new DataInputStream(new java.io.InputStream() {
+      @Override
+      public int read() {
+        return b.hasRemaining() ? b.get() & 0xff : -1;
       }
-      mint = in.readLong();
-      maxt = in.readLong();
+
+      @Override
+      public int read(byte[] a, int off, int len) {
+        if (!b.hasRemaining()) {
+          return -1;
+        }
+        int n = Math.min(len, b.remaining());
+        b.get(a, off, n);
+        return n;
+      }
+    });
+    try {
       int n = in.readInt();
       for (int s = 0; s < n; s++) {
         int nl = in.readInt();
-        Labels.Builder b = Labels.builder();
+        Labels.Builder lb = Labels.builder();
         for (int i = 0; i < nl; i++) {
-          b.set(in.readUTF(), in.readUTF());
+          lb.set(in.readUTF(), in.readUTF());
         }
         int nc = in.readInt();
         long[] mints = new long[nc];
@@ -118,12 +146,11 @@ final class Block implements AutoCloseable {
           offs[c] = in.readLong();
           lens[c] = in.readInt();
         }
-        entries.add(new IndexEntry(b.build(), mints, maxts, offs, lens));
+        visit.accept(new IndexEntry(lb.build(), mints, maxts, offs, lens));
       }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("corrupt block index in " + dir, e);
     }
-    FileChannel ch = FileChannel.open(dir.resolve("chunks"), StandardOpenOption.READ);
-    MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
-    return new Block(dir, mint, maxt, entries, ch, map);
   }
 
   static List<Path> list(Path parent) throws IOException {
@@ -138,20 +165,13 @@ final class Block implements AutoCloseable {
 
   /** Series of this block matching the matchers, each with its chunks overlapping {@code [from, to]}. */
   void select(List<Matcher> matchers, long from, long to, Map<Labels, List<ChunkMeta>> out, boolean withChunks) {
-    List<IndexEntry> candidates = series;
-    for (Matcher m : matchers) {
-      if (m.type() == Matcher.Type.EQ && m.name().equals(Labels.METRIC_NAME)) {
-        candidates = byName.getOrDefault(m.value(), List.of());
-        break;
-      }
-    }
-    for (IndexEntry e : candidates) {
+    scanIndex(e -> {
       if (!Head.matchesAll(e.labels, matchers)) {
-        continue;
+        return;
       }
       List<ChunkMeta> list = out.computeIfAbsent(e.labels, k -> new ArrayList<>());
       if (!withChunks) {
-        continue;
+        return;
       }
       for (int c = 0; c < e.mints.length; c++) {
         if (e.maxts[c] >= from && e.mints[c] <= to) {
@@ -160,7 +180,7 @@ final class Block implements AutoCloseable {
           list.add(new ChunkMeta(e.mints[c], e.maxts[c], data));
         }
       }
-    }
+    });
   }
 
   long bytes() {
@@ -168,20 +188,21 @@ final class Block implements AutoCloseable {
   }
 
   long samples() {
-    long n = 0;
-    for (IndexEntry e : series) {
+    long[] n = {0};
+    scanIndex(e -> {
       for (int c = 0; c < e.mints.length; c++) {
         byte[] head = new byte[2];
         chunks.slice((int) e.offsets[c], 2).get(head);
-        n += XorChunk.Reader.count(head);
+        n[0] += XorChunk.Reader.count(head);
       }
-    }
-    return n;
+    });
+    return n[0];
   }
 
   @Override
   public void close() {
     try {
+      indexChannel.close();
       channel.close();
     } catch (IOException ignored) {
       // read-only; nothing to lose
