@@ -2,7 +2,6 @@ package io.sluice.metrics.tsdb;
 
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
