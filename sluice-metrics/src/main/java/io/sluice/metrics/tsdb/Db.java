@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * number of active series rather than retention. Blocks older than the retention (measured from the newest sample,
  * as Prometheus does) are deleted.
  *
- * <p>Without a directory the store is purely in memory (tests, benchmarks).
+ * <p>Without a directory the store is purely in memory and keeps everything in the head (tests, benchmarks).
  */
 public final class Db implements Storage {
   private static final Logger log = LoggerFactory.getLogger(Db.class);
@@ -201,6 +201,10 @@ public final class Db implements Storage {
   }
 
   private void maybeCompact() {
+    if (dir == null) {
+      // In memory there is nowhere to move old data to: everything stays in the head.
+      return;
+    }
     long maxT = head.maxTime();
     long minT = head.minTimeBound();
     if (maxT == Long.MIN_VALUE || minT == Long.MAX_VALUE || maxT - minT <= blockRange * 3 / 2) {
@@ -238,6 +242,10 @@ public final class Db implements Storage {
           if (s.isEmpty()) {
             head.remove(s);
           }
+        }
+        if (data.isEmpty() && head.minTime() == minT) {
+          // Nothing movable (chunks replayed from a WAL written with another block range): stop rather than spin.
+          break;
         }
       }
       head.minTime();
