@@ -1,0 +1,165 @@
+package io.sluice.metrics.tsdb;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.model.Matcher;
+import io.sluice.metrics.storage.Appender;
+import io.sluice.metrics.storage.Querier;
+import io.sluice.metrics.storage.SeriesData;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DbTest {
+  @TempDir
+  Path dir;
+
+  private static final Labels A = Labels.of("__name__", "m", "job", "a");
+  private static final Labels B = Labels.of("__name__", "m", "job", "b");
+
+  private static List<SeriesData> select(Db db, long mint, long maxt, Matcher... ms) {
+    try (Querier q = db.querier(mint, maxt)) {
+      return q.select(List.of(ms));
+    }
+  }
+
+  @Test
+  void selectsByMatchersAndWindow() {
+    Db db = Db.inMemory();
+    Appender app = db.appender();
+    for (int i = 0; i < 10; i++) {
+      app.append(A, i * 1000L, i);
+      app.append(B, i * 1000L, -i);
+    }
+    app.commit();
+    List<SeriesData> s = select(db, 2000, 4000, Matcher.eq("job", "a"));
+    assertEquals(1, s.size());
+    assertArrayEquals(new long[] {2000, 3000, 4000}, s.get(0).timestamps());
+    assertArrayEquals(new double[] {2, 3, 4}, s.get(0).values());
+    assertEquals(2, select(db, 0, 10_000, Matcher.of(Matcher.Type.RE, "job", "a|b")).size());
+    assertEquals(1, select(db, 0, 10_000, Matcher.eq("__name__", "m"), Matcher.of(Matcher.Type.NEQ, "job", "a"))
+        .size());
+  }
+
+  @Test
+  void rejectsOutOfOrderSamples() {
+    Db db = Db.inMemory();
+    Appender app = db.appender();
+    app.append(A, 2000, 1);
+    app.append(A, 1000, 2);
+    app.append(A, 2000, 3);
+    app.commit();
+    assertEquals(2, db.outOfOrderSamples());
+    assertArrayEquals(new double[] {1}, select(db, 0, 5000, Matcher.eq("job", "a")).get(0).values());
+  }
+
+  @Test
+  void walReplayRestoresHeadAfterCrash() throws Exception {
+    Db db = Db.open(dir, Duration.ofDays(15));
+    Appender app = db.appender();
+    for (int i = 0; i < 500; i++) {
+      app.append(A, i * 15_000L, i * 2.5);
+    }
+    app.commit();
+    // No close(): the commit alone must have reached the WAL.
+    Db reopened = Db.open(dir, Duration.ofDays(15));
+    SeriesData s = select(reopened, 0, Long.MAX_VALUE, Matcher.eq("job", "a")).get(0);
+    assertEquals(500, s.size());
+    assertEquals(499 * 2.5, s.values()[499]);
+    reopened.close();
+  }
+
+  @Test
+  void tornWalTailIsDropped() throws Exception {
+    Db db = Db.open(dir, Duration.ofDays(15));
+    Appender app = db.appender();
+    app.append(A, 1000, 1);
+    app.commit();
+    app.append(A, 2000, 2);
+    app.commit();
+    db.close();
+    Path seg;
+    try (Stream<Path> s = Files.list(dir.resolve("wal"))) {
+      seg = s.sorted().reduce((x, y) -> y).orElseThrow();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
+      f.setLength(f.length() - 5);
+    }
+    Db reopened = Db.open(dir, Duration.ofDays(15));
+    SeriesData s = select(reopened, 0, 10_000, Matcher.eq("job", "a")).get(0);
+    assertArrayEquals(new double[] {1}, s.values());
+    reopened.close();
+  }
+
+  @Test
+  void compactsOldDataIntoBlocksAndKeepsItQueryable() {
+    Db db = Db.open(dir, Duration.ofDays(15), Duration.ofHours(2));
+    Appender app = db.appender();
+    long step = 15_000;
+    int n = (int) (Duration.ofHours(7).toMillis() / step);
+    for (int i = 0; i < n; i++) {
+      app.append(A, i * step, i);
+      if (i % 100 == 0) {
+        app.commit();
+      }
+    }
+    app.commit();
+    Db.Stats stats = db.stats();
+    assertTrue(stats.blocks() >= 2, "blocks: " + stats);
+    assertTrue(stats.blockBytes() / (double) stats.blockSamples() <= 2.0, "bytes per sample: " + stats);
+    SeriesData s = select(db, 0, Long.MAX_VALUE, Matcher.eq("job", "a")).get(0);
+    assertEquals(n, s.size());
+    for (int i = 0; i < n; i++) {
+      assertEquals(i * step, s.timestamps()[i]);
+      assertEquals(i, s.values()[i]);
+    }
+    db.close();
+    // Blocks plus the WAL checkpoint bring everything back.
+    Db reopened = Db.open(dir, Duration.ofDays(15), Duration.ofHours(2));
+    SeriesData r = select(reopened, 0, Long.MAX_VALUE, Matcher.eq("job", "a")).get(0);
+    assertEquals(n, r.size());
+    assertEquals(n - 1, r.values()[n - 1]);
+    reopened.close();
+  }
+
+  @Test
+  void retentionDeletesOldBlocks() {
+    Db db = Db.open(dir, Duration.ofHours(3), Duration.ofHours(1));
+    Appender app = db.appender();
+    long step = 60_000;
+    int n = (int) (Duration.ofHours(10).toMillis() / step);
+    for (int i = 0; i < n; i++) {
+      app.append(A, i * step, i);
+      app.commit();
+    }
+    SeriesData s = select(db, 0, Long.MAX_VALUE, Matcher.eq("job", "a")).get(0);
+    assertTrue(s.timestamps()[0] >= Duration.ofHours(5).toMillis(), "oldest kept " + s.timestamps()[0]);
+    assertEquals((n - 1) * step, s.timestamps()[s.size() - 1]);
+    db.close();
+  }
+
+  @Test
+  void inactiveSeriesLeaveTheHeadAfterCompaction() {
+    Db db = Db.open(dir, Duration.ofDays(15), Duration.ofHours(1));
+    Appender app = db.appender();
+    for (int i = 0; i < 300; i++) {
+      app.append(Labels.of("__name__", "gone", "i", String.valueOf(i)), 0, 1);
+    }
+    app.commit();
+    for (int i = 0; i < 200; i++) {
+      app.append(A, i * 60_000L, i);
+      app.commit();
+    }
+    assertTrue(db.stats().headSeries() < 10, "head series " + db.stats().headSeries());
+    assertEquals(300, select(db, 0, Long.MAX_VALUE, Matcher.eq("__name__", "gone")).size());
+    db.close();
+  }
+}
