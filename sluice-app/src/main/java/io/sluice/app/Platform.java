@@ -6,6 +6,8 @@ import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.metrics.MetricsServer;
+import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.alerts.config.ConfigException;
 import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The whole stack of one {@code sluice up}: started in dependency order, stopped in the reverse order by one thread.
  *
- * <p>Order: the alert router (it needs nothing else), the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
+ * <p>Order: the alert router and the metrics server (they need nothing else), the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
  * scans its plugins in parallel and joins once the broker answers.
  *
  * <p>Embedded engines are not allowed to end the JVM or install their own shutdown hooks ({@link ExitControl}); the
@@ -46,6 +48,7 @@ public final class Platform implements AutoCloseable {
     Path dataDir = config.dataDir().toAbsolutePath();
     try {
       startAlertRouter(config, host, dataDir);
+      startMetricsServer(config, host, dataDir);
       ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
           .restHost(host)
           .restPort(config.port(SluiceConfig.CONNECT_PORT))
@@ -116,6 +119,26 @@ public final class Platform implements AutoCloseable {
     }
     started.push(router::close);
     urls.put("alerts", router.url());
+  }
+
+  private void startMetricsServer(SluiceConfig config, String host, Path dataDir) {
+    String retention = config.get(SluiceConfig.METRICS_RETENTION);
+    long retentionMs;
+    try {
+      retentionMs = Parser.parseDuration(retention);
+    } catch (RuntimeException e) {
+      throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + " must be a duration such as 15d, not '"
+          + retention + "'");
+    }
+    MetricsServer.Builder b = MetricsServer.builder()
+        .host(host)
+        .port(config.port(SluiceConfig.METRICS_PORT))
+        .dataDir(dataDir.resolve("metrics"))
+        .retention(java.time.Duration.ofMillis(retentionMs));
+    config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    MetricsServer metrics = b.start();
+    started.push(metrics::close);
+    urls.put("metrics", metrics.url());
   }
 
   private void startRegistry(SluiceConfig config, String host) {

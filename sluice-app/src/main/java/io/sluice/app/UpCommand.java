@@ -17,7 +17,7 @@ import sun.misc.Signal;
 
 /** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry and the alert router in one process.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server and the alert router in one process.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -46,6 +46,15 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--registry-port", description = "schema registry port (default 8081)")
   Integer registryPort;
 
+  @Option(names = "--metrics-port", description = "metrics server (Prometheus API) port (default 9090)")
+  Integer metricsPort;
+
+  @Option(names = "--metrics-config", description = "prometheus.yml for the metrics server (default: scrape Sluice)")
+  Path metricsConfig;
+
+  @Option(names = "--storage.retention", description = "how long the metrics server keeps samples (default 15d)")
+  String metricsRetention;
+
   @Option(names = "--alerts-port", description = "alert router port (default 9093)")
   Integer alertsPort;
 
@@ -69,6 +78,9 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
     put(flags, SluiceConfig.REGISTRY_PORT, registryPort);
     put(flags, SluiceConfig.ALERTS_PORT, alertsPort);
+    put(flags, SluiceConfig.METRICS_PORT, metricsPort);
+    put(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
+    put(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
     put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
     put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
     SluiceConfig config;

@@ -27,6 +27,7 @@ class PlatformTest {
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(connectPort));
     flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(TestWorkers.freePort()));
     flags.put(SluiceConfig.ALERTS_PORT, String.valueOf(TestWorkers.freePort()));
+    flags.put(SluiceConfig.METRICS_PORT, String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 
@@ -45,6 +46,9 @@ class PlatformTest {
       var alerts = new ConnectClient(first.urls().get("alerts")).call("GET", "/api/v2/status", null);
       assertEquals(200, alerts.status(), alerts.body());
       assertTrue(alerts.json().path("config").path("original").asText().contains("route:"), alerts.body());
+      var metrics = new ConnectClient(first.urls().get("metrics")).call("GET", "/api/v1/query?query=vector(1)", null);
+      assertEquals(200, metrics.status(), metrics.body());
+      assertEquals("success", metrics.json().path("status").asText(), metrics.body());
       // The pipeline's topic lives on this platform's own broker, so events are read from there below.
       pipeline = new Pipeline(SharedKafka.unique("restart"));
       ConnectClient rest = new ConnectClient(first.connect().restUrl());

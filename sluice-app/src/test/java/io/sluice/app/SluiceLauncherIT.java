@@ -30,7 +30,8 @@ class SluiceLauncherIT {
         "--kafka-port", String.valueOf(freePort()),
         "--connect-port", String.valueOf(freePort()),
         "--registry-port", String.valueOf(freePort()),
-        "--alerts-port", String.valueOf(freePort()))
+        "--alerts-port", String.valueOf(freePort()),
+        "--metrics-port", String.valueOf(freePort()))
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();
@@ -59,7 +60,8 @@ class SluiceLauncherIT {
           "no 'sluice ready' line; stdout: " + out + "\nstderr: " + Files.readString(dataDir.resolve("stderr.log")));
       String line = out.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
       assertTrue(line.contains("kafka=127.0.0.1:") && line.contains("connect=http://127.0.0.1:")
-          && line.contains("registry=http://127.0.0.1:") && line.contains("alerts=http://127.0.0.1:"), line);
+          && line.contains("registry=http://127.0.0.1:") && line.contains("alerts=http://127.0.0.1:")
+          && line.contains("metrics=http://127.0.0.1:"), line);
       assertTrue(Files.exists(data.resolve("kafka").resolve("meta.properties")), "storage formatted on first start");
 
       // Process.destroy() would also close our end of its stdout; send the signal the way an operator does.

@@ -28,6 +28,10 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String PLUGIN_PATH = "connect.plugin.path";
   public static final String REGISTRY_PORT = "registry.port";
   public static final String REGISTRY_TOPIC = "registry.topic";
+  public static final String METRICS_PORT = "metrics.port";
+  /** A prometheus.yml; without it the server scrapes Sluice's exporter and itself and alerts to Sluice's router. */
+  public static final String METRICS_CONFIG = "metrics.config";
+  public static final String METRICS_RETENTION = "metrics.retention";
   public static final String ALERTS_PORT = "alerts.port";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
@@ -44,7 +48,9 @@ public record SluiceConfig(Map<String, String> values) {
       CONNECT_GROUP, "sluice",
       REGISTRY_PORT, "8081",
       REGISTRY_TOPIC, "_schemas",
-      ALERTS_PORT, "9093");
+      ALERTS_PORT, "9093",
+      METRICS_PORT, "9090",
+      METRICS_RETENTION, "15d");
 
   public SluiceConfig {
     values = Map.copyOf(values);

@@ -19,6 +19,9 @@ class SluiceConfigTest {
     assertEquals("127.0.0.1", c.host());
     assertEquals(9092, c.port(SluiceConfig.KAFKA_PORT));
     assertEquals(8083, c.port(SluiceConfig.CONNECT_PORT));
+    assertEquals(8081, c.port(SluiceConfig.REGISTRY_PORT));
+    assertEquals(9090, c.port(SluiceConfig.METRICS_PORT));
+    assertEquals(9093, c.port(SluiceConfig.ALERTS_PORT));
     assertEquals(Path.of("./data"), c.dataDir());
     assertTrue(c.externalKafka().isEmpty());
   }
