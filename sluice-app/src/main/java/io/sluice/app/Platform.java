@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The whole stack of one {@code sluice up}: started in dependency order, stopped in the reverse order by one thread.
  *
- * <p>Order: the alert router and the metrics server (they need nothing else), the broker (unless Sluice joins an existing cluster), then the schema registry, while the Connect worker
- * scans its plugins in parallel and joins once the broker answers.
+ * <p>Order: the broker (unless Sluice joins an existing cluster), then the alert router, the metrics server and the
+ * schema registry, while the Connect worker scans its plugins in parallel and joins its group once the broker answers.
  *
  * <p>Embedded engines are not allowed to end the JVM or install their own shutdown hooks ({@link ExitControl}); the
  * host stops them here, Connect first (so tasks flush their offsets while the broker still runs), then the broker.
@@ -47,8 +47,6 @@ public final class Platform implements AutoCloseable {
     String host = config.host();
     Path dataDir = config.dataDir().toAbsolutePath();
     try {
-      startAlertRouter(config, host, dataDir);
-      startMetricsServer(config, host, dataDir);
       ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
           .restHost(host)
           .restPort(config.port(SluiceConfig.CONNECT_PORT))
@@ -59,6 +57,8 @@ public final class Platform implements AutoCloseable {
       if (config.externalKafka().isPresent()) {
         bootstrapServers = config.externalKafka().get();
         urls.put("kafka", bootstrapServers);
+        startAlertRouter(config, host, dataDir);
+        startMetricsServer(config, host, dataDir);
         startRegistry(config, host);
         connect = connectBuilder.bootstrapServers(bootstrapServers).start();
       } else {
@@ -87,6 +87,9 @@ public final class Platform implements AutoCloseable {
         started.push(kafka::close);
         urls.put("kafka", bootstrapServers);
         try {
+          // These overlap with the worker joining its group, the longest step left.
+          startAlertRouter(config, host, dataDir);
+          startMetricsServer(config, host, dataDir);
           startRegistry(config, host);
         } catch (RuntimeException e) {
           connectStart.thenAccept(ConnectRuntime::close);
