@@ -1,9 +1,9 @@
 package io.sluice.metrics.promql;
 
+import io.sluice.metrics.model.GoFloat;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.parser.AggregateOp;
 import io.sluice.metrics.promql.parser.Expr;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -35,7 +35,7 @@ final class Aggregations {
       }
       Map<Labels, Integer> counts = new LinkedHashMap<>();
       for (Value.Sample s : in) {
-        Labels g = groupLabels(s.labels(), a).toBuilder().set(strParam, formatValue(s.v())).build();
+        Labels g = groupLabels(s.labels(), a).toBuilder().set(strParam, GoFloat.format(s.v())).build();
         counts.merge(g, 1, Integer::sum);
       }
       List<Value.Sample> out = new ArrayList<>();
@@ -244,22 +244,5 @@ final class Aggregations {
     int upper = Math.min(n - 1, lower + 1);
     double weight = rank - Math.floor(rank);
     return v[lower] * (1 - weight) + v[upper] * weight;
-  }
-
-  /** Go's strconv.FormatFloat(v, 'f', -1, 64), as count_values and the API print values. */
-  static String formatValue(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return (1 / v) < 0 ? "-0" : "0";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
   }
 }

@@ -1,8 +1,8 @@
 package io.sluice.metrics.web;
 
+import io.sluice.metrics.model.GoFloat;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Value;
-import java.math.BigDecimal;
 
 /**
  * Writes query results exactly as Prometheus's API does: timestamps as JSON numbers of seconds with the milliseconds
@@ -65,7 +65,7 @@ final class ResultJson {
   static void point(StringBuilder sb, long t, double v) {
     sb.append('[');
     timestamp(sb, t);
-    sb.append(",\"").append(formatValue(v)).append("\"]");
+    sb.append(",\"").append(GoFloat.format(v)).append("\"]");
   }
 
   static void timestamp(StringBuilder sb, long t) {
@@ -85,22 +85,6 @@ final class ResultJson {
       }
       sb.append(fraction);
     }
-  }
-
-  static String formatValue(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return (1 / v) < 0 ? "-0" : "0";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
   }
 
   static void labels(StringBuilder sb, Labels l) {
