@@ -18,7 +18,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * the JDBC sink into a second PostgreSQL. Each is measured twice in one process on the same machine minute: with the
  * engines' own defaults (the hand-assembled stack) and with Sluice's defaults, and reported as a ratio.
  *
- * <p>Run: {@code bench/run PipelineThroughput [rows]}. The sink then copies every row the source produced (the
+ * <p>Run: {@code bench/run PipelineThroughput [rows]}. To try other settings, {@code -Dbench.variants=tuned}
+ * runs one variant, {@code -Dbench.sink=false} skips the sink, and {@code -Dbench.worker.KEY=V} /
+ * {@code -Dbench.source.KEY=V} override worker and source settings (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
  * measured rows plus a fifth more of warm-up).
  */
 public final class PipelineThroughput {
@@ -41,8 +43,12 @@ public final class PipelineThroughput {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     Path plugins = Path.of(System.getProperty("sluice.plugin.path", "sluice-app/target/sluice/plugins"));
     try (BenchDatabase db = new BenchDatabase()) {
-      Result untuned = run(db, plugins, "untuned", false, rows);
-      Result tuned = run(db, plugins, "tuned", true, rows);
+      List<String> variants = List.of(System.getProperty("bench.variants", "untuned,tuned").split(","));
+      Result untuned = variants.contains("untuned") ? run(db, plugins, "untuned", false, rows) : null;
+      Result tuned = variants.contains("tuned") ? run(db, plugins, "tuned", true, rows) : null;
+      if (untuned == null || tuned == null) {
+        System.exit(0);
+      }
       System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, JSON converter, warm: untuned %,.0f events/s, "
           + "tuned %,.0f events/s, ratio %.2fx%n", rows, untuned.eventsPerSecond, tuned.eventsPerSecond,
           tuned.eventsPerSecond / untuned.eventsPerSecond);
@@ -59,6 +65,7 @@ public final class PipelineThroughput {
       throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
+    flags.putAll(overrides("bench.worker.", "connect.worker."));
     flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
     flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(freePort()));
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(freePort()));
@@ -74,6 +81,7 @@ public final class PipelineThroughput {
       if (!tuned) {
         source.putAll(UNTUNED_SOURCE);
       }
+      source.putAll(overrides("bench.source.", ""));
       rest.create("source", source);
       rest.awaitRunning("source");
       String topic = label + ".public.orders";
@@ -96,6 +104,9 @@ public final class PipelineThroughput {
       double eps = rows / ((System.nanoTime() - t0) / 1e9);
       System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s%n", label, rows, eps);
 
+      if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
+        return new Result(eps, 0, 0);
+      }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
           "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
@@ -120,6 +131,17 @@ public final class PipelineThroughput {
       System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s%n", label, expectedSink, rps);
       return new Result(eps, expectedSink, rps);
     }
+  }
+
+  /** System properties under {@code prefix}, renamed under {@code as}. */
+  private static Map<String, String> overrides(String prefix, String as) {
+    Map<String, String> out = new HashMap<>();
+    System.getProperties().forEach((k, v) -> {
+      if (k.toString().startsWith(prefix)) {
+        out.put(as + k.toString().substring(prefix.length()), v.toString());
+      }
+    });
+    return out;
   }
 
   private static void insert(BenchDatabase db, String database, long from, int n) throws Exception {
