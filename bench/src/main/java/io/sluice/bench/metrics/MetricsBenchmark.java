@@ -1,4 +1,4 @@
-package io.sluice.metrics.bench;
+package io.sluice.bench.metrics;
 
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  *       Prometheus on the same data when {@code /usr/bin/prometheus} is installed, as a ratio.
  * </ol>
  *
- * Run: {@code mvn -q -pl sluice-metrics -am test-compile} then
- * {@code java -cp <test classpath> io.sluice.metrics.bench.MetricsBenchmark [series]}.
+ * Run: {@code bench/run io.sluice.bench.metrics.MetricsBenchmark [series]} ({@code -Donly=append|bytes|query},
+ * {@code -Dnoprom=true} through {@code BENCH_JAVA_OPTS}).
  */
 public final class MetricsBenchmark {
   static final long STEP = 15_000;
