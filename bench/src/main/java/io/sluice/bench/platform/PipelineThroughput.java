@@ -20,7 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Run: {@code bench/run PipelineThroughput [rows]}. To try other settings, {@code -Dbench.variants=tuned}
  * runs one variant, {@code -Dbench.sink=false} skips the sink, and {@code -Dbench.worker.KEY=V} /
- * {@code -Dbench.source.KEY=V} override worker and source settings (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
+ * {@code -Dbench.source.KEY=V} override worker and source settings, {@code -Dbench.sink.urlSuffix=?k=v} extends the sink's
+ * JDBC URL (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
  * measured rows plus a fifth more of warm-up).
  */
 public final class PipelineThroughput {
@@ -110,7 +111,7 @@ public final class PipelineThroughput {
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
           "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
-          "connection.url", db.url(sink), "connection.username", "postgres", "connection.password", "postgres",
+          "connection.url", db.url(sink) + System.getProperty("bench.sink.urlSuffix", ""), "connection.username", "postgres", "connection.password", "postgres",
           "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
           "topics", topic, "collection.name.format", "orders"));
       if (!tuned) {
