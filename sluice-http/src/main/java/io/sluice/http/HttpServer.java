@@ -51,7 +51,7 @@ public final class HttpServer implements AutoCloseable {
     connector.setHost(b.host);
     connector.setPort(b.port);
     jetty.addConnector(connector);
-    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.onError));
+    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError));
   }
 
   public static Builder builder(String name) {
@@ -88,6 +88,7 @@ public final class HttpServer implements AutoCloseable {
     private int maxThreads = 32;
     private final List<Route> routes = new ArrayList<>();
     private HttpHandler notFound = req -> HttpResponse.text(404, "text/plain", "404 page not found\n");
+    private HttpHandler methodNotAllowed = req -> HttpResponse.text(405, "text/plain", "405 method not allowed\n");
     private Function<Throwable, HttpResponse> onError =
         e -> HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
 
@@ -131,9 +132,15 @@ public final class HttpServer implements AutoCloseable {
       return route("DELETE", pattern, handler);
     }
 
-    /** Answer for a path no route matches (a matching path with another method answers 405 unless set here). */
+    /** Answer for a path no route matches. */
     public Builder notFound(HttpHandler handler) {
       this.notFound = handler;
+      return this;
+    }
+
+    /** Answer for a path some route matches, but with another method. */
+    public Builder methodNotAllowed(HttpHandler handler) {
+      this.methodNotAllowed = handler;
       return this;
     }
 
@@ -159,11 +166,14 @@ public final class HttpServer implements AutoCloseable {
   private static final class Router extends Handler.Abstract {
     private final List<Route> routes;
     private final HttpHandler notFound;
+    private final HttpHandler methodNotAllowed;
     private final Function<Throwable, HttpResponse> onError;
 
-    Router(List<Route> routes, HttpHandler notFound, Function<Throwable, HttpResponse> onError) {
+    Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
+        Function<Throwable, HttpResponse> onError) {
       this.routes = routes;
       this.notFound = notFound;
+      this.methodNotAllowed = methodNotAllowed;
       this.onError = onError;
     }
 
@@ -205,11 +215,7 @@ public final class HttpServer implements AutoCloseable {
         }
       }
       HttpRequest unrouted = new HttpRequest(method, decodedPath, Map.of(), query, headers, body);
-      if (pathMatched) {
-        HttpResponse nf = notFound.handle(unrouted);
-        return nf.status() == 404 ? HttpResponse.text(405, "text/plain", "405 method not allowed\n") : nf;
-      }
-      return notFound.handle(unrouted);
+      return (pathMatched ? methodNotAllowed : notFound).handle(unrouted);
     }
 
     private HttpResponse mapError(Throwable e) {

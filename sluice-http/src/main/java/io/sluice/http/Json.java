@@ -31,7 +31,7 @@ public final class Json {
       }
       return node;
     } catch (IOException e) {
-      throw new MalformedJsonException(e instanceof JsonProcessingException j ? j.getOriginalMessage() : originalMessage(e));
+      throw new MalformedJsonException(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
     }
   }
 
@@ -40,9 +40,5 @@ public final class Json {
     public MalformedJsonException(String message) {
       super(message);
     }
-  }
-
-  private static String originalMessage(IOException e) {
-    return e.getMessage();
   }
 }

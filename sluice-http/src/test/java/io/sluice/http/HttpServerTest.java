@@ -30,6 +30,7 @@ class HttpServerTest {
           throw new IllegalStateException("kaput");
         })
         .notFound(req -> HttpResponse.json(404, Map.of("error_code", 404, "message", "HTTP 404 Not Found")))
+        .methodNotAllowed(req -> HttpResponse.json(405, Map.of("error_code", 405, "message", req.method())))
         .onError(e -> HttpResponse.json(e instanceof Json.MalformedJsonException ? 400 : 500,
             Map.of("error", e.getClass().getSimpleName())))
         .start();
@@ -76,8 +77,10 @@ class HttpServerTest {
   }
 
   @Test
-  void knownPathWithWrongMethodIs405() throws Exception {
-    assertEquals(405, send("DELETE", "/echo", null, null).statusCode());
+  void knownPathWithWrongMethodGetsTheServersOwn405Shape() throws Exception {
+    var r = send("DELETE", "/echo", null, null);
+    assertEquals(405, r.statusCode());
+    assertEquals("DELETE", Json.read(r.body().getBytes()).get("message").asText());
   }
 
   @Test

@@ -48,68 +48,10 @@ public final class RestApi {
   public static HttpServer start(String host, int port, RegistryState state, KafkaLogStore store,
       Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker) {
     RestApi api = new RestApi(new RegistryService(state, store, providers, checker));
-    MethodTracking routes = new MethodTracking(HttpServer.builder("registry").host(host).port(port).maxThreads(64));
-    api.routes(routes);
-    return routes.withMethodNotAllowed().start();
+    return api.routes(HttpServer.builder("registry").host(host).port(port).maxThreads(64)).start();
   }
 
-  /**
-   * Remembers which methods each path has, so that the others answer 405 in the registry's error shape (the HTTP
-   * module would answer a plain-text 405).
-   */
-  private static final class MethodTracking {
-    private final HttpServer.Builder builder;
-    private final Map<String, Set<String>> methods = new LinkedHashMap<>();
-
-    MethodTracking(HttpServer.Builder builder) {
-      this.builder = builder;
-    }
-
-    MethodTracking route(String method, String path, io.sluice.http.HttpHandler handler) {
-      methods.computeIfAbsent(path, p -> new java.util.HashSet<>()).add(method);
-      builder.route(method, path, handler);
-      return this;
-    }
-
-    MethodTracking get(String path, io.sluice.http.HttpHandler h) {
-      return route("GET", path, h);
-    }
-
-    MethodTracking post(String path, io.sluice.http.HttpHandler h) {
-      return route("POST", path, h);
-    }
-
-    MethodTracking put(String path, io.sluice.http.HttpHandler h) {
-      return route("PUT", path, h);
-    }
-
-    MethodTracking delete(String path, io.sluice.http.HttpHandler h) {
-      return route("DELETE", path, h);
-    }
-
-    MethodTracking notFound(io.sluice.http.HttpHandler h) {
-      builder.notFound(h);
-      return this;
-    }
-
-    MethodTracking onError(java.util.function.Function<Throwable, HttpResponse> f) {
-      builder.onError(f);
-      return this;
-    }
-
-    HttpServer.Builder withMethodNotAllowed() {
-      methods.forEach((path, allowed) -> {
-        for (String m : List.of("GET", "POST", "PUT", "DELETE", "PATCH")) {
-          if (!allowed.contains(m)) {
-            builder.route(m, path, req -> error(405, 405, "HTTP 405 Method Not Allowed"));
-          }
-        }
-      });
-      return builder;
-    }
-  }
-
-  private MethodTracking routes(MethodTracking b) {
+  private HttpServer.Builder routes(HttpServer.Builder b) {
     return b
         .get("/", req -> ok(Map.of()))
         .get("/schemas/types", req -> ok(List.of("JSON", "PROTOBUF", "AVRO")))
@@ -164,6 +106,7 @@ public final class RestApi {
         })
         .delete("/mode/{subject}", req -> ok(Map.of("mode", service.deleteMode(req.pathParam("subject")).name())))
         .notFound(req -> error(404, 404, "HTTP 404 Not Found"))
+        .methodNotAllowed(req -> error(405, 405, "HTTP 405 Method Not Allowed"))
         .onError(this::mapError);
   }
 
