@@ -54,49 +54,36 @@ public final class Platform implements AutoCloseable {
           .pluginPath(pluginPath)
           .dataDir(dataDir)
           .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
-      if (config.externalKafka().isPresent()) {
-        bootstrapServers = config.externalKafka().get();
-        urls.put("kafka", bootstrapServers);
+      EmbeddedKafka.Builder kafkaBuilder = config.externalKafka().isPresent() ? null : EmbeddedKafka.builder()
+          .dataDir(dataDir.resolve("kafka"))
+          .host(host)
+          .port(config.port(SluiceConfig.KAFKA_PORT))
+          .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+      String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
+      bootstrapServers = bootstrap;
+      // Connect's plugin scan and REST set-up need no broker: run them while the broker and the servers start.
+      CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
+          () -> connectBuilder.bootstrapServers(bootstrap).start(), runnable -> {
+            Thread t = new Thread(runnable, "sluice-connect-start");
+            t.setDaemon(true);
+            t.start();
+          });
+      try {
+        if (kafkaBuilder != null) {
+          EmbeddedKafka kafka = kafkaBuilder.start();
+          started.push(kafka::close);
+        }
+        urls.put("kafka", bootstrap);
+        // These overlap with the worker joining its group, the longest step left.
         startAlertRouter(config, host, dataDir);
         startMetricsServer(config, host, dataDir);
         startRegistry(config, host);
-        connect = connectBuilder.bootstrapServers(bootstrapServers).start();
-      } else {
-        EmbeddedKafka.Builder kafkaBuilder = EmbeddedKafka.builder()
-            .dataDir(dataDir.resolve("kafka"))
-            .host(host)
-            .port(config.port(SluiceConfig.KAFKA_PORT))
-            .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
-        String bootstrap = kafkaBuilder.bootstrapServers();
-        bootstrapServers = bootstrap;
-        // Connect's plugin scan and REST set-up need no broker: run them while the broker starts.
-        CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
-            () -> connectBuilder.bootstrapServers(bootstrap).start(), runnable -> {
-              Thread t = new Thread(runnable, "sluice-connect-start");
-              t.setDaemon(true);
-              t.start();
-            });
-        EmbeddedKafka kafka;
-        try {
-          kafka = kafkaBuilder.start();
-        } catch (RuntimeException e) {
-          // Without a broker the worker cannot finish starting; stop it as soon as it returns.
-          connectStart.thenAccept(ConnectRuntime::close);
-          throw e;
-        }
-        started.push(kafka::close);
-        urls.put("kafka", bootstrapServers);
-        try {
-          // These overlap with the worker joining its group, the longest step left.
-          startAlertRouter(config, host, dataDir);
-          startMetricsServer(config, host, dataDir);
-          startRegistry(config, host);
-        } catch (RuntimeException e) {
-          connectStart.thenAccept(ConnectRuntime::close);
-          throw e;
-        }
-        connect = join(connectStart);
+      } catch (RuntimeException e) {
+        // The worker cannot be interrupted mid-start; stop it as soon as it returns.
+        connectStart.thenAccept(ConnectRuntime::close);
+        throw e;
       }
+      connect = join(connectStart);
       started.push(SecretStore::closeAll);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
