@@ -1,5 +1,9 @@
 package io.sluice.app;
 
+import io.sluice.app.dlq.DlqCommand;
+import io.sluice.app.offsets.OffsetsCommand;
+import io.sluice.app.reconcile.ReconcileCommand;
+import io.sluice.app.schema.SchemaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +13,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "sluice 0.1.0",
     description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
-    subcommands = {UpCommand.class})
+    subcommands = {
+        UpCommand.class,
+        OffsetsCommand.class,
+        DlqCommand.class,
+        ReconcileCommand.class,
+        SchemaCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
