@@ -3,9 +3,9 @@ package io.sluice.registry;
 import io.sluice.http.HttpServer;
 import io.sluice.registry.rest.RestApi;
 import io.sluice.registry.schema.CompatibilityChecker;
+import io.sluice.registry.schema.SchemaFormats;
 import io.sluice.registry.schema.SchemaProvider;
 import io.sluice.registry.schema.SchemaType;
-import io.sluice.registry.schema.avro.AvroSchemaProvider;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.RegistryState;
 import java.time.Duration;
@@ -94,7 +94,7 @@ public final class SchemaRegistry implements AutoCloseable {
     /** Reads the log to its end, then starts serving. */
     public SchemaRegistry start() {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-      Map<SchemaType, SchemaProvider> providers = Map.of(SchemaType.AVRO, new AvroSchemaProvider());
+      Map<SchemaType, SchemaProvider> providers = SchemaFormats.all();
       RegistryState state = new RegistryState(providers);
       KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
       try {
