@@ -1,6 +1,7 @@
 package io.sluice.registry.schema;
 
 import io.sluice.registry.schema.avro.AvroSchemaProvider;
+import io.sluice.registry.schema.jsonschema.JsonSchemaProvider;
 import io.sluice.registry.schema.protobuf.ProtobufSchemaProvider;
 import java.util.Map;
 
@@ -11,6 +12,7 @@ public final class SchemaFormats {
   public static Map<SchemaType, SchemaProvider> all() {
     return Map.of(
         SchemaType.AVRO, new AvroSchemaProvider(),
-        SchemaType.PROTOBUF, new ProtobufSchemaProvider());
+        SchemaType.PROTOBUF, new ProtobufSchemaProvider(),
+        SchemaType.JSON, new JsonSchemaProvider());
   }
 }
