@@ -32,6 +32,8 @@ public final class JsonSchemaProvider implements SchemaProvider {
   /** Long enough for any realistic pair (the recursive 20-way oneOf takes milliseconds), short enough to never hang. */
   public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(5);
 
+  private static final String VALIDATION_BASE = "https://registry.sluice.invalid/";
+
   private final Clock clock;
   private final Duration budget;
 
@@ -105,10 +107,12 @@ public final class JsonSchemaProvider implements SchemaProvider {
    */
   public static List<String> validate(ParsedSchema schema, JsonNode instance) {
     JsonSchema s = (JsonSchema) schema;
+    // References resolve relative to the schema's own (made-up) location, so they are served next to it.
     Map<String, String> docs = new LinkedHashMap<>();
-    s.dependencies().forEach((name, doc) -> docs.put(name, doc.toString()));
+    s.dependencies().forEach((name, doc) -> docs.put(VALIDATION_BASE + name, doc.toString()));
     SchemaRegistry registry = SchemaRegistry.withDefaultDialect(draft(s.document()), b -> b.schemas(docs));
-    return registry.getSchema(SchemaLocation.of("urn:sluice:schema"), s.document()).validate(instance).stream()
+    return registry.getSchema(SchemaLocation.of(VALIDATION_BASE + "schema.json"), s.document()).validate(instance)
+        .stream()
         .map(Error::toString).toList();
   }
 

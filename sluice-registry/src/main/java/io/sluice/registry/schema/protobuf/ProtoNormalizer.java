@@ -38,13 +38,17 @@ final class ProtoNormalizer {
       nested.add(type(n, fullName + "." + n.getName(), types));
     }
     if (t instanceof MessageElement m) {
-      List<FieldElement> fields = m.getFields().stream().map(x -> field(x, fullName, types))
-          .sorted(Comparator.comparingInt(FieldElement::getTag)).toList();
+      // Wire prints fields and oneofs in source order (by location): renumber the locations in canonical order.
+      int[] line = {0};
+      List<FieldElement> fields = m.getFields().stream().sorted(Comparator.comparingInt(FieldElement::getTag))
+          .map(x -> field(x, fullName, types, ++line[0])).toList();
       List<OneOfElement> oneOfs = m.getOneOfs().stream()
-          .map(o -> new OneOfElement(o.getName(), "", o.getFields().stream().map(x -> field(x, fullName, types))
-              .sorted(Comparator.comparingInt(FieldElement::getTag)).toList(), o.getGroups(), options(o.getOptions()),
-              o.getLocation()))
-          .sorted(Comparator.comparing(OneOfElement::getName)).toList();
+          .sorted(Comparator.comparing(OneOfElement::getName))
+          .map(o -> new OneOfElement(o.getName(), "", o.getFields().stream()
+              .sorted(Comparator.comparingInt(FieldElement::getTag))
+              .map(x -> field(x, fullName, types, ++line[0])).toList(), o.getGroups(), options(o.getOptions()),
+              o.getLocation().at(++line[0], 1)))
+          .toList();
       return new MessageElement(m.getLocation(), m.getName(), "", nested, options(m.getOptions()), m.getReserveds(),
           fields, oneOfs, m.getExtensions(), m.getGroups(), m.getExtendDeclarations());
     }
@@ -57,8 +61,8 @@ final class ProtoNormalizer {
     return t;
   }
 
-  private static FieldElement field(FieldElement f, String scope, ProtoTypes types) {
-    return new FieldElement(f.getLocation(), f.getLabel(), qualified(f.getType(), scope, types), f.getName(),
+  private static FieldElement field(FieldElement f, String scope, ProtoTypes types, int line) {
+    return new FieldElement(f.getLocation().at(line, 1), f.getLabel(), qualified(f.getType(), scope, types), f.getName(),
         f.getDefaultValue(), f.getJsonName(), f.getTag(), "", options(f.getOptions()));
   }
 
