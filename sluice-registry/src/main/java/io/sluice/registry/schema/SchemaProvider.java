@@ -21,4 +21,13 @@ public interface SchemaProvider {
    */
   List<Incompatibility> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew,
       CompatibilityPolicy policy);
+
+  /**
+   * Changes from the earlier versions ({@code earlier}, newest first) to {@code candidate} that compatibility allows
+   * but good practice advises against (a field removed that was never deprecated, a rename without an alias, a type
+   * narrowed, ...), each in plain words with its path. The registry never refuses a schema for these.
+   */
+  default List<String> practiceWarnings(ParsedSchema candidate, List<ParsedSchema> earlier) {
+    return List.of();
+  }
 }

@@ -90,4 +90,10 @@ public final class AvroSchemaProvider implements SchemaProvider {
     };
     return "{errorType:'" + i.getType() + "', description:'" + description + "', additionalInfo:'" + detail + "'}";
   }
+
+  @Override
+  public List<String> practiceWarnings(ParsedSchema candidate, List<ParsedSchema> earlier) {
+    return AvroPractice.warnings(((AvroParsedSchema) candidate).schema(),
+        earlier.stream().map(e -> ((AvroParsedSchema) e).schema()).toList());
+  }
 }

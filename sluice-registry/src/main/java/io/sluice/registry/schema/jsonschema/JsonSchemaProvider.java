@@ -126,4 +126,10 @@ public final class JsonSchemaProvider implements SchemaProvider {
         .map(d -> new Incompatibility(d.type().name(), d.path(), d.toString()))
         .toList();
   }
+
+  @Override
+  public List<String> practiceWarnings(ParsedSchema candidate, List<ParsedSchema> earlier) {
+    return JsonSchemaPractice.warnings(((JsonSchema) candidate).document(),
+        earlier.stream().map(e -> ((JsonSchema) e).document()).toList());
+  }
 }

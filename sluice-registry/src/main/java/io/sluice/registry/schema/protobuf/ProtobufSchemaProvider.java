@@ -176,4 +176,10 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
         .map(d -> new Incompatibility(d.type().name(), d.path(), d.toString()))
         .toList();
   }
+
+  @Override
+  public List<String> practiceWarnings(ParsedSchema candidate, List<ParsedSchema> earlier) {
+    return ProtobufPractice.warnings((ProtobufSchema) candidate,
+        earlier.stream().map(e -> (ProtobufSchema) e).toList());
+  }
 }
