@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JSON Schema, drafts 4 to 2020-12. Compatibility is our structural diff ({@link JsonSchemaDiff}) with Confluent's
@@ -32,6 +33,8 @@ public final class JsonSchemaProvider implements SchemaProvider {
   /** Long enough for any realistic pair (the recursive 20-way oneOf takes milliseconds), short enough to never hang. */
   public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(5);
 
+  /** Loading a meta-schema costs milliseconds; a loaded one validates from any thread. */
+  private static final Map<SpecificationVersion, Schema> META_SCHEMAS = new ConcurrentHashMap<>();
   private static final String VALIDATION_BASE = "https://registry.sluice.invalid/";
 
   private final Clock clock;
@@ -93,8 +96,8 @@ public final class JsonSchemaProvider implements SchemaProvider {
       return;
     }
     SpecificationVersion version = draft(document);
-    SchemaRegistry registry = SchemaRegistry.withDefaultDialect(version);
-    Schema meta = registry.getSchema(SchemaLocation.of(version.getDialectId()));
+    Schema meta = META_SCHEMAS.computeIfAbsent(version,
+        v -> SchemaRegistry.withDefaultDialect(v).getSchema(SchemaLocation.of(v.getDialectId())));
     List<Error> errors = meta.validate(document);
     if (!errors.isEmpty()) {
       throw new InvalidSchemaException("Invalid schema " + document + ", details: " + errors.get(0).toString());
