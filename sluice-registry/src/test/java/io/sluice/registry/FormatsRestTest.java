@@ -9,11 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.kafka.testing.SharedKafka;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -180,24 +177,8 @@ class FormatsRestTest {
 
   @Test
   void aComparisonOverItsBudgetAnswersAnErrorInsteadOfHanging() {
-    // Every reading of this clock moves it a second on: any comparison long enough to look at it runs out of budget.
-    AtomicLong now = new AtomicLong();
-    Clock ticking = new Clock() {
-      @Override
-      public java.time.ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.ofEpochSecond(now.incrementAndGet());
-      }
-    };
+    // Every reading of the clock moves it a second on: any comparison long enough to look at it runs out of budget.
+    Clock ticking = new TickingClock();
     try (SchemaRegistry slow = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
         .topic(SharedKafka.unique("_schemas")).port(0).clock(ticking).comparisonBudget(Duration.ofMillis(500))
         .start()) {

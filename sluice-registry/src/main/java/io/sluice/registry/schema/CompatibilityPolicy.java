@@ -1,6 +1,6 @@
 package io.sluice.registry.schema;
 
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -12,14 +12,9 @@ public enum CompatibilityPolicy {
   STRICT,
   LENIENT;
 
+  /** Case-insensitive; empty for null or an unknown name. */
   public static Optional<CompatibilityPolicy> forName(String name) {
-    if (name == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(valueOf(name.trim().toUpperCase(Locale.ROOT)));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
+    return name == null ? Optional.empty()
+        : Arrays.stream(values()).filter(p -> p.name().equalsIgnoreCase(name.trim())).findFirst();
   }
 }

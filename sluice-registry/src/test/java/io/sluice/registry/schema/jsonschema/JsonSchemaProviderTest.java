@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.registry.TickingClock;
 import io.sluice.registry.schema.ComparisonBudgetExceededException;
 import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.Dependency;
@@ -15,9 +16,6 @@ import io.sluice.registry.schema.SchemaReference;
 import io.sluice.registry.schema.SchemaType;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -53,24 +51,7 @@ class JsonSchemaProviderTest {
 
   @Test
   void budgetIsMeasuredWithTheInjectedClock() throws Exception {
-    Clock ticking = new Clock() {
-      private long seconds;
-
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public synchronized Instant instant() {
-        return Instant.ofEpochSecond(seconds++);
-      }
-    };
+    Clock ticking = new TickingClock();
     JsonSchemaProvider slow = new JsonSchemaProvider(ticking, Duration.ofMillis(100));
     ParsedSchema a = slow.parse(recursiveOneOf(20, 10), List.of(), List.of());
     ParsedSchema b = slow.parse(recursiveOneOf(20, 20), List.of(), List.of());
