@@ -311,13 +311,17 @@ final class ProtobufDiff {
     }
     Kind kind = compareTypes(out, ProtoType.get(original.getType()), originalScope, ProtoType.get(update.getType()),
         updateScope);
-    boolean originalRepeated = original.getLabel() == Field.Label.REPEATED;
-    boolean updateRepeated = update.getLabel() == Field.Label.REPEATED;
-    if (kind == Kind.SCALAR && originalRepeated != updateRepeated) {
-      // A repeated string or bytes field and a single one share one encoding (the last value wins); packed numbers
-      // do not decode as a single number.
-      out.add(at(scalarKind(ProtoType.get(original.getType())) == ScalarKind.STRING_OR_BYTES
-          ? Type.FIELD_STRING_OR_BYTES_LABEL_CHANGED : Type.FIELD_NUMERIC_LABEL_CHANGED));
+    // Like Confluent, labels count only where both fields spell one (proto2, or proto3 "optional"/"repeated") and
+    // only for scalars of one wire group: repeated numbers are packed and do not decode as one number, while a
+    // repeated string or bytes field and a single one share an encoding (the last value wins).
+    Field.Label before = original.getLabel();
+    Field.Label after = update.getLabel();
+    if (kind == Kind.SCALAR && before != null && after != null && before != after) {
+      ScalarKind group = scalarKind(ProtoType.get(original.getType()));
+      if (group == scalarKind(ProtoType.get(update.getType()))) {
+        out.add(at(group == ScalarKind.STRING_OR_BYTES ? Type.FIELD_STRING_OR_BYTES_LABEL_CHANGED
+            : Type.FIELD_NUMERIC_LABEL_CHANGED));
+      }
     }
   }
 
