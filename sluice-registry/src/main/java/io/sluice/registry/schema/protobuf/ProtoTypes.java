@@ -8,9 +8,11 @@ import com.squareup.wire.schema.internal.parser.OneOfElement;
 import com.squareup.wire.schema.internal.parser.ProtoFileElement;
 import com.squareup.wire.schema.internal.parser.TypeElement;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every message and enum visible to one schema (its own and those of its imports) by fully qualified name, and the
@@ -30,6 +32,12 @@ final class ProtoTypes {
   }
 
   private final Map<String, Declared> byName = new HashMap<>();
+  /** Full names by element, so a diff walking the elements never rebuilds (and rehashes) a name. */
+  private final Map<TypeElement, String> names = new IdentityHashMap<>();
+  /** Answers of {@link #resolve}: a diff asks the same few questions for every field of a type. */
+  private final Map<Lookup, Optional<Declared>> resolved = new ConcurrentHashMap<>();
+
+  private record Lookup(String name, String scope) {}
 
   void add(ProtoFileElement file, String fileName, String fileText) {
     String pkg = file.getPackageName() == null ? "" : file.getPackageName();
@@ -41,6 +49,7 @@ final class ProtoTypes {
   private void add(TypeElement t, String scope, String pkg, String fileName, String fileText) {
     String full = scope.isEmpty() ? t.getName() : scope + "." + t.getName();
     byName.putIfAbsent(full, new Declared(full, pkg, t, fileName, fileText));
+    names.putIfAbsent(t, full);
     for (TypeElement nested : t.getNestedTypes()) {
       add(nested, full, pkg, fileName, fileText);
     }
@@ -50,8 +59,17 @@ final class ProtoTypes {
     return Optional.ofNullable(byName.get(fullName));
   }
 
+  /** The full name of a type element of this schema or its imports. */
+  String fullName(TypeElement t) {
+    return names.get(t);
+  }
+
   /** Resolves {@code name} as written inside the type (or package) {@code scope}; empty when nothing matches. */
   Optional<Declared> resolve(String name, String scope) {
+    return resolved.computeIfAbsent(new Lookup(name, scope), l -> lookup(l.name(), l.scope()));
+  }
+
+  private Optional<Declared> lookup(String name, String scope) {
     if (name.startsWith(".")) {
       return get(name.substring(1));
     }

@@ -108,8 +108,9 @@ final class ProtobufDiff {
     path.removeLast();
   }
 
-  private static String child(String scope, String name) {
-    return scope.isEmpty() ? name : scope + "." + name;
+  private static String nameOf(ProtobufSchema schema, TypeElement t, String scope) {
+    String known = schema.types().fullName(t);
+    return known != null ? known : scope.isEmpty() ? t.getName() : scope + "." + t.getName();
   }
 
   private void compareTypes(List<Difference> out, List<TypeElement> originals, String originalScope,
@@ -130,8 +131,9 @@ final class ProtobufDiff {
       } else if (!originalMessages.containsKey(name)) {
         out.add(at(Type.MESSAGE_ADDED));
       } else {
-        compareMessage(out, originalMessages.get(name), child(originalScope, name), updateMessages.get(name),
-            child(updateScope, name));
+        MessageElement o = originalMessages.get(name);
+        MessageElement u = updateMessages.get(name);
+        compareMessage(out, o, nameOf(original, o, originalScope), u, nameOf(update, u, updateScope));
         if (!originalIndexes.get(name).equals(updateIndexes.get(name))) {
           // Serialised data names a message by its index in the schema it was written with, so moving is harmless.
           out.add(at(Type.MESSAGE_MOVED));
