@@ -121,9 +121,60 @@ final class JsonSchemaDiff {
 
   /** One change at a JSON pointer-like path such as {@code #/properties/address/properties/zip}. */
   record Difference(Type type, String path) {
-    @Override
-    public String toString() {
-      return "Difference{jsonPath='" + path + "', type=" + type + "}";
+    /**
+     * Confluent's message for the change; {@code reader} and {@code writer} name the two schemas ("new"/"old"): the
+     * diff's update is the reader, its original the writer.
+     */
+    String message(String reader, String writer) {
+      return "{errorType:\"" + type + "\", description:\"" + describe(reader, writer) + "\"}";
+    }
+
+    private String describe(String reader, String writer) {
+      String at = "path '" + path + "'";
+      switch (type) {
+        case MAXIMUM_ADDED, MINIMUM_ADDED, EXCLUSIVE_MAXIMUM_ADDED, EXCLUSIVE_MINIMUM_ADDED, MULTIPLE_OF_ADDED,
+            MAX_LENGTH_ADDED, MIN_LENGTH_ADDED, PATTERN_ADDED, REQUIRED_ATTRIBUTE_ADDED, MAX_PROPERTIES_ADDED,
+            MIN_PROPERTIES_ADDED, DEPENDENCY_ARRAY_ADDED, DEPENDENCY_SCHEMA_ADDED, MAX_ITEMS_ADDED, MIN_ITEMS_ADDED,
+            UNIQUE_ITEMS_ADDED, ADDITIONAL_ITEMS_REMOVED, ADDITIONAL_PROPERTIES_REMOVED:
+          return "The keyword at " + at + " in the " + reader + " schema is not present in the " + writer + " schema";
+        case MIN_LENGTH_INCREASED, MINIMUM_INCREASED, EXCLUSIVE_MINIMUM_INCREASED, MIN_PROPERTIES_INCREASED,
+            MULTIPLE_OF_EXPANDED, MIN_ITEMS_INCREASED:
+          return "The value at " + at + " in the " + reader + " schema is more than its value in the " + writer
+              + " schema";
+        case MAX_LENGTH_DECREASED, MAXIMUM_DECREASED, MAX_ITEMS_DECREASED, EXCLUSIVE_MAXIMUM_DECREASED,
+            MAX_PROPERTIES_DECREASED:
+          return "The value at " + at + " in the " + reader + " schema is less than its value in the " + writer
+              + " schema";
+        case PATTERN_CHANGED, MULTIPLE_OF_CHANGED, DEPENDENCY_ARRAY_CHANGED:
+          return "The value at " + at + " is different between the " + reader + " and " + writer + " schema";
+        case ADDITIONAL_ITEMS_NARROWED, ENUM_ARRAY_NARROWED, SUM_TYPE_NARROWED, ADDITIONAL_PROPERTIES_NARROWED:
+          return "An array or combined type at " + at + " has fewer elements in the " + reader + " schema than the "
+              + writer + " schema";
+        case DEPENDENCY_ARRAY_EXTENDED, PRODUCT_TYPE_EXTENDED, SUM_TYPE_EXTENDED, NOT_TYPE_EXTENDED:
+          return "An array or combined type at " + at + " has more elements in the " + reader + " schema than the "
+              + writer + " schema";
+        case TYPE_CHANGED, TYPE_NARROWED, COMBINED_TYPE_CHANGED, COMBINED_TYPE_SUBSCHEMAS_CHANGED, ENUM_ARRAY_CHANGED:
+          return "A type at " + at + " is different between the " + reader + " schema and the " + writer + " schema";
+        case PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, ITEM_ADDED_TO_OPEN_CONTENT_MODEL:
+          return "The " + reader + " schema has an open content model and has a property or item at " + at
+              + " which is missing in the " + writer + " schema";
+        case REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL:
+          return "The " + reader + " schema has an unopen content model and has a required property at " + at
+              + " which is missing in the " + writer + " schema";
+        case PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL, ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL:
+          return "The " + reader + " has a closed content model and is missing a property or item present at " + at
+              + " in the " + writer + " schema";
+        case PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+            ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL:
+          return "A property or item is missing in the " + reader + " schema but present at " + at + " in the "
+              + writer + " schema and is not covered by its partially open content model";
+        case PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL,
+            ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL:
+          return "The " + reader + " schema has a property or item at " + at + " which is missing in the " + writer
+              + " schema and is not covered by its partially open content model";
+        default:
+          return "";
+      }
     }
   }
 

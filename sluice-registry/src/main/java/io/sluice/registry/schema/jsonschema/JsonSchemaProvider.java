@@ -123,10 +123,12 @@ public final class JsonSchemaProvider implements SchemaProvider {
   public List<Incompatibility> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew,
       CompatibilityPolicy policy) {
     // As Confluent: the writer's schema is the "original" and the reader's the "update" of the diff.
+    String readerRole = readerIsNew ? "new" : "old";
+    String writerRole = readerIsNew ? "old" : "new";
     return JsonSchemaDiff.compare(((JsonSchema) writer).root(), ((JsonSchema) reader).root(), policy, clock, budget)
         .stream()
         .filter(d -> !JsonSchemaDiff.isCompatible(d, policy))
-        .map(d -> new Incompatibility(d.type().name(), d.path(), d.toString()))
+        .map(d -> new Incompatibility(d.type().name(), d.path(), d.message(readerRole, writerRole)))
         .toList();
   }
 

@@ -64,9 +64,37 @@ final class ProtobufDiff {
 
   /** One change at a path such as {@code #/Order/Line/3} (message names, then a field number). */
   record Difference(Type type, String path) {
-    @Override
-    public String toString() {
-      return "Difference{fullPath='" + path + "', type=" + type + "}";
+    /**
+     * Confluent's message for the change; {@code reader} and {@code writer} name the two schemas ("new"/"old"): the
+     * diff's update is the reader, its original the writer.
+     */
+    String message(String reader, String writer) {
+      String description = switch (type) {
+        case PACKAGE_CHANGED -> "The package at '" + path + "' in the " + reader
+            + " schema does not match the package in the " + writer + " schema";
+        case MESSAGE_REMOVED -> "The " + reader + " schema is missing a MESSAGE type at path '" + path + "' in the "
+            + writer + " schema";
+        case FIELD_KIND_CHANGED -> "The type of a field at path '" + path + "' in the " + reader
+            + " schema does not match the " + writer + " schema";
+        case FIELD_SCALAR_KIND_CHANGED -> "The kind of a SCALAR field at path '" + path + "' in the " + reader
+            + " schema does not match its kind in the " + writer + " schema";
+        case FIELD_NAMED_TYPE_CHANGED -> "The type of a MESSAGE field at path '" + path + "' in the " + reader
+            + " schema does not match its type in the " + writer + " schema";
+        case FIELD_NUMERIC_LABEL_CHANGED -> "The label for a NUMERIC field at path '" + path + "' in the " + reader
+            + " schema does not match its label in the " + writer + " schema";
+        case REQUIRED_FIELD_ADDED -> "A required field  at path '" + path + "' in the " + reader
+            + " schema is missing in the " + writer + " schema";
+        case REQUIRED_FIELD_REMOVED -> "The " + reader + " schema is missing a required field at path: '" + path
+            + "' in the " + writer + " schema";
+        case ONEOF_FIELD_REMOVED -> "The " + reader + " schema is missing a oneof field at path '" + path
+            + "' in the " + writer + " schema";
+        case MULTIPLE_FIELDS_MOVED_TO_ONEOF -> "Multiple fields in the oneof at path '" + path + "' in the " + reader
+            + " schema are outside a oneof in the " + writer + " schema";
+        case FIELD_MOVED_TO_EXISTING_ONEOF -> "A field in the oneof at path '" + path + "' in the " + reader
+            + " schema is outside an existing oneof in the " + writer + " schema";
+        default -> "";
+      };
+      return "{errorType:\"" + type + "\", description:\"" + description + "\"}";
     }
   }
 

@@ -171,9 +171,11 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
   public List<Incompatibility> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew,
       CompatibilityPolicy policy) {
     // As Confluent: the writer's schema is the "original" and the reader's the "update" of the diff.
+    String readerRole = readerIsNew ? "new" : "old";
+    String writerRole = readerIsNew ? "old" : "new";
     return ProtobufDiff.compare((ProtobufSchema) writer, (ProtobufSchema) reader).stream()
         .filter(d -> !d.type().compatible)
-        .map(d -> new Incompatibility(d.type().name(), d.path(), d.toString()))
+        .map(d -> new Incompatibility(d.type().name(), d.path(), d.message(readerRole, writerRole)))
         .toList();
   }
 
