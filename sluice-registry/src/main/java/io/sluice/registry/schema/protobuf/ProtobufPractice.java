@@ -51,9 +51,14 @@ final class ProtobufPractice {
       for (FieldElement f : fields.values()) {
         for (ProtobufSchema s : earlier) {
           MessageElement m = messages(s).get(name);
-          if (m != null && ProtobufSchemaProvider.reserved(m.getReserveds(), f.getTag(), "\u0000")) {
+          if (m != null && ProtobufSchemaProvider.reserved(m.getReserveds(), f.getTag(), null)) {
             out.add(name + "." + f.getName() + " (= " + f.getTag() + "): reuses a field number an earlier version "
                 + "reserved; data written under the old meaning will be misread");
+            break;
+          }
+          if (m != null && ProtobufSchemaProvider.reserved(m.getReserveds(), 0, f.getName())) {
+            out.add(name + "." + f.getName() + " (= " + f.getTag() + "): reuses a field name an earlier version "
+                + "reserved; JSON and text encodings will confuse old and new meaning");
             break;
           }
         }

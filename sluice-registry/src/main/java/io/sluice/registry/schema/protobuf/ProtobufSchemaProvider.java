@@ -149,7 +149,7 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
     }
   }
 
-  /** Whether {@code reserved} covers the number or the name. */
+  /** Whether {@code reserved} covers the number or the name (a null name checks the number only). */
   static boolean reserved(List<ReservedElement> reserved, int tag, String name) {
     for (ReservedElement r : reserved) {
       for (Object v : r.getValues()) {
@@ -159,7 +159,7 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
         if (v instanceof IntRange range && tag >= range.getFirst() && tag <= range.getLast()) {
           return true;
         }
-        if (v instanceof String s && s.equals(name)) {
+        if (v instanceof String s && name != null && s.equals(name)) {
           return true;
         }
       }
