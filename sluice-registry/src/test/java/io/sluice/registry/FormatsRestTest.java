@@ -195,6 +195,9 @@ class FormatsRestTest {
       assertEquals(500, check.status(), check.body());
       assertEquals(50002, check.errorCode());
       assertTrue(check.json().get("message").asText().contains("budget"), check.body());
+      Http.Answer register = h.post("/subjects/" + s + "/versions", Map.of("schema", jsonOneOf(41), "schemaType", "JSON"));
+      assertEquals(50002, register.errorCode(), register.body());
+      assertEquals("[1]", h.get("/subjects/" + s + "/versions").body(), "nothing registered");
     }
   }
 
