@@ -29,10 +29,36 @@ async function main() {
   } catch (e) {
     incompatible = e.name + ': ' + e.message;
   }
+  // Protobuf: the client parses the text the registry returns with protobufjs.
+  const proto = 'syntax = "proto3";\npackage sluice.test;\nmessage Line {\n  string sku = 1;\n  int32 qty = 2;\n}\n';
+  const { id: protoId } = await registry.register({ type: SchemaType.PROTOBUF, schema: proto },
+    { subject: subject + '-proto' });
+  const protoDecoded = await registry.decode(await registry.encode(protoId, { sku: 'A-1', qty: 3 }));
+  let protoIncompatible = null;
+  try {
+    await registry.register({ type: SchemaType.PROTOBUF, schema: proto.replace('int32 qty', 'string qty') },
+      { subject: subject + '-proto' });
+  } catch (e) {
+    protoIncompatible = e.name + ': ' + e.message;
+  }
+  // JSON Schema: the client validates with ajv against the schema the registry returns.
+  const json = { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } },
+    required: ['sku'], additionalProperties: false };
+  const { id: jsonId } = await registry.register({ type: SchemaType.JSON, schema: JSON.stringify(json) },
+    { subject: subject + '-json' });
+  const jsonDecoded = await registry.decode(await registry.encode(jsonId, { sku: 'B-2', qty: 4 }));
+  let jsonInvalid = null;
+  try {
+    await registry.encode(jsonId, { qty: 'many' });
+  } catch (e) {
+    jsonInvalid = e.name;
+  }
   console.log(JSON.stringify({
     id1, again: again.id, id2, latest, byVersion,
     decoded: { id: Number(decoded.id), item: decoded.item },
     fetchedName: fetched.name, incompatible,
+    protoId, protoDecoded: { sku: protoDecoded.sku, qty: protoDecoded.qty }, protoIncompatible,
+    jsonId, jsonDecoded, jsonInvalid,
   }));
 }
 

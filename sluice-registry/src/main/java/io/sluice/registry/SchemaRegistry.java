@@ -3,11 +3,13 @@ package io.sluice.registry;
 import io.sluice.http.HttpServer;
 import io.sluice.registry.rest.RestApi;
 import io.sluice.registry.schema.CompatibilityChecker;
+import io.sluice.registry.schema.SchemaFormats;
 import io.sluice.registry.schema.SchemaProvider;
 import io.sluice.registry.schema.SchemaType;
-import io.sluice.registry.schema.avro.AvroSchemaProvider;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.RegistryState;
+import io.sluice.registry.schema.jsonschema.JsonSchemaProvider;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -58,6 +60,8 @@ public final class SchemaRegistry implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 8081;
     private Duration timeout = Duration.ofSeconds(30);
+    private Clock clock = Clock.systemUTC();
+    private Duration comparisonBudget = JsonSchemaProvider.DEFAULT_BUDGET;
 
     private Builder() {}
 
@@ -91,10 +95,25 @@ public final class SchemaRegistry implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How long one compatibility comparison of a pair of schemas may take before the request answers an error
+     * (500/50002) instead; measured with {@link #clock}. Default 5 s.
+     */
+    public Builder comparisonBudget(Duration comparisonBudget) {
+      this.comparisonBudget = comparisonBudget;
+      return this;
+    }
+
+    /** The clock time budgets are measured with; default the system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
     /** Reads the log to its end, then starts serving. */
     public SchemaRegistry start() {
       Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-      Map<SchemaType, SchemaProvider> providers = Map.of(SchemaType.AVRO, new AvroSchemaProvider());
+      Map<SchemaType, SchemaProvider> providers = SchemaFormats.all(clock, comparisonBudget);
       RegistryState state = new RegistryState(providers);
       KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
       try {

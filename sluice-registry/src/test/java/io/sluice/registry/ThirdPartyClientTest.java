@@ -1,6 +1,7 @@
 package io.sluice.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,6 +48,13 @@ class ThirdPartyClientTest {
       assertEquals("sluice.test.Order", seen.get("fetchedName").asText());
       assertNotNull(seen.get("incompatible").textValue(), "an incompatible schema must be refused");
       assertTrue(seen.get("incompatible").asText().contains("incompatible"), seen.get("incompatible").asText());
+      // Protobuf and JSON Schema through the same client: registered, encoded, decoded, checked.
+      assertEquals("A-1", seen.at("/protoDecoded/sku").asText(), line);
+      assertEquals(3, seen.at("/protoDecoded/qty").asInt(), line);
+      assertTrue(seen.get("protoIncompatible").asText().contains("incompatible"), line);
+      assertEquals("B-2", seen.at("/jsonDecoded/sku").asText(), line);
+      assertEquals(4, seen.at("/jsonDecoded/qty").asInt(), line);
+      assertFalse(seen.get("jsonInvalid").isNull(), "the client's validator must refuse an invalid payload: " + line);
     }
   }
 

@@ -3,6 +3,7 @@ package io.sluice.registry.rest;
 import io.sluice.registry.schema.CompatibilityChecker;
 import io.sluice.registry.schema.CompatibilityChecker.Previous;
 import io.sluice.registry.schema.CompatibilityLevel;
+import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.Dependency;
 import io.sluice.registry.schema.InvalidSchemaException;
 import io.sluice.registry.schema.ParsedSchema;
@@ -226,7 +227,7 @@ final class RegistryService {
         version = req.version();
       }
     } else {
-      List<String> errors = checker.check(level(subject), parsed, previousFor(level(subject), live));
+      List<String> errors = checker.check(level(subject), policy(subject), parsed, previousFor(level(subject), live));
       if (!errors.isEmpty()) {
         throw RegistryException.incompatible(subject, errors);
       }
@@ -271,7 +272,7 @@ final class RegistryService {
       }
       Version v = target.get();
       StoredSchema old = state.schemaById(v.id()).orElseThrow(() -> RegistryException.versionNotFound(v.version()));
-      return checker.checkOne(level(subject), parsed, new Previous(v.version(), old.schema()));
+      return checker.checkOne(level(subject), policy(subject), parsed, new Previous(v.version(), old.schema()));
     });
   }
 
@@ -279,12 +280,22 @@ final class RegistryService {
     return state.read(() -> {
       ParsedSchema parsed = parse(req, normalize);
       CompatibilityLevel level = level(subject);
-      return checker.check(level, parsed, previousFor(level, state.versions(subject, false)));
+      return checker.check(level, policy(subject), parsed, previousFor(level, state.versions(subject, false)));
     });
   }
 
   CompatibilityLevel level(String subject) {
     return state.subjectConfig(subject).or(state::globalConfig).orElse(DEFAULT_LEVEL);
+  }
+
+  /** The policy set on the subject, else the global one; empty when neither is set (STRICT applies). */
+  Optional<CompatibilityPolicy> explicitPolicy(String subject) {
+    return (subject == null ? Optional.<CompatibilityPolicy>empty() : state.subjectPolicy(subject))
+        .or(state::globalPolicy);
+  }
+
+  CompatibilityPolicy policy(String subject) {
+    return explicitPolicy(subject).orElse(CompatibilityPolicy.STRICT);
   }
 
   Mode effectiveMode(String subject) {
@@ -364,20 +375,27 @@ final class RegistryService {
 
   // ---- config and mode ----
 
-  CompatibilityLevel setConfig(String subject, CompatibilityLevel level) {
-    return store.write(s -> new Decision<>(new LogEvent.ConfigSet(subject, level), level));
+  /** Sets the level and/or the policy; a null argument keeps what is set. */
+  void setConfig(String subject, CompatibilityLevel level, CompatibilityPolicy policy) {
+    store.write(s -> {
+      CompatibilityLevel l = level != null ? level
+          : (subject == null ? state.globalConfig() : state.subjectConfig(subject)).orElse(null);
+      CompatibilityPolicy p = policy != null ? policy
+          : (subject == null ? state.globalPolicy() : state.subjectPolicy(subject)).orElse(null);
+      return new Decision<>(new LogEvent.ConfigSet(subject, l, p), l);
+    });
   }
 
   /** Removes a subject's (or the global) level; answers the level in force before. */
   CompatibilityLevel deleteConfig(String subject) {
     return store.write(s -> {
       if (subject == null) {
-        return new Decision<>(new LogEvent.ConfigSet(null, null), level(null));
+        return new Decision<>(new LogEvent.ConfigSet(null, null, null), level(null));
       }
       // Confluent answers 40401 here, not 40408, when the subject has no level of its own.
       CompatibilityLevel current = state.subjectConfig(subject)
           .orElseThrow(() -> RegistryException.subjectNotFound(subject));
-      return new Decision<>(new LogEvent.ConfigSet(subject, null), current);
+      return new Decision<>(new LogEvent.ConfigSet(subject, null, null), current);
     });
   }
 

@@ -7,6 +7,8 @@ import io.sluice.http.HttpServer;
 import io.sluice.http.Json;
 import io.sluice.registry.schema.CompatibilityChecker;
 import io.sluice.registry.schema.CompatibilityLevel;
+import io.sluice.registry.schema.CompatibilityPolicy;
+import io.sluice.registry.schema.ComparisonBudgetExceededException;
 import io.sluice.registry.schema.ParsedSchema;
 import io.sluice.registry.schema.SchemaProvider;
 import io.sluice.registry.schema.SchemaReference;
@@ -80,17 +82,11 @@ public final class RestApi {
                 req.flag("normalize"))))
         .post("/compatibility/subjects/{subject}/versions", req -> compatibility(req,
             () -> service.checkAgainstSubject(req.pathParam("subject"), schemaRequest(req), req.flag("normalize"))))
-        .get("/config", req -> ok(Map.of("compatibilityLevel", service.level(null).name())))
-        .put("/config", req -> {
-          service.setConfig(null, levelOf(req));
-          return echo(req, "compatibility");
-        })
+        .get("/config", req -> ok(configJson(service.level(null), service.explicitPolicy(null))))
+        .put("/config", req -> setConfig(req, null))
         .delete("/config", req -> ok(Map.of("compatibilityLevel", service.deleteConfig(null).name())))
         .get("/config/{subject}", this::subjectConfig)
-        .put("/config/{subject}", req -> {
-          service.setConfig(req.pathParam("subject"), levelOf(req));
-          return echo(req, "compatibility");
-        })
+        .put("/config/{subject}", req -> setConfig(req, req.pathParam("subject")))
         .delete("/config/{subject}", req -> ok(Map.of("compatibilityLevel",
             service.deleteConfig(req.pathParam("subject")).name())))
         .get("/mode", req -> ok(Map.of("mode", service.effectiveMode(null).name())))
@@ -214,7 +210,38 @@ public final class RestApi {
     if (level.isEmpty() && !req.flag("defaultToGlobal")) {
       throw RegistryException.subjectConfigNotFound(subject);
     }
-    return ok(Map.of("compatibilityLevel", level.orElseGet(() -> service.level(null)).name()));
+    return ok(configJson(level.orElseGet(() -> service.level(null)), service.explicitPolicy(subject)));
+  }
+
+  /** Confluent's shape; {@code compatibilityPolicy} (JSON Schema strict/lenient) appears only where one is set. */
+  private static Map<String, Object> configJson(CompatibilityLevel level, Optional<CompatibilityPolicy> policy) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("compatibilityLevel", level.name());
+    policy.ifPresent(p -> body.put("compatibilityPolicy", p.name()));
+    return body;
+  }
+
+  /** PUT takes {@code compatibility} and/or {@code compatibilityPolicy} and echoes what it was given. */
+  private HttpResponse setConfig(HttpRequest req, String subject) {
+    JsonNode b = body(req);
+    boolean hasLevel = b.has("compatibility");
+    boolean hasPolicy = b.has("compatibilityPolicy");
+    CompatibilityLevel level = hasLevel || !hasPolicy
+        ? CompatibilityLevel.forName(b.path("compatibility").asText(null)).orElseThrow(RegistryException::invalidCompatibility)
+        : null;
+    CompatibilityPolicy policy = hasPolicy
+        ? CompatibilityPolicy.forName(b.path("compatibilityPolicy").asText(null))
+            .orElseThrow(RegistryException::invalidCompatibility)
+        : null;
+    service.setConfig(subject, level, policy);
+    Map<String, Object> echo = new LinkedHashMap<>();
+    if (hasLevel) {
+      echo.put("compatibility", b.get("compatibility").asText());
+    }
+    if (hasPolicy) {
+      echo.put("compatibilityPolicy", b.get("compatibilityPolicy").asText());
+    }
+    return ok(echo);
   }
 
   private HttpResponse subjectMode(HttpRequest req) {
@@ -257,12 +284,6 @@ public final class RestApi {
     Integer id = b.hasNonNull("id") ? b.get("id").asInt() : null;
     Integer version = b.hasNonNull("version") ? b.get("version").asInt() : null;
     return new RegistryService.SchemaRequest(text, type, refs, id, version);
-  }
-
-  private static CompatibilityLevel levelOf(HttpRequest req) {
-    JsonNode b = body(req);
-    return CompatibilityLevel.forName(b.path("compatibility").asText(null))
-        .orElseThrow(RegistryException::invalidCompatibility);
   }
 
   private static Mode modeOf(HttpRequest req) {
@@ -324,6 +345,9 @@ public final class RestApi {
   private HttpResponse mapError(Throwable e) {
     if (e instanceof RegistryException r) {
       return error(r.status, r.errorCode, r.getMessage());
+    }
+    if (e instanceof ComparisonBudgetExceededException) {
+      return error(500, 50002, "Operation timed out: " + e.getMessage());
     }
     if (e instanceof Json.MalformedJsonException) {
       return error(400, 400, "Unrecognized JSON: " + e.getMessage());

@@ -14,9 +14,9 @@ public enum CompatibilityLevel {
   FULL_TRANSITIVE(true, true, true);
 
   /** The new schema must read data written with the old one. */
-  final boolean newReadsOld;
+  public final boolean newReadsOld;
   /** The old schema must read data written with the new one. */
-  final boolean oldReadsNew;
+  public final boolean oldReadsNew;
   /** Every earlier live version, not only the latest. */
   public final boolean transitive;
 

@@ -1,5 +1,6 @@
 package io.sluice.registry.store;
 
+import io.sluice.registry.schema.ComparisonBudgetExceededException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -266,7 +267,9 @@ public final class KafkaLogStore implements AutoCloseable {
             return decide.apply(state);
           });
         } catch (RuntimeException e) {
-          if (caughtUp) {
+          // A comparison that ran out of its budget would only run out again: answer it now instead of holding this
+          // node's writes for a second budget.
+          if (caughtUp || e instanceof ComparisonBudgetExceededException) {
             throw e;
           }
           continue;

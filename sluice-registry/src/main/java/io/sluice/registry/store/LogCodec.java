@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.http.Json;
 import io.sluice.registry.schema.CompatibilityLevel;
+import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.SchemaReference;
 import io.sluice.registry.schema.SchemaType;
 import java.io.IOException;
@@ -59,6 +60,9 @@ final class LogCodec {
     } else if (event instanceof LogEvent.ConfigSet c) {
       v.put("subject", c.subject());
       v.put("compatibilityLevel", c.level() == null ? null : c.level().name());
+      if (c.policy() != null) {
+        v.put("compatibilityPolicy", c.policy().name());
+      }
     } else if (event instanceof LogEvent.ModeSet m) {
       v.put("subject", m.subject());
       v.put("mode", m.mode() == null ? null : m.mode().name());
@@ -88,7 +92,9 @@ final class LogCodec {
           v.path("permanent").asBoolean());
       case "DELETE_SUBJECT" -> new LogEvent.SubjectDeleted(subject, v.path("permanent").asBoolean());
       case "CONFIG" -> new LogEvent.ConfigSet(subject,
-          v.path("compatibilityLevel").isTextual() ? CompatibilityLevel.valueOf(v.get("compatibilityLevel").asText()) : null);
+          v.path("compatibilityLevel").isTextual() ? CompatibilityLevel.valueOf(v.get("compatibilityLevel").asText()) : null,
+          v.path("compatibilityPolicy").isTextual()
+              ? CompatibilityPolicy.valueOf(v.get("compatibilityPolicy").asText()) : null);
       case "MODE" -> new LogEvent.ModeSet(subject,
           v.path("mode").isTextual() ? Mode.valueOf(v.get("mode").asText()) : null);
       default -> null;

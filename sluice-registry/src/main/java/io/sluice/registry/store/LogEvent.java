@@ -1,6 +1,7 @@
 package io.sluice.registry.store;
 
 import io.sluice.registry.schema.CompatibilityLevel;
+import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.SchemaReference;
 import io.sluice.registry.schema.SchemaType;
 import java.util.List;
@@ -25,8 +26,11 @@ public sealed interface LogEvent {
   /** Soft or hard delete of every version of a subject; a hard delete also forgets its config and mode. */
   record SubjectDeleted(String subject, boolean permanent) implements LogEvent {}
 
-  /** Compatibility of a subject, or the global one when {@code subject} is null; a null level removes it. */
-  record ConfigSet(String subject, CompatibilityLevel level) implements LogEvent {}
+  /**
+   * Compatibility level and policy of a subject, or the global ones when {@code subject} is null; a null value removes
+   * that setting.
+   */
+  record ConfigSet(String subject, CompatibilityLevel level, CompatibilityPolicy policy) implements LogEvent {}
 
   /** Mode of a subject, or the global one when {@code subject} is null; a null mode removes it. */
   record ModeSet(String subject, Mode mode) implements LogEvent {}

@@ -1,6 +1,7 @@
 package io.sluice.registry.store;
 
 import io.sluice.registry.schema.CompatibilityLevel;
+import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.Dependency;
 import io.sluice.registry.schema.InvalidSchemaException;
 import io.sluice.registry.schema.ParsedSchema;
@@ -57,7 +58,9 @@ public final class RegistryState {
   private final Map<Integer, Integer> liveReferences = new HashMap<>();
   private final Map<String, CompatibilityLevel> configs = new HashMap<>();
   private final Map<String, Mode> modes = new HashMap<>();
+  private final Map<String, CompatibilityPolicy> policies = new HashMap<>();
   private CompatibilityLevel globalConfig;
+  private CompatibilityPolicy globalPolicy;
   private Mode globalMode;
   private int maxId;
   private volatile long nextOffset;
@@ -186,6 +189,14 @@ public final class RegistryState {
 
   public Optional<CompatibilityLevel> globalConfig() {
     return read(() -> Optional.ofNullable(globalConfig));
+  }
+
+  public Optional<CompatibilityPolicy> subjectPolicy(String subject) {
+    return read(() -> Optional.ofNullable(policies.get(subject)));
+  }
+
+  public Optional<CompatibilityPolicy> globalPolicy() {
+    return read(() -> Optional.ofNullable(globalPolicy));
   }
 
   public Optional<Mode> subjectMode(String subject) {
@@ -325,10 +336,10 @@ public final class RegistryState {
     } else if (event instanceof LogEvent.ConfigSet c) {
       if (c.subject() == null) {
         globalConfig = c.level();
-      } else if (c.level() == null) {
-        configs.remove(c.subject());
+        globalPolicy = c.policy();
       } else {
-        configs.put(c.subject(), c.level());
+        putOrRemove(configs, c.subject(), c.level());
+        putOrRemove(policies, c.subject(), c.policy());
       }
     } else if (event instanceof LogEvent.ModeSet m) {
       if (m.subject() == null) {
@@ -344,7 +355,16 @@ public final class RegistryState {
   /** As in Confluent, a subject left without live versions loses its own compatibility level and mode. */
   private void forgetSettings(String subject) {
     configs.remove(subject);
+    policies.remove(subject);
     modes.remove(subject);
+  }
+
+  private static <V> void putOrRemove(Map<String, V> map, String key, V value) {
+    if (value == null) {
+      map.remove(key);
+    } else {
+      map.put(key, value);
+    }
   }
 
   private void register(LogEvent.Registered r) {

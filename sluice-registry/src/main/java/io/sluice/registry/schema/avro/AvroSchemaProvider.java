@@ -1,6 +1,8 @@
 package io.sluice.registry.schema.avro;
 
+import io.sluice.registry.schema.CompatibilityPolicy;
 import io.sluice.registry.schema.Dependency;
+import io.sluice.registry.schema.Incompatibility;
 import io.sluice.registry.schema.InvalidSchemaException;
 import io.sluice.registry.schema.ParsedSchema;
 import io.sluice.registry.schema.SchemaProvider;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaCompatibility.Incompatibility;
 
 /**
  * Avro through Apache Avro's parser and its reader/writer resolution check ({@link SchemaCompatibility}), which is
@@ -54,22 +55,24 @@ public final class AvroSchemaProvider implements SchemaProvider {
   }
 
   @Override
-  public List<String> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew) {
+  public List<Incompatibility> readIncompatibilities(ParsedSchema reader, ParsedSchema writer, boolean readerIsNew,
+      CompatibilityPolicy policy) {
     Schema r = ((AvroParsedSchema) reader).schema();
     Schema w = ((AvroParsedSchema) writer).schema();
     if (FastResolution.surelyReadable(r, w)) {
       return List.of();
     }
     SchemaCompatibility.SchemaPairCompatibility result = SchemaCompatibility.checkReaderWriterCompatibility(r, w);
-    List<String> out = new ArrayList<>();
-    for (Incompatibility i : result.getResult().getIncompatibilities()) {
-      out.add(describe(i, readerIsNew ? "new" : "old", readerIsNew ? "old" : "new"));
+    List<Incompatibility> out = new ArrayList<>();
+    for (SchemaCompatibility.Incompatibility i : result.getResult().getIncompatibilities()) {
+      out.add(new Incompatibility(i.getType().name(), i.getLocation(),
+          describe(i, readerIsNew ? "new" : "old", readerIsNew ? "old" : "new")));
     }
     return out;
   }
 
   /** Confluent's wording per incompatibility type: the first role named is the reader's. */
-  static String describe(Incompatibility i, String readerRole, String writerRole) {
+  static String describe(SchemaCompatibility.Incompatibility i, String readerRole, String writerRole) {
     String path = i.getLocation();
     String detail = i.getMessage();
     String description = switch (i.getType()) {
@@ -86,5 +89,11 @@ public final class AvroSchemaProvider implements SchemaProvider {
           + readerRole + " schema has no default value and is missing in the " + writerRole + " schema";
     };
     return "{errorType:'" + i.getType() + "', description:'" + description + "', additionalInfo:'" + detail + "'}";
+  }
+
+  @Override
+  public List<String> practiceWarnings(ParsedSchema candidate, List<ParsedSchema> earlier) {
+    return AvroPractice.warnings(((AvroParsedSchema) candidate).schema(),
+        earlier.stream().map(e -> ((AvroParsedSchema) e).schema()).toList());
   }
 }
