@@ -322,6 +322,7 @@ public final class OffsetSurgery {
             Progress.NONE);
         via = "topic " + topic.topic();
       }
+      log.accept("written through " + via + "; reading back");
       Map<String, OffsetRecord> written = latestSince(before, connector);
       List<String> mismatches = new ArrayList<>();
       for (PositionChange c : changes) {

@@ -50,6 +50,10 @@ final class PostgresOffsets implements OffsetFormat {
     for (String f : LSN_FIELDS) {
       next.put(f, lsn.value());
     }
+    if (next.has("messageType")) {
+      // The target is a commit position: what follows it is sent again from its transaction's start.
+      next.put("messageType", "COMMIT");
+    }
     OffsetFormat.dropSnapshotMarkers(next);
     return next;
   }
@@ -74,6 +78,9 @@ final class PostgresOffsets implements OffsetFormat {
     after.put("lsn_commit", PostgresWal.lastCommitBefore(pending, next, lsnCommit == null ? current.path("lsn").asLong()
         : lsnCommit));
     after.put("txId", next.xid());
+    // With the type, the connector knows the change at lsn_proc was sent, even when its transaction's BEGIN shares
+    // the LSN; without it, it replays the transaction from BEGIN and the skipped change comes again.
+    after.put("messageType", next.operation());
     OffsetFormat.dropSnapshotMarkers(after);
     return after;
   }

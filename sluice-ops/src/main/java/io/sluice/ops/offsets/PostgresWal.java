@@ -20,6 +20,19 @@ final class PostgresWal {
     boolean isChange() {
       return type == 'I' || type == 'U' || type == 'D' || type == 'T';
     }
+
+    /** Debezium's name for the message type, as it stores it in {@code messageType}. */
+    String operation() {
+      return switch (type) {
+        case 'I' -> "INSERT";
+        case 'U' -> "UPDATE";
+        case 'D' -> "DELETE";
+        case 'T' -> "TRUNCATE";
+        case 'B' -> "BEGIN";
+        case 'C' -> "COMMIT";
+        default -> "MESSAGE";
+      };
+    }
   }
 
   static List<Message> peek(SourceDatabase source, int max) {
