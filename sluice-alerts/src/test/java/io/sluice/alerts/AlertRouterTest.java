@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.alerts.config.ConfigException;
+import io.sluice.alerts.state.KafkaStateStore;
+import io.sluice.alerts.state.StateStore;
 import io.sluice.alerts.types.Times;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -380,6 +382,67 @@ class AlertRouterTest {
       step(second, Duration.ofMinutes(5));
     }
     assertEquals(1, receivers.take("hook").size());
+  }
+
+  @Test
+  void nodesSharingAKafkaStateTopicShareSilencesAndDoNotRepageAfterRestart() throws Exception {
+    String bootstrap = io.sluice.kafka.testing.SharedKafka.bootstrapServers();
+    String topic = io.sluice.kafka.testing.SharedKafka.unique("alerts-state");
+    Duration timeout = Duration.ofSeconds(60);
+    try (KafkaStateStore stateA = KafkaStateStore.start(bootstrap, topic, timeout);
+        KafkaStateStore stateB = KafkaStateStore.start(bootstrap, topic, timeout)) {
+      AlertRouter a = startWithState(webhookConfig(""), stateA);
+      AlertRouter b = startWithState(webhookConfig(""), stateB);
+      String silence = """
+          {"matchers":[{"name":"connector","value":"billing","isRegex":false}],
+           "startsAt":"%s","endsAt":"%s","createdBy":"ops","comment":"shared"}
+          """.formatted(T0, T0.plus(Duration.ofHours(2)));
+      String id = Http.json(Http.post(a.url() + "/api/v2/silences", silence)).get("silenceID").asText();
+      awaitStatus(b, id, "active");
+      assertEquals("shared", Http.json(Http.get(b.url() + "/api/v2/silence/" + id)).get("comment").asText());
+      // Newest update wins, as in Alertmanager's merge: the expiry happens a moment after the creation.
+      clock.advance(Duration.ofSeconds(1));
+      assertEquals(200, Http.send("DELETE", b.url() + "/api/v2/silence/" + id, null).statusCode());
+      awaitStatus(a, id, "expired");
+
+      String lag = alert("HighLag", "orders", T0, T0.plus(Duration.ofHours(5)));
+      postAlerts(a, lag);
+      step(a, Duration.ofSeconds(30));
+      assertEquals(1, receivers.take("hook").size());
+      a.close();
+      routers.remove(a);
+    }
+    // A node started later on the same topic knows what was sent and what is silenced.
+    try (KafkaStateStore stateC = KafkaStateStore.start(bootstrap, topic, timeout)) {
+      AlertRouter c = startWithState(webhookConfig(""), stateC);
+      postAlerts(c, alert("HighLag", "orders", T0, T0.plus(Duration.ofHours(5))));
+      step(c, Duration.ofSeconds(30));
+      assertTrue(receivers.takeAll().isEmpty(), "a node reading the shared notification log must not page again");
+      assertEquals(1, Http.json(Http.get(c.url() + "/api/v2/silences")).size());
+      c.close();
+      routers.remove(c);
+    }
+  }
+
+  private AlertRouter startWithState(String yaml, StateStore state) throws ConfigException {
+    AlertRouter r = AlertRouter.builder().port(0).configYaml(yaml).stateStore(state).clock(clock)
+        .externalUrl("http://sluice.test:9093").manualTicks().retrySleeper(d -> {}).start();
+    routers.add(r);
+    return r;
+  }
+
+  private static void awaitStatus(AlertRouter r, String silenceId, String state) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    String seen = null;
+    while (System.nanoTime() < deadline) {
+      var resp = Http.get(r.url() + "/api/v2/silence/" + silenceId);
+      seen = resp.statusCode() + " " + resp.body();
+      if (resp.statusCode() == 200 && state.equals(Http.json(resp).get("status").get("state").asText())) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("silence " + silenceId + " never became " + state + " on " + r.url() + ": " + seen);
   }
 
   @Test

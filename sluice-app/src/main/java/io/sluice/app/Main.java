@@ -1,5 +1,6 @@
 package io.sluice.app;
 
+import io.sluice.app.alerts.AlertsCommand;
 import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
         OffsetsCommand.class,
         DlqCommand.class,
         ReconcileCommand.class,
-        SchemaCommand.class})
+        SchemaCommand.class,
+        AlertsCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -6,11 +6,13 @@ import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.alerts.config.ConfigException;
 import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -95,10 +97,15 @@ public final class Platform implements AutoCloseable {
 
   private void startAlertRouter(SluiceConfig config, String host, Path dataDir) {
     int port = config.port(SluiceConfig.ALERTS_PORT);
+    // Silences and the notification log live in Kafka so that every node of a cluster shares them.
+    KafkaStateStore state = KafkaStateStore.start(bootstrapServers, config.get(SluiceConfig.ALERTS_STATE_TOPIC),
+        Duration.ofSeconds(60));
+    started.push(state::close);
     AlertRouter.Builder b = AlertRouter.builder()
         .host(host)
         .port(port)
         .dataDir(dataDir.resolve("alerts"))
+        .stateStore(state)
         .reloadOnSighup();
     config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(b::configFile);
     AlertRouter router;
@@ -124,7 +131,7 @@ public final class Platform implements AutoCloseable {
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
         .dataDir(dataDir.resolve("metrics"))
-        .retention(java.time.Duration.ofMillis(retentionMs));
+        .retention(Duration.ofMillis(retentionMs));
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
     MetricsServer metrics = b.start();
     started.push(metrics::close);

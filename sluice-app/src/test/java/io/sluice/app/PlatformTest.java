@@ -46,6 +46,11 @@ class PlatformTest {
       var alerts = new ConnectClient(first.urls().get("alerts")).call("GET", "/api/v2/status", null);
       assertEquals(200, alerts.status(), alerts.body());
       assertTrue(alerts.json().path("config").path("original").asText().contains("route:"), alerts.body());
+      var silence = new ConnectClient(first.urls().get("alerts")).call("POST", "/api/v2/silences", """
+          {"matchers":[{"name":"connector","value":"src","isRegex":false}],"startsAt":"%s","endsAt":"%s",
+           "createdBy":"ops","comment":"maintenance window"}""".formatted(java.time.Instant.now(),
+          java.time.Instant.now().plus(java.time.Duration.ofHours(1))));
+      assertEquals(200, silence.status(), silence.body());
       var metrics = new ConnectClient(first.urls().get("metrics")).call("GET", "/api/v1/query?query=vector(1)", null);
       assertEquals(200, metrics.status(), metrics.body());
       assertEquals("success", metrics.json().path("status").asText(), metrics.body());
@@ -69,6 +74,8 @@ class PlatformTest {
 
     Platform second = Platform.start(config, plugins());
     try {
+      var silences = new ConnectClient(second.urls().get("alerts")).call("GET", "/api/v2/silences", null);
+      assertTrue(silences.body().contains("maintenance window"), "silences survive a restart: " + silences.body());
       ConnectClient rest = new ConnectClient(second.connect().restUrl());
       rest.awaitRunning("src");
       rest.awaitRunning("sink");
@@ -87,13 +94,25 @@ class PlatformTest {
     int kafkaPort = TestWorkers.freePort();
     SluiceConfig config = config(dataDir, kafkaPort, TestWorkers.freePort(), Map.of(
         SluiceConfig.KAFKA_BOOTSTRAP, SharedKafka.bootstrapServers(),
-        SluiceConfig.CONNECT_GROUP, SharedKafka.unique("joined")));
+        SluiceConfig.CONNECT_GROUP, SharedKafka.unique("joined"),
+        SluiceConfig.ALERTS_STATE_TOPIC, SharedKafka.unique("alerts-state")));
     try (Platform platform = Platform.start(config, plugins())) {
       assertEquals(SharedKafka.bootstrapServers(), platform.urls().get("kafka"));
       // The registry, too, keeps its state in the joined cluster.
       var registry = new ConnectClient(platform.urls().get("registry")).call("GET", "/subjects", null);
       assertEquals(200, registry.status(), registry.body());
       assertEquals(200, new ConnectClient(platform.connect().restUrl()).call("GET", "/connectors", null).status());
+      // ...and so does the alert router: a silence is in the cluster's state topic.
+      var silence = new ConnectClient(platform.urls().get("alerts")).call("POST", "/api/v2/silences", """
+          {"matchers":[{"name":"connector","value":"joined","isRegex":false}],"startsAt":"%s","endsAt":"%s",
+           "createdBy":"ops","comment":"held in kafka"}""".formatted(java.time.Instant.now(),
+          java.time.Instant.now().plus(java.time.Duration.ofHours(1))));
+      assertEquals(200, silence.status(), silence.body());
+      try (var state = io.sluice.alerts.state.KafkaStateStore.start(SharedKafka.bootstrapServers(),
+          config.get(SluiceConfig.ALERTS_STATE_TOPIC), java.time.Duration.ofSeconds(60))) {
+        String snapshot = new String(state.load("silences").orElseThrow(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(snapshot.contains("held in kafka"), snapshot);
+      }
       assertTrue(java.nio.file.Files.notExists(dataDir.resolve("kafka")), "an embedded broker was started");
       try (java.net.Socket s = new java.net.Socket()) {
         s.connect(new java.net.InetSocketAddress("127.0.0.1", kafkaPort), 500);

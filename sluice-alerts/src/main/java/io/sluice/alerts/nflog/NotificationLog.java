@@ -55,6 +55,7 @@ public final class NotificationLog {
     this.store = store;
     this.retention = retention;
     restore();
+    store.onRemoteSave(SNAPSHOT, this::mergeRemote);
   }
 
   public static String key(String groupKey, String receiver, String integration, int index) {
@@ -122,20 +123,48 @@ public final class NotificationLog {
   private void restore() {
     try {
       Optional<byte[]> data = store.load(SNAPSHOT);
-      if (data.isEmpty()) {
-        return;
+      if (data.isPresent()) {
+        merge(data.get());
+        dirty = false;
+        log.info("restored {} notification log entries", entries.size());
       }
-      for (JsonNode o : JSON.readTree(data.get())) {
-        Set<Long> firing = new HashSet<>();
-        o.path("firing").forEach(x -> firing.add(x.asLong()));
-        Set<Long> resolved = new HashSet<>();
-        o.path("resolved").forEach(x -> resolved.add(x.asLong()));
-        entries.put(o.path("key").asText(), new Entry(firing, resolved, Instant.parse(o.path("timestamp").asText()),
-            Instant.parse(o.path("expiresAt").asText())));
-      }
-      log.info("restored {} notification log entries", entries.size());
     } catch (IOException | RuntimeException e) {
       log.error("cannot restore notification log snapshot; starting empty", e);
     }
+  }
+
+  private void mergeRemote(byte[] snapshot) {
+    try {
+      merge(snapshot);
+    } catch (IOException | RuntimeException e) {
+      log.error("cannot read the notification log of another node", e);
+    }
+  }
+
+  /**
+   * Merges a snapshot as Alertmanager merges gossiped log entries: per key the newer entry wins, expired ones are
+   * dropped. What changed is saved with the next snapshot, so the shared log converges on the union.
+   */
+  public synchronized boolean merge(byte[] snapshot) throws IOException {
+    Instant now = clock.instant();
+    boolean changed = false;
+    for (JsonNode o : JSON.readTree(snapshot)) {
+      Set<Long> firing = new HashSet<>();
+      o.path("firing").forEach(x -> firing.add(x.asLong()));
+      Set<Long> resolved = new HashSet<>();
+      o.path("resolved").forEach(x -> resolved.add(x.asLong()));
+      Entry e = new Entry(firing, resolved, Instant.parse(o.path("timestamp").asText()),
+          Instant.parse(o.path("expiresAt").asText()));
+      Entry mine = entries.get(o.path("key").asText());
+      if (!e.expiresAt().isAfter(now) || (mine != null && !e.timestamp().isAfter(mine.timestamp()))) {
+        continue;
+      }
+      entries.put(o.path("key").asText(), e);
+      changed = true;
+    }
+    if (changed) {
+      dirty = true;
+    }
+    return changed;
   }
 }

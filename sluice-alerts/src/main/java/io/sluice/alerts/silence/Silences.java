@@ -42,6 +42,7 @@ public final class Silences {
     this.store = store;
     this.retention = retention;
     restore();
+    store.onRemoteSave(SNAPSHOT, this::mergeRemote);
   }
 
   /** Creates or updates a silence; returns its id (a new id when an update cannot be done in place). */
@@ -206,23 +207,49 @@ public final class Silences {
   private void restore() {
     try {
       Optional<byte[]> data = store.load(SNAPSHOT);
-      if (data.isEmpty()) {
-        return;
+      if (data.isPresent()) {
+        merge(data.get());
+        log.info("restored {} silences", silences.size());
       }
-      for (JsonNode o : JSON.readTree(data.get())) {
-        List<Matcher> ms = new ArrayList<>();
-        for (JsonNode m : o.path("matchers")) {
-          ms.add(Matcher.of(m.path("name").asText(), Matcher.Type.valueOf(m.path("type").asText()),
-              m.path("value").asText()));
-        }
-        Silence s = new Silence(o.path("id").asText(), ms, Instant.parse(o.path("startsAt").asText()),
-            Instant.parse(o.path("endsAt").asText()), Instant.parse(o.path("updatedAt").asText()),
-            o.path("createdBy").asText(), o.path("comment").asText());
-        silences.put(s.id(), s);
-      }
-      log.info("restored {} silences", silences.size());
     } catch (IOException | RuntimeException e) {
       log.error("cannot restore silences snapshot; starting without silences", e);
     }
+  }
+
+  /** Another node's snapshot: merged, and saved again when it taught us something (so the shared log converges). */
+  private void mergeRemote(byte[] snapshot) {
+    try {
+      if (merge(snapshot)) {
+        persist();
+      }
+    } catch (IOException e) {
+      log.error("cannot read silences from another node", e);
+    }
+  }
+
+  /**
+   * Merges a snapshot as Alertmanager merges gossiped silences: per id the one updated last wins; silences expired
+   * for longer than the retention are not taken back. Returns whether anything changed.
+   */
+  public synchronized boolean merge(byte[] snapshot) throws IOException {
+    Instant cutoff = clock.instant().minus(retention);
+    boolean changed = false;
+    for (JsonNode o : JSON.readTree(snapshot)) {
+      List<Matcher> ms = new ArrayList<>();
+      for (JsonNode m : o.path("matchers")) {
+        ms.add(Matcher.of(m.path("name").asText(), Matcher.Type.valueOf(m.path("type").asText()),
+            m.path("value").asText()));
+      }
+      Silence s = new Silence(o.path("id").asText(), ms, Instant.parse(o.path("startsAt").asText()),
+          Instant.parse(o.path("endsAt").asText()), Instant.parse(o.path("updatedAt").asText()),
+          o.path("createdBy").asText(), o.path("comment").asText());
+      Silence mine = silences.get(s.id());
+      if (s.endsAt().isBefore(cutoff) || (mine != null && !s.updatedAt().isAfter(mine.updatedAt()))) {
+        continue;
+      }
+      silences.put(s.id(), s);
+      changed = true;
+    }
+    return changed;
   }
 }

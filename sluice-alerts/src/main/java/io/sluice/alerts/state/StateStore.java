@@ -2,16 +2,24 @@ package io.sluice.alerts.state;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Where the router's durable state (silences, notification log) is snapshotted and restored from. The file store
- * serves a router running alone; in {@code sluice up} a Kafka-backed store (one compacted topic, record key = the
- * snapshot name) implements the same two calls so every node shares the state.
+ * serves a router running alone; in {@code sluice up} the {@link KafkaStateStore} (one compacted topic, record key =
+ * the snapshot name) implements the same calls and also hands each node the snapshots the other nodes save, which the
+ * owner merges into its own state (as Alertmanager's cluster peers merge silences and log entries they gossip).
  */
 public interface StateStore {
   void save(String name, byte[] snapshot) throws IOException;
 
   Optional<byte[]> load(String name) throws IOException;
+
+  /**
+   * Calls {@code merge} with every snapshot under {@code name} that another node saves from now on. A store that no
+   * other node shares never calls it.
+   */
+  default void onRemoteSave(String name, Consumer<byte[]> merge) {}
 
   /** Keeps nothing: state lives only as long as the process. */
   StateStore NONE = new StateStore() {

@@ -35,22 +35,25 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String ALERTS_PORT = "alerts.port";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
+  /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
+  public static final String ALERTS_STATE_TOPIC = "alerts.state.topic";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
   /** Prefix of raw broker properties for the embedded broker. */
   public static final String KAFKA_BROKER_PREFIX = "kafka.broker.";
 
-  private static final Map<String, String> DEFAULTS = Map.of(
-      DATA_DIR, "./data",
-      HOST, "127.0.0.1",
-      KAFKA_PORT, "9092",
-      CONNECT_PORT, "8083",
-      CONNECT_GROUP, "sluice",
-      REGISTRY_PORT, "8081",
-      REGISTRY_TOPIC, "_schemas",
-      ALERTS_PORT, "9093",
-      METRICS_PORT, "9090",
-      METRICS_RETENTION, "15d");
+  private static final Map<String, String> DEFAULTS = Map.ofEntries(
+      Map.entry(DATA_DIR, "./data"),
+      Map.entry(HOST, "127.0.0.1"),
+      Map.entry(KAFKA_PORT, "9092"),
+      Map.entry(CONNECT_PORT, "8083"),
+      Map.entry(CONNECT_GROUP, "sluice"),
+      Map.entry(REGISTRY_PORT, "8081"),
+      Map.entry(REGISTRY_TOPIC, "_schemas"),
+      Map.entry(ALERTS_PORT, "9093"),
+      Map.entry(ALERTS_STATE_TOPIC, "sluice-alerts-state"),
+      Map.entry(METRICS_PORT, "9090"),
+      Map.entry(METRICS_RETENTION, "15d"));
 
   public SluiceConfig {
     values = Map.copyOf(values);

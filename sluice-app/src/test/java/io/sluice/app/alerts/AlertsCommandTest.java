@@ -1,0 +1,55 @@
+package io.sluice.app.alerts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.alerts.AlertRouter;
+import io.sluice.app.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class AlertsCommandTest {
+  @TempDir Path dir;
+
+  private record Run(int exit, String out) {}
+
+  private static Run run(String... args) {
+    PrintStream old = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      int exit = new CommandLine(new Main()).execute(args);
+      return new Run(exit, bytes.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(old);
+    }
+  }
+
+  @Test
+  void checkConfigAcceptsTheBundledFileAndRefusesABrokenOne() throws Exception {
+    Path good = Files.writeString(dir.resolve("good.yml"), AlertRouter.defaultConfig());
+    Path broken = Files.writeString(dir.resolve("broken.yml"), """
+        route:
+          receiver: nobody
+        receivers:
+          - name: somebody
+        """);
+    Run ok = run("alerts", "check-config", good.toString());
+    assertEquals(0, ok.exit(), ok.out());
+    assertTrue(ok.out().contains("Checking '" + good + "'\n  SUCCESS"), ok.out());
+
+    Run bad = run("alerts", "check-config", good.toString(), broken.toString());
+    assertEquals(1, bad.exit(), bad.out());
+    assertTrue(bad.out().contains("  FAILED: ") && bad.out().contains("nobody"), bad.out());
+
+    Run missing = run("alerts", "check-config", dir.resolve("absent.yml").toString());
+    assertEquals(1, missing.exit());
+    assertTrue(missing.out().contains("no such file"), missing.out());
+  }
+}
