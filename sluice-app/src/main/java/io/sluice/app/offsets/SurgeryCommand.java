@@ -20,7 +20,7 @@ abstract class SurgeryCommand implements Callable<Integer> {
   String offsetsTopic;
 
   @CommandLine.Option(names = "--secrets-topic", defaultValue = "sluice-connect-secrets",
-      description = "where ${sluice:...} source passwords are kept (default ${DEFAULT-VALUE})")
+      description = "where $${sluice:...} source passwords are kept (default ${DEFAULT-VALUE})")
   String secretsTopic;
 
   @CommandLine.Option(names = "--source-jdbc", paramLabel = "URL",
