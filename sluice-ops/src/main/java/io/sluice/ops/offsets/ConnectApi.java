@@ -59,6 +59,15 @@ final class ConnectApi {
     return Optional.of((ObjectNode) r.json());
   }
 
+  /** The names of all connectors the runtime knows. */
+  java.util.Set<String> connectorNames() {
+    Reply r = call("GET", "/connectors", null);
+    expect(r, 200, "list connectors");
+    java.util.Set<String> out = new java.util.HashSet<>();
+    r.json().forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
   String state(String connector) {
     Reply r = call("GET", path(connector) + "/status", null);
     expect(r, 200, "read the status of connector " + connector);

@@ -401,7 +401,8 @@ public final class OffsetSurgery {
     }
     Set<String> connectors = new LinkedHashSet<>();
     records.forEach(r -> Optional.ofNullable(OffsetsTopic.connectorOf(r.key())).ifPresent(connectors::add));
-    List<String> existing = connectors.stream().filter(c -> api.config(c).isPresent()).toList();
+    Set<String> known = api.connectorNames();
+    List<String> existing = connectors.stream().filter(known::contains).toList();
     Read read = read(readTimeout);
     RestoreEstimate estimate = checkBudget(records.size(), read.elapsed(), existing.size());
 

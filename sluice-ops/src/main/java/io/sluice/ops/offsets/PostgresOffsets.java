@@ -15,8 +15,11 @@ import java.util.Map;
  */
 final class PostgresOffsets implements OffsetFormat {
   static final List<String> LSN_FIELDS = List.of("lsn", "lsn_proc", "lsn_commit");
+  /** Debezium 3.7+: how many messages at {@code lsn_proc} were processed, for messages that share an LSN. */
+  static final String EVENTS_PROCESSED = "lsn_events_processed";
   private static final List<String> ORDER =
-      List.of("lsn", "lsn_proc", "lsn_commit", "txId", "ts_usec", "messageType", "transaction_id", "xmin");
+      List.of("lsn", "lsn_proc", "lsn_commit", "txId", "ts_usec", "messageType", "lsn_events_processed",
+      "transaction_id", "xmin");
 
   @Override
   public String database() {
@@ -54,10 +57,17 @@ final class PostgresOffsets implements OffsetFormat {
       // The target is a commit position: what follows it is sent again from its transaction's start.
       next.put("messageType", "COMMIT");
     }
+    next.remove(EVENTS_PROCESSED);
     OffsetFormat.dropSnapshotMarkers(next);
     return next;
   }
 
+  /**
+   * Skips the change the connector would emit next. When it is the last change of its transaction (always so for a
+   * single-statement transaction) the new position is that transaction's commit, the form the connector itself
+   * stores between transactions; otherwise it is the change itself, marked as processed with its type and its count
+   * among the messages sharing its LSN.
+   */
   @Override
   public ObjectNode skipOne(ObjectNode current, SourceDatabase source) {
     if (source == null) {
@@ -67,20 +77,29 @@ final class PostgresOffsets implements OffsetFormat {
     Long lsnProc = longOrNull(current, "lsn_proc");
     Long lsnCommit = longOrNull(current, "lsn_commit");
     List<PostgresWal.Message> pending = PostgresWal.peek(source, 100_000);
-    PostgresWal.Message next = PostgresWal.nextChange(pending, lsnCommit, lsnProc);
+    PostgresWal.Message next = PostgresWal.nextChange(pending, lsnCommit, lsnProc,
+        current.path("messageType").asText(null), current.path(EVENTS_PROCESSED).asLong(0));
     if (next == null) {
       throw new IllegalArgumentException("there is no change after the current position (" + hex(current.path("lsn")
           .asLong()) + ") in replication slot " + source.slotName() + ": nothing to skip");
     }
+    PostgresWal.Message commit = PostgresWal.commitOf(pending, next);
     ObjectNode after = current.deepCopy();
-    after.put("lsn", next.lsn());
-    after.put("lsn_proc", next.lsn());
-    after.put("lsn_commit", PostgresWal.lastCommitBefore(pending, next, lsnCommit == null ? current.path("lsn").asLong()
-        : lsnCommit));
     after.put("txId", next.xid());
-    // With the type, the connector knows the change at lsn_proc was sent, even when its transaction's BEGIN shares
-    // the LSN; without it, it replays the transaction from BEGIN and the skipped change comes again.
-    after.put("messageType", next.operation());
+    after.remove(EVENTS_PROCESSED);
+    if (commit != null && !PostgresWal.moreChangesInTransaction(pending, next)) {
+      for (String f : LSN_FIELDS) {
+        after.put(f, commit.lsn());
+      }
+      after.put("messageType", "COMMIT");
+    } else {
+      after.put("lsn", next.lsn());
+      after.put("lsn_proc", next.lsn());
+      after.put("lsn_commit", PostgresWal.lastCommitBefore(pending, next, lsnCommit == null
+          ? current.path("lsn").asLong() : lsnCommit));
+      after.put("messageType", next.operation());
+      after.put(EVENTS_PROCESSED, PostgresWal.eventsAtLsnThrough(pending, next));
+    }
     OffsetFormat.dropSnapshotMarkers(after);
     return after;
   }

@@ -56,44 +56,111 @@ final class PostgresWal {
   }
 
   /**
-   * The first change the connector would emit on resume, found the way Debezium's resume logic finds its restart
-   * point: right after the message at {@code lsnProc}, or else from the start of the first transaction that commits
-   * after {@code lsnCommit}.
+   * The first change the connector would emit on resume from a stored position. After a whole transaction
+   * ({@code messageType} COMMIT, or no type) that is the first change of the first transaction committing after
+   * {@code lsnCommit}; in the middle of one, the change after the {@code eventsProcessed}-th message at
+   * {@code lsnProc} (a BEGIN and the first change can share an LSN, hence the count).
    */
-  static Message nextChange(List<Message> messages, Long lsnCommit, Long lsnProc) {
-    int start = -1;
+  static Message nextChange(List<Message> messages, Long lsnCommit, Long lsnProc, String messageType,
+      long eventsProcessed) {
     if (lsnCommit == null || lsnProc == null) {
-      start = 0;
-    } else {
-      boolean afterStored = false;
-      int txStart = -1;
-      for (int i = 0; i < messages.size() && start < 0; i++) {
+      return firstChangeFrom(messages, 0, messages.size());
+    }
+    boolean midTransaction = messageType != null && !messageType.equals("COMMIT") && !messageType.equals("BEGIN");
+    if (midTransaction) {
+      int seen = 0;
+      int at = -1;
+      for (int i = 0; i < messages.size(); i++) {
         Message m = messages.get(i);
-        if (afterStored) {
-          if (m.lsn() != lsnProc) {
-            start = i;
-          }
-          continue;
+        if (m.type() == 'B') {
+          // Counted per transaction, as in a stream started at lsn_proc (an earlier COMMIT ending there is not in it).
+          seen = 0;
         }
         if (m.lsn() == lsnProc) {
-          afterStored = true;
+          seen++;
+          if (eventsProcessed > 0 ? seen == eventsProcessed : m.operation().equals(messageType)) {
+            at = i;
+          }
         }
-        if (m.type() == 'B') {
-          txStart = i;
-        } else if (m.type() == 'C' && Long.compareUnsigned(m.lsn(), lsnCommit) > 0) {
-          start = txStart >= 0 ? txStart : 0;
+      }
+      if (at >= 0) {
+        Message next = firstChangeFrom(messages, at + 1, messages.size());
+        if (next != null) {
+          return next;
         }
       }
     }
-    if (start < 0) {
-      return null;
+    int txStart = 0;
+    for (int i = 0; i < messages.size(); i++) {
+      Message m = messages.get(i);
+      if (m.type() == 'B') {
+        txStart = i;
+      } else if (m.type() == 'C' && Long.compareUnsigned(m.lsn(), lsnCommit) > 0) {
+        Message first = firstChangeFrom(messages, txStart, i);
+        if (first != null) {
+          return first;
+        }
+      }
     }
-    for (int i = start; i < messages.size(); i++) {
+    return null;
+  }
+
+  private static Message firstChangeFrom(List<Message> messages, int from, int to) {
+    for (int i = from; i < to; i++) {
       if (messages.get(i).isChange()) {
         return messages.get(i);
       }
     }
     return null;
+  }
+
+  /** The COMMIT of {@code change}'s transaction, or null when the peek ended before it. */
+  static Message commitOf(List<Message> messages, Message change) {
+    boolean after = false;
+    for (Message m : messages) {
+      after |= m == change;
+      if (after && m.type() == 'C') {
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** Whether another change follows {@code change} inside its transaction. */
+  static boolean moreChangesInTransaction(List<Message> messages, Message change) {
+    boolean after = false;
+    for (Message m : messages) {
+      if (after && m.type() == 'C') {
+        return false;
+      }
+      if (after && m.isChange()) {
+        return true;
+      }
+      after |= m == change;
+    }
+    return false;
+  }
+
+  /**
+   * How many messages of {@code change}'s transaction share its LSN up to and including it (its BEGIN can). The
+   * previous transaction's COMMIT may end at the same LSN, but a stream started at that LSN does not contain it.
+   */
+  static long eventsAtLsnThrough(List<Message> messages, Message change) {
+    int at = 0;
+    while (messages.get(at) != change) {
+      at++;
+    }
+    int begin = at;
+    while (begin > 0 && messages.get(begin).type() != 'B') {
+      begin--;
+    }
+    long n = 0;
+    for (int i = begin; i <= at; i++) {
+      if (messages.get(i).lsn() == change.lsn()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The commit LSN the connector would have stored when it reached {@code change}: the last commit before it. */

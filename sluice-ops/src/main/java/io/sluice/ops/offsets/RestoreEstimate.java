@@ -18,6 +18,8 @@ public record RestoreEstimate(long records, double writePerSecond, Duration writ
 
   /** Stop (tasks flush and shut down, 5 s graceful timeout by default) and resume, with room for a busy worker. */
   static final Duration CONNECTOR_ALLOWANCE = Duration.ofSeconds(30);
+  /** Each further connector: its stop and resume are two more REST calls and a task shutdown. */
+  static final Duration FURTHER_CONNECTOR_ALLOWANCE = Duration.ofSeconds(5);
   /** Until a write of this size was measured here: far below what one broker takes, so estimates err long. */
   static final double DEFAULT_WRITE_PER_SECOND = 2_000;
   private static final long MEASURE_MIN_RECORDS = 1_000;
@@ -27,7 +29,8 @@ public record RestoreEstimate(long records, double writePerSecond, Duration writ
   static RestoreEstimate of(long records, Duration lastFullRead, int connectors, Path backupDir) {
     double rate = measuredWriteRate(backupDir);
     Duration write = Duration.ofMillis((long) Math.ceil(records / rate * 1000));
-    Duration connectorTime = CONNECTOR_ALLOWANCE.multipliedBy(Math.max(1, connectors));
+    Duration connectorTime = CONNECTOR_ALLOWANCE.plus(FURTHER_CONNECTOR_ALLOWANCE.multipliedBy(Math.max(0,
+        connectors - 1)));
     return new RestoreEstimate(records, rate, write, lastFullRead, connectorTime,
         write.plus(lastFullRead).plus(connectorTime));
   }

@@ -144,21 +144,27 @@ class OffsetFormatTest {
 
   @Test
   void theNextChangeIsFoundAsDebeziumResumes() {
-    // Two transactions after the stored position: B/I/C at 100..120, B/I/I/C at 200..230.
+    // Two transactions after the stored position: B/I/C at 100..120, B/I/I/C at 120..230 (a BEGIN shares the LSN of
+    // the first change, and the previous commit's end LSN can be the next transaction's first LSN).
     List<PostgresWal.Message> wal = List.of(
         new PostgresWal.Message(100, 7, 'B'), new PostgresWal.Message(100, 7, 'I'), new PostgresWal.Message(120, 7, 'C'),
-        new PostgresWal.Message(200, 8, 'B'), new PostgresWal.Message(200, 8, 'I'), new PostgresWal.Message(210, 8, 'I'),
+        new PostgresWal.Message(120, 8, 'B'), new PostgresWal.Message(120, 8, 'I'), new PostgresWal.Message(210, 8, 'U'),
         new PostgresWal.Message(230, 8, 'C'));
-    // Everything up to the first transaction's commit was processed: the next change is the insert at 200.
-    PostgresWal.Message next = PostgresWal.nextChange(wal, 120L, 120L);
-    assertEquals(200, next.lsn());
+    // Stored between transactions, after commit 90: the next change is the insert at 100.
+    PostgresWal.Message next = PostgresWal.nextChange(wal, 90L, 90L, "COMMIT", 0);
+    assertEquals(100, next.lsn());
     assertEquals("INSERT", next.operation());
-    assertEquals(120, PostgresWal.lastCommitBefore(wal, next, 90));
-    // In the middle of the second transaction: the change after 200 is at 210.
-    assertEquals(210, PostgresWal.nextChange(wal, 120L, 200L).lsn());
-    // A stored change LSN that is not in the stream: resume from the first transaction committing after 90.
-    assertEquals(100, PostgresWal.nextChange(wal, 90L, 95L).lsn());
-    // Nothing after the last change.
-    assertEquals(null, PostgresWal.nextChange(wal, 230L, 230L));
+    // After the first transaction's commit (LSN 120, shared with the next BEGIN and insert): the insert at 120.
+    PostgresWal.Message second = PostgresWal.nextChange(wal, 120L, 120L, "COMMIT", 0);
+    assertEquals(wal.get(4), second);
+    assertEquals(2, PostgresWal.eventsAtLsnThrough(wal, second), "BEGIN and the insert share LSN 120");
+    assertEquals(120, PostgresWal.lastCommitBefore(wal, second, 90));
+    assertTrue(PostgresWal.moreChangesInTransaction(wal, second));
+    assertEquals(230, PostgresWal.commitOf(wal, second).lsn());
+    // In the middle of the second transaction, its insert processed: the update at 210.
+    assertEquals(210, PostgresWal.nextChange(wal, 120L, 120L, "INSERT", 2).lsn());
+    assertFalse(PostgresWal.moreChangesInTransaction(wal, wal.get(5)));
+    // Nothing after the last commit.
+    assertEquals(null, PostgresWal.nextChange(wal, 230L, 230L, "COMMIT", 0));
   }
 }

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a real PostgreSQL. The steps share one connector and run in order, as an operator's session would, because each
  * fresh connector costs a snapshot.
  *
- * <p>The source keeps its slot from confirming positions ({@code flush.lsn.source=false}), so the server still holds
+ * <p>The source keeps its slot from confirming positions ({@code lsn.flush.mode=manual}), so the server still holds
  * the changes an earlier LSN points at: that is what makes moving back possible at all, and the retention check is
  * what tells the two cases apart.
  */
@@ -71,7 +71,7 @@ class OffsetSurgeryTest {
     pipeline = new Pipeline(SharedKafka.unique("os"));
     topic = new OffsetsTopic(SharedKafka.bootstrapServers(), cluster + "-offsets");
     pipeline.insert(1, 3);
-    var created = rest.create(SOURCE, pipeline.sourceConfig(pipeline.name + "_slot", Map.of("flush.lsn.source", "false")));
+    var created = rest.create(SOURCE, pipeline.sourceConfig(pipeline.name + "_slot", Map.of("lsn.flush.mode", "manual")));
     assertEquals(201, created.status(), created.body());
     rest.awaitRunning(SOURCE);
     Eventually.await("snapshot of 3 rows", Duration.ofSeconds(90), () -> Pipeline.count(pipeline.events(0), "r"),
@@ -236,11 +236,11 @@ class OffsetSurgeryTest {
     assertTrue(after > before, change.toString());
     assertEquals("STOPPED", surgery().show(SOURCE).state(), "skip leaves a stopped connector stopped");
     resumeSource();
-    Eventually.await("rows after the skipped one", Duration.ofSeconds(90), () -> createdIds(end),
+    Eventually.await("rows after the skipped one (" + change + ")", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.containsAll(List.of(22, 23)));
     pipeline.insert(24, 24);
     Eventually.await("row 24", Duration.ofSeconds(90), () -> createdIds(end), ids -> ids.contains(24));
-    assertEquals(List.of(22, 23, 24), createdIds(end), "exactly row 21 was skipped");
+    assertEquals(List.of(22, 23, 24), createdIds(end), "exactly row 21 was skipped: " + change);
   }
 
   /** Runs a refused operation while the source is stopped and checks that not one record was written. */
