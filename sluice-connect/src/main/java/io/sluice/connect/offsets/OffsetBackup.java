@@ -80,8 +80,7 @@ public final class OffsetBackup {
   public static Backup read(Path file) {
     try {
       byte[] bytes = Files.readAllBytes(file);
-      Path manifestFile = manifestOf(file);
-      Manifest manifest = Files.exists(manifestFile) ? fromJson(JSON.readTree(manifestFile.toFile())) : null;
+      Manifest manifest = manifest(file);
       if (manifest != null && !manifest.sha256().equals(sha256(bytes))) {
         throw new IllegalArgumentException("backup " + file + " does not match its manifest's SHA-256: it was changed"
             + " or truncated after it was written");
@@ -104,6 +103,16 @@ public final class OffsetBackup {
       return new Backup(file, manifest, records);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read offset backup " + file, e);
+    }
+  }
+
+  /** The manifest of a backup file, without reading the file itself; null when there is none. */
+  public static Manifest manifest(Path tsv) {
+    Path file = manifestOf(tsv);
+    try {
+      return Files.exists(file) ? fromJson(JSON.readTree(file.toFile())) : null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read backup manifest " + file, e);
     }
   }
 

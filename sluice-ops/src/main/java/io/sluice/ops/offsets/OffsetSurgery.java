@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -161,7 +162,7 @@ public final class OffsetSurgery {
     }
     OffsetBackup backup = new OffsetBackup(backupDir, clock);
     Path file = out == null ? backup.write(connector, snapshot) : backup.write(out, connector, snapshot);
-    return new BackupReport(file, OffsetBackup.read(file).manifest(), since(t0));
+    return new BackupReport(file, OffsetBackup.manifest(file), since(t0));
   }
 
   // ------------------------------------------------------------------------------------------------------ show
@@ -350,7 +351,7 @@ public final class OffsetSurgery {
   private OffsetSurgeryException undo(String connector, Halt halt, OffsetsSnapshot original, Set<String> strays,
       Path backup, RuntimeException cause) {
     List<OffsetRecord> back = new ArrayList<>(original.records());
-    Set<String> keys = new java.util.HashSet<>();
+    Set<String> keys = new HashSet<>();
     back.forEach(r -> keys.add(r.key()));
     strays.stream().filter(k -> !keys.contains(k)).forEach(k -> back.add(new OffsetRecord(k, null, -1, -1)));
     try {
@@ -406,7 +407,7 @@ public final class OffsetSurgery {
     Read read = read(readTimeout);
     RestoreEstimate estimate = checkBudget(records.size(), read.elapsed(), existing.size());
 
-    Set<String> keys = new java.util.HashSet<>();
+    Set<String> keys = new HashSet<>();
     records.forEach(r -> keys.add(r.key()));
     OffsetsSnapshot current = read.snapshot();
     OffsetsSnapshot before = new OffsetsSnapshot(current.clusterId(), current.topic(), current.endOffsets(),

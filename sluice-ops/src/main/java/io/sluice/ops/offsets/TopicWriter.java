@@ -3,6 +3,7 @@ package io.sluice.ops.offsets;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.ops.progress.Progress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -31,14 +32,12 @@ final class TopicWriter {
         "bootstrap.servers", bootstrapServers, "acks", "all", "enable.idempotence", "true",
         "linger.ms", "5", "batch.size", "524288", "client.id", "sluice-offsets-writer"),
         new ByteArraySerializer(), new ByteArraySerializer())) {
-      Future<RecordMetadata> last = null;
-      java.util.ArrayList<Future<RecordMetadata>> sent = new java.util.ArrayList<>(records.size());
+      List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
       int n = records.size();
       for (int i = 0; i < n; i++) {
         OffsetRecord r = records.get(i);
-        last = producer.send(new ProducerRecord<>(topic, r.key().getBytes(StandardCharsets.UTF_8),
-            r.value() == null ? null : r.value().getBytes(StandardCharsets.UTF_8)));
-        sent.add(last);
+        sent.add(producer.send(new ProducerRecord<>(topic, r.key().getBytes(StandardCharsets.UTF_8),
+            r.value() == null ? null : r.value().getBytes(StandardCharsets.UTF_8))));
         progress.update(i + 1, n);
       }
       producer.flush();

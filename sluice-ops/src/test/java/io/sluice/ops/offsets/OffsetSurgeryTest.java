@@ -328,6 +328,22 @@ class OffsetSurgeryTest {
     resumeSource();
   }
 
+  /**
+   * After a recovering restore: the connector runs again, no unfinished surgery is noted, and the topic holds the
+   * backup's records (the running source's own key excepted: it has moved on since).
+   */
+  private static void assertRecoveredFrom(OffsetSurgery.BackupReport backup) {
+    rest.awaitRunning(SOURCE);
+    Map<String, String> now = topic.readAll(Duration.ofSeconds(30)).stream()
+        .collect(Collectors.toMap(OffsetRecord::key, r -> String.valueOf(r.value()), (a, b) -> b));
+    for (OffsetRecord r : OffsetBackup.read(backup.file()).records()) {
+      if (!r.key().startsWith("[\"" + SOURCE + "\"")) {
+        assertEquals(String.valueOf(r.value()), now.get(r.key()), r.key());
+      }
+    }
+    assertEquals(null, surgery().show(SOURCE).unfinishedSurgery());
+  }
+
   @Test
   @Order(7)
   void anInterruptedRestoreIsRecoveredByRestore() throws Exception {
@@ -356,15 +372,7 @@ class OffsetSurgeryTest {
 
     OffsetSurgery.RestoreReport recovered = surgery().restore(backup.file(), null, false);
     assertEquals(backup.manifest().records(), recovered.records());
-    rest.awaitRunning(SOURCE);
-    Map<String, String> now = topic.readAll(Duration.ofSeconds(30)).stream()
-        .collect(Collectors.toMap(OffsetRecord::key, r -> String.valueOf(r.value()), (a, b) -> b));
-    for (OffsetRecord r : OffsetBackup.read(backup.file()).records()) {
-      if (!r.key().startsWith("[\"" + SOURCE + "\"")) {
-        assertEquals(String.valueOf(r.value()), now.get(r.key()), r.key());
-      }
-    }
-    assertEquals(null, surgery().show(SOURCE).unfinishedSurgery());
+    assertRecoveredFrom(backup);
     int rows = pipeline.rows(pipeline.sourceDb).size();
     pipeline.insert(30, 30);
     Eventually.await("streaming again after recovery", Duration.ofSeconds(90), () -> createdIds(0),
@@ -374,6 +382,38 @@ class OffsetSurgeryTest {
 
   @Test
   @Order(8)
+  void aRestoreKilledMidWayIsRecoveredByRestore() throws Exception {
+    writeOtherConnectors(3000, "before");
+    OffsetSurgery.BackupReport backup = surgery().backup(null, null, Duration.ofSeconds(10));
+    writeOtherConnectors(3000, "after");
+    Map<Integer, Long> start = topic.endOffsets(Duration.ofSeconds(10));
+    long startTotal = start.values().stream().mapToLong(Long::longValue).sum();
+
+    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), RestoreInAnotherProcess.class.getName(),
+        SharedKafka.bootstrapServers(), worker.restUrl(), cluster + "-offsets",
+        dataDir.resolve("backups/offsets").toString(), backup.file().toString())
+        .redirectErrorStream(true).redirectOutput(dataDir.resolve("killed-restore.log").toFile()).start();
+    try {
+      Eventually.await("the other process writing", Duration.ofSeconds(120),
+          () -> topic.endOffsets(Duration.ofSeconds(10)).values().stream().mapToLong(Long::longValue).sum()
+              - startTotal, n -> n >= 300 || !child.isAlive());
+    } finally {
+      child.destroyForcibly().waitFor();
+    }
+    long written = topic.endOffsets(Duration.ofSeconds(10)).values().stream().mapToLong(Long::longValue).sum()
+        - startTotal;
+    assertTrue(written > 0 && written < backup.manifest().records(), "killed after " + written + " of "
+        + backup.manifest().records() + " records: " + Files.readString(dataDir.resolve("killed-restore.log")));
+    assertEquals("STOPPED", surgery().show(SOURCE).state(), "the killed restore had stopped the connector");
+    assertNotNull(surgery().show(SOURCE).unfinishedSurgery());
+
+    surgery().restore(backup.file(), null, false);
+    assertRecoveredFrom(backup);
+  }
+
+  @Test
+  @Order(9)
   void restoreRefusesABackupOfAnotherCluster() throws Exception {
     stopSource();
     OffsetSurgery.BackupReport backup = surgery().backup(SOURCE, null, Duration.ofSeconds(10));
@@ -386,7 +426,7 @@ class OffsetSurgeryTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void resetWithSnapshotNeverDeletesThePositionAndStreamsOn() {
     long end = pipeline.endOffset();
     OffsetSurgery.ResetReport reset = surgery().reset(SOURCE, OffsetSurgery.SnapshotChoice.NEVER,
