@@ -3,6 +3,7 @@ package io.sluice.app.offsets;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -15,7 +16,9 @@ import picocli.CommandLine;
 
 /** {@code -o table} (the default, for people) or {@code -o json} (for machines) on stdout. */
 final class Output {
+  // snake_case like the backup manifest and Kafka Connect's own JSON.
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .registerModule(new SimpleModule()
           .addSerializer(Path.class, new ToStringSerializer<>())
           .addSerializer(Instant.class, new ToStringSerializer<>())

@@ -79,4 +79,29 @@ class OffsetsCommandTest {
     assertEquals(SurgeryCommand.FAILED, r.exit());
     assertTrue(r.err().contains("cannot reach Kafka Connect at http://127.0.0.1:1"), r.err());
   }
+
+  @Test
+  void jsonOutputIsPlainDataForMachines() throws Exception {
+    var manifest = new io.sluice.connect.offsets.OffsetBackup.Manifest("sluice-offsets-backup/1",
+        java.time.Instant.parse("2026-11-23T10:00:00Z"), "cluster-1", "connect-offsets", null,
+        java.util.Map.of(0, 12L), 12, 1, "ab");
+    var report = new io.sluice.ops.offsets.OffsetSurgery.BackupReport(java.nio.file.Path.of("/tmp/b.tsv"), manifest,
+        java.time.Duration.ofMillis(1500));
+    Output output = new Output();
+    output.format = "json";
+    PrintStream out = System.out;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      output.print(report, () -> "table");
+    } finally {
+      System.setOut(out);
+    }
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(o.toString(StandardCharsets.UTF_8));
+    assertEquals("/tmp/b.tsv", json.path("file").asText());
+    assertEquals(1500, json.path("elapsed").asLong());
+    assertEquals("2026-11-23T10:00:00Z", json.path("manifest").path("created").asText());
+    assertEquals(12, json.path("manifest").path("end_offsets").path("0").asLong());
+    assertTrue(Printing.backup(report).contains("records:  12 (1 tombstones)"), Printing.backup(report));
+  }
 }
