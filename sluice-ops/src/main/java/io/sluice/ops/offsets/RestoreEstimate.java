@@ -29,8 +29,8 @@ public record RestoreEstimate(long records, double writePerSecond, Duration writ
   static RestoreEstimate of(long records, Duration lastFullRead, int connectors, Path backupDir) {
     double rate = measuredWriteRate(backupDir);
     Duration write = Duration.ofMillis((long) Math.ceil(records / rate * 1000));
-    Duration connectorTime = CONNECTOR_ALLOWANCE.plus(FURTHER_CONNECTOR_ALLOWANCE.multipliedBy(Math.max(0,
-        connectors - 1)));
+    Duration connectorTime = connectors == 0 ? Duration.ZERO
+        : CONNECTOR_ALLOWANCE.plus(FURTHER_CONNECTOR_ALLOWANCE.multipliedBy(connectors - 1L));
     return new RestoreEstimate(records, rate, write, lastFullRead, connectorTime,
         write.plus(lastFullRead).plus(connectorTime));
   }
