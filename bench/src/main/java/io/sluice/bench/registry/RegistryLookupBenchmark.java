@@ -1,7 +1,8 @@
-package io.sluice.registry.bench;
+package io.sluice.bench.registry;
 
 import io.sluice.http.HttpServer;
-import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.kafka.ExitControl;
 import io.sluice.registry.SchemaRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -20,12 +21,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
 
 /**
- * Registry benchmarks, run on demand only: {@code mvn -pl sluice-registry -am verify -Dtest=RegistryBenchmark
- * -Dsluice.bench=true -Dsurefire.failIfNoSpecifiedTests=false}. Prints a table; asserts nothing about time.
+ * Registry benchmarks against an embedded broker in this JVM: {@code bench/run
+ * io.sluice.bench.registry.RegistryLookupBenchmark}. Prints a table. The lookup needs {@code wrk}
+ * ({@code apt-get install wrk}); without it that row says so.
  *
  * <ul>
  *   <li>{@code GET /schemas/ids/{id}} requests/s with 64 keep-alive connections, measured by {@code wrk} when it is
@@ -34,14 +34,15 @@ import org.junit.jupiter.api.Test;
  *   <li>latency of one FULL_TRANSITIVE registration with 10, 100 and 1,000 earlier versions.</li>
  * </ul>
  */
-class RegistryBenchmark {
+public final class RegistryLookupBenchmark {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
-  @Test
-  void run() throws Exception {
-    Assumptions.assumeTrue(Boolean.getBoolean("sluice.bench"), "benchmarks run only with -Dsluice.bench=true");
-    try (SchemaRegistry registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start()) {
+  public static void main(String[] args) throws Exception {
+    ExitControl.install((code, message) -> { });
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(Files.createTempDirectory("registry-bench-kafka"))
+            .port(0).start();
+        SchemaRegistry registry = SchemaRegistry.builder().bootstrapServers(kafka.bootstrapServers())
+            .topic("_schemas").port(0).start()) {
       String url = registry.url();
       put(url + "/config", "{\"compatibility\":\"NONE\"}");
       List<String> rows = new ArrayList<>();

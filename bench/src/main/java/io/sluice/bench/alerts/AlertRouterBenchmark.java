@@ -1,0 +1,248 @@
+package io.sluice.bench.alerts;
+
+import com.sun.net.httpserver.HttpServer;
+import io.sluice.alerts.AlertRouter;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The alert router side by side with the real Alertmanager (Debian's {@code prometheus-alertmanager}), each in its own
+ * process, driven by the same client in the same minute:
+ *
+ * <ol>
+ *   <li>ingest: alerts/s posted in batches of 64 and one per request, spread over 20,000 groups of the bundled routing
+ *       (receivers without integrations, so ingest is measured, not delivery);
+ *   <li>memory: resident set size of each server process after ingest, holding those 20,000 groups;
+ *   <li>notification latency: time from posting an alert to its webhook arriving, minus a 1 s {@code group_wait}.
+ * </ol>
+ *
+ * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
+ * router's alone; {@code -Drouter.jvm="-Xmx256m -XX:+UseSerialGC"} sets that JVM's options.
+ *
+ * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
+ */
+public final class AlertRouterBenchmark {
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  private static final int GROUPS = 20_000;
+
+  private record Result(String server, double batched, double single, long rssMb, double latencyMs) {}
+
+  public static void main(String[] args) throws Exception {
+    Path work = Files.createTempDirectory("sluice-alerts-bench");
+    String base = AlertRouter.defaultConfig();
+    String ingestYaml = base.substring(0, base.indexOf("\nreceivers:"))
+        + "\nreceivers:\n  - name: paging\n  - name: chat-warnings\n  - name: chat-slo\n";
+    Path ingestConfig = Files.writeString(work.resolve("ingest.yml"), ingestYaml);
+    LinkedBlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
+    HttpServer hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    hook.createContext("/", ex -> {
+      arrivals.add(System.nanoTime());
+      ex.getRequestBody().readAllBytes();
+      ex.sendResponseHeaders(200, -1);
+      ex.close();
+    });
+    hook.start();
+    Path latencyConfig = Files.writeString(work.resolve("latency.yml"), """
+        route:
+          receiver: hook
+          group_by: [alertname]
+          group_wait: 1s
+          group_interval: 5m
+          repeat_interval: 4h
+        receivers:
+          - name: hook
+            webhook_configs: [{url: 'http://127.0.0.1:%d/'}]
+        """.formatted(hook.getAddress().getPort()));
+
+    List<Result> results = new ArrayList<>();
+    Path alertmanager = Path.of("/usr/bin/prometheus-alertmanager");
+    results.add(measure("sluice", cfg -> startSluice(cfg, work), ingestConfig, latencyConfig, arrivals));
+    if (Files.isExecutable(alertmanager)) {
+      results.add(measure("alertmanager", cfg -> startAlertmanager(alertmanager, cfg, work), ingestConfig,
+          latencyConfig, arrivals));
+    } else {
+      System.out.println("alertmanager: /usr/bin/prometheus-alertmanager not installed, comparison skipped"
+          + " (apt-get install prometheus-alertmanager)");
+    }
+    hook.stop(0);
+    for (Result r : results) {
+      System.out.printf(Locale.ROOT, "%-12s batch64 %,8.0f alerts/s  single %,7.0f alerts/s  RSS %,5d MB at %,d groups"
+          + "  notification latency after group_wait %.0f ms%n", r.server, r.batched, r.single, r.rssMb, GROUPS,
+          r.latencyMs);
+    }
+    if (results.size() == 2) {
+      Result s = results.get(0);
+      Result a = results.get(1);
+      System.out.printf(Locale.ROOT, "ratio sluice/alertmanager: batch64 %.2fx, single %.2fx, memory %.2fx%n",
+          s.batched / a.batched, s.single / a.single, (double) s.rssMb / a.rssMb);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Starter {
+    Server start(Path config) throws Exception;
+  }
+
+  private record Server(Process process, String url) implements AutoCloseable {
+    @Override
+    public void close() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  private static Result measure(String name, Starter starter, Path ingestConfig, Path latencyConfig,
+      LinkedBlockingQueue<Long> arrivals) throws Exception {
+    double batched;
+    double single;
+    long rss;
+    try (Server s = starter.start(ingestConfig)) {
+      post(s.url, 64, 1000, 20_000, "warmup");
+      batched = post(s.url, 64, GROUPS, 200_000, "batch64");
+      single = post(s.url, 1, GROUPS, 40_000, "single");
+      Thread.sleep(2000);
+      rss = rssMb(s.process.pid());
+    }
+    double latency;
+    try (Server s = starter.start(latencyConfig)) {
+      arrivals.clear();
+      List<Long> samples = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        long sent = System.nanoTime();
+        post(s.url, 1, 1, 1, "latency" + i);
+        Long got = arrivals.poll(30, TimeUnit.SECONDS);
+        if (got == null) {
+          throw new IllegalStateException(name + ": no notification within 30 s");
+        }
+        samples.add(TimeUnit.NANOSECONDS.toMillis(got - sent) - 1000);
+      }
+      latency = samples.stream().mapToLong(Long::longValue).sorted().skip(2).findFirst().orElseThrow();
+    }
+    return new Result(name, batched, single, rss, latency);
+  }
+
+  private static Server startSluice(Path config, Path work) throws Exception {
+    int port = freePort();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(List.of(System.getProperty("router.jvm", "-Xmx512m -XX:+UseSerialGC").split(" ")));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Serve.class.getName(), config.toString(),
+        String.valueOf(port), Files.createTempDirectory(work, "sluice").toString()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(work.resolve("sluice-" + port + ".log").toFile()).start();
+    return awaitReady(p, "http://127.0.0.1:" + port);
+  }
+
+  private static Server startAlertmanager(Path binary, Path config, Path work) throws Exception {
+    int port = freePort();
+    Process p = new ProcessBuilder(binary.toString(), "--config.file=" + config,
+        "--storage.path=" + Files.createTempDirectory(work, "am"), "--web.listen-address=127.0.0.1:" + port,
+        "--cluster.listen-address=").redirectErrorStream(true)
+        .redirectOutput(work.resolve("alertmanager-" + port + ".log").toFile()).start();
+    return awaitReady(p, "http://127.0.0.1:" + port);
+  }
+
+  private static Server awaitReady(Process p, String url) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (!p.isAlive()) {
+        throw new IllegalStateException(url + " exited with " + p.exitValue());
+      }
+      try {
+        HttpResponse<Void> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
+            HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() == 200) {
+          return new Server(p, url);
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(100);
+    }
+    p.destroyForcibly();
+    throw new IllegalStateException(url + " not ready within 60 s");
+  }
+
+  private static double post(String url, int batch, int groups, int total, String tag) throws Exception {
+    int threads = Math.min(4, total);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long start = System.nanoTime();
+    List<Future<?>> fs = new ArrayList<>();
+    int perThread = total / threads;
+    for (int t = 0; t < threads; t++) {
+      int offset = t * perThread;
+      fs.add(pool.submit(() -> {
+        for (int i = 0; i < perThread; i += batch) {
+          StringBuilder b = new StringBuilder("[");
+          for (int j = 0; j < batch; j++) {
+            int n = offset + i + j;
+            if (j > 0) {
+              b.append(',');
+            }
+            b.append("{\"labels\":{\"alertname\":\"Bench").append(n % groups).append("\",\"severity\":\"")
+                .append(n % groups % 2 == 0 ? "critical" : "warning").append("\",\"connector\":\"c")
+                .append(n % groups % 7).append("\",\"instance\":\"i").append(n).append("\",\"run\":\"").append(tag)
+                .append("\"},\"annotations\":{\"summary\":\"bench\"}}");
+          }
+          b.append(']');
+          HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts"))
+              .timeout(java.time.Duration.ofSeconds(60))
+              .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b.toString()))
+              .build();
+          HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          if (r.statusCode() != 200) {
+            throw new IllegalStateException("status " + r.statusCode());
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    pool.shutdown();
+    return total / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private static long rssMb(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("\\D", "")) / 1024;
+      }
+    }
+    throw new IllegalStateException("no VmRSS for " + pid);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The router alone in this JVM: {@code Serve CONFIG PORT DATA_DIR}. */
+  public static final class Serve {
+    public static void main(String[] args) throws Exception {
+      AlertRouter router = AlertRouter.builder().port(Integer.parseInt(args[1])).configFile(Path.of(args[0]))
+          .dataDir(Path.of(args[2])).start();
+      Runtime.getRuntime().addShutdownHook(new Thread(router::close));
+      Thread.currentThread().join();
+    }
+  }
+}
