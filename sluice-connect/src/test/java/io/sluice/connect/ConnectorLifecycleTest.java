@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.testing.ConnectClient;
@@ -179,9 +180,11 @@ class ConnectorLifecycleTest {
     Path backupDir = dataDir.resolve("backups/offsets");
     List<Path> backups;
     try (Stream<Path> files = Files.list(backupDir)) {
-      backups = files.filter(p -> p.getFileName().toString().startsWith(SOURCE + "-")).toList();
+      backups = files.filter(p -> p.getFileName().toString().startsWith(SOURCE + "-")
+          && p.getFileName().toString().endsWith(".tsv")).toList();
     }
     assertEquals(1, backups.size());
+    assertEquals(1, OffsetBackup.manifest(backups.get(0)).records(), "the manifest vouches for the one record");
     List<String> lines = Files.readAllLines(backups.get(0));
     assertEquals(1, lines.size());
     String[] kv = lines.get(0).split("\t");

@@ -6,9 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -24,9 +29,21 @@ public final class OffsetsTopic {
   private final String bootstrapServers;
   private final String topic;
 
+  /** Told how far a read got, in records: {@code total} is the sum of the partitions' record ranges. */
+  @FunctionalInterface
+  public interface ReadListener {
+    void read(long done, long total);
+
+    ReadListener NONE = (done, total) -> {};
+  }
+
   public OffsetsTopic(String bootstrapServers, String topic) {
     this.bootstrapServers = bootstrapServers;
     this.topic = topic;
+  }
+
+  public String topic() {
+    return topic;
   }
 
   /** The latest record of every key whose connector name (the key's first element) is {@code connector}. */
@@ -43,30 +60,97 @@ public final class OffsetsTopic {
 
   /** Every record from the beginning to the end offsets taken when the read starts. */
   public List<OffsetRecord> readAll(Duration timeout) {
+    return read(null, timeout, ReadListener.NONE).records();
+  }
+
+  /** The whole topic's latest state per key, with the cluster id and end offsets a backup manifest records. */
+  public OffsetsSnapshot snapshot(Duration timeout, ReadListener listener) {
+    Read read = read(null, timeout, listener);
+    return new OffsetsSnapshot(clusterId(timeout), topic, read.endOffsets(), OffsetsSnapshot.latestPerKey(read.records()));
+  }
+
+  /** The partitions' current end offsets: where records written from now on will start. */
+  public Map<Integer, Long> endOffsets(Duration timeout) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      Map<Integer, Long> out = new HashMap<>();
+      consumer.endOffsets(partitions(consumer, timeout), timeout).forEach((tp, o) -> out.put(tp.partition(), o));
+      return out;
+    }
+  }
+
+  /** The latest record per key among those written at or after {@code from} (partition → offset), sorted by key. */
+  public List<OffsetRecord> latestSince(Map<Integer, Long> from, Duration timeout) {
+    return OffsetsSnapshot.latestPerKey(read(from, timeout, ReadListener.NONE).records());
+  }
+
+  private record Read(Map<Integer, Long> endOffsets, List<OffsetRecord> records) {}
+
+  private Read read(Map<Integer, Long> from, Duration timeout, ReadListener listener) {
     List<OffsetRecord> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-        "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false", "client.id", "sluice-offsets-reader"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
+    Map<Integer, Long> endOffsets = new HashMap<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> partitions = partitions(consumer, timeout);
       consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+      long total = 0;
+      for (TopicPartition tp : partitions) {
+        long start = Math.max(begin.get(tp), from == null ? 0 : from.getOrDefault(tp.partition(), 0L));
+        consumer.seek(tp, start);
+        total += Math.max(0, end.get(tp) - start);
+        endOffsets.put(tp.partition(), end.get(tp));
+      }
+      long done = 0;
+      listener.read(0, total);
       long deadline = System.nanoTime() + timeout.toNanos();
       while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("timed out after " + timeout.toMillis() + " ms reading " + topic);
+          throw new IllegalStateException("timed out after " + timeout.toMillis() + " ms reading " + topic
+              + " (" + done + " of " + total + " records read)");
         }
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) {
+            continue;
+          }
+          done++;
           if (r.key() == null) {
             continue;
           }
           out.add(new OffsetRecord(new String(r.key(), StandardCharsets.UTF_8),
               r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
         }
+        listener.read(done, total);
       }
     }
-    return out;
+    return new Read(endOffsets, out);
+  }
+
+  private KafkaConsumer<byte[], byte[]> consumer() {
+    return new KafkaConsumer<>(Map.of(
+        "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false", "client.id", "sluice-offsets-reader",
+        // The offsets topic is small per record; large fetches make a 100,000-record read a few round trips.
+        "max.poll.records", "10000", "fetch.max.bytes", "67108864", "max.partition.fetch.bytes", "16777216"),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, Duration timeout) {
+    var infos = consumer.partitionsFor(topic, timeout);
+    if (infos == null || infos.isEmpty()) {
+      throw new IllegalStateException("topic " + topic + " does not exist on " + bootstrapServers);
+    }
+    return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+  }
+
+  /** The id of the Kafka cluster, so a backup can name where it came from. */
+  public String clusterId(Duration timeout) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      return admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot read the cluster id of " + bootstrapServers + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The connector name of an offsets key {@code ["name", {partition}]}, or null when the key has another shape. */

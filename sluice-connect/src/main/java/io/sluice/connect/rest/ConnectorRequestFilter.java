@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.offsets.OffsetBackup;
-import io.sluice.connect.offsets.OffsetRecord;
+import io.sluice.connect.offsets.OffsetsSnapshot;
 import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
@@ -194,11 +194,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
     expect(info, 200, "look up connector " + connector);
     expect(call("PUT", base + "/stop", null), 204, "stop connector " + connector);
     awaitStopped(base, connector);
-    List<OffsetRecord> records =
-        new OffsetsTopic(settings.bootstrapServers(), settings.offsetsTopic()).latestFor(connector, Duration.ofSeconds(30));
-    Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, records);
+    OffsetsSnapshot offsets = new OffsetsTopic(settings.bootstrapServers(), settings.offsetsTopic())
+        .snapshot(Duration.ofSeconds(30), OffsetsTopic.ReadListener.NONE).forConnector(connector);
+    Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
     log.info("offsets of connector {} backed up to {} ({} records) before deletion", connector, backup,
-        records.stream().filter(r -> r.value() != null).count());
+        offsets.live().size());
     expect(call("DELETE", base + "/offsets", null), 200, "remove offsets of connector " + connector);
     request.setProperty(DELETED_CONNECTOR, connector);
   }

@@ -1,0 +1,139 @@
+package io.sluice.app.offsets;
+
+import io.sluice.ops.offsets.Field;
+import io.sluice.ops.offsets.OffsetSurgery;
+import io.sluice.ops.offsets.RestoreEstimate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The human-readable forms of the surgery results. */
+final class Printing {
+  private Printing() {}
+
+  static String backup(OffsetSurgery.BackupReport r) {
+    var m = r.manifest();
+    return "backup:   " + r.file() + "\n"
+        + "manifest: " + io.sluice.connect.offsets.OffsetBackup.manifestOf(r.file()) + "\n"
+        + String.format(Locale.ROOT, "records:  %,d (%,d tombstones) from %s on cluster %s%n", m.records(),
+            m.tombstones(), m.topic(), m.clusterId())
+        + "sha256:   " + m.sha256() + "\n"
+        + "took:     " + seconds(r.elapsed()) + "\n";
+  }
+
+  static String positions(OffsetSurgery.Positions p) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("connector ").append(p.connector()).append(" (").append(p.database()).append(", ").append(p.state())
+        .append(")\n");
+    if (p.unfinishedSurgery() != null) {
+      sb.append("WARNING: ").append(p.unfinishedSurgery()).append('\n');
+    }
+    if (p.positions().isEmpty()) {
+      sb.append("no stored position\n");
+    }
+    for (OffsetSurgery.Position pos : p.positions()) {
+      sb.append("partition ").append(pos.partition()).append("   key ").append(pos.key()).append('\n');
+      sb.append(table(List.of("field", "value"), pos.fields().stream().map(f -> List.of(f.name(), f.shown())).toList()));
+    }
+    return sb.toString();
+  }
+
+  static String change(OffsetSurgery.Change c) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(c.dryRun() ? "DRY RUN (nothing changed): " : "").append(c.operation()).append(" ").append(c.connector())
+        .append(" (").append(c.database()).append(")\n");
+    if (c.backup() != null) {
+      sb.append("backup:    ").append(c.backup()).append('\n');
+    }
+    sb.append(c.forced() ? "WARNING --force: " : "retention: ").append(c.retention()).append('\n');
+    sb.append("restore estimate: ").append(estimate(c.estimate())).append('\n');
+    if (c.writtenThrough() != null) {
+      sb.append("written through ").append(c.writtenThrough()).append(", read back and verified\n");
+    }
+    for (OffsetSurgery.PositionChange pc : c.changes()) {
+      sb.append("partition ").append(pc.partition()).append('\n');
+      Map<String, String> before = shown(pc.beforeFields());
+      Map<String, String> after = shown(pc.afterFields());
+      List<String> names = new ArrayList<>(before.keySet());
+      after.keySet().stream().filter(n -> !names.contains(n)).forEach(names::add);
+      List<List<String>> rows = new ArrayList<>();
+      for (String n : names) {
+        String b = before.getOrDefault(n, "-");
+        String a = after.getOrDefault(n, "(removed)");
+        rows.add(List.of(n, b, a, Objects.equals(b, a) ? "" : "*"));
+      }
+      sb.append(table(List.of("field", "before", "after", "changed"), rows));
+    }
+    sb.append("took ").append(seconds(c.elapsed())).append('\n');
+    return sb.toString();
+  }
+
+  static String restore(OffsetSurgery.RestoreReport r) {
+    return "restored " + String.format(Locale.ROOT, "%,d", r.records()) + " records from " + r.from() + "\n"
+        + (r.forced() ? "WARNING --force: the backup was taken from another Kafka cluster\n" : "")
+        + "connectors: " + String.join(", ", r.connectors()) + "\n"
+        + "positions before the restore: " + r.safetyBackup() + "\n"
+        + "verified by reading the topic back\n"
+        + "estimate was " + estimate(r.estimate()) + "\n"
+        + "restore took " + seconds(r.elapsed()) + " (target: operations resumed within 15 minutes)\n";
+  }
+
+  static String reset(OffsetSurgery.ResetReport r) {
+    return (r.dryRun() ? "DRY RUN (nothing changed): " : "") + "reset " + r.connector() + " with snapshot mode "
+        + r.snapshot().value + "\n"
+        + (r.backup() == null ? "" : "backup: " + r.backup() + "\n")
+        + "positions removed: " + r.removed() + "\n"
+        + "on resume the connector " + r.snapshot().effect + "\n"
+        + "took " + seconds(r.elapsed()) + "\n";
+  }
+
+  private static String estimate(RestoreEstimate e) {
+    return seconds(e.total()) + String.format(Locale.ROOT, " (%,d records at %,.0f/s, verify %s, connectors %s;"
+        + " budget 5 min)", e.records(), e.writePerSecond(), seconds(e.verify()), seconds(e.connectors()));
+  }
+
+  private static Map<String, String> shown(List<Field> fields) {
+    return fields.stream().collect(Collectors.toMap(Field::name, Field::shown, (a, b) -> b,
+        java.util.LinkedHashMap::new));
+  }
+
+  private static String seconds(Duration d) {
+    return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+  }
+
+  static String table(List<String> header, List<List<String>> rows) {
+    int[] w = new int[header.size()];
+    Function<List<String>, Void> measure = row -> {
+      for (int i = 0; i < row.size(); i++) {
+        w[i] = Math.max(w[i], row.get(i).length());
+      }
+      return null;
+    };
+    measure.apply(header);
+    rows.forEach(measure::apply);
+    StringBuilder sb = new StringBuilder();
+    for (List<String> row : concat(header, rows)) {
+      StringBuilder line = new StringBuilder("  ");
+      for (int i = 0; i < row.size(); i++) {
+        line.append(String.format(Locale.ROOT, "%-" + Math.max(1, w[i]) + "s", row.get(i)));
+        if (i < row.size() - 1) {
+          line.append("  ");
+        }
+      }
+      sb.append(line.toString().stripTrailing()).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static List<List<String>> concat(List<String> header, List<List<String>> rows) {
+    List<List<String>> all = new ArrayList<>();
+    all.add(header);
+    all.addAll(rows);
+    return all;
+  }
+}

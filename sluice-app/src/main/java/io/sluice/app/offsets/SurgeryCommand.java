@@ -1,0 +1,72 @@
+package io.sluice.app.offsets;
+
+import io.sluice.app.cli.ClusterOptions;
+import io.sluice.ops.offsets.OffsetSurgery;
+import io.sluice.ops.offsets.OffsetSurgeryException;
+import io.sluice.ops.progress.ProgressBar;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+
+/** What every {@code sluice offsets} subcommand shares: where the cluster is, how to print, how errors exit. */
+abstract class SurgeryCommand implements Callable<Integer> {
+  static final int FAILED = 1;
+  static final int REFUSED = 3;
+
+  @CommandLine.Mixin ClusterOptions cluster;
+  @CommandLine.Mixin Output output;
+
+  @CommandLine.Option(names = "--offsets-topic", defaultValue = "connect-offsets",
+      description = "the workers' offset.storage.topic (default ${DEFAULT-VALUE})")
+  String offsetsTopic;
+
+  @CommandLine.Option(names = "--secrets-topic", defaultValue = "sluice-connect-secrets",
+      description = "where $${sluice:...} source passwords are kept (default ${DEFAULT-VALUE})")
+  String secretsTopic;
+
+  @CommandLine.Option(names = "--source-jdbc", paramLabel = "URL",
+      description = "JDBC URL of the source for the read-only checks (default: from the connector config)")
+  String sourceJdbc;
+
+  @CommandLine.Option(names = "--source-user", paramLabel = "USER", description = "source user (default: the connector's)")
+  String sourceUser;
+
+  @CommandLine.Option(names = "--source-password", paramLabel = "PASSWORD", interactive = true, arity = "0..1",
+      description = "source password (default: the connector's, resolved like the worker does)")
+  String sourcePassword;
+
+  OffsetSurgery surgery() {
+    return OffsetSurgery.builder()
+        .bootstrapServers(cluster.bootstrapServers())
+        .connectUrl(cluster.connectUrl())
+        .offsetsTopic(offsetsTopic)
+        .secretsTopic(secretsTopic)
+        .backupDir(cluster.dataDir().resolve("backups").resolve("offsets"))
+        .source(sourceJdbc, sourceUser, sourcePassword)
+        .progress(ProgressBar::onStderr)
+        .log(line -> System.err.println("sluice offsets: " + line))
+        .build();
+  }
+
+  abstract int execute();
+
+  @Override
+  public final Integer call() {
+    try {
+      return execute();
+    } catch (OffsetSurgeryException e) {
+      boolean refused = e.kind() == OffsetSurgeryException.Kind.REFUSED;
+      System.err.println((refused ? "refused: " : "failed: ") + e.getMessage());
+      if (refused) {
+        System.err.println("nothing was changed");
+      }
+      return refused ? REFUSED : FAILED;
+    } catch (IllegalArgumentException e) {
+      System.err.println("refused: " + e.getMessage());
+      System.err.println("nothing was changed");
+      return REFUSED;
+    } catch (RuntimeException e) {
+      System.err.println("failed: " + e.getMessage());
+      return FAILED;
+    }
+  }
+}

@@ -1,0 +1,751 @@
+package io.sluice.ops.offsets;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.connect.offsets.OffsetBackup;
+import io.sluice.connect.offsets.OffsetRecord;
+import io.sluice.connect.offsets.OffsetsSnapshot;
+import io.sluice.connect.offsets.OffsetsTopic;
+import io.sluice.connect.snapshot.SnapshotModes;
+import io.sluice.ops.progress.Progress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Offset surgery on Kafka Connect's {@code connect-offsets} topic, made safe: every change is checked (types, the
+ * source still retaining the target position, the time a restore would take), backed up first, verified by reading
+ * it back, and undone automatically when the read-back differs.
+ *
+ * <pre>{@code
+ * OffsetSurgery surgery = OffsetSurgery.builder()
+ *     .bootstrapServers("127.0.0.1:9092").connectUrl("http://127.0.0.1:8083")
+ *     .backupDir(Path.of("data/backups/offsets")).build();
+ * surgery.set("orders-source", Target.lsn("0/16B3748"), OffsetSurgery.Options.NONE);
+ * }</pre>
+ *
+ * <p>Writes go through Kafka Connect's offsets API ({@code PATCH /connectors/{name}/offsets} on a stopped connector)
+ * where the runtime has it, and to the topic otherwise; restores always write the topic, byte for byte.
+ */
+public final class OffsetSurgery {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ConnectApi api;
+  private final OffsetsTopic topic;
+  private final TopicWriter writer;
+  private final String bootstrapServers;
+  private final String secretsTopic;
+  private final Path backupDir;
+  private final Clock clock;
+  private final Function<String, Progress> progress;
+  private final Consumer<String> log;
+  private final Duration readTimeout;
+  private final Duration verifyTimeout;
+  private final Duration restoreBudget;
+  private final Duration connectorTimeout;
+  private final SourceDatabase.Overrides sourceOverride;
+  private final SurgeryJournal journal;
+
+  private OffsetSurgery(Builder b) {
+    this.bootstrapServers = Objects.requireNonNull(b.bootstrapServers, "bootstrapServers");
+    this.api = new ConnectApi(Objects.requireNonNull(b.connectUrl, "connectUrl"));
+    this.topic = new OffsetsTopic(bootstrapServers, b.offsetsTopic);
+    this.writer = new TopicWriter(bootstrapServers, b.offsetsTopic);
+    this.secretsTopic = b.secretsTopic;
+    this.backupDir = Objects.requireNonNull(b.backupDir, "backupDir");
+    this.clock = b.clock;
+    this.progress = b.progress;
+    this.log = b.log;
+    this.readTimeout = b.readTimeout;
+    this.verifyTimeout = b.verifyTimeout;
+    this.restoreBudget = b.restoreBudget;
+    this.connectorTimeout = b.connectorTimeout;
+    this.sourceOverride = b.sourceOverride;
+    this.journal = new SurgeryJournal(backupDir);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@code dryRun}: check and show, change nothing. {@code force}: proceed although the source lost the target. */
+  public record Options(boolean dryRun, boolean force) {
+    public static final Options NONE = new Options(false, false);
+  }
+
+  public record BackupReport(Path file, OffsetBackup.Manifest manifest, Duration elapsed) {}
+
+  /** One stored position: its key exactly as stored, the partition and offset maps, and the decoded fields. */
+  public record Position(String key, JsonNode partition, JsonNode offset, List<Field> fields) {}
+
+  public record Positions(String connector, String connectorClass, String database, String state,
+      List<Position> positions, String unfinishedSurgery) {}
+
+  public record PositionChange(String key, JsonNode partition, JsonNode before, JsonNode after,
+      List<Field> beforeFields, List<Field> afterFields) {}
+
+  /**
+   * What {@code set} or {@code skip} did (or, dry-run, would do). {@code retention} is the source check's verdict;
+   * {@code forced} says it was overridden.
+   */
+  public record Change(String connector, String operation, String database, List<PositionChange> changes,
+      Path backup, String retention, boolean forced, RestoreEstimate estimate, boolean dryRun, String writtenThrough,
+      Duration elapsed) {}
+
+  public record RestoreReport(Path from, Path safetyBackup, long records, List<String> connectors, boolean forced,
+      RestoreEstimate estimate, Duration elapsed) {}
+
+  public record ResetReport(String connector, SnapshotChoice snapshot, Path backup, long removed, boolean dryRun,
+      Duration elapsed) {}
+
+  /** The snapshot decision {@code reset} requires, with what each does to the source. */
+  public enum SnapshotChoice {
+    INITIAL("initial", "reads every row of every captured table again (a full snapshot: load on the source for as"
+        + " long as the tables take to read), then streams changes"),
+    SCHEMA_ONLY("schema_only", "reads no rows: streams changes from where the replication slot or log stands now;"
+        + " changes between the old position and that point are not delivered"),
+    NEVER("never", "like schema_only (Debezium's no_data): no rows are read, streaming starts at the source's"
+        + " current position");
+
+    public final String value;
+    public final String effect;
+
+    SnapshotChoice(String value, String effect) {
+      this.value = value;
+      this.effect = effect;
+    }
+
+    public static SnapshotChoice parse(String text) {
+      for (SnapshotChoice c : values()) {
+        if (c.value.equalsIgnoreCase(text == null ? "" : text.trim())) {
+          return c;
+        }
+      }
+      throw new IllegalArgumentException("unknown snapshot mode '" + text + "': " + choices());
+    }
+
+    /** All three choices with their effect, for the refusal when none was given. */
+    public static String choices() {
+      StringBuilder sb = new StringBuilder("choose one with --snapshot:");
+      for (SnapshotChoice c : values()) {
+        sb.append("\n  ").append(c.value).append(": ").append(c.effect);
+      }
+      return sb.toString();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- backup
+
+  /** Backs up the whole topic, or one connector's keys, to {@code out} (default: a new file in the backup dir). */
+  public BackupReport backup(String connector, Path out, Duration timeout) {
+    long t0 = System.nanoTime();
+    OffsetsSnapshot snapshot = read(timeout).snapshot();
+    if (connector != null) {
+      snapshot = snapshot.forConnector(connector);
+    }
+    OffsetBackup backup = new OffsetBackup(backupDir, clock);
+    Path file = out == null ? backup.write(connector, snapshot) : backup.write(out, connector, snapshot);
+    return new BackupReport(file, OffsetBackup.manifest(file), since(t0));
+  }
+
+  // ------------------------------------------------------------------------------------------------------ show
+
+  public Positions show(String connector) {
+    ObjectNode config = requireConnector(connector);
+    String cls = config.path("connector.class").asText(null);
+    Optional<OffsetFormat> format = OffsetFormat.forConnectorClass(cls);
+    List<Position> positions = new ArrayList<>();
+    for (OffsetRecord r : read(readTimeout).snapshot().forConnector(connector).live()) {
+      JsonNode key = parse(r.key());
+      JsonNode value = parse(r.value());
+      positions.add(new Position(r.key(), key.path(1), value,
+          format.map(f -> f.describe(value)).orElseGet(() -> OffsetFormat.describe(value, List.of(), Map.of()))));
+    }
+    String unfinished = journal.previousState(connector).map(s -> "an earlier offset operation on this connector did"
+        + " not finish (it was " + s + " before); run sluice offsets restore with its backup").orElse(null);
+    return new Positions(connector, cls, format.map(OffsetFormat::database).orElse("unknown"), api.state(connector),
+        positions, unfinished);
+  }
+
+  // ------------------------------------------------------------------------------------------------- set, skip
+
+  public Change set(String connector, Target target, Options options) {
+    return change(connector, "set", options, (format, current, source) -> format.moveTo(current, target));
+  }
+
+  /** Advances past the one change after the current position (a poison record the connector cannot process). */
+  public Change skip(String connector, Options options) {
+    return change(connector, "skip", options, (format, current, source) -> format.skipOne(current, source.get()));
+  }
+
+  @FunctionalInterface
+  private interface Move {
+    ObjectNode apply(OffsetFormat format, ObjectNode current, Lazy<SourceDatabase> source);
+  }
+
+  private Change change(String connector, String operation, Options options, Move move) {
+    long t0 = System.nanoTime();
+    ObjectNode config = requireConnector(connector);
+    OffsetFormat format = OffsetFormat.forConnectorClass(config.path("connector.class").asText(null)).orElseThrow(() ->
+        OffsetSurgeryException.refused("connector " + connector + " is a " + config.path("connector.class").asText()
+            + ": offset surgery knows the Debezium PostgreSQL, MySQL/MariaDB and SQL Server sources"));
+    Read read = read(readTimeout);
+    OffsetsSnapshot mine = read.snapshot().forConnector(connector);
+    List<OffsetRecord> live = mine.live();
+    if (live.isEmpty()) {
+      throw OffsetSurgeryException.refused("connector " + connector + " has no stored position in " + topic.topic()
+          + " yet (it has not committed offsets): nothing to " + operation);
+    }
+    Lazy<SourceDatabase> source = new Lazy<>(() -> SourceDatabase.from(format, config, sourceOverride, bootstrapServers,
+        secretsTopic));
+    boolean needsHalt = operation.equals("skip") && format instanceof PostgresOffsets;
+    Halt early = null;
+    List<PositionChange> changes = new ArrayList<>();
+    String retention;
+    try {
+      if (needsHalt && !options.dryRun()) {
+        // The slot's pending changes can only be read while no one streams from it.
+        early = halt(connector, operation, null);
+        awaitSlotIdle(source.get());
+      } else if (needsHalt) {
+        throw OffsetSurgeryException.refused("--dry-run cannot show a PostgreSQL skip: finding the next change needs"
+            + " the connector stopped");
+      }
+      for (OffsetRecord r : live) {
+        JsonNode key = parse(r.key());
+        JsonNode before = parse(r.value());
+        if (!(before instanceof ObjectNode current)) {
+          throw OffsetSurgeryException.refused("the stored position under " + r.key() + " is not a JSON object: " + r.value());
+        }
+        ObjectNode after;
+        try {
+          after = move.apply(format, current, source);
+          format.validate(after);
+        } catch (IllegalArgumentException e) {
+          throw OffsetSurgeryException.refused(e.getMessage());
+        }
+        changes.add(new PositionChange(r.key(), key.path(1), before, after, format.describe(before),
+            format.describe(after)));
+      }
+      retention = checkRetention(format, source, changes, options.force());
+      RestoreEstimate estimate = checkBudget(live.size(), read.elapsed(), 1);
+      if (options.dryRun()) {
+        return new Change(connector, operation, format.database(), changes, null, retention, options.force(), estimate,
+            true, null, since(t0));
+      }
+      Path backup = new OffsetBackup(backupDir, clock).write(connector, mine);
+      log.accept("backup: " + backup);
+      Halt halt = early != null ? early.withBackup(backup) : halt(connector, operation, backup);
+      early = null;
+      String via = writeChanges(connector, halt, mine, backup, changes);
+      release(halt);
+      return new Change(connector, operation, format.database(), changes, backup, retention, options.force(), estimate,
+          false, via, since(t0));
+    } catch (RuntimeException e) {
+      if (early != null) {
+        // Refused after halting for the slot peek: nothing was written, so the connector goes back as it was.
+        release(early);
+      }
+      throw e;
+    }
+  }
+
+  private String checkRetention(OffsetFormat format, Lazy<SourceDatabase> source, List<PositionChange> changes,
+      boolean force) {
+    List<String> verdicts = new ArrayList<>();
+    for (PositionChange c : changes) {
+      RetentionCheck.Verdict v;
+      try {
+        v = RetentionCheck.forSource(format, source.get()).check(c.after());
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        if (!force) {
+          throw OffsetSurgeryException.refused("cannot check that the source still retains the target position: "
+              + e.getMessage());
+        }
+        verdicts.add("FORCED (--force): retention not checked: " + e.getMessage());
+        continue;
+      }
+      if (!v.retained() && !force) {
+        throw OffsetSurgeryException.refused(v.explanation() + ". Nothing was changed; --force moves the connector"
+            + " there anyway.");
+      }
+      verdicts.add(v.retained() ? v.explanation() : "FORCED (--force) although not retained: " + v.explanation());
+    }
+    return String.join("; ", verdicts);
+  }
+
+  private RestoreEstimate checkBudget(long records, Duration fullRead, int connectors) {
+    RestoreEstimate estimate = RestoreEstimate.of(records, fullRead, connectors, backupDir);
+    if (estimate.total().compareTo(restoreBudget) > 0) {
+      throw OffsetSurgeryException.refused("restoring the current positions could take " + human(estimate.total())
+          + " (" + records + " records at " + Math.round(estimate.writePerSecond()) + "/s, verification "
+          + human(estimate.verify()) + ", " + human(estimate.connectors()) + " to stop and resume connectors), more"
+          + " than the " + human(restoreBudget) + " budget: surgery is not started when the original state could"
+          + " not be restored within it");
+    }
+    return estimate;
+  }
+
+  /** Writes the new positions, reads them back, and puts the backup back if anything differs. */
+  private String writeChanges(String connector, Halt halt, OffsetsSnapshot original, Path backup,
+      List<PositionChange> changes) {
+    Map<Integer, Long> before = topic.endOffsets(readTimeout);
+    String via;
+    Set<String> strays = new LinkedHashSet<>();
+    try {
+      if (halt.viaStop() && api.offsets(connector).isPresent()) {
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode list = body.putArray("offsets");
+        for (PositionChange c : changes) {
+          list.addObject().<ObjectNode>set("partition", c.partition()).set("offset", c.after());
+        }
+        api.patchOffsets(connector, body);
+        via = "Kafka Connect offsets API (PATCH /connectors/" + connector + "/offsets)";
+      } else {
+        writer.write(changes.stream().map(c -> new OffsetRecord(c.key(), c.after().toString(), -1, -1)).toList(),
+            Progress.NONE);
+        via = "topic " + topic.topic();
+      }
+      log.accept("written through " + via + "; reading back");
+      Map<String, OffsetRecord> written = latestSince(before, connector);
+      List<String> mismatches = new ArrayList<>();
+      for (PositionChange c : changes) {
+        OffsetRecord r = written.remove(c.key());
+        if (r == null) {
+          mismatches.add("nothing was written under the connector's exact key bytes " + c.key());
+        } else if (r.value() == null || !normalized(r.value()).equals(c.after().toString())) {
+          mismatches.add("under " + c.key() + " the topic holds " + r.value() + ", expected " + c.after());
+        }
+      }
+      for (OffsetRecord stray : written.values()) {
+        strays.add(stray.key());
+        mismatches.add("a record under other key bytes was written: " + stray.key());
+      }
+      if (!mismatches.isEmpty()) {
+        throw new IllegalStateException("read-back differs: " + String.join("; ", mismatches));
+      }
+      return via;
+    } catch (RuntimeException e) {
+      throw undo(connector, halt, original, strays, backup, e);
+    }
+  }
+
+  /** Puts a connector's positions back from the backup taken before the change, verifies, and resumes it. */
+  private OffsetSurgeryException undo(String connector, Halt halt, OffsetsSnapshot original, Set<String> strays,
+      Path backup, RuntimeException cause) {
+    List<OffsetRecord> back = new ArrayList<>(original.records());
+    Set<String> keys = new HashSet<>();
+    back.forEach(r -> keys.add(r.key()));
+    strays.stream().filter(k -> !keys.contains(k)).forEach(k -> back.add(new OffsetRecord(k, null, -1, -1)));
+    try {
+      Map<Integer, Long> before = topic.endOffsets(readTimeout);
+      writer.write(back, Progress.NONE);
+      List<String> mismatches = verifyExact(back, before);
+      if (!mismatches.isEmpty()) {
+        throw new IllegalStateException("restore verification failed: " + String.join("; ", mismatches));
+      }
+      release(halt);
+      log.accept("restored from " + backup + " after: " + cause.getMessage());
+      return OffsetSurgeryException.failed(cause.getMessage() + ". The positions of " + connector + " were restored"
+          + " from backup " + backup + " and verified; the connector is back in its earlier state", cause);
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+      return OffsetSurgeryException.failed(cause.getMessage() + ". The automatic restore failed too (" + e.getMessage()
+          + "): connector " + connector + " is left stopped; run: sluice offsets restore " + backup, cause);
+    }
+  }
+
+  // --------------------------------------------------------------------------------------------------- restore
+
+  /** Writes a backup's records back (all, or one connector's), verifies them, and resumes the connectors. */
+  public RestoreReport restore(Path file, String connector, boolean force) {
+    long t0 = System.nanoTime();
+    OffsetBackup.Backup backup;
+    try {
+      backup = OffsetBackup.read(file);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      throw OffsetSurgeryException.refused(e.getMessage());
+    }
+    List<OffsetRecord> records = backup.records().stream()
+        .filter(r -> connector == null || connector.equals(OffsetsTopic.connectorOf(r.key()))).toList();
+    if (records.isEmpty()) {
+      throw OffsetSurgeryException.refused("backup " + file + " holds no records"
+          + (connector == null ? "" : " of connector " + connector));
+    }
+    String here = topic.clusterId(readTimeout);
+    String there = backup.manifest() == null ? null : backup.manifest().clusterId();
+    boolean forced = false;
+    if (there != null && !there.equals(here)) {
+      if (!force) {
+        throw OffsetSurgeryException.refused("backup " + file + " was taken from Kafka cluster " + there + ", but "
+            + bootstrapServers + " is cluster " + here + ": its positions belong to other connectors' sources."
+            + " Nothing was changed; --force restores it here anyway");
+      }
+      forced = true;
+    }
+    Set<String> connectors = new LinkedHashSet<>();
+    records.forEach(r -> Optional.ofNullable(OffsetsTopic.connectorOf(r.key())).ifPresent(connectors::add));
+    Set<String> known = api.connectorNames();
+    List<String> existing = connectors.stream().filter(known::contains).toList();
+    Read read = read(readTimeout);
+    RestoreEstimate estimate = checkBudget(records.size(), read.elapsed(), existing.size());
+
+    Set<String> keys = new HashSet<>();
+    records.forEach(r -> keys.add(r.key()));
+    OffsetsSnapshot current = read.snapshot();
+    OffsetsSnapshot before = new OffsetsSnapshot(current.clusterId(), current.topic(), current.endOffsets(),
+        current.records().stream().filter(r -> keys.contains(r.key())
+            || connectors.contains(OffsetsTopic.connectorOf(r.key()))).toList());
+    Path safety = new OffsetBackup(backupDir, clock).write("pre-restore-" + (connector == null ? "all" : connector),
+        before);
+    log.accept("backup of the current positions: " + safety);
+
+    List<Halt> halts = new ArrayList<>();
+    for (String c : existing) {
+      halts.add(halt(c, "restore", safety));
+    }
+    Map<Integer, Long> end = topic.endOffsets(readTimeout);
+    Progress bar = progress.apply("restore");
+    long w0 = System.nanoTime();
+    try {
+      writer.write(records, bar);
+    } catch (RuntimeException e) {
+      throw OffsetSurgeryException.failed("restore was interrupted after writing part of the records (" + e.getMessage()
+          + "); connectors " + existing + " are left stopped: run sluice offsets restore " + file + " again", e);
+    } finally {
+      bar.finish();
+    }
+    RestoreEstimate.recordWrite(backupDir, records.size(), since(w0));
+    List<String> mismatches = verifyExact(records, end);
+    if (!mismatches.isEmpty()) {
+      throw OffsetSurgeryException.failed("verification after restore found " + mismatches.size() + " differing"
+          + " records (" + mismatches.get(0) + "); connectors " + existing + " are left stopped", null);
+    }
+    halts.forEach(this::release);
+    return new RestoreReport(file, safety, records.size(), List.copyOf(connectors), forced, estimate, since(t0));
+  }
+
+  // ----------------------------------------------------------------------------------------------------- reset
+
+  /** Deletes the connector's positions and sets its snapshot mode: on resume it starts over as {@code choice} says. */
+  public ResetReport reset(String connector, SnapshotChoice choice, Options options) {
+    long t0 = System.nanoTime();
+    if (choice == null) {
+      throw OffsetSurgeryException.refused("reset needs an explicit snapshot decision: deleting a connector's offsets"
+          + " without one makes it take a full snapshot, which may overload the source. " + SnapshotChoice.choices());
+    }
+    ObjectNode config = requireConnector(connector);
+    String cls = config.path("connector.class").asText(null);
+    var translation = SnapshotModes.translate(cls, choice.value, null).orElseThrow();
+    if (translation instanceof SnapshotModes.Translation.Refused r) {
+      throw OffsetSurgeryException.refused(r.message());
+    }
+    String debeziumMode = ((SnapshotModes.Translation.Mode) translation).debeziumValue();
+    Read read = read(readTimeout);
+    OffsetsSnapshot mine = read.snapshot().forConnector(connector);
+    List<OffsetRecord> live = mine.live();
+    checkBudget(live.size(), read.elapsed(), 1);
+    if (options.dryRun()) {
+      return new ResetReport(connector, choice, null, live.size(), true, since(t0));
+    }
+    Path backup = new OffsetBackup(backupDir, clock).write(connector, mine);
+    log.accept("backup: " + backup);
+    Halt halt = halt(connector, "reset", backup);
+    try {
+      Map<Integer, Long> before = topic.endOffsets(readTimeout);
+      if (halt.viaStop() && api.offsets(connector).isPresent()) {
+        api.deleteOffsets(connector);
+      } else {
+        writer.write(live.stream().map(r -> new OffsetRecord(r.key(), null, -1, -1)).toList(), Progress.NONE);
+      }
+      Map<String, OffsetRecord> after = latestSince(before, connector);
+      for (OffsetRecord r : live) {
+        OffsetRecord now = after.get(r.key());
+        if (now == null || now.value() != null) {
+          throw new IllegalStateException("read-back differs: the position under " + r.key() + " was not deleted");
+        }
+      }
+      ObjectNode next = config.deepCopy();
+      next.remove(SnapshotModes.KEY);
+      next.put(SnapshotModes.DEBEZIUM_KEY, debeziumMode);
+      api.putConfig(connector, next);
+    } catch (RuntimeException e) {
+      throw undo(connector, halt, mine, Set.of(), backup, e);
+    }
+    release(halt);
+    return new ResetReport(connector, choice, backup, live.size(), false, since(t0));
+  }
+
+  // ---------------------------------------------------------------------------------------------------- pieces
+
+  private record Read(OffsetsSnapshot snapshot, Duration elapsed) {}
+
+  private Read read(Duration timeout) {
+    long t0 = System.nanoTime();
+    Progress bar = progress.apply("read " + topic.topic());
+    try {
+      return new Read(topic.snapshot(timeout, bar::update), since(t0));
+    } catch (IllegalStateException e) {
+      throw OffsetSurgeryException.failed("cannot read " + topic.topic() + " on " + bootstrapServers + ": "
+          + e.getMessage(), e);
+    } finally {
+      bar.finish();
+    }
+  }
+
+  private ObjectNode requireConnector(String connector) {
+    return api.config(connector).orElseThrow(() -> OffsetSurgeryException.refused("unknown connector '" + connector
+        + "': Kafka Connect at " + api.baseUrl() + " has no such connector (GET /connectors lists them)"));
+  }
+
+  /** A connector halted for surgery: how (stop, or pause on runtimes without stop) and what it was doing before. */
+  private record Halt(String connector, String previousState, boolean viaStop, String operation, Path backup) {
+    Halt withBackup(Path b) {
+      return new Halt(connector, previousState, viaStop, operation, b);
+    }
+  }
+
+  private Halt halt(String connector, String operation, Path backup) {
+    String state = api.state(connector);
+    String previous = journal.previousState(connector).orElse(state);
+    journal.halted(connector, previous, operation, backup);
+    log.accept("stopping " + connector + " (" + state + ")");
+    if (api.stop(connector, connectorTimeout)) {
+      return new Halt(connector, previous, true, operation, backup);
+    }
+    if (!state.equals("PAUSED")) {
+      api.pause(connector, connectorTimeout);
+    }
+    return new Halt(connector, previous, false, operation, backup);
+  }
+
+  /** Puts the connector back into the state it had before surgery; stopped tasks read the new offsets on start. */
+  private void release(Halt h) {
+    String prev = h.previousState().toUpperCase(Locale.ROOT);
+    if (!h.viaStop()) {
+      // Paused tasks keep their in-memory position: only a restart makes them read the topic again.
+      api.restartAll(h.connector());
+    }
+    switch (prev) {
+      case "STOPPED" -> { }
+      case "PAUSED" -> {
+        if (h.viaStop()) {
+          api.pause(h.connector(), connectorTimeout);
+        }
+      }
+      default -> api.resume(h.connector());
+    }
+    journal.released(h.connector());
+    log.accept("resumed " + h.connector() + " (" + prev + " before)");
+  }
+
+  private void awaitSlotIdle(SourceDatabase source) {
+    long deadline = System.nanoTime() + connectorTimeout.toNanos();
+    String sql = "SELECT active FROM pg_replication_slots WHERE slot_name = ?";
+    while (true) {
+      try (var c = source.connect(); var s = c.prepareStatement(sql)) {
+        s.setString(1, source.slotName());
+        try (var rs = s.executeQuery()) {
+          if (!rs.next()) {
+            throw OffsetSurgeryException.refused("replication slot " + source.slotName() + " does not exist on "
+                + source.jdbcUrl() + ": there are no pending changes to skip");
+          }
+          if (!rs.getBoolean(1)) {
+            return;
+          }
+        }
+      } catch (java.sql.SQLException e) {
+        throw OffsetSurgeryException.refused("cannot read replication slot " + source.slotName() + " on " + source
+            + ": " + e.getMessage());
+      }
+      if (System.nanoTime() > deadline) {
+        throw OffsetSurgeryException.refused("replication slot " + source.slotName() + " is still in use after the"
+            + " connector stopped: another client streams from it");
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private Map<String, OffsetRecord> latestSince(Map<Integer, Long> before, String connector) {
+    Map<String, OffsetRecord> out = new LinkedHashMap<>();
+    for (OffsetRecord r : topic.latestSince(before, verifyTimeout)) {
+      if (connector.equals(OffsetsTopic.connectorOf(r.key()))) {
+        out.put(r.key(), r);
+      }
+    }
+    return out;
+  }
+
+  /** Every expected record is the latest of its key among those written since {@code before}, byte for byte. */
+  private List<String> verifyExact(List<OffsetRecord> expected, Map<Integer, Long> before) {
+    Map<String, OffsetRecord> actual = new HashMap<>();
+    for (OffsetRecord r : topic.latestSince(before, verifyTimeout)) {
+      actual.put(r.key(), r);
+    }
+    Map<String, OffsetRecord> wanted = new LinkedHashMap<>();
+    expected.forEach(r -> wanted.put(r.key(), r));
+    List<String> mismatches = new ArrayList<>();
+    for (OffsetRecord e : wanted.values()) {
+      OffsetRecord a = actual.get(e.key());
+      if (a == null || !Objects.equals(a.value(), e.value())) {
+        mismatches.add(e.key() + ": expected " + e.value() + ", topic holds " + (a == null ? "nothing new" : a.value()));
+      }
+    }
+    return mismatches;
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw OffsetSurgeryException.refused("a stored record is not JSON: " + json);
+    }
+  }
+
+  /** The compact form Jackson writes, so the runtime's serialization and ours compare equal when the data is. */
+  private static String normalized(String json) {
+    return parse(json).toString();
+  }
+
+  private static Duration since(long t0) {
+    return Duration.ofNanos(System.nanoTime() - t0);
+  }
+
+  static String human(Duration d) {
+    return d.toMillis() < 60_000 ? String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0)
+        : d.toMinutes() + " min " + d.toSecondsPart() + " s";
+  }
+
+  /** Computed on first use: the source connection is needed only by some operations. */
+  private static final class Lazy<T> {
+    private final java.util.function.Supplier<T> supplier;
+    private T value;
+
+    Lazy(java.util.function.Supplier<T> supplier) {
+      this.supplier = supplier;
+    }
+
+    T get() {
+      if (value == null) {
+        value = supplier.get();
+      }
+      return value;
+    }
+  }
+
+  public static final class Builder {
+    private String bootstrapServers;
+    private String connectUrl;
+    private String offsetsTopic = "connect-offsets";
+    private String secretsTopic = "sluice-connect-secrets";
+    private Path backupDir;
+    private Clock clock = Clock.systemUTC();
+    private Function<String, Progress> progress = label -> Progress.NONE;
+    private Consumer<String> log = line -> { };
+    private Duration readTimeout = Duration.ofMillis(10_000);
+    private Duration verifyTimeout = Duration.ofMillis(5_000);
+    private Duration restoreBudget = Duration.ofMinutes(5);
+    private Duration connectorTimeout = Duration.ofSeconds(60);
+    private SourceDatabase.Overrides sourceOverride = SourceDatabase.Overrides.NONE;
+
+    private Builder() {}
+
+    public Builder bootstrapServers(String v) {
+      bootstrapServers = v;
+      return this;
+    }
+
+    public Builder connectUrl(String v) {
+      connectUrl = v;
+      return this;
+    }
+
+    /** The worker's {@code offset.storage.topic}; default {@code connect-offsets}. */
+    public Builder offsetsTopic(String v) {
+      offsetsTopic = v;
+      return this;
+    }
+
+    /** Where {@code ${sluice:…}} secrets are kept; default {@code sluice-connect-secrets}. */
+    public Builder secretsTopic(String v) {
+      secretsTopic = v;
+      return this;
+    }
+
+    /** Where backups go: {@code <data-dir>/backups/offsets} under {@code sluice up}. */
+    public Builder backupDir(Path v) {
+      backupDir = v;
+      return this;
+    }
+
+    public Builder clock(Clock v) {
+      clock = v;
+      return this;
+    }
+
+    /** A progress reporter per long step, given the step's label ({@code ProgressBar::onStderr} on a terminal). */
+    public Builder progress(Function<String, Progress> v) {
+      progress = v;
+      return this;
+    }
+
+    /** Where steps are told (backup written, connector stopped/resumed). */
+    public Builder log(Consumer<String> v) {
+      log = v;
+      return this;
+    }
+
+    public Builder readTimeout(Duration v) {
+      readTimeout = v;
+      return this;
+    }
+
+    public Builder verifyTimeout(Duration v) {
+      verifyTimeout = v;
+      return this;
+    }
+
+    /** The longest a restore of the original state may take for surgery to start; 5 minutes by default. */
+    public Builder restoreBudget(Duration v) {
+      restoreBudget = v;
+      return this;
+    }
+
+    public Builder connectorTimeout(Duration v) {
+      connectorTimeout = v;
+      return this;
+    }
+
+    /** JDBC URL, user and password of the source, each overriding the connector config's (null keeps it). */
+    public Builder source(String jdbcUrl, String user, String password) {
+      sourceOverride = new SourceDatabase.Overrides(jdbcUrl, user, password);
+      return this;
+    }
+
+    public OffsetSurgery build() {
+      return new OffsetSurgery(this);
+    }
+  }
+}

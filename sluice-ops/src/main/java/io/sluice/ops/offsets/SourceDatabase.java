@@ -1,0 +1,90 @@
+package io.sluice.ops.offsets;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.connect.secrets.SecretConfigProvider;
+import io.sluice.connect.secrets.SecretStore;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach a connector's source database for the read-only checks: JDBC URL and credentials from the connector's
+ * config (a {@code ${sluice:…}} password is looked up in Sluice's secret topic, as the worker does), each overridable.
+ * Connections are opened read-only: nothing here writes to the source.
+ */
+record SourceDatabase(String kind, String jdbcUrl, String user, String password, String slotName,
+    String publicationName) {
+
+  private static final Pattern SLUICE_SECRET = Pattern.compile("\\$\\{" + SecretConfigProvider.NAME + ":([^:}]+):([^}]+)}");
+
+  /** Explicit connection settings that win over the connector config; any may be null. */
+  record Overrides(String jdbcUrl, String user, String password) {
+    static final Overrides NONE = new Overrides(null, null, null);
+  }
+
+  static SourceDatabase from(OffsetFormat format, JsonNode config, Overrides override, String bootstrapServers,
+      String secretsTopic) {
+    String host = text(config, "database.hostname", "127.0.0.1");
+    String port = text(config, "database.port", null);
+    String url = override.jdbcUrl();
+    String kind = format.database();
+    if (url == null) {
+      url = switch (kind) {
+        case "PostgreSQL" -> "jdbc:postgresql://" + host + ":" + (port == null ? "5432" : port) + "/"
+            + text(config, "database.dbname", "postgres");
+        case "MySQL" -> "jdbc:mysql://" + host + ":" + (port == null ? "3306" : port) + "/";
+        default -> "jdbc:sqlserver://" + host + ":" + (port == null ? "1433" : port);
+      };
+    }
+    String user = override.user() != null ? override.user() : text(config, "database.user", null);
+    String password = override.password();
+    if (password == null) {
+      password = resolve(text(config, "database.password", null), bootstrapServers, secretsTopic);
+    }
+    return new SourceDatabase(kind, url, user, password, text(config, "slot.name", "debezium"),
+        text(config, "publication.name", "dbz_publication"));
+  }
+
+  /** A password as the worker would see it; a config-provider reference other than Sluice's cannot be resolved here. */
+  static String resolve(String value, String bootstrapServers, String secretsTopic) {
+    if (value == null || !value.startsWith("${")) {
+      return value;
+    }
+    Matcher m = SLUICE_SECRET.matcher(value);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("the source password is a config-provider reference (" + value + ") that"
+          + " only the worker can resolve: pass --source-password");
+    }
+    String connector = URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
+    return SecretStore.of(bootstrapServers, secretsTopic).get(connector, m.group(2)).orElseThrow(() ->
+        new IllegalArgumentException("secret " + value + " is not in topic " + secretsTopic + ": pass --source-password"));
+  }
+
+  Connection connect() throws SQLException {
+    Properties p = new Properties();
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    if (password != null) {
+      p.setProperty("password", password);
+    }
+    Connection c = DriverManager.getConnection(jdbcUrl, p);
+    c.setReadOnly(true);
+    return c;
+  }
+
+  @Override
+  public String toString() {
+    return kind + " " + jdbcUrl + " as " + user;
+  }
+
+  private static String text(JsonNode config, String key, String fallback) {
+    JsonNode v = config.get(key);
+    return v == null || v.isNull() || v.asText().isBlank() ? fallback : v.asText();
+  }
+}
