@@ -51,7 +51,11 @@ public final class DeadLetterQueue {
 
   /** Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. */
   public ReplayResult replay(ReplayRequest request, Progress progress) {
-    return new Replayer(clientProperties, producerOverrides, unwrapper, clock).run(request, progress);
+    return replayer().run(request, progress);
+  }
+
+  Replayer replayer() {
+    return new Replayer(clientProperties, producerOverrides, unwrapper, clock);
   }
 
   /** Offsets, rates and sink lag of one dead-letter topic. */

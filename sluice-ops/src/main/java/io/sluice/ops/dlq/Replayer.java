@@ -48,6 +48,8 @@ final class Replayer {
   private final Map<String, Object> producerOverrides;
   private final Unwrapper unwrapper;
   private final Clock clock;
+  /** Test hook: after this many sends, flush and stop as a crash would, before committing them. */
+  private long crashAfter = -1;
 
   Replayer(Map<String, Object> clientProperties, Map<String, Object> producerOverrides, Unwrapper unwrapper,
            Clock clock) {
@@ -55,6 +57,11 @@ final class Replayer {
     this.producerOverrides = producerOverrides;
     this.unwrapper = unwrapper;
     this.clock = clock;
+  }
+
+  Replayer crashAfter(long sends) {
+    this.crashAfter = sends;
+    return this;
   }
 
   /** Producer settings for throughput: big lz4 batches, idempotent; overrides win. */
@@ -98,6 +105,13 @@ final class Replayer {
         run.close();
         progress.finish();
       }
+    }
+  }
+
+  /** What the {@link #crashAfter} hook throws. */
+  static final class SimulatedCrash extends RuntimeException {
+    SimulatedCrash() {
+      super("simulated crash after the records were acknowledged, before their offsets were committed");
     }
   }
 
@@ -168,6 +182,7 @@ final class Replayer {
         pending.forEach(tp -> consumer.seek(tp, position.get(tp)));
       }
       progress.update(0, total);
+      lastCheckpointNanos = System.nanoTime();
       while (!pending.isEmpty() && !limitReached) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
         for (TopicPartition tp : records.partitions()) {
@@ -261,6 +276,10 @@ final class Replayer {
             }
           });
       sinceCheckpoint++;
+      if (replayed == crashAfter) {
+        producer.flush();
+        throw new SimulatedCrash();
+      }
     }
 
     /**
