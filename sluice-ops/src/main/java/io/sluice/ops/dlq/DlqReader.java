@@ -28,6 +28,8 @@ final class DlqReader {
   KafkaConsumer<byte[], byte[]> consumer() {
     Map<String, Object> props = new HashMap<>(clientProperties);
     props.put("enable.auto.commit", "false");
+    // Asking for a topic's partitions must not create it (brokers auto-create by default).
+    props.put("allow.auto.create.topics", "false");
     props.put("max.poll.records", "5000");
     props.putIfAbsent("client.id", "sluice-dlq-reader");
     return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -84,6 +84,7 @@ final class Replayer {
     Map<String, Object> c = new HashMap<>(clientProperties);
     c.put("group.id", group);
     c.put("enable.auto.commit", "false");
+    c.put("allow.auto.create.topics", "false");
     c.put("auto.offset.reset", "earliest");
     c.put("max.poll.records", "20000");
     c.put("fetch.max.bytes", String.valueOf(64 * 1024 * 1024));
@@ -149,6 +150,12 @@ final class Replayer {
 
     ReplayResult execute() {
       List<TopicPartition> tps = DlqReader.partitions(consumer, request.topic());
+      if (request.target() instanceof ReplayTarget.Topic named) {
+        List<PartitionInfo> target = consumer.partitionsFor(named.name(), Duration.ofSeconds(30));
+        if (target == null || target.isEmpty()) {
+          throw new IllegalArgumentException("target topic " + named.name() + " does not exist; create it first");
+        }
+      }
       Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
       stopAt.putAll(consumer.endOffsets(tps));
       Map<TopicPartition, OffsetAndMetadata> groupOffsets = consumer.committed(new HashSet<>(tps));
