@@ -60,7 +60,17 @@ public final class DeadLetterQueue {
 
   /** Offsets, rates and sink lag of one dead-letter topic. */
   public DlqStats stats(String topic) {
-    return new StatsReader(clientProperties, clock).stats(topic, connectSinks());
+    List<ConnectDeadLetterTopics.Sink> sinks = List.of();
+    String warning = null;
+    if (connectUrl != null) {
+      try {
+        sinks = connectSinks();
+      } catch (IllegalStateException e) {
+        // The topic's own headers still name the connectors that wrote to it: worth showing without Connect.
+        warning = e.getMessage() + "; sinks found from the records' headers only";
+      }
+    }
+    return new StatsReader(clientProperties, clock).stats(topic, sinks, warning);
   }
 
   /** Stats of every dead-letter topic the Connect cluster's sink connectors are configured with. */
@@ -71,7 +81,7 @@ public final class DeadLetterQueue {
     List<ConnectDeadLetterTopics.Sink> sinks = connectSinks();
     StatsReader reader = new StatsReader(clientProperties, clock);
     return sinks.stream().map(ConnectDeadLetterTopics.Sink::deadLetterTopic).distinct().sorted()
-        .map(t -> reader.stats(t, sinks)).toList();
+        .map(t -> reader.stats(t, sinks, null)).toList();
   }
 
   private List<ConnectDeadLetterTopics.Sink> connectSinks() {

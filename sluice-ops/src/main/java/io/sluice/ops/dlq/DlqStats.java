@@ -14,9 +14,11 @@ import java.util.List;
  * @param newest timestamp of the newest record, or null when empty
  * @param sinks the sink connectors writing into this topic and the lag of their consumer groups
  * @param at when the numbers were taken
+ * @param warning what could not be found out (Connect unreachable: sinks then come from the records' headers only),
+ *     or null
  */
 public record DlqStats(String topic, List<PartitionOffsets> partitions, long records, long lastHour,
-                       double perHourLastDay, Instant newest, List<SinkLag> sinks, Instant at) {
+                       double perHourLastDay, Instant newest, List<SinkLag> sinks, Instant at, String warning) {
 
   /** One partition's offsets. */
   public record PartitionOffsets(int partition, long earliest, long latest) {}

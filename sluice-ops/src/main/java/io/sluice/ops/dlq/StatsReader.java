@@ -28,7 +28,7 @@ final class StatsReader {
     this.clock = clock;
   }
 
-  DlqStats stats(String topic, List<ConnectDeadLetterTopics.Sink> knownSinks) {
+  DlqStats stats(String topic, List<ConnectDeadLetterTopics.Sink> knownSinks, String warning) {
     Instant now = clock.instant();
     DlqReader reader = new DlqReader(clientProperties);
     try (KafkaConsumer<byte[], byte[]> consumer = reader.consumer()) {
@@ -69,7 +69,7 @@ final class StatsReader {
           lags.add(lag(admin, consumer, s));
         }
       }
-      return new DlqStats(topic, partitions, records, lastHour, lastDay / 24.0, newestTime, lags, now);
+      return new DlqStats(topic, partitions, records, lastHour, lastDay / 24.0, newestTime, lags, now, warning);
     }
   }
 
