@@ -1,6 +1,5 @@
 package io.sluice.ops.dlq;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import org.apache.kafka.common.header.Headers;
@@ -39,17 +38,5 @@ public record ReplayMark(String topic, int partition, long offset, Instant time,
     } catch (NumberFormatException | DateTimeParseException e) {
       return null;
     }
-  }
-
-  void writeTo(Headers headers) {
-    headers.add(TOPIC, bytes(topic));
-    headers.add(PARTITION, bytes(Integer.toString(partition)));
-    headers.add(OFFSET, bytes(Long.toString(offset)));
-    headers.add(TIME, bytes(time.toString()));
-    headers.add(GROUP, bytes(group));
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

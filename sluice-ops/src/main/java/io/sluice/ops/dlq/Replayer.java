@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.ops.progress.Progress;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +16,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -140,12 +143,24 @@ final class Replayer {
     private long alreadyDelivered;
     private long sinceCheckpoint;
     private long lastCheckpointNanos = System.nanoTime();
+    private final byte[] markTopicBytes;
+    private final byte[] markGroupBytes;
+    private final Map<Integer, byte[]> markPartitionBytes = new HashMap<>();
+    /** The replay time of the records of one poll: the same to the millisecond, so formatted once per poll. */
+    private byte[] markTimeBytes;
+    private final Callback onSent = (metadata, exception) -> {
+      if (exception != null) {
+        sendFailure.compareAndSet(null, exception);
+      }
+    };
 
     Run(ReplayRequest request, KafkaConsumer<byte[], byte[]> consumer, Progress progress) {
       this.request = request;
       this.consumer = consumer;
       this.progress = progress;
       this.pacer = Pacer.system(request.ratePerSecond());
+      this.markTopicBytes = request.topic().getBytes(StandardCharsets.UTF_8);
+      this.markGroupBytes = request.group().getBytes(StandardCharsets.UTF_8);
     }
 
     ReplayResult execute() {
@@ -192,6 +207,7 @@ final class Replayer {
       lastCheckpointNanos = System.nanoTime();
       while (!pending.isEmpty() && !limitReached) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+        markTimeBytes = clock.instant().toString().getBytes(StandardCharsets.UTF_8);
         for (TopicPartition tp : records.partitions()) {
           for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
             if (r.offset() >= stopAt.get(tp)) {
@@ -232,20 +248,29 @@ final class Replayer {
           skippedFiltered, unroutable, alreadyDelivered, perTarget, resumedFrom, end, !limitReached);
     }
 
+    /**
+     * Decides about one record and sends it. The common case (no filter) reads only the few headers it needs
+     * instead of decoding all of them: at tens of thousands of records a second the stack-trace header alone would
+     * cost more than the send.
+     */
     private void handle(ConsumerRecord<byte[], byte[]> r) {
       Set<Long> done = delivered.get(r.partition());
       if (done != null && done.remove(r.offset())) {
         alreadyDelivered++;
         return;
       }
-      DlqRecord record = DlqRecord.of(r);
-      if (record.replayed() && !request.includeReplayed()) {
+      Headers in = r.headers();
+      if (!request.includeReplayed() && in.lastHeader(ReplayMark.TOPIC) != null) {
         skippedReplayed++;
         return;
       }
-      if (!request.filter().matches(record)) {
-        skippedFiltered++;
-        return;
+      DlqRecord record = null;
+      if (!request.filter().conditions().isEmpty()) {
+        record = DlqRecord.of(r);
+        if (!request.filter().matches(record)) {
+          skippedFiltered++;
+          return;
+        }
       }
       String topic;
       Integer partition;
@@ -253,8 +278,8 @@ final class Replayer {
         topic = named.name();
         partition = null;
       } else {
-        topic = record.error().topic();
-        partition = record.error().partition();
+        topic = ErrorContext.text(in, ErrorContext.TOPIC);
+        partition = parsePartition(ErrorContext.text(in, ErrorContext.PARTITION));
       }
       if (topic == null || (!request.dryRun() && !markTopic(topic))) {
         unroutable++;
@@ -269,23 +294,39 @@ final class Replayer {
         return;
       }
       RecordHeaders headers = new RecordHeaders();
-      for (Header h : r.headers()) {
-        if (!h.key().startsWith(ErrorContext.PREFIX) && !h.key().startsWith(ReplayMark.PREFIX)) {
+      boolean fromConnect = false;
+      for (Header h : in) {
+        String key = h.key();
+        if (key.startsWith(ErrorContext.PREFIX)) {
+          fromConnect = true;
+        } else if (!key.startsWith(ReplayMark.PREFIX)) {
           headers.add(h);
         }
       }
-      new ReplayMark(request.topic(), r.partition(), r.offset(), clock.instant(), request.group()).writeTo(headers);
+      headers.add(ReplayMark.TOPIC, markTopicBytes);
+      headers.add(ReplayMark.PARTITION, markPartitionBytes.computeIfAbsent(r.partition(),
+          p -> Integer.toString(p).getBytes(StandardCharsets.UTF_8)));
+      headers.add(ReplayMark.OFFSET, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
+      headers.add(ReplayMark.TIME, markTimeBytes);
+      headers.add(ReplayMark.GROUP, markGroupBytes);
+      byte[] value = fromConnect ? r.value() : unwrapper.original(record == null ? DlqRecord.of(r) : record);
       pacer.acquire();
-      producer.send(new ProducerRecord<>(topic, partition, null, r.key(), unwrapper.original(record), headers),
-          (metadata, exception) -> {
-            if (exception != null) {
-              sendFailure.compareAndSet(null, exception);
-            }
-          });
+      producer.send(new ProducerRecord<>(topic, partition, null, r.key(), value, headers), onSent);
       sinceCheckpoint++;
       if (replayed == crashAfter) {
         producer.flush();
         throw new SimulatedCrash();
+      }
+    }
+
+    private static Integer parsePartition(String text) {
+      if (text == null) {
+        return null;
+      }
+      try {
+        return Integer.parseInt(text.trim());
+      } catch (NumberFormatException e) {
+        return null;
       }
     }
 
