@@ -8,6 +8,8 @@ import io.sluice.ops.dlq.ReplayResult;
 import io.sluice.ops.progress.Progress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,7 +29,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * no compression) instead of Sluice's (512 KiB lz4 batches, 10 ms linger; both idempotent with acks=all).
  *
  * <p>Run: {@code bench/run io.sluice.bench.dlq.DlqReplayBenchmark [records]} (default 1,000,000;
- * {@code -Dbaseline=false} through {@code BENCH_JAVA_OPTS} skips the baseline run).
+ * through {@code BENCH_JAVA_OPTS}: {@code -Dbaseline=false} skips the baseline, {@code -Drounds=N} (default 2),
+ * {@code -Dproducer.KEY=VALUE} overrides a producer setting of the Sluice run).
  */
 public final class DlqReplayBenchmark {
   static final double TARGET = 50_000;
@@ -35,6 +38,7 @@ public final class DlqReplayBenchmark {
   public static void main(String[] args) throws Exception {
     int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     boolean baseline = Boolean.parseBoolean(System.getProperty("baseline", "true"));
+    int rounds = Integer.getInteger("rounds", 2);
     ExitControl.install((code, message) -> { });
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(Files.createTempDirectory("sluice-dlq-bench"))
         .port(0).start()) {
@@ -48,16 +52,29 @@ public final class DlqReplayBenchmark {
       fill(bootstrap, records);
       System.out.printf(Locale.ROOT, "filled %,d DLQ records in %.1f s%n", records, (System.nanoTime() - t0) / 1e9);
 
-      DeadLetterQueue tuned = DeadLetterQueue.builder().bootstrapServers(bootstrap).build();
+      DeadLetterQueue.Builder tunedBuilder = DeadLetterQueue.builder().bootstrapServers(bootstrap);
+      // Tuning runs: -Dproducer.KEY=VALUE overrides a producer setting of the Sluice run.
+      System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("producer."))
+          .forEach(k -> tunedBuilder.producerProperty(k.substring("producer.".length()), System.getProperty(k)));
+      DeadLetterQueue tuned = tunedBuilder.build();
+      DeadLetterQueue defaults = DeadLetterQueue.builder().bootstrapServers(bootstrap)
+          .producerProperty("batch.size", "16384").producerProperty("linger.ms", "5")
+          .producerProperty("compression.type", "none").producerProperty("buffer.memory", "33554432").build();
       run("warm-up (100,000)", tuned, ReplayRequest.of("orders-dlq").withGroup("warmup").withLimit(100_000L));
-      double sluice = run("sluice settings", tuned, ReplayRequest.of("orders-dlq").withGroup("tuned"));
-      System.out.printf(Locale.ROOT, "ratio to target (%,.0f records/s): %.2f%n", TARGET, sluice / TARGET);
+      // Alternating rounds, because other work on a shared machine comes and goes within a minute.
+      List<Double> sluice = new ArrayList<>();
+      List<Double> plain = new ArrayList<>();
+      for (int round = 1; round <= rounds; round++) {
+        sluice.add(run("sluice settings", tuned, ReplayRequest.of("orders-dlq").withGroup("tuned-" + round)));
+        if (baseline) {
+          plain.add(run("client defaults", defaults, ReplayRequest.of("orders-dlq").withGroup("defaults-" + round)));
+        }
+      }
+      double best = Collections.max(sluice);
+      System.out.printf(Locale.ROOT, "best of %d: %,.0f records/s; ratio to target (%,.0f records/s): %.2f%n", rounds,
+          best, TARGET, best / TARGET);
       if (baseline) {
-        DeadLetterQueue defaults = DeadLetterQueue.builder().bootstrapServers(bootstrap)
-            .producerProperty("batch.size", "16384").producerProperty("linger.ms", "5")
-            .producerProperty("compression.type", "none").producerProperty("buffer.memory", "33554432").build();
-        double plain = run("client defaults", defaults, ReplayRequest.of("orders-dlq").withGroup("defaults"));
-        System.out.printf(Locale.ROOT, "ratio to client defaults: %.2fx%n", sluice / plain);
+        System.out.printf(Locale.ROOT, "ratio to client defaults (best to best): %.2fx%n", best / Collections.max(plain));
       }
     }
   }
