@@ -59,24 +59,33 @@ final class DlqReader {
         // The newest N overall are among the newest N of each partition: no need to read the rest.
         end.forEach((tp, e) -> start.put(tp, Math.max(begin.get(tp), e - max)));
       }
-      Deque<DlqRecord> kept = new ArrayDeque<>();
+      List<DlqRecord> kept = new ArrayList<>();
+      // Newest N: the newest N of each partition are enough, so memory stays bounded by partitions × N.
+      Map<Integer, Deque<DlqRecord>> newest = new HashMap<>();
+      boolean oldestFirst = max == null || options.fromBeginning();
       scan(consumer, start, end, options.timeout(), r -> {
         if (!options.filter().matches(r)) {
           return true;
         }
-        if (max == null || !options.fromBeginning()) {
+        if (oldestFirst) {
           kept.add(r);
-          return true;
+          return max == null || kept.size() < max;
         }
-        kept.add(r);
-        return kept.size() < max;
+        Deque<DlqRecord> q = newest.computeIfAbsent(r.partition(), p -> new ArrayDeque<>());
+        q.addLast(r);
+        if (q.size() > max) {
+          q.removeFirst();
+        }
+        return true;
       });
-      List<DlqRecord> out = new ArrayList<>(kept);
-      if (!options.fromBeginning()) {
-        out.sort(BY_TIME);
-        if (max != null && out.size() > max) {
-          out = new ArrayList<>(out.subList(out.size() - max, out.size()));
-        }
+      if (oldestFirst) {
+        return kept;
+      }
+      List<DlqRecord> out = new ArrayList<>();
+      newest.values().forEach(out::addAll);
+      out.sort(BY_TIME);
+      if (out.size() > max) {
+        out = new ArrayList<>(out.subList(out.size() - max, out.size()));
       }
       return out;
     }

@@ -62,7 +62,7 @@ public record ErrorContext(String topic, Integer partition, Long offset, String 
     return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
   }
 
-  private static Integer integer(Headers headers, String name) {
+  static Integer integer(Headers headers, String name) {
     Long n = number(headers, name);
     return n == null ? null : n.intValue();
   }

@@ -132,6 +132,7 @@ final class Replayer {
     private final Map<TopicPartition, Long> marks = new HashMap<>();
     private final Set<String> markedTopics = new HashSet<>();
     private final Map<String, Integer> partitionCounts = new HashMap<>();
+    private final Set<String> missingTopics = new HashSet<>();
     private final Map<Integer, Set<Long>> delivered = new HashMap<>();
     private final Map<String, Long> perTarget = new TreeMap<>();
     private final Map<TopicPartition, Long> committed = new HashMap<>();
@@ -279,7 +280,7 @@ final class Replayer {
         partition = null;
       } else {
         topic = ErrorContext.text(in, ErrorContext.TOPIC);
-        partition = parsePartition(ErrorContext.text(in, ErrorContext.PARTITION));
+        partition = ErrorContext.integer(in, ErrorContext.PARTITION);
       }
       if (topic == null || (!request.dryRun() && !markTopic(topic))) {
         unroutable++;
@@ -319,17 +320,6 @@ final class Replayer {
       }
     }
 
-    private static Integer parsePartition(String text) {
-      if (text == null) {
-        return null;
-      }
-      try {
-        return Integer.parseInt(text.trim());
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-
     /**
      * Before the first record goes to a topic, records a mark for each of its partitions and commits it, so that a
      * crash after that send still finds the record. False when the topic does not exist.
@@ -338,8 +328,12 @@ final class Replayer {
       if (markedTopics.contains(topic) && partitionCounts.containsKey(topic)) {
         return true;
       }
+      if (missingTopics.contains(topic)) {
+        return false;
+      }
       List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
       if (infos == null || infos.isEmpty()) {
+        missingTopics.add(topic);
         return false;
       }
       partitionCounts.put(topic, infos.size());
