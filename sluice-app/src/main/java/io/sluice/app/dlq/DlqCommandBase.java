@@ -31,6 +31,7 @@ abstract class DlqCommandBase implements Callable<Integer> {
         .bootstrapServers(cluster.bootstrapServers())
         .registryUrl(cluster.registryUrl())
         .connectUrl(cluster.connectUrl())
+        .backupDir(cluster.dataDir().resolve("backups").resolve("dlq"))
         .clientProperty("request.timeout.ms", 30_000)
         .clientProperty("default.api.timeout.ms", 60_000)
         .build();

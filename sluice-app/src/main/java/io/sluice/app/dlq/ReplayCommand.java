@@ -73,6 +73,10 @@ final class ReplayCommand extends DlqCommandBase {
       TextTable offsets = new TextTable("PARTITION", "FROM", r.dryRun() ? "WOULD COMMIT" : "COMMITTED");
       r.resumedFrom().forEach((p, from) -> offsets.row(p, from, r.committed().get(p)));
       offsets.print(out);
+      if (r.backup() != null) {
+        out.println("offsets before this run saved to " + r.backup()
+            + " (kafka-consumer-groups --reset-offsets --from-file takes it)");
+      }
     }
     if (r.unroutable() > 0) {
       err.println("warning: " + r.unroutable() + " record(s) had no original topic in their headers, or it no longer "

@@ -9,6 +9,7 @@ import io.sluice.kafka.testing.SharedKafka;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -29,6 +31,7 @@ class DlqCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static String original;
   private static String dlq;
+  @TempDir static Path dataDir;
 
   @BeforeAll
   static void topics() throws Exception {
@@ -72,13 +75,15 @@ class DlqCommandTest {
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
     try {
-      String[] all = new String[args.length + 4];
+      String[] all = new String[args.length + 6];
       System.arraycopy(args, 0, all, 0, args.length);
       all[args.length] = "--bootstrap";
       all[args.length + 1] = SharedKafka.bootstrapServers();
       // Nothing listens there: commands that can do without Connect must.
       all[args.length + 2] = "--connect-url";
       all[args.length + 3] = "http://127.0.0.1:1";
+      all[args.length + 4] = "--data-dir";
+      all[args.length + 5] = dataDir.toString();
       int exit = new CommandLine(new DlqCommand()).execute(all);
       return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     } finally {
@@ -142,6 +147,7 @@ class DlqCommandTest {
     assertEquals(0, real.exit(), real.err());
     assertTrue(real.out().startsWith("replayed 1 record(s) from " + dlq), real.out());
     assertTrue(real.out().contains("2 not matching the filter"), real.out());
+    assertTrue(real.out().contains("offsets before this run saved to " + dataDir.resolve("backups/dlq")), real.out());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.ops.progress.Progress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -26,8 +27,10 @@ public final class DeadLetterQueue {
   private final String connectUrl;
   private final Unwrapper unwrapper;
   private final Clock clock;
+  private final Path backupDir;
 
   private DeadLetterQueue(Builder b) {
+    this.backupDir = b.backupDir;
     this.clientProperties = Map.copyOf(b.clientProperties);
     this.producerOverrides = Map.copyOf(b.producerOverrides);
     this.connectUrl = b.connectUrl;
@@ -49,13 +52,17 @@ public final class DeadLetterQueue {
     return new DlqReader(clientProperties).read(topic, options).stream().map(unwrapper::unwrap).toList();
   }
 
-  /** Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. */
+  /**
+   * Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. Saves the
+   * group's offsets first (see {@link Builder#backupDir}) and verifies after the last commit that every record was
+   * acknowledged and the offsets read back as committed.
+   */
   public ReplayResult replay(ReplayRequest request, Progress progress) {
     return replayer().run(request, progress);
   }
 
   Replayer replayer() {
-    return new Replayer(clientProperties, producerOverrides, unwrapper, clock);
+    return new Replayer(clientProperties, producerOverrides, unwrapper, clock, backupDir);
   }
 
   /** Offsets, rates and sink lag of one dead-letter topic. */
@@ -94,8 +101,18 @@ public final class DeadLetterQueue {
     private String registryUrl;
     private String connectUrl;
     private Clock clock = Clock.systemUTC();
+    private Path backupDir;
 
     private Builder() {}
+
+    /**
+     * Where replay saves its group's offsets before moving them, e.g. {@code <data-dir>/backups/dlq}; without it
+     * replay takes no backup.
+     */
+    public Builder backupDir(Path backupDir) {
+      this.backupDir = backupDir;
+      return this;
+    }
 
     /** Kafka bootstrap servers; required. */
     public Builder bootstrapServers(String bootstrapServers) {

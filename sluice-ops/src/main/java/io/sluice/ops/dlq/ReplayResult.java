@@ -17,7 +17,10 @@ import java.util.Map;
  * @param resumedFrom the offset each dead-letter partition started from (the group's committed offset, or the start)
  * @param committed the offset committed for each partition at the end (the dry run's would-be position)
  * @param complete whether the replay reached the end the topic had when it started (false when stopped by a limit)
+ * @param backup the file holding the group's offsets from before this run ({@code topic,partition,offset}, as
+ *     {@code kafka-consumer-groups --reset-offsets --from-file} reads it), or null (dry run, no backup directory)
  */
 public record ReplayResult(String topic, String group, boolean dryRun, long replayed, long skippedReplayed,
                            long skippedFiltered, long unroutable, long alreadyDelivered, Map<String, Long> perTarget,
-                           Map<Integer, Long> resumedFrom, Map<Integer, Long> committed, boolean complete) {}
+                           Map<Integer, Long> resumedFrom, Map<Integer, Long> committed, boolean complete,
+                           String backup) {}

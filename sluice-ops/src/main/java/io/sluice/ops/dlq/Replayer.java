@@ -1,9 +1,14 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.ops.progress.Progress;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -51,11 +57,14 @@ final class Replayer {
   private final Map<String, Object> producerOverrides;
   private final Unwrapper unwrapper;
   private final Clock clock;
+  private final Path backupDir;
   /** Test hook: after this many sends, flush and stop as a crash would, before committing them. */
   private long crashAfter = -1;
 
+  /** @param backupDir where the group's offsets are saved before a replay moves them; null for no backup */
   Replayer(Map<String, Object> clientProperties, Map<String, Object> producerOverrides, Unwrapper unwrapper,
-           Clock clock) {
+           Clock clock, Path backupDir) {
+    this.backupDir = backupDir;
     this.clientProperties = clientProperties;
     this.producerOverrides = producerOverrides;
     this.unwrapper = unwrapper;
@@ -149,9 +158,13 @@ final class Replayer {
     private final Map<Integer, byte[]> markPartitionBytes = new HashMap<>();
     /** The replay time of the records of one poll: the same to the millisecond, so formatted once per poll. */
     private byte[] markTimeBytes;
+    private long sent;
+    private final AtomicLong acknowledged = new AtomicLong();
     private final Callback onSent = (metadata, exception) -> {
       if (exception != null) {
         sendFailure.compareAndSet(null, exception);
+      } else {
+        acknowledged.incrementAndGet();
       }
     };
 
@@ -187,6 +200,7 @@ final class Replayer {
         }
       }
       marks.keySet().forEach(tp -> markedTopics.add(tp.topic()));
+      Path backup = request.dryRun() || backupDir == null ? null : backup(tps);
       if (!marks.isEmpty()) {
         recoverDelivered();
       }
@@ -242,11 +256,51 @@ final class Replayer {
       }
       if (!request.dryRun()) {
         checkpoint();
+        verify(tps);
       }
       Map<Integer, Long> end = new TreeMap<>();
       position.forEach((tp, o) -> end.put(tp.partition(), o));
       return new ReplayResult(request.topic(), request.group(), request.dryRun(), replayed, skippedReplayed,
-          skippedFiltered, unroutable, alreadyDelivered, perTarget, resumedFrom, end, !limitReached);
+          skippedFiltered, unroutable, alreadyDelivered, perTarget, resumedFrom, end, !limitReached,
+          backup == null ? null : backup.toString());
+    }
+
+    /**
+     * Saves where the group stood, in the CSV {@code kafka-consumer-groups --reset-offsets --from-file} reads
+     * ({@code topic,partition,offset}), so the replay's commits can be undone with standard tooling.
+     */
+    private Path backup(List<TopicPartition> tps) {
+      String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+          .format(clock.instant());
+      Path file = backupDir.resolve(request.group() + "-" + stamp + ".csv");
+      StringBuilder csv = new StringBuilder();
+      for (TopicPartition tp : tps) {
+        csv.append(tp.topic()).append(',').append(tp.partition()).append(',').append(committed.get(tp)).append('\n');
+      }
+      try {
+        Files.createDirectories(backupDir);
+        Files.writeString(file, csv.toString());
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot write the offsets backup " + file + ": " + e.getMessage()
+            + "; nothing was replayed", e);
+      }
+      return file;
+    }
+
+    /** After the last commit: every send acknowledged, and the group's offsets read back as committed. */
+    private void verify(List<TopicPartition> tps) {
+      if (acknowledged.get() != sent) {
+        throw new IllegalStateException("sent " + sent + " record(s) but " + acknowledged.get()
+            + " were acknowledged");
+      }
+      Map<TopicPartition, OffsetAndMetadata> readBack = consumer.committed(new HashSet<>(tps));
+      for (TopicPartition tp : tps) {
+        OffsetAndMetadata c = readBack.get(tp);
+        if (c == null || c.offset() != position.get(tp)) {
+          throw new IllegalStateException("group " + request.group() + " reads back offset "
+              + (c == null ? "none" : c.offset()) + " for " + tp + ", expected " + position.get(tp));
+        }
+      }
     }
 
     /**
@@ -313,6 +367,7 @@ final class Replayer {
       byte[] value = fromConnect ? r.value() : unwrapper.original(record == null ? DlqRecord.of(r) : record);
       pacer.acquire();
       producer.send(new ProducerRecord<>(topic, partition, null, r.key(), value, headers), onSent);
+      sent++;
       sinceCheckpoint++;
       if (replayed == crashAfter) {
         producer.flush();

@@ -86,7 +86,7 @@ class DeadLetterQueueTest {
     SharedPostgres.createDatabase(sinkDb);
     sql("CREATE TABLE orders (id int PRIMARY KEY, item text NOT NULL, qty integer NOT NULL)");
     dlq = DeadLetterQueue.builder().bootstrapServers(SharedKafka.bootstrapServers()).connectUrl(worker.restUrl())
-        .build();
+        .backupDir(dataDir.resolve("backups/dlq")).build();
   }
 
   @AfterAll
@@ -273,7 +273,7 @@ class DeadLetterQueueTest {
 
   @Test
   @Order(5)
-  void afterTheTableIsFixedAnInterruptedReplayResumesWithoutDuplicatesOrGaps() {
+  void afterTheTableIsFixedAnInterruptedReplayResumesWithoutDuplicatesOrGaps() throws Exception {
     // Stopped, not paused, while the config changes: a stopped connector has no tasks, so every task after the
     // resume runs the new cast (a paused one could still hold the old config when replay starts).
     assertEquals(204, rest.call("PUT", "/connectors/" + sink + "/stop", null).status());
@@ -289,6 +289,7 @@ class DeadLetterQueueTest {
     assertEquals(POISON, dry.replayed());
     assertEquals(Map.of(topic, (long) POISON), dry.perTarget());
     assertTrue(replayMarks(topic).isEmpty(), "a dry run produces nothing");
+    assertEquals(null, dry.backup(), "a dry run moves no offsets, so it saves none");
 
     ReplayResult first = dlq.replay(ReplayRequest.of(dlqTopic).withLimit(6L), Progress.NONE);
     assertEquals(6, first.replayed());
@@ -303,6 +304,14 @@ class DeadLetterQueueTest {
     // Bad JSON replayed by the first run may have failed again before the second started: those are skipped.
     assertEquals(left, resumed.replayed() + resumed.skippedReplayed());
     assertEquals(6, resumed.resumedFrom().values().stream().mapToLong(Long::longValue).sum());
+    // The backup of the second run holds where the first stopped, as kafka-consumer-groups --from-file reads it.
+    List<String> backup = java.nio.file.Files.readAllLines(Path.of(resumed.backup()));
+    assertEquals(2, backup.size());
+    assertEquals(6, backup.stream().mapToLong(l -> {
+      String[] f = l.split(",");
+      assertEquals(dlqTopic, f[0]);
+      return Long.parseLong(f[2]);
+    }).sum());
 
     Map<String, Long> marks = replayMarks(topic);
     assertEquals(POISON, marks.size(), "every DLQ record replayed: " + marks);
