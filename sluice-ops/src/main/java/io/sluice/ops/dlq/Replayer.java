@@ -251,11 +251,13 @@ final class Replayer {
         progress.update(done, total);
         if (!request.dryRun() && (sinceCheckpoint >= CHECKPOINT_RECORDS
             || System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_INTERVAL.toNanos())) {
-          checkpoint();
+          checkpoint(false);
         }
       }
       if (!request.dryRun()) {
-        checkpoint();
+        // Nothing is uncommitted after the last checkpoint: the marks are dropped, so that the next run does not scan
+        // whatever the target topics received in between. Only a run that stopped without this commit leaves marks.
+        checkpoint(true);
         verify(tps);
       }
       Map<Integer, Long> end = new TreeMap<>();
@@ -400,15 +402,21 @@ final class Replayer {
       return true;
     }
 
-    /** Flushes, then commits what the targets acknowledged, with marks moved up to the targets' current ends. */
-    private void checkpoint() {
+    /**
+     * Flushes, then commits what the targets acknowledged, with marks moved up to the targets' current ends (or
+     * dropped, at the {@code last} checkpoint).
+     */
+    private void checkpoint(boolean last) {
       producer.flush();
       Exception failure = sendFailure.get();
       if (failure != null) {
         throw new IllegalStateException("producing to the target failed: " + failure.getMessage()
             + "; progress up to the last commit is kept, run the replay again to resume", failure);
       }
-      if (!marks.isEmpty()) {
+      if (last) {
+        marks.clear();
+        markedTopics.clear();
+      } else if (!marks.isEmpty()) {
         marks.putAll(consumer.endOffsets(List.copyOf(marks.keySet())));
       }
       commit(position);

@@ -367,6 +367,13 @@ class DeadLetterQueueTest {
     Map<String, Long> marks = replayMarks(target);
     assertEquals(POISON + BAD_JSON, marks.size(), marks.toString());
     assertTrue(marks.values().stream().allMatch(n -> n == 1), "each exactly once: " + marks);
+
+    // A run that finished leaves no target marks behind: the next one has nothing to scan.
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      var offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+      assertEquals(2, offsets.size());
+      offsets.values().forEach(o -> assertTrue(TargetMarks.decode(o.metadata()).isEmpty(), o.metadata()));
+    }
   }
 
   /** "dlqPartition/dlqOffset" → how many records of {@code topic} carry that replay mark. */
