@@ -1,0 +1,62 @@
+package io.sluice.app.dlq;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.sluice.ops.dlq.Unwrapped;
+import java.io.IOException;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice dlq unwrap TOPIC}. */
+@Command(name = "unwrap", mixinStandardHelpOptions = true,
+    description = {"The original value of each record, one per line: from the first JSON path present of .original.value,"
+        + " .record.value, .value, .payload.original.value, .payload.record.value, or the bytes as they are.",
+        "Records written by Kafka Connect's DLQ hold the original unchanged and are taken as they are.",
+        "Registry-framed values (magic byte 0 + schema id) are decoded through --registry: Avro and JSON Schema to "
+            + "JSON; Protobuf is printed as base64 with its schema id.",
+        "Values that are not text are printed as base64; notes go to stderr."})
+final class UnwrapCommand extends DlqCommandBase {
+  @Parameters(index = "0", paramLabel = "TOPIC", description = "the dead-letter topic")
+  String topic;
+
+  @Mixin ReadFlags read;
+
+  @Override
+  int execute() {
+    List<Unwrapped> all = dlq().unwrap(topic, read.options());
+    if (output == Format.json) {
+      ArrayNode array = JsonNodeFactory.instance.arrayNode();
+      for (Unwrapped u : all) {
+        var n = array.addObject();
+        n.put("partition", u.partition()).put("offset", u.offset()).put("source", u.source()).put("path", u.path());
+        n.put("schemaId", u.schemaId()).put("schemaType", u.schemaType()).put("encoding", u.encoding());
+        if ("json".equals(u.encoding())) {
+          n.set("value", parse(u.text()));
+        } else {
+          n.put("value", u.text());
+        }
+        n.put("note", u.note());
+      }
+      printJson(array);
+      return 0;
+    }
+    for (Unwrapped u : all) {
+      out.println(u.text() == null ? "null" : u.text());
+      if (u.note() != null) {
+        err.println("note: partition " + u.partition() + " offset " + u.offset() + ": " + u.note());
+      }
+    }
+    return 0;
+  }
+
+  private static JsonNode parse(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      return JsonNodeFactory.instance.textNode(text);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package io.sluice.app.dlq;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.SharedKafka;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code sluice dlq} as a person or a script runs it, on a dead-letter topic holding records with Kafka Connect's
+ * error headers (written here the way Connect's DLQ reporter writes them).
+ */
+class DlqCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static String original;
+  private static String dlq;
+  @TempDir static Path dataDir;
+
+  @BeforeAll
+  static void topics() throws Exception {
+    original = SharedKafka.unique("cli-orders");
+    dlq = SharedKafka.unique("cli-dlq");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(original, 1, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
+    }
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+      send(producer, "{\"id\":1", 0, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
+      send(producer, "{\"id\":2", 1, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
+      send(producer, "{\"id\":3,\"qty\":\"x\"}", 2, "TRANSFORMATION", "org.apache.kafka.connect.errors.DataException",
+          "cannot cast");
+    }
+  }
+
+  private static void send(KafkaProducer<String, String> producer, String value, long offset, String stage,
+                           String exception, String message) {
+    RecordHeaders h = new RecordHeaders();
+    h.add("trace-id", "abc".getBytes(StandardCharsets.UTF_8));
+    Map<String, String> context = Map.of("topic", original, "partition", "0", "offset", Long.toString(offset),
+        "connector.name", "orders-sink", "task.id", "0", "stage", stage, "class.name", "x.Converter",
+        "exception.class.name", exception, "exception.message", message, "exception.stacktrace", exception + ": "
+            + message + "\n\tat x.Converter.toConnectData(Converter.java:1)");
+    context.forEach((k, v) -> h.add("__connect.errors." + k, v.getBytes(StandardCharsets.UTF_8)));
+    producer.send(new ProducerRecord<>(dlq, 0, null, "k" + offset, value, h));
+  }
+
+  record Run(int exit, String out, String err) {
+    JsonNode json() throws Exception {
+      return JSON.readTree(out);
+    }
+  }
+
+  static Run run(String... args) {
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      String[] all = new String[args.length + 6];
+      System.arraycopy(args, 0, all, 0, args.length);
+      all[args.length] = "--bootstrap";
+      all[args.length + 1] = SharedKafka.bootstrapServers();
+      // Nothing listens there: commands that can do without Connect must.
+      all[args.length + 2] = "--connect-url";
+      all[args.length + 3] = "http://127.0.0.1:1";
+      all[args.length + 4] = "--data-dir";
+      all[args.length + 5] = dataDir.toString();
+      int exit = new CommandLine(new DlqCommand()).execute(all);
+      return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
+    }
+  }
+
+  @Test
+  void inspectPrintsEachRecordAndTheCountsPerExceptionAndStage() throws Exception {
+    Run table = run("inspect", dlq, "--from-beginning");
+    assertEquals(0, table.exit(), table.err());
+    assertTrue(table.out().contains("summary: 3 record(s) in " + dlq), table.out());
+    assertTrue(table.out().matches("(?s).*org\\.apache\\.kafka\\.connect\\.errors\\.DataException\\s+VALUE_CONVERTER\\s+2\\s+0.*"),
+        table.out());
+    assertTrue(table.out().contains(original + "[0]@2"), table.out());
+
+    JsonNode json = run("inspect", dlq, "-o", "json", "--filter", "stage=TRANSFORMATION").json();
+    assertEquals(1, json.path("records").size());
+    JsonNode r = json.path("records").get(0);
+    assertEquals("cannot cast", r.path("error").path("exceptionMessage").asText());
+    assertEquals(2, r.path("error").path("offset").asLong());
+    assertEquals("abc", r.path("headers").path("trace-id").asText());
+    assertEquals(1, json.path("summary").get(0).path("count").asInt());
+
+    assertEquals(2, run("inspect", dlq, "-o", "json", "--max-messages", "2").json().path("records").size());
+    Run bad = run("inspect", dlq, "--filter", "colour=red");
+    assertEquals(1, bad.exit());
+    assertTrue(bad.err().startsWith("error: bad filter field 'colour'"), bad.err());
+    Run missing = run("inspect", SharedKafka.unique("no-such-topic"));
+    assertEquals(1, missing.exit());
+    assertTrue(missing.err().contains("does not exist"), missing.err());
+  }
+
+  @Test
+  void unwrapPrintsTheOriginalsOnePerLine() throws Exception {
+    Run run = run("unwrap", dlq);
+    assertEquals(0, run.exit(), run.err());
+    assertEquals(List.of("{\"id\":1", "{\"id\":2", "{\"id\":3,\"qty\":\"x\"}"), run.out().lines().toList());
+    JsonNode middle = run("unwrap", dlq, "-o", "json", "--sample", "1").json();
+    assertEquals(1, middle.size());
+    assertEquals(1, middle.get(0).path("offset").asInt(), "one sample from the middle of three");
+    assertEquals("{\"id\":2", middle.get(0).path("value").asText(), "not JSON: as text");
+    JsonNode json = run("unwrap", dlq, "-o", "json", "--filter", "stage=TRANSFORMATION").json();
+    assertEquals(3, json.get(0).path("value").path("id").asInt(), "the JSON original as JSON");
+  }
+
+  @Test
+  void replayDryRunCountsAndBadTargetsFailClearly() throws Exception {
+    JsonNode dry = run("replay", dlq, "--dry-run", "-o", "json").json();
+    assertEquals(3, dry.path("replayed").asInt());
+    assertEquals(3, dry.path("perTarget").path(original).asInt());
+    Run missing = run("replay", dlq, "--to", SharedKafka.unique("absent"));
+    assertEquals(1, missing.exit());
+    assertTrue(missing.err().contains("does not exist; create it first"), missing.err());
+    Run rate = run("replay", dlq, "--rate", "fast");
+    assertEquals(1, rate.exit());
+    assertTrue(rate.err().contains("--rate takes a number"), rate.err());
+
+    Run real = run("replay", dlq, "--filter", "stage=TRANSFORMATION");
+    assertEquals(0, real.exit(), real.err());
+    assertTrue(real.out().startsWith("replayed 1 record(s) from " + dlq), real.out());
+    assertTrue(real.out().contains("2 not matching the filter"), real.out());
+    assertTrue(real.out().contains("offsets before this run saved to " + dataDir.resolve("backups/dlq")), real.out());
+  }
+
+  @Test
+  void statsWithoutConnectStillShowOffsetsAndSaysWhatIsMissing() throws Exception {
+    Run run = run("stats", dlq, "-o", "json");
+    assertEquals(0, run.exit(), run.err());
+    JsonNode json = run.json();
+    assertEquals(3, json.path("records").asInt());
+    assertEquals(3, json.path("partitions").get(0).path("latest").asInt());
+    assertEquals("orders-sink", json.path("sinks").get(0).path("connector").asText(), "named by the headers");
+    assertTrue(json.path("warning").asText().contains("unreachable"), json.toString());
+    Run all = run("stats");
+    assertEquals(1, all.exit());
+    assertTrue(all.err().contains("unreachable"), all.err());
+  }
+}

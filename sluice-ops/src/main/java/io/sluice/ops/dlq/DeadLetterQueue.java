@@ -1,0 +1,158 @@
+package io.sluice.ops.dlq;
+
+import io.sluice.ops.progress.Progress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Dead-letter queues of Kafka Connect sinks: inspect, unwrap, replay, stats. Works on any Kafka cluster.
+ *
+ * <pre>{@code
+ * DeadLetterQueue dlq = DeadLetterQueue.builder()
+ *     .bootstrapServers("127.0.0.1:9092")
+ *     .registryUrl("http://127.0.0.1:8081")    // to decode registry-framed values
+ *     .connectUrl("http://127.0.0.1:8083")     // to find the sinks writing to a DLQ
+ *     .build();
+ * Inspection inspection = dlq.inspect("orders-dlq", ReadOptions.all());
+ * ReplayResult result = dlq.replay(ReplayRequest.of("orders-dlq"), ProgressBar.onStderr("replay"));
+ * }</pre>
+ */
+public final class DeadLetterQueue {
+  private final Map<String, Object> clientProperties;
+  private final Map<String, Object> producerOverrides;
+  private final String connectUrl;
+  private final Unwrapper unwrapper;
+  private final Clock clock;
+  private final Path backupDir;
+
+  private DeadLetterQueue(Builder b) {
+    this.backupDir = b.backupDir;
+    this.clientProperties = Map.copyOf(b.clientProperties);
+    this.producerOverrides = Map.copyOf(b.producerOverrides);
+    this.connectUrl = b.connectUrl;
+    this.unwrapper = new Unwrapper(b.registryUrl == null ? null : new SchemaRegistryClient(b.registryUrl));
+    this.clock = b.clock;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The records chosen by {@code options}, headers decoded, with counts per exception class and stage. */
+  public Inspection inspect(String topic, ReadOptions options) {
+    return Inspection.of(topic, new DlqReader(clientProperties).read(topic, options));
+  }
+
+  /** The original value of each record chosen by {@code options}. */
+  public List<Unwrapped> unwrap(String topic, ReadOptions options) {
+    return new DlqReader(clientProperties).read(topic, options).stream().map(unwrapper::unwrap).toList();
+  }
+
+  /**
+   * Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. Saves the
+   * group's offsets first (see {@link Builder#backupDir}) and verifies after the last commit that every record was
+   * acknowledged and the offsets read back as committed.
+   */
+  public ReplayResult replay(ReplayRequest request, Progress progress) {
+    return replayer().run(request, progress);
+  }
+
+  Replayer replayer() {
+    return new Replayer(clientProperties, producerOverrides, unwrapper, clock, backupDir);
+  }
+
+  /** Offsets, rates and sink lag of one dead-letter topic. */
+  public DlqStats stats(String topic) {
+    List<ConnectDeadLetterTopics.Sink> sinks = List.of();
+    String warning = null;
+    if (connectUrl != null) {
+      try {
+        sinks = connectSinks();
+      } catch (IllegalStateException e) {
+        // The topic's own headers still name the connectors that wrote to it: worth showing without Connect.
+        warning = e.getMessage() + "; sinks found from the records' headers only";
+      }
+    }
+    return new StatsReader(clientProperties, clock).stats(topic, sinks, warning);
+  }
+
+  /** Stats of every dead-letter topic the Connect cluster's sink connectors are configured with. */
+  public List<DlqStats> stats() {
+    if (connectUrl == null) {
+      throw new IllegalStateException("finding the dead-letter topics needs the Kafka Connect URL");
+    }
+    List<ConnectDeadLetterTopics.Sink> sinks = connectSinks();
+    StatsReader reader = new StatsReader(clientProperties, clock);
+    return sinks.stream().map(ConnectDeadLetterTopics.Sink::deadLetterTopic).distinct().sorted()
+        .map(t -> reader.stats(t, sinks, null)).toList();
+  }
+
+  private List<ConnectDeadLetterTopics.Sink> connectSinks() {
+    return connectUrl == null ? List.of() : new ConnectDeadLetterTopics(connectUrl).sinks();
+  }
+
+  public static final class Builder {
+    private final Map<String, Object> clientProperties = new HashMap<>();
+    private final Map<String, Object> producerOverrides = new HashMap<>();
+    private String registryUrl;
+    private String connectUrl;
+    private Clock clock = Clock.systemUTC();
+    private Path backupDir;
+
+    private Builder() {}
+
+    /**
+     * Where replay saves its group's offsets before moving them, e.g. {@code <data-dir>/backups/dlq}; without it
+     * replay takes no backup.
+     */
+    public Builder backupDir(Path backupDir) {
+      this.backupDir = backupDir;
+      return this;
+    }
+
+    /** Kafka bootstrap servers; required. */
+    public Builder bootstrapServers(String bootstrapServers) {
+      clientProperties.put("bootstrap.servers", bootstrapServers);
+      return this;
+    }
+
+    /** Any other Kafka client property (security, timeouts), for every client this uses. */
+    public Builder clientProperty(String key, Object value) {
+      clientProperties.put(key, value);
+      return this;
+    }
+
+    /** A property of the replay producer only, winning over Sluice's throughput settings. */
+    public Builder producerProperty(String key, Object value) {
+      producerOverrides.put(key, value);
+      return this;
+    }
+
+    /** Schema registry to decode registry-framed values with; without it they are shown as base64. */
+    public Builder registryUrl(String registryUrl) {
+      this.registryUrl = registryUrl;
+      return this;
+    }
+
+    /** Kafka Connect REST URL, to find the sinks writing to dead-letter topics; optional. */
+    public Builder connectUrl(String connectUrl) {
+      this.connectUrl = connectUrl;
+      return this;
+    }
+
+    /** The clock of replay marks and stats windows. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    public DeadLetterQueue build() {
+      Objects.requireNonNull(clientProperties.get("bootstrap.servers"), "bootstrapServers");
+      return new DeadLetterQueue(this);
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package io.sluice.ops.dlq;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** Reads a dead-letter topic without a consumer group (reading never moves anyone's position). */
+final class DlqReader {
+  private static final Comparator<DlqRecord> BY_TIME = Comparator.comparing(DlqRecord::timestamp)
+      .thenComparingInt(DlqRecord::partition).thenComparingLong(DlqRecord::offset);
+  private final Map<String, Object> clientProperties;
+
+  DlqReader(Map<String, Object> clientProperties) {
+    this.clientProperties = clientProperties;
+  }
+
+  KafkaConsumer<byte[], byte[]> consumer() {
+    Map<String, Object> props = new HashMap<>(clientProperties);
+    props.put("enable.auto.commit", "false");
+    // Asking for a topic's partitions must not create it (brokers auto-create by default).
+    props.put("allow.auto.create.topics", "false");
+    props.put("max.poll.records", "5000");
+    props.putIfAbsent("client.id", "sluice-dlq-reader");
+    return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic) {
+    List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+    if (infos == null || infos.isEmpty()) {
+      throw new IllegalArgumentException("topic " + topic + " does not exist");
+    }
+    return infos.stream().map(p -> new TopicPartition(topic, p.partition()))
+        .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
+  }
+
+  List<DlqRecord> read(String topic, ReadOptions options) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> tps = partitions(consumer, topic);
+      Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
+      Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+      if (options.sample() != null) {
+        return sample(consumer, begin, end, options);
+      }
+      Integer max = options.maxMessages();
+      boolean unfiltered = options.filter().conditions().isEmpty();
+      Map<TopicPartition, Long> start = new HashMap<>(begin);
+      if (max != null && !options.fromBeginning() && unfiltered) {
+        // The newest N overall are among the newest N of each partition: no need to read the rest.
+        end.forEach((tp, e) -> start.put(tp, Math.max(begin.get(tp), e - max)));
+      }
+      List<DlqRecord> kept = new ArrayList<>();
+      // Newest N: the newest N of each partition are enough, so memory stays bounded by partitions × N.
+      Map<Integer, Deque<DlqRecord>> newest = new HashMap<>();
+      boolean oldestFirst = max == null || options.fromBeginning();
+      scan(consumer, start, end, options.timeout(), r -> {
+        if (!options.filter().matches(r)) {
+          return true;
+        }
+        if (oldestFirst) {
+          kept.add(r);
+          return max == null || kept.size() < max;
+        }
+        Deque<DlqRecord> q = newest.computeIfAbsent(r.partition(), p -> new ArrayDeque<>());
+        q.addLast(r);
+        if (q.size() > max) {
+          q.removeFirst();
+        }
+        return true;
+      });
+      if (oldestFirst) {
+        return kept;
+      }
+      List<DlqRecord> out = new ArrayList<>();
+      newest.values().forEach(out::addAll);
+      out.sort(BY_TIME);
+      if (out.size() > max) {
+        out = new ArrayList<>(out.subList(out.size() - max, out.size()));
+      }
+      return out;
+    }
+  }
+
+  /** Feeds every record in [start, end) of each partition to {@code sink} until it returns false. */
+  static void scan(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> start,
+                   Map<TopicPartition, Long> end, Duration idleTimeout, java.util.function.Predicate<DlqRecord> sink) {
+    List<TopicPartition> pending = new ArrayList<>();
+    for (TopicPartition tp : start.keySet()) {
+      if (start.get(tp) < end.get(tp)) {
+        pending.add(tp);
+      }
+    }
+    if (pending.isEmpty()) {
+      return;
+    }
+    consumer.assign(pending);
+    pending.forEach(tp -> consumer.seek(tp, start.get(tp)));
+    long idleSince = System.nanoTime();
+    while (!pending.isEmpty()) {
+      var records = consumer.poll(Duration.ofMillis(200));
+      if (!records.isEmpty()) {
+        idleSince = System.nanoTime();
+      }
+      for (TopicPartition tp : records.partitions()) {
+        for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+          if (r.offset() >= end.get(tp)) {
+            break;
+          }
+          if (!sink.test(DlqRecord.of(r))) {
+            return;
+          }
+        }
+      }
+      pending.removeIf(tp -> consumer.position(tp) >= end.get(tp));
+      consumer.pause(consumer.assignment().stream().filter(tp -> !pending.contains(tp)).toList());
+      if (System.nanoTime() - idleSince > idleTimeout.toNanos()) {
+        return;
+      }
+    }
+  }
+
+  /** N matching records spread evenly over the topic, in partition and offset order. */
+  private List<DlqRecord> sample(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> begin,
+                                 Map<TopicPartition, Long> end, ReadOptions options) {
+    int n = options.sample();
+    if (!options.filter().conditions().isEmpty()) {
+      List<DlqRecord> matching = new ArrayList<>();
+      scan(consumer, begin, end, options.timeout(), r -> {
+        if (options.filter().matches(r)) {
+          matching.add(r);
+        }
+        return true;
+      });
+      return spread(matching, n);
+    }
+    long total = 0;
+    for (TopicPartition tp : begin.keySet()) {
+      total += end.get(tp) - begin.get(tp);
+    }
+    if (total == 0) {
+      return List.of();
+    }
+    // Offsets evenly spaced within each partition, each partition getting its share of n.
+    Map<TopicPartition, List<Long>> wanted = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
+    for (TopicPartition tp : begin.keySet()) {
+      long size = end.get(tp) - begin.get(tp);
+      long share = Math.min(size, Math.round((double) n * size / total));
+      List<Long> offsets = new ArrayList<>();
+      for (long i = 0; i < share; i++) {
+        offsets.add(begin.get(tp) + (long) ((i + 0.5) * size / share));
+      }
+      wanted.put(tp, offsets);
+    }
+    List<DlqRecord> out = new ArrayList<>();
+    for (var e : wanted.entrySet()) {
+      TopicPartition tp = e.getKey();
+      consumer.assign(List.of(tp));
+      long after = -1;
+      for (long offset : e.getValue()) {
+        if (offset <= after) {
+          continue;
+        }
+        consumer.seek(tp, offset);
+        DlqRecord found = first(consumer, tp, offset, end.get(tp), options.timeout());
+        if (found == null) {
+          break;
+        }
+        out.add(found);
+        after = found.offset();
+      }
+    }
+    return out;
+  }
+
+  private static DlqRecord first(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, long from, long end,
+                                 Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline && consumer.position(tp) < end) {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200)).records(tp)) {
+        if (r.offset() >= from && r.offset() < end) {
+          return DlqRecord.of(r);
+        }
+      }
+    }
+    return null;
+  }
+
+  static <T> List<T> spread(List<T> items, int n) {
+    if (items.size() <= n) {
+      return items;
+    }
+    List<T> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(items.get((int) ((i + 0.5) * items.size() / n)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,459 @@
+package io.sluice.ops.dlq;
+
+import io.sluice.ops.progress.Progress;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Produces the originals of dead-letter records back, exactly once across interruptions.
+ *
+ * <p>How progress survives a stop at any moment:
+ * <ol>
+ *   <li>The replay group's offsets are committed only after {@code flush()} returned and no send failed: a committed
+ *       offset never runs ahead of what the target topics acknowledged, so a resume never skips (no gaps).</li>
+ *   <li>The producer is idempotent ({@code enable.idempotence}, {@code acks=all}): its own retries add no copies.</li>
+ *   <li>The crash window, a stop after some records were acknowledged but before their offsets were committed, is
+ *       closed by the commit metadata ({@link TargetMarks}): it records, for every partition replay writes to, an
+ *       offset below which nothing uncommitted can lie. A resuming run first reads each target partition from its
+ *       mark to its end and collects the replay marks ({@link ReplayMark}) of this dead-letter topic and group; the
+ *       dead-letter records found there are delivered already and are skipped (no duplicates).</li>
+ * </ol>
+ * Two runs with the same group at the same time are not guarded against (the consumer is assigned, not subscribed).
+ */
+final class Replayer {
+  private static final long CHECKPOINT_RECORDS = 200_000;
+  private static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(3);
+
+  private final Map<String, Object> clientProperties;
+  private final Map<String, Object> producerOverrides;
+  private final Unwrapper unwrapper;
+  private final Clock clock;
+  private final Path backupDir;
+  /** Test hook: after this many sends, flush and stop as a crash would, before committing them. */
+  private long crashAfter = -1;
+
+  /** @param backupDir where the group's offsets are saved before a replay moves them; null for no backup */
+  Replayer(Map<String, Object> clientProperties, Map<String, Object> producerOverrides, Unwrapper unwrapper,
+           Clock clock, Path backupDir) {
+    this.backupDir = backupDir;
+    this.clientProperties = clientProperties;
+    this.producerOverrides = producerOverrides;
+    this.unwrapper = unwrapper;
+    this.clock = clock;
+  }
+
+  Replayer crashAfter(long sends) {
+    this.crashAfter = sends;
+    return this;
+  }
+
+  /** Producer settings for throughput: big lz4 batches, idempotent; overrides win. */
+  Map<String, Object> producerConfig() {
+    Map<String, Object> p = new HashMap<>(clientProperties);
+    p.put("enable.idempotence", "true");
+    p.put("acks", "all");
+    p.put("max.in.flight.requests.per.connection", "5");
+    p.put("compression.type", "lz4");
+    p.put("linger.ms", "10");
+    p.put("batch.size", String.valueOf(512 * 1024));
+    p.put("buffer.memory", String.valueOf(128L * 1024 * 1024));
+    p.put("max.request.size", String.valueOf(8 * 1024 * 1024));
+    p.putIfAbsent("client.id", "sluice-dlq-replay");
+    p.putAll(producerOverrides);
+    return p;
+  }
+
+  Map<String, Object> consumerConfig(String group) {
+    Map<String, Object> c = new HashMap<>(clientProperties);
+    c.put("group.id", group);
+    c.put("enable.auto.commit", "false");
+    c.put("allow.auto.create.topics", "false");
+    c.put("auto.offset.reset", "earliest");
+    c.put("max.poll.records", "20000");
+    c.put("fetch.max.bytes", String.valueOf(64 * 1024 * 1024));
+    c.put("max.partition.fetch.bytes", String.valueOf(16 * 1024 * 1024));
+    c.put("fetch.min.bytes", "1");
+    c.put("receive.buffer.bytes", String.valueOf(1024 * 1024));
+    c.put("check.crcs", "false");
+    c.putIfAbsent("client.id", "sluice-dlq-replay");
+    return c;
+  }
+
+  ReplayResult run(ReplayRequest request, Progress progress) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(request.group()),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      Run run = new Run(request, consumer, progress);
+      try {
+        return run.execute();
+      } finally {
+        run.close();
+        progress.finish();
+      }
+    }
+  }
+
+  /** What the {@link #crashAfter} hook throws. */
+  static final class SimulatedCrash extends RuntimeException {
+    SimulatedCrash() {
+      super("simulated crash after the records were acknowledged, before their offsets were committed");
+    }
+  }
+
+  /** The state of one replay. */
+  private final class Run {
+    private final ReplayRequest request;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Progress progress;
+    private final Pacer pacer;
+    private KafkaProducer<byte[], byte[]> producer;
+    private final Map<TopicPartition, Long> stopAt = new HashMap<>();
+    private final Map<TopicPartition, Long> position = new HashMap<>();
+    private final Map<Integer, Long> resumedFrom = new TreeMap<>();
+    private final Map<TopicPartition, Long> marks = new HashMap<>();
+    private final Set<String> markedTopics = new HashSet<>();
+    private final Map<String, Integer> partitionCounts = new HashMap<>();
+    private final Set<String> missingTopics = new HashSet<>();
+    private final Map<Integer, Set<Long>> delivered = new HashMap<>();
+    private final Map<String, Long> perTarget = new TreeMap<>();
+    private final Map<TopicPartition, Long> committed = new HashMap<>();
+    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+    private long replayed;
+    private long skippedReplayed;
+    private long skippedFiltered;
+    private long unroutable;
+    private long alreadyDelivered;
+    private long sinceCheckpoint;
+    private long lastCheckpointNanos = System.nanoTime();
+    private final byte[] markTopicBytes;
+    private final byte[] markGroupBytes;
+    private final Map<Integer, byte[]> markPartitionBytes = new HashMap<>();
+    /** The replay time of the records of one poll: the same to the millisecond, so formatted once per poll. */
+    private byte[] markTimeBytes;
+    private long sent;
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final Callback onSent = (metadata, exception) -> {
+      if (exception != null) {
+        sendFailure.compareAndSet(null, exception);
+      } else {
+        acknowledged.incrementAndGet();
+      }
+    };
+
+    Run(ReplayRequest request, KafkaConsumer<byte[], byte[]> consumer, Progress progress) {
+      this.request = request;
+      this.consumer = consumer;
+      this.progress = progress;
+      this.pacer = Pacer.system(request.ratePerSecond());
+      this.markTopicBytes = request.topic().getBytes(StandardCharsets.UTF_8);
+      this.markGroupBytes = request.group().getBytes(StandardCharsets.UTF_8);
+    }
+
+    ReplayResult execute() {
+      List<TopicPartition> tps = DlqReader.partitions(consumer, request.topic());
+      if (request.target() instanceof ReplayTarget.Topic named) {
+        List<PartitionInfo> target = consumer.partitionsFor(named.name(), Duration.ofSeconds(30));
+        if (target == null || target.isEmpty()) {
+          throw new IllegalArgumentException("target topic " + named.name() + " does not exist; create it first");
+        }
+      }
+      Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
+      stopAt.putAll(consumer.endOffsets(tps));
+      Map<TopicPartition, OffsetAndMetadata> groupOffsets = consumer.committed(new HashSet<>(tps));
+      for (TopicPartition tp : tps) {
+        OffsetAndMetadata c = groupOffsets.get(tp);
+        // A committed offset below the log start means retention removed records: start at what is left.
+        long start = c == null ? begin.get(tp) : Math.max(c.offset(), begin.get(tp));
+        position.put(tp, start);
+        committed.put(tp, start);
+        resumedFrom.put(tp.partition(), start);
+        if (c != null) {
+          TargetMarks.decode(c.metadata()).forEach(marks::putIfAbsent);
+        }
+      }
+      marks.keySet().forEach(tp -> markedTopics.add(tp.topic()));
+      Path backup = request.dryRun() || backupDir == null ? null : backup(tps);
+      if (!marks.isEmpty()) {
+        recoverDelivered();
+      }
+      long total = 0;
+      for (TopicPartition tp : tps) {
+        total += Math.max(0, stopAt.get(tp) - position.get(tp));
+      }
+      if (!request.dryRun()) {
+        producer = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
+      }
+      List<TopicPartition> pending = new ArrayList<>(tps.stream().filter(tp -> position.get(tp) < stopAt.get(tp)).toList());
+      boolean limitReached = false;
+      long done = 0;
+      if (!pending.isEmpty()) {
+        consumer.assign(pending);
+        pending.forEach(tp -> consumer.seek(tp, position.get(tp)));
+      }
+      progress.update(0, total);
+      lastCheckpointNanos = System.nanoTime();
+      while (!pending.isEmpty() && !limitReached) {
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+        markTimeBytes = clock.instant().toString().getBytes(StandardCharsets.UTF_8);
+        for (TopicPartition tp : records.partitions()) {
+          for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+            if (r.offset() >= stopAt.get(tp)) {
+              break;
+            }
+            if (request.limit() != null && replayed >= request.limit()) {
+              limitReached = true;
+              break;
+            }
+            handle(r);
+            position.put(tp, r.offset() + 1);
+            done++;
+          }
+        }
+        if (!limitReached) {
+          for (TopicPartition tp : List.copyOf(pending)) {
+            long at = consumer.position(tp);
+            if (at >= stopAt.get(tp)) {
+              // Offsets below the end without records (transaction markers, compaction) count as passed.
+              position.put(tp, stopAt.get(tp));
+              pending.remove(tp);
+            }
+          }
+          consumer.pause(consumer.assignment().stream().filter(tp -> !pending.contains(tp)).toList());
+        }
+        progress.update(done, total);
+        if (!request.dryRun() && (sinceCheckpoint >= CHECKPOINT_RECORDS
+            || System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_INTERVAL.toNanos())) {
+          checkpoint(false);
+        }
+      }
+      if (!request.dryRun()) {
+        // Nothing is uncommitted after the last checkpoint: the marks are dropped, so that the next run does not scan
+        // whatever the target topics received in between. Only a run that stopped without this commit leaves marks.
+        checkpoint(true);
+        verify(tps);
+      }
+      Map<Integer, Long> end = new TreeMap<>();
+      position.forEach((tp, o) -> end.put(tp.partition(), o));
+      return new ReplayResult(request.topic(), request.group(), request.dryRun(), replayed, skippedReplayed,
+          skippedFiltered, unroutable, alreadyDelivered, perTarget, resumedFrom, end, !limitReached,
+          backup == null ? null : backup.toString());
+    }
+
+    /**
+     * Saves where the group stood, in the CSV {@code kafka-consumer-groups --reset-offsets --from-file} reads
+     * ({@code topic,partition,offset}), so the replay's commits can be undone with standard tooling.
+     */
+    private Path backup(List<TopicPartition> tps) {
+      String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+          .format(clock.instant());
+      Path file = backupDir.resolve(request.group() + "-" + stamp + ".csv");
+      StringBuilder csv = new StringBuilder();
+      for (TopicPartition tp : tps) {
+        csv.append(tp.topic()).append(',').append(tp.partition()).append(',').append(committed.get(tp)).append('\n');
+      }
+      try {
+        Files.createDirectories(backupDir);
+        Files.writeString(file, csv.toString());
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot write the offsets backup " + file + ": " + e.getMessage()
+            + "; nothing was replayed", e);
+      }
+      return file;
+    }
+
+    /** After the last commit: every send acknowledged, and the group's offsets read back as committed. */
+    private void verify(List<TopicPartition> tps) {
+      if (acknowledged.get() != sent) {
+        throw new IllegalStateException("sent " + sent + " record(s) but " + acknowledged.get()
+            + " were acknowledged");
+      }
+      Map<TopicPartition, OffsetAndMetadata> readBack = consumer.committed(new HashSet<>(tps));
+      for (TopicPartition tp : tps) {
+        OffsetAndMetadata c = readBack.get(tp);
+        if (c == null || c.offset() != position.get(tp)) {
+          throw new IllegalStateException("group " + request.group() + " reads back offset "
+              + (c == null ? "none" : c.offset()) + " for " + tp + ", expected " + position.get(tp));
+        }
+      }
+    }
+
+    /**
+     * Decides about one record and sends it. The common case (no filter) reads only the few headers it needs
+     * instead of decoding all of them: at tens of thousands of records a second the stack-trace header alone would
+     * cost more than the send.
+     */
+    private void handle(ConsumerRecord<byte[], byte[]> r) {
+      Set<Long> done = delivered.get(r.partition());
+      if (done != null && done.remove(r.offset())) {
+        alreadyDelivered++;
+        return;
+      }
+      Headers in = r.headers();
+      if (!request.includeReplayed() && in.lastHeader(ReplayMark.TOPIC) != null) {
+        skippedReplayed++;
+        return;
+      }
+      DlqRecord record = null;
+      if (!request.filter().conditions().isEmpty()) {
+        record = DlqRecord.of(r);
+        if (!request.filter().matches(record)) {
+          skippedFiltered++;
+          return;
+        }
+      }
+      String topic;
+      Integer partition;
+      if (request.target() instanceof ReplayTarget.Topic named) {
+        topic = named.name();
+        partition = null;
+      } else {
+        topic = ErrorContext.text(in, ErrorContext.TOPIC);
+        partition = ErrorContext.integer(in, ErrorContext.PARTITION);
+      }
+      if (topic == null || (!request.dryRun() && !markTopic(topic))) {
+        unroutable++;
+        return;
+      }
+      if (partition != null && partition >= partitionCounts.getOrDefault(topic, Integer.MAX_VALUE)) {
+        partition = null;
+      }
+      perTarget.merge(topic, 1L, Long::sum);
+      replayed++;
+      if (request.dryRun()) {
+        return;
+      }
+      RecordHeaders headers = new RecordHeaders();
+      boolean fromConnect = false;
+      for (Header h : in) {
+        String key = h.key();
+        if (key.startsWith(ErrorContext.PREFIX)) {
+          fromConnect = true;
+        } else if (!key.startsWith(ReplayMark.PREFIX)) {
+          headers.add(h);
+        }
+      }
+      headers.add(ReplayMark.TOPIC, markTopicBytes);
+      headers.add(ReplayMark.PARTITION, markPartitionBytes.computeIfAbsent(r.partition(),
+          p -> Integer.toString(p).getBytes(StandardCharsets.UTF_8)));
+      headers.add(ReplayMark.OFFSET, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
+      headers.add(ReplayMark.TIME, markTimeBytes);
+      headers.add(ReplayMark.GROUP, markGroupBytes);
+      byte[] value = fromConnect ? r.value() : unwrapper.original(record == null ? DlqRecord.of(r) : record);
+      pacer.acquire();
+      producer.send(new ProducerRecord<>(topic, partition, null, r.key(), value, headers), onSent);
+      sent++;
+      sinceCheckpoint++;
+      if (replayed == crashAfter) {
+        producer.flush();
+        throw new SimulatedCrash();
+      }
+    }
+
+    /**
+     * Before the first record goes to a topic, records a mark for each of its partitions and commits it, so that a
+     * crash after that send still finds the record. False when the topic does not exist.
+     */
+    private boolean markTopic(String topic) {
+      if (markedTopics.contains(topic) && partitionCounts.containsKey(topic)) {
+        return true;
+      }
+      if (missingTopics.contains(topic)) {
+        return false;
+      }
+      List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+      if (infos == null || infos.isEmpty()) {
+        missingTopics.add(topic);
+        return false;
+      }
+      partitionCounts.put(topic, infos.size());
+      if (markedTopics.add(topic)) {
+        List<TopicPartition> tps = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+        consumer.endOffsets(tps).forEach(marks::putIfAbsent);
+        commit(committed);
+      }
+      return true;
+    }
+
+    /**
+     * Flushes, then commits what the targets acknowledged, with marks moved up to the targets' current ends (or
+     * dropped, at the {@code last} checkpoint).
+     */
+    private void checkpoint(boolean last) {
+      producer.flush();
+      Exception failure = sendFailure.get();
+      if (failure != null) {
+        throw new IllegalStateException("producing to the target failed: " + failure.getMessage()
+            + "; progress up to the last commit is kept, run the replay again to resume", failure);
+      }
+      if (last) {
+        marks.clear();
+        markedTopics.clear();
+      } else if (!marks.isEmpty()) {
+        marks.putAll(consumer.endOffsets(List.copyOf(marks.keySet())));
+      }
+      commit(position);
+      sinceCheckpoint = 0;
+      lastCheckpointNanos = System.nanoTime();
+    }
+
+    private void commit(Map<TopicPartition, Long> offsets) {
+      String metadata = TargetMarks.encode(marks);
+      Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+      offsets.forEach((tp, o) -> commit.put(tp, new OffsetAndMetadata(o, metadata)));
+      consumer.commitSync(commit);
+      committed.putAll(offsets);
+    }
+
+    /** Collects dead-letter offsets a crashed run delivered after its last commit (see the class comment). */
+    private void recoverDelivered() {
+      DlqReader reader = new DlqReader(clientProperties);
+      try (KafkaConsumer<byte[], byte[]> scanner = reader.consumer()) {
+        Map<TopicPartition, Long> end = scanner.endOffsets(List.copyOf(marks.keySet()));
+        DlqReader.scan(scanner, marks, end, Duration.ofSeconds(30), r -> {
+          ReplayMark mark = r.replay();
+          if (mark != null && request.topic().equals(mark.topic()) && request.group().equals(mark.group())) {
+            Long from = resumedFrom.get(mark.partition());
+            if (from != null && mark.offset() >= from) {
+              delivered.computeIfAbsent(mark.partition(), p -> new HashSet<>()).add(mark.offset());
+            }
+          }
+          return true;
+        });
+      }
+    }
+
+    void close() {
+      if (producer != null) {
+        producer.close(Duration.ofSeconds(30));
+      }
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.sluice.ops.dlq;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Finds the original value inside a dead-letter record.
+ *
+ * <p>Kafka Connect's own DLQ stores the failed record's bytes unchanged, so a record carrying Connect's error headers is
+ * taken as is: looking inside it for {@code .value} would tear a business field called {@code value} out of a perfectly
+ * good record. Any other record may be a wrapper some other producer wrote, and its original is looked up at the
+ * first JSON path present of {@code .original.value}, {@code .record.value}, {@code .value},
+ * {@code .payload.original.value}, {@code .payload.record.value}; without any, the bytes are the original.
+ *
+ * <p>A registry-framed original (magic byte 0, 4-byte schema id) is decoded through the schema registry: Avro to its
+ * JSON form, JSON Schema payloads are JSON text already; Protobuf payloads are left as base64 (message indexes and
+ * message, exactly as framed) with a note, because decoding them needs the compiled descriptors.
+ */
+final class Unwrapper {
+  static final List<List<String>> PATHS = List.of(
+      List.of("original", "value"), List.of("record", "value"), List.of("value"),
+      List.of("payload", "original", "value"), List.of("payload", "record", "value"));
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final SchemaRegistryClient registry;
+
+  /** @param registry where framed values are decoded; null to leave them as base64 */
+  Unwrapper(SchemaRegistryClient registry) {
+    this.registry = registry;
+  }
+
+  Unwrapped unwrap(DlqRecord record) {
+    if (record.value() == null) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), "raw", null, null, null, null, "null",
+          "tombstone (null value)", null);
+    }
+    Wrapped wrapped = wrapped(record);
+    return wrapped == null ? decode(record, "raw", null, record.value()) : fromPath(record, wrapped.path(), wrapped.node());
+  }
+
+  /** Only the bytes to produce again: no registry lookup, no decoding. */
+  byte[] original(DlqRecord record) {
+    Wrapped wrapped = wrapped(record);
+    return wrapped == null ? record.value() : nodeBytes(wrapped.node());
+  }
+
+  private record Wrapped(String path, JsonNode node) {}
+
+  /** The original inside a JSON wrapper, or null when the value is the original itself. */
+  private static Wrapped wrapped(DlqRecord record) {
+    if (record.value() == null || record.error().present()) {
+      return null;
+    }
+    JsonNode wrapper = parseJson(record.value());
+    if (wrapper == null || !wrapper.isObject()) {
+      return null;
+    }
+    for (List<String> path : PATHS) {
+      JsonNode node = wrapper;
+      for (String field : path) {
+        node = node.get(field);
+        if (node == null) {
+          break;
+        }
+      }
+      if (node != null) {
+        return new Wrapped("." + String.join(".", path), node);
+      }
+    }
+    return null;
+  }
+
+  private Unwrapped fromPath(DlqRecord record, String path, JsonNode node) {
+    byte[] bytes = nodeBytes(node);
+    if (node.isTextual() || node.isBinary()) {
+      // A wrapper may carry the original as a string (JSON text, or base64 of framed bytes): decode what it holds.
+      return decode(record, "json-path", path, bytes);
+    }
+    return new Unwrapped(record.partition(), record.offset(), record.error(), "json-path", path, null, null,
+        node.toString(), "json", null, bytes);
+  }
+
+  private static byte[] nodeBytes(JsonNode node) {
+    if (node.isNull()) {
+      return null;
+    }
+    if (node.isBinary()) {
+      try {
+        return node.binaryValue();
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return (node.isTextual() ? node.textValue() : node.toString()).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private Unwrapped decode(DlqRecord record, String source, String path, byte[] bytes) {
+    if (bytes == null) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), source, path, null, null, null, "null",
+          null, null);
+    }
+    Integer id = RegistryFraming.schemaId(bytes);
+    if (id != null) {
+      return framed(record, path, id, bytes);
+    }
+    String text = utf8(bytes);
+    if (text == null) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), source, path, null, null,
+          Base64.getEncoder().encodeToString(bytes), "base64", "not UTF-8 text", bytes);
+    }
+    return new Unwrapped(record.partition(), record.offset(), record.error(), source, path, null, null, text,
+        parseJson(bytes) != null ? "json" : "text", null, bytes);
+  }
+
+  private Unwrapped framed(DlqRecord record, String path, int id, byte[] bytes) {
+    String base64 = Base64.getEncoder().encodeToString(bytes);
+    if (registry == null) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
+          "base64", "registry-framed; no registry given to decode it", bytes);
+    }
+    SchemaRegistryClient.RegisteredSchema schema;
+    try {
+      schema = registry.schema(id);
+    } catch (IllegalStateException e) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
+          "base64", e.getMessage(), bytes);
+    }
+    int length = bytes.length - RegistryFraming.HEADER;
+    switch (schema.type()) {
+      case "AVRO" -> {
+        try {
+          Schema avro = new Schema.Parser().parse(schema.schema());
+          Object datum = new GenericDatumReader<>(avro).read(null,
+              DecoderFactory.get().binaryDecoder(bytes, RegistryFraming.HEADER, length, null));
+          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "AVRO",
+              GenericData.get().toString(datum), "json", null, bytes);
+        } catch (IOException | RuntimeException e) {
+          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "AVRO",
+              base64, "base64", "does not decode with Avro schema " + id + ": " + e.getMessage(), bytes);
+        }
+      }
+      case "JSON" -> {
+        String text = utf8(ByteBuffer.wrap(bytes, RegistryFraming.HEADER, length));
+        if (text == null) {
+          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "JSON",
+              base64, "base64", "JSON Schema payload is not UTF-8 text", bytes);
+        }
+        return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "JSON", text,
+            "json", null, bytes);
+      }
+      default -> {
+        String payload = Base64.getEncoder().encodeToString(
+            java.util.Arrays.copyOfRange(bytes, RegistryFraming.HEADER, bytes.length));
+        return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id,
+            schema.type(), payload, "base64", schema.type() + " payload left encoded (message indexes + message, "
+                + "base64); decode it with the schema of id " + id, bytes);
+      }
+    }
+  }
+
+  private static JsonNode parseJson(byte[] bytes) {
+    if (bytes.length == 0 || (bytes[0] != '{' && bytes[0] != '[' && bytes[0] != ' ' && bytes[0] != '\n')) {
+      return null;
+    }
+    try {
+      return JSON.readTree(bytes);
+    } catch (JsonProcessingException e) {
+      return null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static String utf8(byte[] bytes) {
+    return utf8(ByteBuffer.wrap(bytes));
+  }
+
+  private static String utf8(ByteBuffer buffer) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+}
