@@ -33,6 +33,8 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String METRICS_CONFIG = "metrics.config";
   public static final String METRICS_RETENTION = "metrics.retention";
   public static final String ALERTS_PORT = "alerts.port";
+  /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
+  public static final String EXPORTER_PORT = "exporter.port";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
@@ -40,17 +42,18 @@ public record SluiceConfig(Map<String, String> values) {
   /** Prefix of raw broker properties for the embedded broker. */
   public static final String KAFKA_BROKER_PREFIX = "kafka.broker.";
 
-  private static final Map<String, String> DEFAULTS = Map.of(
-      DATA_DIR, "./data",
-      HOST, "127.0.0.1",
-      KAFKA_PORT, "9092",
-      CONNECT_PORT, "8083",
-      CONNECT_GROUP, "sluice",
-      REGISTRY_PORT, "8081",
-      REGISTRY_TOPIC, "_schemas",
-      ALERTS_PORT, "9093",
-      METRICS_PORT, "9090",
-      METRICS_RETENTION, "15d");
+  private static final Map<String, String> DEFAULTS = Map.ofEntries(
+      Map.entry(DATA_DIR, "./data"),
+      Map.entry(HOST, "127.0.0.1"),
+      Map.entry(KAFKA_PORT, "9092"),
+      Map.entry(CONNECT_PORT, "8083"),
+      Map.entry(CONNECT_GROUP, "sluice"),
+      Map.entry(REGISTRY_PORT, "8081"),
+      Map.entry(REGISTRY_TOPIC, "_schemas"),
+      Map.entry(ALERTS_PORT, "9093"),
+      Map.entry(METRICS_PORT, "9090"),
+      Map.entry(METRICS_RETENTION, "15d"),
+      Map.entry(EXPORTER_PORT, "5556"));
 
   public SluiceConfig {
     values = Map.copyOf(values);
