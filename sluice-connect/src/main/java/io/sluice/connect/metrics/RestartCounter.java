@@ -47,8 +47,11 @@ final class RestartCounter implements AutoCloseable {
   private volatile boolean running = true;
 
   RestartCounter(String bootstrapServers, String statusTopic) {
+    // Never auto-create: a status topic created by a metadata request would have the broker's default cleanup policy,
+    // and Connect refuses to start on a status topic that is not compacted.
     consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrapServers, "enable.auto.commit", "false",
-        "client.id", "sluice-exporter-status-reader"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        "allow.auto.create.topics", "false", "client.id", "sluice-exporter-status-reader"),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer());
     thread = new Thread(() -> follow(statusTopic), "sluice-exporter-status-reader");
     thread.setDaemon(true);
     thread.start();
@@ -63,8 +66,15 @@ final class RestartCounter implements AutoCloseable {
 
   private void follow(String topic) {
     try {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
+      List<TopicPartition> partitions = List.of();
+      while (running && partitions.isEmpty()) {
+        // Connect creates the topic when its worker starts; until then there is nothing to count.
+        partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(topic, p.partition())).toList();
+        if (partitions.isEmpty()) {
+          Thread.sleep(1000);
+        }
+      }
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       while (running) {
@@ -74,6 +84,8 @@ final class RestartCounter implements AutoCloseable {
       }
     } catch (WakeupException e) {
       // close() asked the loop to end.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       if (running) {
         log.warn("restart counts stopped following {}: {}", topic, e.toString());
