@@ -106,7 +106,7 @@ public final class ScrapeBenchmark {
     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
-      throw new IllegalStateException("scrape answered " + r.statusCode());
+      throw new IllegalStateException("scrape answered " + r.statusCode() + ": " + r.body());
     }
     return r.body();
   }

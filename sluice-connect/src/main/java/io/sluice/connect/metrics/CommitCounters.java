@@ -1,12 +1,10 @@
 package io.sluice.connect.metrics;
 
 import java.util.Map;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 
 /**
@@ -20,7 +18,7 @@ import org.apache.kafka.common.metrics.stats.CumulativeSum;
  */
 final class CommitCounters {
   static final String GROUP = "sluice-offset-commit";
-  static final String ATTEMPTS = "attempts-total";
+  static final String FAILURES = "failure-total";
   static final String SUCCESSES = "success-total";
   static final String LAST_SUCCESS = "last-success-timestamp-ms";
 
@@ -33,7 +31,7 @@ final class CommitCounters {
   /** Adds the stats to the commit sensor of a running task, once; false when the task has no sensor (yet). */
   boolean attach(String connector, String task) {
     Map<String, String> tags = Map.of("connector", connector, "task", task);
-    if (metrics.metric(metrics.metricName(ATTEMPTS, GROUP, tags)) != null) {
+    if (metrics.metric(metrics.metricName(SUCCESSES, GROUP, tags)) != null) {
       return true;
     }
     // The name Connect gives the sensor: "connect-sensor-group: " + group id + ";" + sensor name, the group id being
@@ -43,10 +41,29 @@ final class CommitCounters {
     if (sensor == null) {
       return false;
     }
-    sensor.add(metrics.metricName(ATTEMPTS, GROUP, "offset commit attempts", tags), new CumulativeCount());
+    // Two counters rather than attempts and successes: a scrape reads them one after the other, and a difference
+    // of two counters read a commit apart could go backwards.
     sensor.add(metrics.metricName(SUCCESSES, GROUP, "successful offset commits", tags), new CumulativeSum());
+    sensor.add(metrics.metricName(FAILURES, GROUP, "failed offset commits", tags), new Failures());
     sensor.add(metrics.metricName(LAST_SUCCESS, GROUP, "time of the last successful commit", tags), new LastSuccess());
     return true;
+  }
+
+  /** Counts the recordings of a failure (0). */
+  private static final class Failures implements MeasurableStat {
+    private double failures;
+
+    @Override
+    public void record(MetricConfig config, double value, long timeMs) {
+      if (value <= 0) {
+        failures++;
+      }
+    }
+
+    @Override
+    public double measure(MetricConfig config, long now) {
+      return failures;
+    }
   }
 
   /** The wall-clock time (ms) of the last recording of a success, NaN before the first. */

@@ -26,8 +26,24 @@ import org.apache.kafka.common.metrics.Metrics;
  * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  private static final Set<String> TASK_GROUPS = Set.of("source-task-metrics", "sink-task-metrics",
-      "connector-task-metrics", "task-error-metrics", CommitCounters.GROUP);
+  /** The exported task metrics, as group/name pairs. */
+  private static final List<String[]> TASK_METRICS = List.of(
+      new String[] {"source-task-metrics", "source-record-poll-total"},
+      new String[] {"source-task-metrics", "source-record-write-total"},
+      new String[] {"source-task-metrics", "poll-batch-avg-time-ms"},
+      new String[] {"source-task-metrics", "poll-batch-max-time-ms"},
+      new String[] {"sink-task-metrics", "sink-record-send-total"},
+      new String[] {"sink-task-metrics", "sink-record-read-total"},
+      new String[] {"sink-task-metrics", "put-batch-avg-time-ms"},
+      new String[] {"sink-task-metrics", "put-batch-max-time-ms"},
+      new String[] {"task-error-metrics", "total-errors-logged"},
+      new String[] {"task-error-metrics", "total-record-errors"},
+      new String[] {"task-error-metrics", "total-record-failures"},
+      new String[] {"task-error-metrics", "deadletterqueue-produce-requests"},
+      new String[] {"connector-task-metrics", "running-ratio"},
+      new String[] {CommitCounters.GROUP, CommitCounters.SUCCESSES},
+      new String[] {CommitCounters.GROUP, CommitCounters.FAILURES},
+      new String[] {CommitCounters.GROUP, CommitCounters.LAST_SUCCESS});
   private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
   private final ConnectorCatalog catalog;
@@ -53,7 +69,7 @@ final class RuntimeCollector implements MultiCollector {
     Families f = new Families();
     declareRequired(f);
     connectorSeries(f, connectors);
-    taskSeries(f, byName, taskMetrics());
+    taskSeries(f, byName, taskMetrics(connectors));
     restartSeries(f, connectors);
     debeziumLag(f, connectors);
     slowSeries(f, connectors, slow.last());
@@ -76,22 +92,28 @@ final class RuntimeCollector implements MultiCollector {
     }
   }
 
-  private Map<TaskKey, Map<String, Double>> taskMetrics() {
+  /**
+   * The exported metrics of every task the status store knows, looked up by name: the registry holds tens of
+   * thousands of metrics for 200 tasks, and walking them all would cost most of a scrape. Tasks running on other
+   * workers have no metrics here and are skipped.
+   */
+  private Map<TaskKey, Map<String, Double>> taskMetrics(List<Connector> connectors) {
     Map<TaskKey, Map<String, Double>> out = new HashMap<>();
-    for (Map.Entry<MetricName, KafkaMetric> e : workerMetrics.metrics().entrySet()) {
-      MetricName n = e.getKey();
-      if (!TASK_GROUPS.contains(n.group())) {
-        continue;
-      }
-      String connector = n.tags().get("connector");
-      String task = n.tags().get("task");
-      if (connector == null || task == null) {
-        continue;
-      }
-      Object v = e.getValue().metricValue();
-      if (v instanceof Number num) {
-        out.computeIfAbsent(new TaskKey(connector, task), k -> new HashMap<>())
-            .put(n.group() + "/" + n.name(), num.doubleValue());
+    for (Connector c : connectors) {
+      for (ConnectorCatalog.Task t : c.tasks()) {
+        String task = Integer.toString(t.id());
+        Map<String, String> tags = Map.of("connector", c.name(), "task", task);
+        Map<String, Double> values = null;
+        for (String[] groupAndName : TASK_METRICS) {
+          KafkaMetric m = workerMetrics.metric(new MetricName(groupAndName[1], groupAndName[0], "", tags));
+          if (m != null && m.metricValue() instanceof Number num) {
+            if (values == null) {
+              values = new HashMap<>();
+              out.put(new TaskKey(c.name(), task), values);
+            }
+            values.put(groupAndName[0] + "/" + groupAndName[1], num.doubleValue());
+          }
+        }
       }
     }
     return out;
@@ -134,12 +156,10 @@ final class RuntimeCollector implements MultiCollector {
           "Average time to put a batch into the sink, ms.", labels);
       gauge(f, m, "sink-task-metrics/put-batch-max-time-ms", "svc_connect_sink_task_metrics_put_batch_max_time_ms",
           "Longest time to put a batch into the sink, ms.", labels);
-      Double attempts = m.get(CommitCounters.GROUP + "/" + CommitCounters.ATTEMPTS);
-      Double successes = m.get(CommitCounters.GROUP + "/" + CommitCounters.SUCCESSES);
-      if (attempts != null && successes != null) {
-        f.counter("svc_connect_task_offset_commit_success", "Successful offset commits.", successes, labels);
-        f.counter("svc_connect_task_offset_commit_failure", "Failed offset commits.", attempts - successes, labels);
-      }
+      counter(f, m, CommitCounters.GROUP + "/" + CommitCounters.SUCCESSES, "svc_connect_task_offset_commit_success",
+          "Successful offset commits.", labels);
+      counter(f, m, CommitCounters.GROUP + "/" + CommitCounters.FAILURES, "svc_connect_task_offset_commit_failure",
+          "Failed offset commits.", labels);
       Double last = m.get(CommitCounters.GROUP + "/" + CommitCounters.LAST_SUCCESS);
       if (last != null && !last.isNaN()) {
         f.gauge("svc_connect_task_last_offset_commit_timestamp_seconds",
