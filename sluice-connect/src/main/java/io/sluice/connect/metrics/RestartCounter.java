@@ -41,7 +41,7 @@ final class RestartCounter implements AutoCloseable {
 
   private record Entry(String state, String instance, long restarts) {}
 
-  private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+  private final Tally tally = new Tally();
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
   private volatile boolean running = true;
@@ -59,9 +59,7 @@ final class RestartCounter implements AutoCloseable {
 
   /** Restarts per connector/task seen so far; a snapshot. */
   Map<Key, Long> restarts() {
-    Map<Key, Long> out = new java.util.HashMap<>();
-    entries.forEach((k, e) -> out.put(k, e.restarts()));
-    return out;
+    return tally.restarts();
   }
 
   private void follow(String topic) {
@@ -79,7 +77,7 @@ final class RestartCounter implements AutoCloseable {
       consumer.seekToBeginning(partitions);
       while (running) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          apply(r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8), r.value());
+          tally.apply(r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8), r.value());
         }
       }
     } catch (WakeupException e) {
@@ -95,39 +93,50 @@ final class RestartCounter implements AutoCloseable {
     }
   }
 
-  void apply(String key, byte[] value) {
-    Key k = parseKey(key);
-    if (k == null) {
-      return;
+  /** The counting itself, record by record in topic order. */
+  static final class Tally {
+    private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
+
+    Map<Key, Long> restarts() {
+      Map<Key, Long> out = new java.util.HashMap<>();
+      entries.forEach((k, e) -> out.put(k, e.restarts()));
+      return out;
     }
-    if (value == null) {
-      entries.remove(k);
-      return;
-    }
-    String state;
-    String instance;
-    try {
-      JsonNode v = JSON.readTree(value);
-      state = v.path("state").asText(null);
-      instance = v.path("worker_id").asText("") + "/" + v.path("generation").asText("");
-    } catch (IOException e) {
-      return;
-    }
-    if (state == null) {
-      return;
-    }
-    entries.compute(k, (kk, prev) -> {
-      if (prev == null) {
-        return new Entry(state, instance, 0);
+
+    void apply(String key, byte[] value) {
+      Key k = parseKey(key);
+      if (k == null) {
+        return;
       }
-      boolean restarted = "RUNNING".equals(state) && switch (prev.state()) {
-        case "PAUSED" -> false;
-        // A worker that died wrote nothing on its way out: its task simply shows up RUNNING elsewhere.
-        case "RUNNING" -> !prev.instance().equals(instance);
-        default -> true;
-      };
-      return new Entry(state, instance, prev.restarts() + (restarted ? 1 : 0));
-    });
+      if (value == null) {
+        entries.remove(k);
+        return;
+      }
+      String state;
+      String instance;
+      try {
+        JsonNode v = JSON.readTree(value);
+        state = v.path("state").asText(null);
+        instance = v.path("worker_id").asText("") + "/" + v.path("generation").asText("");
+      } catch (IOException e) {
+        return;
+      }
+      if (state == null) {
+        return;
+      }
+      entries.compute(k, (kk, prev) -> {
+        if (prev == null) {
+          return new Entry(state, instance, 0);
+        }
+        boolean restarted = "RUNNING".equals(state) && switch (prev.state()) {
+          case "PAUSED" -> false;
+          // A worker that died wrote nothing on its way out: its task simply shows up RUNNING elsewhere.
+          case "RUNNING" -> !prev.instance().equals(instance);
+          default -> true;
+        };
+        return new Entry(state, instance, prev.restarts() + (restarted ? 1 : 0));
+      });
+    }
   }
 
   /** {@code status-task-<connector>-<n>} or {@code status-connector-<connector>}; other keys (topics) are ignored. */
