@@ -64,7 +64,8 @@ public final class MetricsExporter implements AutoCloseable {
     FreshnessInterceptor.register(worker, recorder);
 
     registry = new PrometheusRegistry();
-    registry.register(new RuntimeCollector(catalog, metrics, restarts, slow));
+    RuntimeCollector collector = new RuntimeCollector(catalog, metrics, restarts, slow);
+    registry.register(collector);
     registry.register(freshness.histogram);
 
     background = Executors.newScheduledThreadPool(2, r -> {
@@ -74,7 +75,8 @@ public final class MetricsExporter implements AutoCloseable {
     });
     background.scheduleWithFixedDelay(() -> guarded("slow values", slow::refresh), 0,
         b.refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
-    // Once a second: commit counters for tasks that just started, and freshness series of deleted connectors.
+    // Once a second: commit counters and the metrics index for tasks that just started, and freshness series of
+    // deleted connectors.
     background.scheduleWithFixedDelay(() -> guarded("task bookkeeping", () -> {
       List<Connector> connectors = catalog.connectors();
       Map<String, String> pipelines = new HashMap<>();
@@ -82,6 +84,7 @@ public final class MetricsExporter implements AutoCloseable {
         pipelines.put(c.name(), c.pipeline());
         c.tasks().forEach(t -> commits.attach(c.name(), Integer.toString(t.id())));
       }
+      collector.reindex(connectors);
       freshness.keep(pipelines);
     }), 0, 1, TimeUnit.SECONDS);
 

@@ -50,6 +50,7 @@ final class RuntimeCollector implements MultiCollector {
   private final Metrics workerMetrics;
   private final RestartCounter restarts;
   private final SlowReadings slow;
+  private volatile Map<TaskKey, KafkaMetric[]> index = Map.of();
 
   RuntimeCollector(ConnectorCatalog catalog, Metrics workerMetrics, RestartCounter restarts, SlowReadings slow) {
     this.catalog = catalog;
@@ -69,7 +70,7 @@ final class RuntimeCollector implements MultiCollector {
     Families f = new Families();
     declareRequired(f);
     connectorSeries(f, connectors);
-    taskSeries(f, byName, taskMetrics(connectors));
+    taskSeries(f, byName, taskMetrics());
     restartSeries(f, connectors);
     debeziumLag(f, connectors);
     slowSeries(f, connectors, slow.last());
@@ -93,29 +94,43 @@ final class RuntimeCollector implements MultiCollector {
   }
 
   /**
-   * The exported metrics of every task the status store knows, looked up by name: the registry holds tens of
-   * thousands of metrics for 200 tasks, and walking them all would cost most of a scrape. Tasks running on other
-   * workers have no metrics here and are skipped.
+   * Finds the exported metrics of every task the status store knows. Run by the exporter's once-a-second
+   * bookkeeping, not by a scrape: a lookup compares tag maps, and 200 tasks need thousands of them. Tasks running on
+   * other workers have no metrics here. After a task restarts, its old metrics are shown for up to a second.
    */
-  private Map<TaskKey, Map<String, Double>> taskMetrics(List<Connector> connectors) {
-    Map<TaskKey, Map<String, Double>> out = new HashMap<>();
+  void reindex(List<Connector> connectors) {
+    Map<TaskKey, KafkaMetric[]> next = new HashMap<>();
     for (Connector c : connectors) {
       for (ConnectorCatalog.Task t : c.tasks()) {
         String task = Integer.toString(t.id());
         Map<String, String> tags = Map.of("connector", c.name(), "task", task);
-        Map<String, Double> values = null;
-        for (String[] groupAndName : TASK_METRICS) {
-          KafkaMetric m = workerMetrics.metric(new MetricName(groupAndName[1], groupAndName[0], "", tags));
-          if (m != null && m.metricValue() instanceof Number num) {
-            if (values == null) {
-              values = new HashMap<>();
-              out.put(new TaskKey(c.name(), task), values);
-            }
-            values.put(groupAndName[0] + "/" + groupAndName[1], num.doubleValue());
-          }
+        KafkaMetric[] found = new KafkaMetric[TASK_METRICS.size()];
+        boolean any = false;
+        for (int i = 0; i < found.length; i++) {
+          String[] groupAndName = TASK_METRICS.get(i);
+          found[i] = workerMetrics.metric(new MetricName(groupAndName[1], groupAndName[0], "", tags));
+          any |= found[i] != null;
+        }
+        if (any) {
+          next.put(new TaskKey(c.name(), task), found);
         }
       }
     }
+    index = next;
+  }
+
+  private Map<TaskKey, Map<String, Double>> taskMetrics() {
+    Map<TaskKey, Map<String, Double>> out = new HashMap<>();
+    index.forEach((key, found) -> {
+      Map<String, Double> values = new HashMap<>();
+      for (int i = 0; i < found.length; i++) {
+        if (found[i] != null && found[i].metricValue() instanceof Number num) {
+          String[] groupAndName = TASK_METRICS.get(i);
+          values.put(groupAndName[0] + "/" + groupAndName[1], num.doubleValue());
+        }
+      }
+      out.put(key, values);
+    });
     return out;
   }
 
