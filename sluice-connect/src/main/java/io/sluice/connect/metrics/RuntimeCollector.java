@@ -26,24 +26,31 @@ import org.apache.kafka.common.metrics.Metrics;
  * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  /** The exported task metrics, as group/name pairs. */
-  private static final List<String[]> TASK_METRICS = List.of(
-      new String[] {"source-task-metrics", "source-record-poll-total"},
-      new String[] {"source-task-metrics", "source-record-write-total"},
-      new String[] {"source-task-metrics", "poll-batch-avg-time-ms"},
-      new String[] {"source-task-metrics", "poll-batch-max-time-ms"},
-      new String[] {"sink-task-metrics", "sink-record-send-total"},
-      new String[] {"sink-task-metrics", "sink-record-read-total"},
-      new String[] {"sink-task-metrics", "put-batch-avg-time-ms"},
-      new String[] {"sink-task-metrics", "put-batch-max-time-ms"},
-      new String[] {"task-error-metrics", "total-errors-logged"},
-      new String[] {"task-error-metrics", "total-record-errors"},
-      new String[] {"task-error-metrics", "total-record-failures"},
-      new String[] {"task-error-metrics", "deadletterqueue-produce-requests"},
-      new String[] {"connector-task-metrics", "running-ratio"},
-      new String[] {CommitCounters.GROUP, CommitCounters.SUCCESSES},
-      new String[] {CommitCounters.GROUP, CommitCounters.FAILURES},
-      new String[] {CommitCounters.GROUP, CommitCounters.LAST_SUCCESS});
+  /** One metric of Connect's registry, by group and name. */
+  private record TaskMetric(String group, String name) {
+    String key() {
+      return group + "/" + name;
+    }
+  }
+
+  /** The exported task metrics. */
+  private static final List<TaskMetric> TASK_METRICS = List.of(
+      new TaskMetric("source-task-metrics", "source-record-poll-total"),
+      new TaskMetric("source-task-metrics", "source-record-write-total"),
+      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms"),
+      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms"),
+      new TaskMetric("sink-task-metrics", "sink-record-send-total"),
+      new TaskMetric("sink-task-metrics", "sink-record-read-total"),
+      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms"),
+      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms"),
+      new TaskMetric("task-error-metrics", "total-errors-logged"),
+      new TaskMetric("task-error-metrics", "total-record-errors"),
+      new TaskMetric("task-error-metrics", "total-record-failures"),
+      new TaskMetric("task-error-metrics", "deadletterqueue-produce-requests"),
+      new TaskMetric("connector-task-metrics", "running-ratio"),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.LAST_SUCCESS));
   private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
   private final ConnectorCatalog catalog;
@@ -59,7 +66,7 @@ final class RuntimeCollector implements MultiCollector {
     this.slow = slow;
   }
 
-  /** A task's metrics by {@code group/name}. */
+  /** One task of one connector. */
   private record TaskKey(String connector, String task) {}
 
   @Override
@@ -107,8 +114,8 @@ final class RuntimeCollector implements MultiCollector {
         KafkaMetric[] found = new KafkaMetric[TASK_METRICS.size()];
         boolean any = false;
         for (int i = 0; i < found.length; i++) {
-          String[] groupAndName = TASK_METRICS.get(i);
-          found[i] = workerMetrics.metric(new MetricName(groupAndName[1], groupAndName[0], "", tags));
+          TaskMetric m = TASK_METRICS.get(i);
+          found[i] = workerMetrics.metric(new MetricName(m.name(), m.group(), "", tags));
           any |= found[i] != null;
         }
         if (any) {
@@ -125,8 +132,7 @@ final class RuntimeCollector implements MultiCollector {
       Map<String, Double> values = new HashMap<>();
       for (int i = 0; i < found.length; i++) {
         if (found[i] != null && found[i].metricValue() instanceof Number num) {
-          String[] groupAndName = TASK_METRICS.get(i);
-          values.put(groupAndName[0] + "/" + groupAndName[1], num.doubleValue());
+          values.put(TASK_METRICS.get(i).key(), num.doubleValue());
         }
       }
       out.put(key, values);
