@@ -169,9 +169,11 @@ final class RuntimeCollector implements MultiCollector {
           "Records the task sent to its dead letter queue.", labels);
       gauge(f, m, "connector-task-metrics/running-ratio", "svc_connect_connector_task_metrics_running_ratio",
           "Share of time the task spent running.", labels);
-      gauge(f, m, "source-task-metrics/poll-batch-avg-time-ms", "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
+      gauge(f, m, "source-task-metrics/poll-batch-avg-time-ms",
+          "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
           "Average time to poll and convert a batch of source records, ms.", labels);
-      gauge(f, m, "source-task-metrics/poll-batch-max-time-ms", "svc_connect_source_task_metrics_poll_batch_max_time_ms",
+      gauge(f, m, "source-task-metrics/poll-batch-max-time-ms",
+          "svc_connect_source_task_metrics_poll_batch_max_time_ms",
           "Longest time to poll and convert a batch of source records, ms.", labels);
       gauge(f, m, "sink-task-metrics/put-batch-avg-time-ms", "svc_connect_sink_task_metrics_put_batch_avg_time_ms",
           "Average time to put a batch into the sink, ms.", labels);

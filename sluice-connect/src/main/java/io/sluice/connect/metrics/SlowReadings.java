@@ -173,7 +173,8 @@ final class SlowReadings implements AutoCloseable {
       return Map.of();
     }
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-    for (Map.Entry<String, KafkaFuture<TopicDescription>> e : admin.describeTopics(topics).topicNameValues().entrySet()) {
+    Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
+    for (Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet()) {
       try {
         TopicDescription d = e.getValue().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
         d.partitions().forEach(p -> request.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));

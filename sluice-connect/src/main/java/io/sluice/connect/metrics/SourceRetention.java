@@ -51,8 +51,8 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
       String slot = config.getOrDefault("slot.name", "debezium");
       long retained = -1;
       String walStatus = "lost";
-      try (PreparedStatement s = db.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint,"
-          + " wal_status FROM pg_replication_slots WHERE slot_name = ?")) {
+      try (PreparedStatement s = db.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)"
+          + "::bigint, wal_status FROM pg_replication_slots WHERE slot_name = ?")) {
         s.setString(1, slot);
         try (ResultSet rs = s.executeQuery()) {
           if (!rs.next()) {
