@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.connect.errors.NotFoundException;
 import org.apache.kafka.connect.runtime.Herder;
-import org.apache.kafka.connect.runtime.rest.entities.ConnectorInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorType;
 
@@ -72,21 +71,28 @@ final class ConnectorCatalog {
     List<Raw> raw = new ArrayList<>();
     for (String name : herder.connectors()) {
       try {
-        ConnectorInfo info = herder.connectorInfo(name);
         ConnectorStateInfo status = herder.connectorStatus(name);
         List<Task> tasks = new ArrayList<>();
         for (ConnectorStateInfo.TaskState t : status.tasks()) {
           tasks.add(new Task(t.id(), t.state()));
         }
-        Kind kind = info.type() == ConnectorType.SOURCE ? Kind.SOURCE
-            : info.type() == ConnectorType.SINK ? Kind.SINK : Kind.UNKNOWN;
+        Kind kind = status.type() == ConnectorType.SOURCE ? Kind.SOURCE
+            : status.type() == ConnectorType.SINK ? Kind.SINK : Kind.UNKNOWN;
+        Map<String, String> config = Map.of();
+        try {
+          config = herder.connectorInfo(name).config();
+        } catch (NotFoundException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          // A connector whose plugin cannot be loaded still has a state worth exporting (FAILED, usually).
+        }
         Collection<String> active = List.of();
         try {
           active = herder.connectorActiveTopics(name).topics();
         } catch (RuntimeException e) {
           // Topic tracking may be disabled; the topics are then simply not listed.
         }
-        raw.add(new Raw(name, kind, info.config(), status.connector().state(), tasks, active));
+        raw.add(new Raw(name, kind, config, status.connector().state(), tasks, active));
       } catch (NotFoundException e) {
         // Deleted between the listing and the read.
       }
