@@ -26,31 +26,52 @@ import org.apache.kafka.common.metrics.Metrics;
  * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  /** One metric of Connect's registry, by group and name. */
-  private record TaskMetric(String group, String name) {
-    String key() {
-      return group + "/" + name;
-    }
-  }
+  /** How a Connect metric becomes a series. */
+  private enum Shape { COUNTER, GAUGE, MILLIS_TIMESTAMP }
 
-  /** The exported task metrics. */
+  /** One metric of Connect's registry (group and name) and the series it is exported as. */
+  private record TaskMetric(String group, String name, Shape shape, boolean withPipeline, String exported,
+      String help) {}
+
+  /** Every exported task metric: one entry each. */
   private static final List<TaskMetric> TASK_METRICS = List.of(
-      new TaskMetric("source-task-metrics", "source-record-poll-total"),
-      new TaskMetric("source-task-metrics", "source-record-write-total"),
-      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms"),
-      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms"),
-      new TaskMetric("sink-task-metrics", "sink-record-send-total"),
-      new TaskMetric("sink-task-metrics", "sink-record-read-total"),
-      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms"),
-      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms"),
-      new TaskMetric("task-error-metrics", "total-errors-logged"),
-      new TaskMetric("task-error-metrics", "total-record-errors"),
-      new TaskMetric("task-error-metrics", "total-record-failures"),
-      new TaskMetric("task-error-metrics", "deadletterqueue-produce-requests"),
-      new TaskMetric("connector-task-metrics", "running-ratio"),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.LAST_SUCCESS));
+      new TaskMetric("source-task-metrics", "source-record-poll-total", Shape.COUNTER, true,
+          "svc_connect_source_connector_metrics_source_record_poll", "Records polled from the source."),
+      new TaskMetric("source-task-metrics", "source-record-write-total", Shape.COUNTER, true,
+          "svc_connect_source_connector_metrics_source_record_write", "Records written to Kafka."),
+      new TaskMetric("sink-task-metrics", "sink-record-send-total", Shape.COUNTER, true,
+          "svc_connect_sink_connector_metrics_sink_record_send", "Records sent to the sink."),
+      new TaskMetric("sink-task-metrics", "sink-record-read-total", Shape.COUNTER, true,
+          "svc_connect_sink_connector_metrics_sink_record_read", "Records read from Kafka."),
+      new TaskMetric("task-error-metrics", "total-errors-logged", Shape.COUNTER, false,
+          "svc_connect_connector_task_metrics_total_errors_logged",
+          "Errors logged by the task (Connect counts them when errors.log.enable=true)."),
+      new TaskMetric("task-error-metrics", "total-record-errors", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_total_record_errors", "Records that hit an error, whether tolerated or not."),
+      new TaskMetric("task-error-metrics", "total-record-failures", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_total_record_failures", "Failed attempts to process a record."),
+      new TaskMetric("task-error-metrics", "deadletterqueue-produce-requests", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_deadletterqueue_produce_requests",
+          "Records the task sent to its dead letter queue."),
+      new TaskMetric("connector-task-metrics", "running-ratio", Shape.GAUGE, false,
+          "svc_connect_connector_task_metrics_running_ratio", "Share of time the task spent running."),
+      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms", Shape.GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
+          "Average time to poll and convert a batch of source records, ms."),
+      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms", Shape.GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_max_time_ms",
+          "Longest time to poll and convert a batch of source records, ms."),
+      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms", Shape.GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_avg_time_ms", "Average time to put a batch into the sink, ms."),
+      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms", Shape.GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_max_time_ms", "Longest time to put a batch into the sink, ms."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES, Shape.COUNTER, false,
+          "svc_connect_task_offset_commit_success", "Successful offset commits."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES, Shape.COUNTER, false,
+          "svc_connect_task_offset_commit_failure", "Failed offset commits."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.LAST_SUCCESS, Shape.MILLIS_TIMESTAMP, false,
+          "svc_connect_task_last_offset_commit_timestamp_seconds",
+          "Unix time of the task's last successful offset commit."));
   private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
   private final ConnectorCatalog catalog;
@@ -126,13 +147,14 @@ final class RuntimeCollector implements MultiCollector {
     index = next;
   }
 
-  private Map<TaskKey, Map<String, Double>> taskMetrics() {
-    Map<TaskKey, Map<String, Double>> out = new HashMap<>();
+  /** Current values by task, in {@link #TASK_METRICS} order; null where the task has no such metric. */
+  private Map<TaskKey, Double[]> taskMetrics() {
+    Map<TaskKey, Double[]> out = new HashMap<>();
     index.forEach((key, found) -> {
-      Map<String, Double> values = new HashMap<>();
+      Double[] values = new Double[found.length];
       for (int i = 0; i < found.length; i++) {
         if (found[i] != null && found[i].metricValue() instanceof Number num) {
-          values.put(TASK_METRICS.get(i).key(), num.doubleValue());
+          values[i] = num.doubleValue();
         }
       }
       out.put(key, values);
@@ -140,71 +162,37 @@ final class RuntimeCollector implements MultiCollector {
     return out;
   }
 
-  private static void taskSeries(Families f, Map<String, Connector> connectors,
-      Map<TaskKey, Map<String, Double>> tasks) {
-    tasks.forEach((key, m) -> {
+  private static void taskSeries(Families f, Map<String, Connector> connectors, Map<TaskKey, Double[]> tasks) {
+    tasks.forEach((key, values) -> {
       Connector c = connectors.get(key.connector());
       if (c == null) {
         return;
       }
       String[] labels = {"connector", key.connector(), "task", key.task()};
       String[] withPipeline = {"connector", key.connector(), "task", key.task(), "pipeline", c.pipeline()};
-      counter(f, m, "source-task-metrics/source-record-poll-total",
-          "svc_connect_source_connector_metrics_source_record_poll", "Records polled from the source.", withPipeline);
-      counter(f, m, "source-task-metrics/source-record-write-total",
-          "svc_connect_source_connector_metrics_source_record_write", "Records written to Kafka.", withPipeline);
-      counter(f, m, "sink-task-metrics/sink-record-send-total",
-          "svc_connect_sink_connector_metrics_sink_record_send", "Records sent to the sink.", withPipeline);
-      counter(f, m, "sink-task-metrics/sink-record-read-total",
-          "svc_connect_sink_connector_metrics_sink_record_read", "Records read from Kafka.", withPipeline);
-      counter(f, m, "task-error-metrics/total-errors-logged",
-          "svc_connect_connector_task_metrics_total_errors_logged",
-          "Errors logged by the task (Connect counts them when errors.log.enable=true).", labels);
-      counter(f, m, "task-error-metrics/total-record-errors", "svc_connect_task_error_metrics_total_record_errors",
-          "Records that hit an error, whether tolerated or not.", labels);
-      counter(f, m, "task-error-metrics/total-record-failures",
-          "svc_connect_task_error_metrics_total_record_failures", "Failed attempts to process a record.", labels);
-      counter(f, m, "task-error-metrics/deadletterqueue-produce-requests",
-          "svc_connect_task_error_metrics_deadletterqueue_produce_requests",
-          "Records the task sent to its dead letter queue.", labels);
-      gauge(f, m, "connector-task-metrics/running-ratio", "svc_connect_connector_task_metrics_running_ratio",
-          "Share of time the task spent running.", labels);
-      gauge(f, m, "source-task-metrics/poll-batch-avg-time-ms",
-          "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
-          "Average time to poll and convert a batch of source records, ms.", labels);
-      gauge(f, m, "source-task-metrics/poll-batch-max-time-ms",
-          "svc_connect_source_task_metrics_poll_batch_max_time_ms",
-          "Longest time to poll and convert a batch of source records, ms.", labels);
-      gauge(f, m, "sink-task-metrics/put-batch-avg-time-ms", "svc_connect_sink_task_metrics_put_batch_avg_time_ms",
-          "Average time to put a batch into the sink, ms.", labels);
-      gauge(f, m, "sink-task-metrics/put-batch-max-time-ms", "svc_connect_sink_task_metrics_put_batch_max_time_ms",
-          "Longest time to put a batch into the sink, ms.", labels);
-      counter(f, m, CommitCounters.GROUP + "/" + CommitCounters.SUCCESSES, "svc_connect_task_offset_commit_success",
-          "Successful offset commits.", labels);
-      counter(f, m, CommitCounters.GROUP + "/" + CommitCounters.FAILURES, "svc_connect_task_offset_commit_failure",
-          "Failed offset commits.", labels);
-      Double last = m.get(CommitCounters.GROUP + "/" + CommitCounters.LAST_SUCCESS);
-      if (last != null && !last.isNaN()) {
-        f.gauge("svc_connect_task_last_offset_commit_timestamp_seconds",
-            "Unix time of the task's last successful offset commit.", last / 1000.0, labels);
+      for (int i = 0; i < values.length; i++) {
+        TaskMetric m = TASK_METRICS.get(i);
+        Double v = values[i];
+        if (v == null) {
+          continue;
+        }
+        String[] l = m.withPipeline() ? withPipeline : labels;
+        switch (m.shape()) {
+          case COUNTER -> {
+            if (!v.isNaN()) {
+              f.counter(m.exported(), m.help(), v, l);
+            }
+          }
+          case GAUGE -> f.gauge(m.exported(), m.help(), v, l);
+          case MILLIS_TIMESTAMP -> {
+            // NaN until the first commit: no series rather than a time in 1970.
+            if (!v.isNaN()) {
+              f.gauge(m.exported(), m.help(), v / 1000.0, l);
+            }
+          }
+        }
       }
     });
-  }
-
-  private static void counter(Families f, Map<String, Double> m, String key, String name, String help,
-      String... labels) {
-    Double v = m.get(key);
-    if (v != null && !v.isNaN()) {
-      f.counter(name, help, v, labels);
-    }
-  }
-
-  private static void gauge(Families f, Map<String, Double> m, String key, String name, String help,
-      String... labels) {
-    Double v = m.get(key);
-    if (v != null) {
-      f.gauge(name, help, v, labels);
-    }
   }
 
   private void restartSeries(Families f, List<Connector> connectors) {
