@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.connect.ConnectRuntime;
+import io.sluice.connect.metrics.MetricsExporter;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
@@ -89,6 +90,10 @@ public final class Platform implements AutoCloseable {
       started.push(SecretStore::closeAll);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
+      MetricsExporter exporter = MetricsExporter.builder(connect).host(host)
+          .port(config.port(SluiceConfig.EXPORTER_PORT)).start();
+      started.push(exporter::close);
+      urls.put("exporter", exporter.url());
     } catch (RuntimeException e) {
       close();
       throw e;

@@ -58,6 +58,9 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--alerts-port", description = "alert router port (default 9093)")
   Integer alertsPort;
 
+  @Option(names = "--exporter-port", description = "metrics exporter (/metrics) port (default 5556)")
+  Integer exporterPort;
+
   @Option(names = "--alerts-config", description = "alertmanager.yml for the alert router (default: the bundled CDC routing)")
   Path alertsConfig;
 
@@ -79,6 +82,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.REGISTRY_PORT, registryPort);
     put(flags, SluiceConfig.ALERTS_PORT, alertsPort);
     put(flags, SluiceConfig.METRICS_PORT, metricsPort);
+    put(flags, SluiceConfig.EXPORTER_PORT, exporterPort);
     put(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
     put(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
     put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);

@@ -28,6 +28,7 @@ class PlatformTest {
     flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(TestWorkers.freePort()));
     flags.put(SluiceConfig.ALERTS_PORT, String.valueOf(TestWorkers.freePort()));
     flags.put(SluiceConfig.METRICS_PORT, String.valueOf(TestWorkers.freePort()));
+    flags.put(SluiceConfig.EXPORTER_PORT, String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 
@@ -65,6 +66,9 @@ class PlatformTest {
       rest.awaitRunning("src");
       rest.awaitRunning("sink");
       pipeline.awaitSinkMatchesSource();
+      var exported = new ConnectClient(first.urls().get("exporter")).call("GET", "/metrics", null);
+      assertEquals(200, exported.status(), exported.body());
+      assertTrue(exported.body().contains("svc_connect_connector_status{connector=\"src\"} 1.0"), exported.body());
     } finally {
       first.close();
     }

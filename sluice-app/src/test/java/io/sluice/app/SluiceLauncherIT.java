@@ -31,7 +31,8 @@ class SluiceLauncherIT {
         "--connect-port", String.valueOf(freePort()),
         "--registry-port", String.valueOf(freePort()),
         "--alerts-port", String.valueOf(freePort()),
-        "--metrics-port", String.valueOf(freePort()))
+        "--metrics-port", String.valueOf(freePort()),
+        "--exporter-port", String.valueOf(freePort()))
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();

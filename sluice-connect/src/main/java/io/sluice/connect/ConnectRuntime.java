@@ -1,5 +1,6 @@
 package io.sluice.connect;
 
+import io.sluice.connect.metrics.FreshnessInterceptor;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
+import org.apache.kafka.connect.runtime.Herder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,14 @@ public final class ConnectRuntime implements AutoCloseable {
   /** The worker configuration in force (after defaults and overrides). */
   public Map<String, String> workerConfig() {
     return workerConfig;
+  }
+
+  /**
+   * The worker's herder, for in-process readers of its state (the metrics exporter reads connector statuses,
+   * configs and the worker's metrics registry from it instead of going through the REST API).
+   */
+  public Herder herder() {
+    return connect.herder();
   }
 
   /** Stops the worker synchronously: tasks stop and flush their offsets before this returns. */
@@ -189,6 +199,10 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", bootstrapServers);
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
       c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
+      // Sink consumers report which change events they committed, for the exporter's freshness histogram; the key
+      // tells the interceptor which worker (and so which exporter) it belongs to when several share a JVM.
+      c.put("consumer.interceptor.classes", FreshnessInterceptor.class.getName());
+      c.put("consumer." + FreshnessInterceptor.WORKER_KEY, restHost + ":" + restPort);
       c.put("sluice.secrets.topic", secretsTopic);
       c.putAll(overrides);
       return c;

@@ -33,6 +33,8 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String METRICS_CONFIG = "metrics.config";
   public static final String METRICS_RETENTION = "metrics.retention";
   public static final String ALERTS_PORT = "alerts.port";
+  /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
+  public static final String EXPORTER_PORT = "exporter.port";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
   /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
@@ -53,7 +55,8 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(ALERTS_PORT, "9093"),
       Map.entry(ALERTS_STATE_TOPIC, "sluice-alerts-state"),
       Map.entry(METRICS_PORT, "9090"),
-      Map.entry(METRICS_RETENTION, "15d"));
+      Map.entry(METRICS_RETENTION, "15d"),
+      Map.entry(EXPORTER_PORT, "5556"));
 
   public SluiceConfig {
     values = Map.copyOf(values);

@@ -1,0 +1,218 @@
+package io.sluice.connect.metrics;
+
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.connect.ConnectRuntime;
+import io.sluice.connect.metrics.ConnectorCatalog.Connector;
+import io.sluice.http.HttpResponse;
+import io.sluice.http.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.connect.runtime.Herder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the running Connect worker's metrics at {@code /metrics} in the Prometheus text format (0.0.4), or
+ * OpenMetrics when the scraper asks for it, with the official Prometheus Java client's writers.
+ *
+ * <pre>{@code
+ * MetricsExporter exporter = MetricsExporter.builder(connectRuntime).port(5556).start();
+ * }</pre>
+ *
+ * <p>A scrape reads only memory: the worker's metrics registry, its connector configs and statuses, restart counts
+ * followed from the status topic, and the last reading of the slow values (end offsets, consumer lag, source log
+ * retention), which a background thread refreshes every {@link Builder#refreshInterval}.
+ */
+public final class MetricsExporter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
+  private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+
+  private final HttpServer http;
+  private final PrometheusRegistry registry;
+  private final RestartCounter restarts;
+  private final SlowReadings slow;
+  private final ScheduledExecutorService background;
+  private final String worker;
+  private final FreshnessInterceptor.Recorder recorder;
+
+  private MetricsExporter(Builder b) {
+    Herder herder = b.connect.herder();
+    Map<String, String> workerConfig = b.connect.workerConfig();
+    ConnectorCatalog catalog = new ConnectorCatalog(herder);
+    Metrics metrics = herder.connectMetrics().metrics();
+    CommitCounters commits = new CommitCounters(metrics);
+    restarts = new RestartCounter(workerConfig.get("bootstrap.servers"), workerConfig.get("status.storage.topic"));
+    slow = new SlowReadings(catalog, herder, workerConfig, b.clock);
+    Freshness freshness = new Freshness();
+    recorder = freshness::observe;
+    worker = b.connect.restUrl().replaceFirst("^https?://", "");
+    FreshnessInterceptor.register(worker, recorder);
+
+    registry = new PrometheusRegistry();
+    RuntimeCollector collector = new RuntimeCollector(catalog, metrics, restarts, slow);
+    registry.register(collector);
+    registry.register(freshness.histogram);
+
+    background = Executors.newScheduledThreadPool(2, r -> {
+      Thread t = new Thread(r, "sluice-exporter-refresh");
+      t.setDaemon(true);
+      return t;
+    });
+    background.scheduleWithFixedDelay(() -> guarded("slow values", slow::refresh), 0,
+        b.refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
+    // Once a second: commit counters and the metrics index for tasks that just started, and freshness series of
+    // deleted connectors.
+    background.scheduleWithFixedDelay(() -> guarded("task bookkeeping", () -> {
+      List<Connector> connectors = catalog.connectors();
+      Map<String, String> pipelines = new HashMap<>();
+      for (Connector c : connectors) {
+        pipelines.put(c.name(), c.pipeline());
+        c.tasks().forEach(t -> commits.attach(c.name(), Integer.toString(t.id())));
+      }
+      collector.reindex(connectors);
+      freshness.keep(pipelines);
+    }), 0, 1, TimeUnit.SECONDS);
+
+    http = HttpServer.builder("metrics exporter").host(b.host).port(b.port).maxThreads(8)
+        .get("/metrics", req -> scrape(req.header("accept").orElse("")))
+        .get("/", req -> HttpResponse.text(200, "text/html; charset=utf-8",
+            "<html><body><a href=\"/metrics\">/metrics</a></body></html>\n"))
+        .start();
+  }
+
+  /** Starts building an exporter of the given worker. */
+  public static Builder builder(ConnectRuntime connect) {
+    return new Builder(connect);
+  }
+
+  /** Base URL, e.g. {@code http://127.0.0.1:5556}. */
+  public String url() {
+    return http.url();
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  private HttpResponse scrape(String accept) {
+    ExpositionFormatWriter writer = FORMATS.findWriter(accept);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return HttpResponse.of(200, writer.getContentType(), out.toByteArray());
+  }
+
+  private static void guarded(String what, Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      // The next run tries again; a scheduled task that threw would never run again.
+      log.warn("metrics exporter: {} failed: {}", what, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    FreshnessInterceptor.unregister(worker, recorder);
+    background.shutdownNow();
+    try {
+      background.awaitTermination(15, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    restarts.close();
+    slow.close();
+  }
+
+  /** The freshness histogram, labelled by sink connector and its pipeline. */
+  private static final class Freshness {
+    final Histogram histogram = Histogram.builder()
+        .name("svc_cdc_freshness_seconds")
+        .help("Seconds from a change's commit in the source database (Debezium ts_ms) to the sink's offset commit"
+            + " that covers it.")
+        .labelNames("connector", "pipeline")
+        .classicOnly()
+        .classicUpperBounds(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
+        .build();
+    private volatile Map<String, String> pipelines = Map.of();
+    private final Set<List<String>> seen = ConcurrentHashMap.newKeySet();
+
+    void observe(String connector, double seconds) {
+      String pipeline = pipelines.getOrDefault(connector, connector);
+      seen.add(List.of(connector, pipeline));
+      histogram.labelValues(connector, pipeline).observe(seconds);
+    }
+
+    /** Drops the series of connectors that no longer exist or moved to another pipeline. */
+    void keep(Map<String, String> current) {
+      pipelines = Map.copyOf(current);
+      seen.removeIf(labels -> {
+        boolean gone = !labels.get(1).equals(current.get(labels.get(0)));
+        if (gone) {
+          histogram.remove(labels.get(0), labels.get(1));
+        }
+        return gone;
+      });
+    }
+  }
+
+  /** Where to listen and how often to read the slow values. */
+  public static final class Builder {
+    private final ConnectRuntime connect;
+    private String host = "127.0.0.1";
+    private int port = 5556;
+    private Duration refreshInterval = Duration.ofSeconds(10);
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(ConnectRuntime connect) {
+      this.connect = connect;
+    }
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    /** 0 picks a free port. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** How often end offsets, consumer lag and source log retention are read (default 10 s). */
+    public Builder refreshInterval(Duration refreshInterval) {
+      this.refreshInterval = refreshInterval;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public MetricsExporter start() {
+      MetricsExporter exporter = new MetricsExporter(this);
+      log.info("metrics exporter serving {}/metrics", exporter.url());
+      return exporter;
+    }
+  }
+}

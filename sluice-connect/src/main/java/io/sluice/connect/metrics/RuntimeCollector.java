@@ -1,0 +1,305 @@
+package io.sluice.connect.metrics;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.sluice.connect.metrics.ConnectorCatalog.Connector;
+import io.sluice.connect.metrics.ConnectorCatalog.Kind;
+import io.sluice.connect.metrics.SlowReadings.Readings;
+import io.sluice.connect.metrics.SlowReadings.Timed;
+import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.metrics.Metrics;
+
+/**
+ * Builds one scrape from what the worker holds in memory: its metrics registry (task counters and gauges), its config
+ * snapshot and status store (connector states), the restart counts followed from the status topic, Debezium's
+ * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
+ */
+final class RuntimeCollector implements MultiCollector {
+  /** How a Connect metric becomes a series. */
+  private enum Shape { COUNTER, GAUGE, MILLIS_TIMESTAMP }
+
+  /** One metric of Connect's registry (group and name) and the series it is exported as. */
+  private record TaskMetric(String group, String name, Shape shape, boolean withPipeline, String exported,
+      String help) {}
+
+  /** Every exported task metric: one entry each. */
+  private static final List<TaskMetric> TASK_METRICS = List.of(
+      new TaskMetric("source-task-metrics", "source-record-poll-total", Shape.COUNTER, true,
+          "svc_connect_source_connector_metrics_source_record_poll", "Records polled from the source."),
+      new TaskMetric("source-task-metrics", "source-record-write-total", Shape.COUNTER, true,
+          "svc_connect_source_connector_metrics_source_record_write", "Records written to Kafka."),
+      new TaskMetric("sink-task-metrics", "sink-record-send-total", Shape.COUNTER, true,
+          "svc_connect_sink_connector_metrics_sink_record_send", "Records sent to the sink."),
+      new TaskMetric("sink-task-metrics", "sink-record-read-total", Shape.COUNTER, true,
+          "svc_connect_sink_connector_metrics_sink_record_read", "Records read from Kafka."),
+      new TaskMetric("task-error-metrics", "total-errors-logged", Shape.COUNTER, false,
+          "svc_connect_connector_task_metrics_total_errors_logged",
+          "Errors logged by the task (Connect counts them when errors.log.enable=true)."),
+      new TaskMetric("task-error-metrics", "total-record-errors", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_total_record_errors", "Records that hit an error, whether tolerated or not."),
+      new TaskMetric("task-error-metrics", "total-record-failures", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_total_record_failures", "Failed attempts to process a record."),
+      new TaskMetric("task-error-metrics", "deadletterqueue-produce-requests", Shape.COUNTER, false,
+          "svc_connect_task_error_metrics_deadletterqueue_produce_requests",
+          "Records the task sent to its dead letter queue."),
+      new TaskMetric("connector-task-metrics", "running-ratio", Shape.GAUGE, false,
+          "svc_connect_connector_task_metrics_running_ratio", "Share of time the task spent running."),
+      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms", Shape.GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
+          "Average time to poll and convert a batch of source records, ms."),
+      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms", Shape.GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_max_time_ms",
+          "Longest time to poll and convert a batch of source records, ms."),
+      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms", Shape.GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_avg_time_ms", "Average time to put a batch into the sink, ms."),
+      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms", Shape.GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_max_time_ms", "Longest time to put a batch into the sink, ms."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES, Shape.COUNTER, false,
+          "svc_connect_task_offset_commit_success", "Successful offset commits."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES, Shape.COUNTER, false,
+          "svc_connect_task_offset_commit_failure", "Failed offset commits."),
+      new TaskMetric(CommitCounters.GROUP, CommitCounters.LAST_SUCCESS, Shape.MILLIS_TIMESTAMP, false,
+          "svc_connect_task_last_offset_commit_timestamp_seconds",
+          "Unix time of the task's last successful offset commit."));
+  private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
+
+  private final ConnectorCatalog catalog;
+  private final Metrics workerMetrics;
+  private final RestartCounter restarts;
+  private final SlowReadings slow;
+  private volatile Map<TaskKey, KafkaMetric[]> index = Map.of();
+
+  RuntimeCollector(ConnectorCatalog catalog, Metrics workerMetrics, RestartCounter restarts, SlowReadings slow) {
+    this.catalog = catalog;
+    this.workerMetrics = workerMetrics;
+    this.restarts = restarts;
+    this.slow = slow;
+  }
+
+  /** One task of one connector. */
+  private record TaskKey(String connector, String task) {}
+
+  @Override
+  public MetricSnapshots collect() {
+    List<Connector> connectors = catalog.connectors();
+    Map<String, Connector> byName = new HashMap<>();
+    connectors.forEach(c -> byName.put(c.name(), c));
+    Families f = new Families();
+    declareRequired(f);
+    connectorSeries(f, connectors);
+    taskSeries(f, byName, taskMetrics());
+    restartSeries(f, connectors);
+    debeziumLag(f, connectors);
+    slowSeries(f, connectors, slow.last());
+    return new MetricSnapshots(f.snapshots());
+  }
+
+  private static void declareRequired(Families f) {
+    f.declare("svc_connect_source_connector_metrics_source_record_poll", true, "Records polled from the source.");
+    f.declare("svc_connect_sink_connector_metrics_sink_record_send", true, "Records sent to the sink.");
+    f.declare("svc_connect_connector_task_metrics_total_errors_logged", true, "Errors logged by the task.");
+    f.declare("svc_connect_connector_task_metrics_total_restarts", true, "Task restarts, from the status topic.");
+  }
+
+  private static void connectorSeries(Families f, List<Connector> connectors) {
+    for (Connector c : connectors) {
+      f.gauge("svc_connect_connector_status", "Connector state: 1 when RUNNING, else 0.",
+          "RUNNING".equals(c.state()) ? 1 : 0, "connector", c.name());
+      f.gauge("svc_connect_connector_status_info", "Connector state name; always 1.", 1, "connector", c.name(),
+          "state", c.state());
+    }
+  }
+
+  /**
+   * Finds the exported metrics of every task the status store knows. Run by the exporter's once-a-second
+   * bookkeeping, not by a scrape: a lookup compares tag maps, and 200 tasks need thousands of them. Tasks running on
+   * other workers have no metrics here. After a task restarts, its old metrics are shown for up to a second.
+   */
+  void reindex(List<Connector> connectors) {
+    Map<TaskKey, KafkaMetric[]> next = new HashMap<>();
+    for (Connector c : connectors) {
+      for (ConnectorCatalog.Task t : c.tasks()) {
+        String task = Integer.toString(t.id());
+        Map<String, String> tags = Map.of("connector", c.name(), "task", task);
+        KafkaMetric[] found = new KafkaMetric[TASK_METRICS.size()];
+        boolean any = false;
+        for (int i = 0; i < found.length; i++) {
+          TaskMetric m = TASK_METRICS.get(i);
+          found[i] = workerMetrics.metric(new MetricName(m.name(), m.group(), "", tags));
+          any |= found[i] != null;
+        }
+        if (any) {
+          next.put(new TaskKey(c.name(), task), found);
+        }
+      }
+    }
+    index = next;
+  }
+
+  /** Current values by task, in {@link #TASK_METRICS} order; null where the task has no such metric. */
+  private Map<TaskKey, Double[]> taskMetrics() {
+    Map<TaskKey, Double[]> out = new HashMap<>();
+    index.forEach((key, found) -> {
+      Double[] values = new Double[found.length];
+      for (int i = 0; i < found.length; i++) {
+        if (found[i] != null && found[i].metricValue() instanceof Number num) {
+          values[i] = num.doubleValue();
+        }
+      }
+      out.put(key, values);
+    });
+    return out;
+  }
+
+  private static void taskSeries(Families f, Map<String, Connector> connectors, Map<TaskKey, Double[]> tasks) {
+    tasks.forEach((key, values) -> {
+      Connector c = connectors.get(key.connector());
+      if (c == null) {
+        return;
+      }
+      String[] labels = {"connector", key.connector(), "task", key.task()};
+      String[] withPipeline = {"connector", key.connector(), "task", key.task(), "pipeline", c.pipeline()};
+      for (int i = 0; i < values.length; i++) {
+        TaskMetric m = TASK_METRICS.get(i);
+        Double v = values[i];
+        if (v == null) {
+          continue;
+        }
+        String[] l = m.withPipeline() ? withPipeline : labels;
+        switch (m.shape()) {
+          case COUNTER -> {
+            if (!v.isNaN()) {
+              f.counter(m.exported(), m.help(), v, l);
+            }
+          }
+          case GAUGE -> f.gauge(m.exported(), m.help(), v, l);
+          case MILLIS_TIMESTAMP -> {
+            // NaN until the first commit: no series rather than a time in 1970.
+            if (!v.isNaN()) {
+              f.gauge(m.exported(), m.help(), v / 1000.0, l);
+            }
+          }
+        }
+      }
+    });
+  }
+
+  private void restartSeries(Families f, List<Connector> connectors) {
+    Map<RestartCounter.Key, Long> counts = restarts.restarts();
+    for (Connector c : connectors) {
+      Set<String> tasks = new TreeSet<>();
+      tasks.add(RestartCounter.CONNECTOR_TASK);
+      c.tasks().forEach(t -> tasks.add(Integer.toString(t.id())));
+      counts.keySet().stream().filter(k -> k.connector().equals(c.name())).forEach(k -> tasks.add(k.task()));
+      for (String task : tasks) {
+        f.counter("svc_connect_connector_task_metrics_total_restarts",
+            "Restarts of a task (task=\"connector\": of the connector instance), derived from the status topic.",
+            counts.getOrDefault(new RestartCounter.Key(c.name(), task), 0L), "connector", c.name(), "task", task);
+      }
+    }
+  }
+
+  /** Debezium registers one streaming MBean per source ({@code server} = its topic prefix) in this JVM. */
+  private static void debeziumLag(Families f, List<Connector> connectors) {
+    Map<String, String> prefixToConnector = new HashMap<>();
+    for (Connector c : connectors) {
+      if (c.kind() == Kind.SOURCE && c.connectorClass().startsWith("io.debezium.") && c.config().get("topic.prefix")
+          != null) {
+        prefixToConnector.put(c.config().get("topic.prefix"), c.name());
+      }
+    }
+    if (prefixToConnector.isEmpty()) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    try {
+      for (ObjectName n : MBEANS.queryNames(new ObjectName("debezium.*:type=connector-metrics,context=streaming,*"),
+          null)) {
+        String connector = prefixToConnector.get(n.getKeyProperty("server"));
+        if (connector == null || !seen.add(connector)) {
+          continue;
+        }
+        Object v = MBEANS.getAttribute(n, "MilliSecondsBehindSource");
+        if (v instanceof Number num) {
+          f.gauge("svc_debezium_milliseconds_behind_source",
+              "Time between the source's last event and its processing by Debezium, ms.", num.doubleValue(),
+              "connector", connector);
+        }
+      }
+    } catch (javax.management.JMException e) {
+      // An MBean that went away between the query and the read: its connector is stopping.
+    }
+  }
+
+  private static void slowSeries(Families f, List<Connector> connectors, Readings r) {
+    Map<String, String> dlqOwner = new HashMap<>();
+    for (Connector c : connectors) {
+      if (c.dlqTopic() != null) {
+        dlqOwner.put(c.dlqTopic(), c.name());
+      }
+    }
+    Timed<Map<TopicPartition, Long>> ends = r.endOffsets();
+    Map<String, Long> dlqTotals = new HashMap<>();
+    ends.value().forEach((tp, end) -> {
+      String owner = dlqOwner.get(tp.topic());
+      String[] labels = owner == null
+          ? new String[] {"topic", tp.topic(), "partition", Integer.toString(tp.partition())}
+          : new String[] {"topic", tp.topic(), "partition", Integer.toString(tp.partition()), "connector", owner};
+      f.timedGauge("svc_topic_partition_current_offset", "End offset of a topic partition.", end, ends.readAt(),
+          labels);
+      if (owner != null) {
+        dlqTotals.merge(tp.topic(), end, Long::sum);
+      }
+    });
+    if (ends.readAt() > 0) {
+      // A DLQ topic that has had no record yet does not exist; its count is then 0, so rate() works from the start.
+      dlqOwner.forEach((topic, owner) -> {
+        f.counter("svc_connect_dlq_records", "Records in the connector's dead letter queue topic.",
+            dlqTotals.getOrDefault(topic, 0L), "connector", owner, "topic", topic);
+        f.gauge("svc_connect_dlq_records_total_timestamp_seconds",
+            "Unix time at which svc_connect_dlq_records_total was last read.", ends.readAt(), "connector", owner,
+            "topic", topic);
+      });
+    }
+    for (Connector c : connectors) {
+      Timed<Map<TopicPartition, Long>> lag = r.sinkLag().get(c.name());
+      if (lag != null) {
+        lag.value().forEach((tp, records) -> f.timedGauge("svc_connect_sink_consumer_lag",
+            "Records of the partition the sink's consumer group has not committed yet.", records, lag.readAt(),
+            "connector", c.name(), "group", c.consumerGroup(), "topic", tp.topic(),
+            "partition", Integer.toString(tp.partition())));
+      }
+      Timed<SourceRetention.Reading> ret = r.retention().get(c.name());
+      if (ret == null) {
+        continue;
+      }
+      if (ret.value() instanceof SourceRetention.PostgresReading pg) {
+        f.timedGauge("svc_postgres_replication_slot_retained_wal_bytes",
+            "WAL the connector's replication slot keeps on the server, bytes.", pg.retainedBytes(), ret.readAt(),
+            "connector", c.name(), "slot", pg.slot());
+        f.timedGauge("svc_postgres_replication_slot_wal_status",
+            "wal_status of the connector's replication slot; always 1.", 1, ret.readAt(), "connector", c.name(),
+            "slot", pg.slot(), "wal_status", pg.walStatus());
+        f.timedGauge("svc_postgres_max_slot_wal_keep_size_bytes",
+            "The server's max_slot_wal_keep_size in bytes, -1 when unlimited.", pg.maxKeepBytes(), ret.readAt(),
+            "connector", c.name());
+      } else if (ret.value() instanceof SourceRetention.MySqlReading my) {
+        f.timedGauge("svc_mysql_binlog_oldest_age_seconds", "Age of the oldest binary log the server keeps.",
+            my.oldestAgeSeconds(), ret.readAt(), "connector", c.name());
+        f.timedGauge("svc_mysql_binlog_retention_seconds", "How long the server keeps binary logs.",
+            my.retentionSeconds(), ret.readAt(), "connector", c.name());
+      }
+    }
+  }
+}
