@@ -156,6 +156,30 @@ class UnwrapperTest {
   }
 
   @Test
+  void registryFramedJsonSchemaPayloadsAreShownAsTheirJsonText() throws Exception {
+    String jsonSchema = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}";
+    String body = new ObjectMapper().writeValueAsString(Map.of("schemaType", "JSON", "schema", jsonSchema));
+    HttpResponse<String> created = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create(registry.url() + "/subjects/orders-json-value/versions"))
+        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, created.statusCode(), created.body());
+    int jsonId = new ObjectMapper().readTree(created.body()).path("id").asInt();
+    ByteArrayOutputStream framed = new ByteArrayOutputStream();
+    framed.write(0);
+    framed.write(ByteBuffer.allocate(4).putInt(jsonId).array());
+    framed.write("{\"id\":42}".getBytes(StandardCharsets.UTF_8));
+
+    Unwrapped u = dlq.unwrap(topicWith(List.of(record(framed.toByteArray()))), ReadOptions.all()).get(0);
+    assertEquals("registry", u.source());
+    assertEquals(jsonId, u.schemaId());
+    assertEquals("JSON", u.schemaType());
+    assertEquals("{\"id\":42}", u.text());
+    assertEquals("json", u.encoding());
+    assertArrayEquals(framed.toByteArray(), u.bytes(), "replay keeps the framing");
+  }
+
+  @Test
   void replayToATopicProducesTheUnwrappedOriginalAndCountsTheUnroutable() throws Exception {
     String topic = topicWith(List.of(record("{\"original\":{\"value\":{\"id\":1}}}"), record("plain")));
     ReplayResult toOriginal = dlq.replay(ReplayRequest.of(topic), Progress.NONE);
