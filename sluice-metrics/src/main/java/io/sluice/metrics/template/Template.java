@@ -266,7 +266,9 @@ public final class Template {
   private static Object fields(Object v, List<String> chain) {
     for (String name : chain) {
       if (v instanceof Map<?, ?> m) {
-        v = m.containsKey(name) ? m.get(name) : NO_VALUE;
+        // Prometheus expands with missingkey=zero: a missing label is "", a missing field of a struct-like map
+        // prints <no value>.
+        v = m.containsKey(name) ? m.get(name) : stringMap(m) ? "" : NO_VALUE;
       } else if (v == null || v == NO_VALUE) {
         throw new TemplateException("nil pointer evaluating ." + name);
       } else {
@@ -274,6 +276,13 @@ public final class Template {
       }
     }
     return v;
+  }
+
+  private static boolean stringMap(Map<?, ?> m) {
+    for (Object v : m.values()) {
+      return v instanceof String;
+    }
+    return true;
   }
 
   static boolean truth(Object v) {
