@@ -94,7 +94,7 @@ public final class MetricsServer implements AutoCloseable {
       this.ruler = r;
       Api api = new Api(db, engine, b.clock, scrapes::activeTargets, () -> ready, PROMETHEUS_COMPATIBLE_VERSION)
           .selfMetrics(this::selfMetrics);
-      new RulesApi(ruler, this::reload).register(hb);
+      new RulesApi(ruler, this::reload, notifier::endpoints).register(hb);
       this.http = api.register(hb).start();
       ruler.externalUrl(b.externalUrl != null ? b.externalUrl : http.url());
       this.config = parsed != null ? parsed : defaultConfig();

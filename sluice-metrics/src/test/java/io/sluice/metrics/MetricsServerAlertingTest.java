@@ -255,6 +255,8 @@ class MetricsServerAlertingTest {
       }
       assertEquals(16, rules);
       assertEquals(java.util.List.of(router.url()), server.config().alertmanagers());
+      assertEquals(router.url() + "/api/v2/alerts",
+          get(server, "/api/v1/alertmanagers").at("/data/activeAlertmanagers/0/url").asText());
       assertTrue(Files.exists(dir.resolve("metrics/rules/cdc-alerts.rules.yml")));
     }
   }

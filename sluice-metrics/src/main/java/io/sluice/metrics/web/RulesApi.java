@@ -25,16 +25,29 @@ import java.util.TreeMap;
 public final class RulesApi {
   private final Ruler ruler;
   private final Runnable reload;
+  private final java.util.function.Supplier<List<String>> alertmanagers;
 
-  /** {@code reload} re-reads configuration and rules and throws with the reason when it refuses them. */
-  public RulesApi(Ruler ruler, Runnable reload) {
+  /**
+   * {@code reload} re-reads configuration and rules and throws with the reason when it refuses them;
+   * {@code alertmanagers} gives the URLs alerts are posted to.
+   */
+  public RulesApi(Ruler ruler, Runnable reload, java.util.function.Supplier<List<String>> alertmanagers) {
     this.ruler = ruler;
     this.reload = reload;
+    this.alertmanagers = alertmanagers;
   }
 
   public HttpServer.Builder register(HttpServer.Builder b) {
     return b.get("/api/v1/rules", this::rules)
         .get("/api/v1/alerts", this::alerts)
+        .get("/api/v1/alertmanagers", r -> {
+          List<Map<String, String>> active = new ArrayList<>();
+          for (String u : alertmanagers.get()) {
+            active.add(Map.of("url", u));
+          }
+          return HttpResponse.json(200, Map.of("status", "success", "data", Map.of("activeAlertmanagers", active,
+              "droppedAlertmanagers", List.of())));
+        })
         .post("/-/reload", this::reload).put("/-/reload", this::reload)
         .get("/alerts", r -> HttpResponse.text(200, "text/html; charset=utf-8", AlertsPage.render(ruler.groups())));
   }
