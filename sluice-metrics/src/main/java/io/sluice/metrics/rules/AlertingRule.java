@@ -1,8 +1,12 @@
 package io.sluice.metrics.rules;
 
 import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.model.Matcher;
+import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.promql.Value;
 import io.sluice.metrics.promql.parser.Expr;
+import io.sluice.metrics.storage.Querier;
+import io.sluice.metrics.storage.SeriesData;
 import io.sluice.metrics.template.Expander;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +32,8 @@ public final class AlertingRule implements Rule {
   /** Active alerts by label set; guarded by this. */
   private final Map<Labels, Mutable> active = new LinkedHashMap<>();
   private volatile Evaluation last = Evaluation.NEVER;
+  /** False between a restart and the restoration of the {@code for} state: no ALERTS series are written then. */
+  private volatile boolean restored = true;
 
   AlertingRule(String name, Expr expr, long holdMillis, long keepFiringForMillis, Map<String, String> labels,
       Map<String, String> annotations) {
@@ -199,6 +205,9 @@ public final class AlertingRule implements Rule {
         a.state = Alert.State.FIRING;
         a.firedAt = ts;
       }
+      if (!restored) {
+        continue;
+      }
       vec.add(new Value.Sample(a.labels.toBuilder().set(Labels.METRIC_NAME, "ALERTS")
           .set("alertstate", a.state.apiName()).build(), ts, 1));
       vec.add(new Value.Sample(a.labels.toBuilder().set(Labels.METRIC_NAME, "ALERTS_FOR_STATE").build(), ts,
@@ -226,6 +235,52 @@ public final class AlertingRule implements Rule {
       }
     }
     return out;
+  }
+
+  void setRestored(boolean restored) {
+    this.restored = restored;
+  }
+
+  /**
+   * After a restart, gives each active alert back the time it became active, from the last {@code ALERTS_FOR_STATE}
+   * sample before the restart (Prometheus's {@code RestoreForState}): an alert that was firing fires again at the
+   * next evaluation; one that was pending keeps the time it had already spent pending, but waits at least
+   * {@code gracePeriod} more. Rules whose {@code for} is shorter than the grace period are not restored.
+   */
+  synchronized void restoreForState(long ts, Querier q, long gracePeriod) {
+    try {
+      if (holdMillis < gracePeriod) {
+        return;
+      }
+      for (Mutable a : active.values()) {
+        List<Matcher> matchers = new ArrayList<>();
+        matchers.add(Matcher.eq(Labels.METRIC_NAME, "ALERTS_FOR_STATE"));
+        a.labels.forEach((k, v) -> matchers.add(Matcher.eq(k, v)));
+        List<SeriesData> found = q.select(matchers);
+        SeriesData s = null;
+        for (SeriesData d : found) {
+          if (d.labels().size() == a.labels.size() + 1 && d.size() > 0) {
+            s = d;
+          }
+        }
+        if (s == null || StaleNaN.is(s.values()[s.size() - 1])) {
+          continue;
+        }
+        long downAt = Math.floorDiv(s.timestamps()[s.size() - 1], 1000) * 1000;
+        long activeAt = (long) s.values()[s.size() - 1] * 1000;
+        long remaining = holdMillis - (downAt - activeAt);
+        if (remaining <= 0) {
+          // It was firing: it fires again at the next evaluation if it still holds.
+          a.activeAt = activeAt;
+        } else if (remaining < gracePeriod) {
+          a.activeAt = ts + gracePeriod - holdMillis;
+        } else {
+          a.activeAt = activeAt + (ts - downAt);
+        }
+      }
+    } finally {
+      restored = true;
+    }
   }
 
   /** Carries the state of the same rule of the group this one replaces on reload. */

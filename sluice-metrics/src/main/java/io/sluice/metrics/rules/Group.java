@@ -156,6 +156,30 @@ public final class Group {
     }
   }
 
+  /** From now until {@link #restoreForState} runs, alerting rules write no ALERTS series (a restart). */
+  void awaitRestore() {
+    for (Rule r : rules) {
+      if (r instanceof AlertingRule a) {
+        a.setRestored(false);
+      }
+    }
+  }
+
+  /**
+   * Gives alerts back the activation times they had before a restart, from {@code ALERTS_FOR_STATE} samples at most
+   * {@code outageTolerance} old; see {@link AlertingRule#restoreForState}.
+   */
+  void restoreForState(long ts, io.sluice.metrics.storage.Queryable storage, long outageTolerance,
+      long gracePeriod) {
+    try (io.sluice.metrics.storage.Querier q = storage.querier(ts - outageTolerance, ts)) {
+      for (Rule r : rules) {
+        if (r instanceof AlertingRule a) {
+          a.restoreForState(ts, q, gracePeriod);
+        }
+      }
+    }
+  }
+
   /** Writes stale markers for everything this group wrote: the group was removed on reload. */
   void markStale(long ts, Storage storage) {
     Appender app = storage.appender();

@@ -42,6 +42,8 @@ public final class Ruler implements AutoCloseable {
   private final Map<String, Running> running = new LinkedHashMap<>();
   private volatile String externalUrl;
   private volatile Labels externalLabels = Labels.EMPTY;
+  /** Only the groups of the first load after a start restore their alerts' {@code for} state. */
+  private boolean loadedOnce;
 
   /** A scheduled group; {@code lock} keeps a reload from copying state in the middle of an evaluation. */
   private static final class Running {
@@ -49,6 +51,7 @@ public final class Ruler implements AutoCloseable {
     final Object lock = new Object();
     volatile ScheduledFuture<?> next;
     volatile boolean stopped;
+    boolean restore;
 
     Running(Group group) {
       this.group = group;
@@ -212,9 +215,14 @@ public final class Ruler implements AutoCloseable {
         }
       }
       Running r = new Running(g);
+      if (!loadedOnce) {
+        r.restore = true;
+        g.awaitRestore();
+      }
       running.put(g.key(), r);
       schedule(r);
     }
+    loadedOnce = true;
     long now = clock.millis();
     for (Running gone : old.values()) {
       stop(gone);
@@ -253,6 +261,11 @@ public final class Ruler implements AutoCloseable {
       }
       try {
         evalGroup(r.group, ts);
+        if (r.restore) {
+          // Prometheus's defaults: an outage tolerance of 1h and a grace period of 10m.
+          r.restore = false;
+          r.group.restoreForState(ts, storage, 3_600_000L, 600_000L);
+        }
       } catch (RuntimeException e) {
         log.warn("rule group {} failed", r.group.name(), e);
       }
