@@ -84,9 +84,8 @@ public final class RulesBenchmark {
         }
         ms[round] = (System.nanoTime() - t0) / 1e6;
       }
-      double[] timed = Arrays.copyOfRange(ms, 4, ms.length);
-      Arrays.sort(timed);
-      double median = timed[timed.length / 2];
+      // The mean, as Prometheus's summary gives for its side.
+      double mean = Arrays.stream(ms, 4, ms.length).average().orElseThrow();
       int alerts = 0;
       for (Group g : groups) {
         for (Rule r : g.rules()) {
@@ -96,11 +95,14 @@ public final class RulesBenchmark {
           if (r instanceof AlertingRule a) {
             alerts += a.activeAlerts().size();
           }
+          if (Boolean.getBoolean("perRule")) {
+            System.out.printf("  %-30s %7.1f ms%n", r.name(), r.lastEvaluation().durationSeconds() * 1000);
+          }
         }
       }
-      System.out.printf("ours: %.1f ms per round (median of 8 after 4 warm-up rounds; rounds %s), %d active alerts%n",
-          median, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()), alerts);
-      return median;
+      System.out.printf("ours: %.1f ms per round (mean of 8 after 4 warm-up rounds; rounds %s), %d active alerts%n",
+          mean, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()), alerts);
+      return mean;
     }
   }
 
@@ -215,11 +217,16 @@ public final class RulesBenchmark {
       list.add(gauge("svc_connect_sink_task_metrics_put_batch_avg_time_ms", bad ? 2500 : 100 + rnd.nextInt(100),
           "connector", sink, "task", "0"));
       list.add(counter("svc_connect_dlq_records_total", bad ? 0.5 : 0, "connector", sink, "topic", "dlq-" + sink));
-      double cumulative = 0;
+      // Healthy: 90 % of changes arrive within 0.5 s, all within 5 s; in trouble: a tenth take 5 to 10 minutes.
       for (String le : LE) {
-        cumulative += le.equals("+Inf") ? 0 : rate / LE.length;
-        list.add(counter("svc_cdc_freshness_seconds_bucket", le.equals("+Inf") ? rate : cumulative,
-            "connector", sink, "pipeline", src, "le", le));
+        double share = switch (le) {
+          case "0.5" -> 0.9;
+          case "1" -> 0.95;
+          case "5", "30", "60", "300" -> bad ? 0.9 : 1;
+          default -> 1;
+        };
+        list.add(counter("svc_cdc_freshness_seconds_bucket", rate * share, "connector", sink, "pipeline", src,
+            "le", le));
       }
       Appender app = db.appender();
       for (Series s : list) {
