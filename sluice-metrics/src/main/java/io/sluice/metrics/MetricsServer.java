@@ -323,30 +323,25 @@ public final class MetricsServer implements AutoCloseable {
   private String selfMetrics() {
     Db.Stats s = db.stats();
     Notifier.Stats n = notifier.stats();
-    return "# HELP prometheus_tsdb_head_series Total number of series in the head block.\n"
-        + "# TYPE prometheus_tsdb_head_series gauge\n"
-        + "prometheus_tsdb_head_series " + s.headSeries() + "\n"
-        + "# HELP prometheus_tsdb_blocks_loaded Number of currently loaded data blocks.\n"
-        + "# TYPE prometheus_tsdb_blocks_loaded gauge\n"
-        + "prometheus_tsdb_blocks_loaded " + s.blocks() + "\n"
-        + "# HELP prometheus_tsdb_out_of_order_samples_total Samples rejected as out of order.\n"
-        + "# TYPE prometheus_tsdb_out_of_order_samples_total counter\n"
-        + "prometheus_tsdb_out_of_order_samples_total " + db.outOfOrderSamples() + "\n"
-        + "# HELP prometheus_notifications_sent_total Total number of alerts sent.\n"
-        + "# TYPE prometheus_notifications_sent_total counter\n"
-        + "prometheus_notifications_sent_total " + n.sent() + "\n"
-        + "# HELP prometheus_notifications_errors_total Total number of errors sending alert notifications.\n"
-        + "# TYPE prometheus_notifications_errors_total counter\n"
-        + "prometheus_notifications_errors_total " + n.errors() + "\n"
-        + "# HELP prometheus_notifications_dropped_total Total number of alerts dropped.\n"
-        + "# TYPE prometheus_notifications_dropped_total counter\n"
-        + "prometheus_notifications_dropped_total " + n.dropped() + "\n"
-        + "# HELP prometheus_notifications_queue_length The number of alert notifications in the queue.\n"
-        + "# TYPE prometheus_notifications_queue_length gauge\n"
-        + "prometheus_notifications_queue_length " + n.queueLength() + "\n"
-        + "# HELP prometheus_ready Whether the server is ready.\n"
-        + "# TYPE prometheus_ready gauge\n"
-        + "prometheus_ready " + (ready ? 1 : 0) + "\n";
+    StringBuilder sb = new StringBuilder();
+    metric(sb, "prometheus_tsdb_head_series", "gauge", "Total number of series in the head block.", s.headSeries());
+    metric(sb, "prometheus_tsdb_blocks_loaded", "gauge", "Number of currently loaded data blocks.", s.blocks());
+    metric(sb, "prometheus_tsdb_out_of_order_samples_total", "counter", "Samples rejected as out of order.",
+        db.outOfOrderSamples());
+    metric(sb, "prometheus_notifications_sent_total", "counter", "Total number of alerts sent.", n.sent());
+    metric(sb, "prometheus_notifications_errors_total", "counter",
+        "Total number of errors sending alert notifications.", n.errors());
+    metric(sb, "prometheus_notifications_dropped_total", "counter", "Total number of alerts dropped.", n.dropped());
+    metric(sb, "prometheus_notifications_queue_length", "gauge", "The number of alert notifications in the queue.",
+        n.queueLength());
+    metric(sb, "prometheus_ready", "gauge", "Whether the server is ready.", ready ? 1 : 0);
+    return sb.toString();
+  }
+
+  private static void metric(StringBuilder sb, String name, String type, String help, long value) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(' ').append(value).append('\n');
   }
 
   @Override

@@ -112,6 +112,7 @@ final class TemplateParser {
     return null;
   }
 
+  /** {@code if}, {@code with} or {@code range} up to its {@code end}; variables it declares stay inside. */
   private Node block(String kind, List<String> words) {
     vars.push(new HashSet<>());
     try {
@@ -126,9 +127,7 @@ final class TemplateParser {
         List<String> w = lex(end);
         if (w.size() > 1 && (w.get(1).equals("if") || w.get(1).equals("with"))) {
           // {{else if x}} is {{else}}{{if x}}...{{end}} sharing the outer {{end}}.
-          vars.pop();
-          vars.push(new HashSet<>());
-          elseNodes.add(chained(w.get(1), w.subList(2, w.size())));
+          elseNodes.add(block(w.get(1), w.subList(2, w.size())));
         } else {
           String e2 = parseList(elseNodes);
           if (!"end".equals(e2)) {
@@ -140,28 +139,6 @@ final class TemplateParser {
     } finally {
       vars.pop();
     }
-  }
-
-  private Node chained(String kind, List<String> words) {
-    Pipeline p = pipeline(words, false);
-    List<Node> body = new ArrayList<>();
-    String end = parseList(body);
-    List<Node> elseNodes = new ArrayList<>();
-    if (end == null) {
-      throw error("unexpected EOF");
-    }
-    if (!end.equals("end")) {
-      List<String> w = lex(end);
-      if (w.size() > 1 && (w.get(1).equals("if") || w.get(1).equals("with"))) {
-        elseNodes.add(chained(w.get(1), w.subList(2, w.size())));
-      } else {
-        String e2 = parseList(elseNodes);
-        if (!"end".equals(e2)) {
-          throw error("expected end; found " + (e2 == null ? "EOF" : e2));
-        }
-      }
-    }
-    return new Branch(kind, p, body, elseNodes);
   }
 
   private int findClose(int from) {

@@ -34,6 +34,16 @@ class RestoreForStateTest {
     return Ruler.loadGroups(List.of(f), Duration.ofMinutes(1)).get(0);
   }
 
+  private static Db saturatedForAnHour() {
+    Db db = Db.inMemory();
+    Appender app = db.appender();
+    for (long t = 0; t <= 60 * MIN; t += MIN) {
+      app.append(Labels.of("__name__", "ratio", "task", "0"), t, 0.5);
+    }
+    app.commit();
+    return db;
+  }
+
   private static void evalEach(Group g, Db db, long from, long to) {
     Engine engine = Engine.builder().build();
     Rule.RuleContext ctx = new Rule.RuleContext(Labels.EMPTY, "", 0, Ruler.templateQuery(engine, db));
@@ -50,12 +60,7 @@ class RestoreForStateTest {
 
   @Test
   void restoresFiringAndPendingAlerts() throws Exception {
-    try (Db db = Db.inMemory()) {
-      Appender app = db.appender();
-      for (long t = 0; t <= 60 * MIN; t += MIN) {
-        app.append(Labels.of("__name__", "ratio", "task", "0"), t, 0.5);
-      }
-      app.commit();
+    try (Db db = saturatedForAnHour()) {
       Group before = load();
       evalEach(before, db, 0, 16 * MIN);
       assertEquals(Alert.State.FIRING, only(before).state());
@@ -73,12 +78,7 @@ class RestoreForStateTest {
 
   @Test
   void aPendingAlertKeepsItsTimeButWaitsTheGracePeriod() throws Exception {
-    try (Db db = Db.inMemory()) {
-      Appender app = db.appender();
-      for (long t = 0; t <= 60 * MIN; t += MIN) {
-        app.append(Labels.of("__name__", "ratio", "task", "0"), t, 0.5);
-      }
-      app.commit();
+    try (Db db = saturatedForAnHour()) {
       Group before = load();
       evalEach(before, db, 0, 2 * MIN);
       assertEquals(Alert.State.PENDING, only(before).state());
