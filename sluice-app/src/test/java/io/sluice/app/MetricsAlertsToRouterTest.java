@@ -122,6 +122,25 @@ class MetricsAlertsToRouterTest {
     }
   }
 
+  /** Every alert name the router's bundled routing and inhibition rules match is one the bundled rules raise. */
+  @Test
+  void theRoutersInhibitionRulesNameAlertsTheBundledRulesRaise() {
+    java.util.Set<String> raised = new java.util.TreeSet<>();
+    java.util.regex.Matcher alert = java.util.regex.Pattern.compile("(?m)^\\s*- alert: (\\w+)")
+        .matcher(MetricsServer.bundledRules());
+    while (alert.find()) {
+      raised.add(alert.group(1));
+    }
+    java.util.Set<String> routed = new java.util.TreeSet<>();
+    java.util.regex.Matcher names = java.util.regex.Pattern.compile("alertname=~?\"([^\"]+)\"")
+        .matcher(AlertRouter.defaultConfig());
+    while (names.find()) {
+      routed.addAll(List.of(names.group(1).split("\\|")));
+    }
+    assertEquals(6, routed.size(), routed.toString());
+    assertTrue(raised.containsAll(routed), "routed " + routed + ", raised " + raised);
+  }
+
   private static JsonNode await(List<JsonNode> hooks, Predicate<JsonNode> p) throws InterruptedException {
     long deadline = System.currentTimeMillis() + WAIT;
     while (System.currentTimeMillis() < deadline) {

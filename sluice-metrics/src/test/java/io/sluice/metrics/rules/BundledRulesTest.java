@@ -50,6 +50,35 @@ class BundledRulesTest {
     }
   }
 
+  /** The catalog's shape: the names the router's routing and inhibition expect, and each alert's class. */
+  @Test
+  void everyBundledAlertHasItsClassConnectorAndAnnotations() {
+    RuleFile f = RuleFile.parse("cdc-alerts.rules.yml", MetricsServer.bundledRules());
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (RuleFile.GroupSpec g : f.groups()) {
+      for (RuleFile.RuleSpec r : g.rules()) {
+        assertTrue(r.isAlert(), r.name());
+        names.add(r.alert());
+        String severity = r.labels().getOrDefault("severity", "");
+        String slo = r.labels().getOrDefault("slo", "");
+        assertTrue(severity.equals("critical") || severity.equals("warning") || !slo.isEmpty(), r.name());
+        assertTrue(severity.isEmpty() || slo.isEmpty(), r.name() + " has both severity and slo");
+        assertTrue(r.annotations().containsKey("summary") && r.annotations().containsKey("description"), r.name());
+        assertTrue(r.annotations().get("summary").contains("$labels.connector"), r.name());
+      }
+    }
+    assertEquals(new java.util.TreeSet<>(List.of("ConnectHighLag", "ConnectNoOffsetCommits", "ConnectDlqVolumeSpike",
+        "ConnectConnectorDown", "ConnectHighErrorRate", "ConnectLowSourceLogRetention", "ConnectExcessiveRestarts",
+        "ConnectLowThroughput", "ConnectTaskSaturation", "ConnectSlowBatchProcessing", "CdcFreshnessSloBreach",
+        "CdcAvailabilitySloBreach", "CdcCompletenessRisk")), names);
+    RuleFile.RuleSpec lag = f.groups().get(0).rules().get(0);
+    assertEquals("ConnectHighLag", lag.alert());
+    assertEquals(300_000, lag.forMillis());
+    assertTrue(lag.expr().toString().contains("svc_connect_source_connector_metrics_source_record_poll_total")
+        && lag.expr().toString().contains("svc_connect_sink_connector_metrics_sink_record_send_total")
+        && lag.expr().toString().endsWith("> 300000"), lag.expr().toString());
+  }
+
   @Test
   void bundledRuleTestsPassInOurEngine() throws IOException {
     RuleUnitTests.Result r = RuleUnitTests.run(bundled());
