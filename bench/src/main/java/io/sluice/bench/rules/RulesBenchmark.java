@@ -43,6 +43,9 @@ public final class RulesBenchmark {
   static final int POINTS = 121;
   /** Both engines look back 15 minutes, so Prometheus still sees the data while it warms up. */
   static final Duration LOOKBACK = Duration.ofMinutes(15);
+  /** Rounds before timing (the JIT's warm-up; Prometheus gets as many) and timed rounds, in both engines. */
+  static final int WARM_UP = 20;
+  static final int TIMED = 10;
   static final String[] LE = {"0.5", "1", "5", "30", "60", "300", "600", "+Inf"};
 
   public static void main(String[] args) throws Exception {
@@ -76,7 +79,7 @@ public final class RulesBenchmark {
     Engine engine = Engine.builder().lookbackDelta(LOOKBACK).build();
     List<Group> groups = Ruler.loadGroups(List.of(rules), Duration.ofSeconds(5));
     try (Ruler ruler = Ruler.builder().storage(db).engine(engine).build()) {
-      double[] ms = new double[12];
+      double[] ms = new double[WARM_UP + Integer.getInteger("rounds", TIMED)];
       for (int round = 0; round < ms.length; round++) {
         long t0 = System.nanoTime();
         for (Group g : groups) {
@@ -85,7 +88,7 @@ public final class RulesBenchmark {
         ms[round] = (System.nanoTime() - t0) / 1e6;
       }
       // The mean, as Prometheus's summary gives for its side.
-      double mean = Arrays.stream(ms, 4, ms.length).average().orElseThrow();
+      double mean = Arrays.stream(ms, WARM_UP, ms.length).average().orElseThrow();
       int alerts = 0;
       for (Group g : groups) {
         for (Rule r : g.rules()) {
@@ -100,8 +103,9 @@ public final class RulesBenchmark {
           }
         }
       }
-      System.out.printf("ours: %.1f ms per round (mean of 8 after 4 warm-up rounds; rounds %s), %d active alerts%n",
-          mean, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()), alerts);
+      System.out.printf("ours: %.1f ms per round (mean of %d after %d warm-up rounds; rounds %s), %d active alerts%n",
+          mean, ms.length - WARM_UP, WARM_UP, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()),
+          alerts);
       return mean;
     }
   }
@@ -132,9 +136,8 @@ public final class RulesBenchmark {
     try {
       String url = "http://127.0.0.1:" + port;
       waitReady(url);
-      // Warm-up: 4 rounds, then 8 timed ones.
-      double[] first = waitForEvaluations(url, 3 * 4);
-      double[] last = waitForEvaluations(url, 3 * 12);
+      double[] first = waitForEvaluations(url, 3 * WARM_UP);
+      double[] last = waitForEvaluations(url, 3 * (WARM_UP + TIMED));
       double perGroup = (last[0] - first[0]) / (last[1] - first[1]) * 1000;
       double perRound = perGroup * 3;
       System.out.printf("prometheus: %.1f ms per round (mean of %d group evaluations x 3 groups)%n", perRound,
