@@ -59,7 +59,7 @@ public final class RulesBenchmark {
     Files.writeString(rules, MetricsServer.bundledRules().replace("    interval: 1m\n", ""));
     Path om = tmp.resolve("data.om");
     long samples;
-    double oursMs;
+    double[] oursMs;
     try (Db db = Db.inMemory(); BufferedWriter w = Files.newBufferedWriter(om)) {
       samples = generate(pipelines, start, db, w);
       w.write("# EOF\n");
@@ -75,12 +75,19 @@ public final class RulesBenchmark {
     theirs(tmp, om, rules, oursMs);
   }
 
-  private static double ours(Db db, Path rules, long end) {
+  /** Wall and process CPU milliseconds per round. */
+  private static double[] ours(Db db, Path rules, long end) {
     Engine engine = Engine.builder().lookbackDelta(LOOKBACK).build();
     List<Group> groups = Ruler.loadGroups(List.of(rules), Duration.ofSeconds(5));
     try (Ruler ruler = Ruler.builder().storage(db).engine(engine).build()) {
       double[] ms = new double[WARM_UP + Integer.getInteger("rounds", TIMED)];
+      com.sun.management.OperatingSystemMXBean os =
+          (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      long cpu0 = 0;
       for (int round = 0; round < ms.length; round++) {
+        if (round == WARM_UP) {
+          cpu0 = os.getProcessCpuTime();
+        }
         long t0 = System.nanoTime();
         for (Group g : groups) {
           ruler.evalGroup(g, end + round * 5_000L);
@@ -89,6 +96,7 @@ public final class RulesBenchmark {
       }
       // The mean, as Prometheus's summary gives for its side.
       double mean = Arrays.stream(ms, WARM_UP, ms.length).average().orElseThrow();
+      double cpuMs = (os.getProcessCpuTime() - cpu0) / 1e6 / (ms.length - WARM_UP);
       int alerts = 0;
       for (Group g : groups) {
         for (Rule r : g.rules()) {
@@ -103,14 +111,15 @@ public final class RulesBenchmark {
           }
         }
       }
+      System.out.printf("ours: %.1f ms CPU per round (the whole process)%n", cpuMs);
       System.out.printf("ours: %.1f ms per round (mean of %d after %d warm-up rounds; rounds %s), %d active alerts%n",
           mean, ms.length - WARM_UP, WARM_UP, Arrays.toString(Arrays.stream(ms).mapToLong(Math::round).toArray()),
           alerts);
-      return mean;
+      return new double[] {mean, cpuMs};
     }
   }
 
-  private static void theirs(Path tmp, Path om, Path rules, double oursMs) throws Exception {
+  private static void theirs(Path tmp, Path om, Path rules, double[] oursMs) throws Exception {
     long b0 = System.nanoTime();
     Process backfill = new ProcessBuilder("/usr/bin/promtool", "tsdb", "create-blocks-from", "openmetrics",
         om.toString(), tmp.resolve("data").toString()).redirectErrorStream(true)
@@ -137,16 +146,28 @@ public final class RulesBenchmark {
       String url = "http://127.0.0.1:" + port;
       waitReady(url);
       double[] first = waitForEvaluations(url, 3 * WARM_UP);
+      long cpu0 = cpuTicks(p.pid());
       double[] last = waitForEvaluations(url, 3 * (WARM_UP + TIMED));
+      long cpu1 = cpuTicks(p.pid());
       double perGroup = (last[0] - first[0]) / (last[1] - first[1]) * 1000;
       double perRound = perGroup * 3;
       System.out.printf("prometheus: %.1f ms per round (mean of %d group evaluations x 3 groups)%n", perRound,
           Math.round(last[1] - first[1]));
-      System.out.printf("ours / prometheus = %.2f of its time%n", oursMs / perRound);
+      double cpuPerRound = (cpu1 - cpu0) * 10.0 / ((last[1] - first[1]) / 3);
+      System.out.printf("prometheus: %.1f ms CPU per round (the whole process)%n", cpuPerRound);
+      System.out.printf("ours / prometheus = %.2f of its time, %.2f of its CPU%n", oursMs[0] / perRound,
+          oursMs[1] / cpuPerRound);
     } finally {
       p.destroy();
       p.waitFor(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** utime + stime of a process, in clock ticks (10 ms). */
+  private static long cpuTicks(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   static final HttpClient CLIENT = HttpClient.newHttpClient();
