@@ -268,7 +268,7 @@ public final class Notifier implements AutoCloseable {
     return out;
   }
 
-  /** Stops after trying to deliver what is queued (for at most the timeout). */
+  /** Stops after trying to deliver what is queued, for at most 3 s (or the timeout, if shorter). */
   @Override
   public void close() {
     synchronized (queue) {
@@ -276,7 +276,7 @@ public final class Notifier implements AutoCloseable {
       queue.notifyAll();
     }
     try {
-      sender.join(timeout.toMillis());
+      sender.join(Math.min(timeout.toMillis(), 3_000));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -32,12 +32,23 @@ public final class Expander {
     List<Map<String, Object>> query(String expr);
   }
 
+  /** Parsed alert templates by name and text: rules expand the same few texts at every evaluation. */
+  private static final Map<String, Template> PARSED = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Template> eldest) {
+          return size() > 2_000;
+        }
+      });
+
   private final Map<String, TemplateFunction> functions;
   private final String externalUrl;
 
   private Expander(QueryFunction query, String externalUrl) {
     this.externalUrl = externalUrl;
-    this.functions = functions(query, externalUrl);
+    Map<String, TemplateFunction> all = new HashMap<>(Builtins.ALL);
+    all.putAll(functions(query, externalUrl));
+    this.functions = all;
   }
 
   public static Expander of(QueryFunction query, String externalUrl) {
@@ -61,7 +72,12 @@ public final class Expander {
     data.put("ExternalURL", externalUrl);
     data.put("Value", value);
     try {
-      return Template.parse(name, ALERT_DEFS + text, functions).execute(data);
+      Template t = PARSED.get(name + "\0" + text);
+      if (t == null) {
+        t = Template.parse(name, ALERT_DEFS + text, functions);
+        PARSED.put(name + "\0" + text, t);
+      }
+      return t.bind(functions).execute(data);
     } catch (TemplateException e) {
       return "<error expanding template: " + e.getMessage() + ">";
     }

@@ -52,6 +52,11 @@ public final class Template {
     return new Template(p.parse(), all);
   }
 
+  /** The same parsed template calling {@code all} (builtins included) instead: no copy, no re-parse. */
+  Template bind(Map<String, TemplateFunction> all) {
+    return new Template(nodes, all);
+  }
+
   public String execute(Object data) {
     StringBuilder out = new StringBuilder();
     Scope scope = new Scope(null);
