@@ -1,5 +1,6 @@
 package io.sluice.metrics.template;
 
+import io.sluice.metrics.model.GoFloat;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -50,14 +51,8 @@ final class GoFormat {
 
   /** Go's {@code %g} with a precision ({@code -1}: the shortest representation, as {@code %v}). */
   static String g(double v, int prec) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return (1 / v) < 0 ? "-0" : "0";
+    if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
+      return GoFloat.format(v); // NaN, +Inf, -Inf, 0, -0 print alike in every verb
     }
     boolean shortest = prec < 0;
     Digits d = shortest ? Digits.shortest(v) : Digits.rounded(v, prec == 0 ? 1 : prec);
