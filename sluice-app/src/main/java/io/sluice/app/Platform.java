@@ -137,6 +137,9 @@ public final class Platform implements AutoCloseable {
         .port(config.port(SluiceConfig.METRICS_PORT))
         .dataDir(dataDir.resolve("metrics"))
         .retention(Duration.ofMillis(retentionMs));
+    // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
+    java.net.URI router = java.net.URI.create(urls.get("alerts"));
+    b.alertmanager(router.getHost() + ":" + router.getPort());
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
     MetricsServer metrics = b.start();
     started.push(metrics::close);

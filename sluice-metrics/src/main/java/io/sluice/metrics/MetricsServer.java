@@ -7,11 +7,22 @@ import io.sluice.metrics.scrape.ScrapeManager;
 import io.sluice.metrics.scrape.Target;
 import io.sluice.metrics.storage.Storage;
 import io.sluice.metrics.tsdb.Db;
+import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.notifier.Notifier;
+import io.sluice.metrics.rules.Ruler;
 import io.sluice.metrics.web.Api;
+import io.sluice.metrics.web.RulesApi;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sluice's embedded metrics server: scrapes targets into a local time-series store and answers PromQL over
@@ -26,38 +37,79 @@ import java.util.List;
  *     .start();
  * }</pre>
  *
- * Part 2 (rules) uses {@link #storage()} and {@link #engine()} like any other client of the engine.
+ * Rules ({@code rule_files}) are evaluated through {@link #engine()} like any other client, and their alerts sent to
+ * the routers of {@code alerting.alertmanagers}. Without a configuration file the server loads the bundled CDC alert
+ * catalog and sends to {@link Builder#alertmanager(String)}.
  */
 public final class MetricsServer implements AutoCloseable {
   /** The Prometheus version whose API and semantics we follow; Grafana reads it from buildinfo. */
   public static final String PROMETHEUS_COMPATIBLE_VERSION = "2.53.0";
+  /** The bundled CDC alert catalog (a Prometheus rule file) and its promtool unit tests, as class-path resources. */
+  public static final String BUNDLED_RULES = "/io/sluice/metrics/rules/cdc-alerts.rules.yml";
+  public static final String BUNDLED_RULE_TESTS = "/io/sluice/metrics/rules/cdc-alerts.test.yml";
+  private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
 
   private final Db db;
   private final Engine engine;
   private final ScrapeManager scrapes;
+  private final Notifier notifier;
+  private final Ruler ruler;
   private final HttpServer http;
-  private final Config config;
+  private final Path configFile;
+  private final String configYaml;
+  private final Path bundledRulesDir;
+  private final boolean deleteBundledRules;
+  private final String alertmanager;
+  private volatile Config config;
   private volatile boolean ready;
 
   private MetricsServer(Builder b) {
-    // A bad configuration fails before anything is opened or bound.
+    // A bad configuration (or rule file) fails before anything is opened or bound.
     Config parsed = b.configYaml != null ? Config.parse(b.configYaml)
         : b.configFile != null ? Config.load(b.configFile) : null;
+    this.configFile = b.configYaml != null ? null : b.configFile;
+    this.configYaml = b.configYaml;
+    this.alertmanager = b.alertmanager;
+    if (parsed != null) {
+      Ruler.loadGroups(ruleFiles(parsed), parsed.global().evaluationInterval());
+    }
+    this.bundledRulesDir = b.dataDir != null ? b.dataDir.resolve("rules") : null;
+    this.deleteBundledRules = b.dataDir == null;
     this.db = b.dataDir == null ? Db.inMemory() : Db.open(b.dataDir, b.retention);
+    Notifier n = null;
+    Ruler r = null;
+    ScrapeManager sm = null;
     try {
       // Prometheus's default subquery step is the global evaluation interval.
       Duration subqueryStep = parsed != null ? parsed.global().evaluationInterval() : Duration.ofSeconds(15);
       this.engine = Engine.builder().timeout(b.queryTimeout).maxSamples(b.maxSamples)
           .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(subqueryStep).build();
       HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port);
-      this.scrapes = new ScrapeManager(db, b.clock);
+      sm = new ScrapeManager(db, b.clock);
+      this.scrapes = sm;
+      n = Notifier.builder().retries(b.notifierRetries, Duration.ofMillis(500)).build();
+      this.notifier = n;
+      r = Ruler.builder().storage(db).engine(engine).clock(b.clock).resendDelay(b.resendDelay)
+          .sender(notifier::send).build();
+      this.ruler = r;
       Api api = new Api(db, engine, b.clock, scrapes::activeTargets, () -> ready, PROMETHEUS_COMPATIBLE_VERSION)
           .selfMetrics(this::selfMetrics);
+      new RulesApi(ruler, this::reload, notifier::endpoints).register(hb);
       this.http = api.register(hb).start();
-      this.config = parsed != null ? parsed : Config.defaults(http.port());
-      scrapes.apply(config);
+      ruler.externalUrl(b.externalUrl != null ? b.externalUrl : http.url());
+      this.config = parsed != null ? parsed : defaultConfig();
+      apply(config);
       ready = true;
     } catch (RuntimeException e) {
+      if (r != null) {
+        r.close();
+      }
+      if (n != null) {
+        n.close();
+      }
+      if (sm != null) {
+        sm.close();
+      }
       db.close();
       throw e;
     }
@@ -79,6 +131,10 @@ public final class MetricsServer implements AutoCloseable {
     private long maxSamples = 50_000_000;
     private Duration lookbackDelta = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
+    private String alertmanager = "127.0.0.1:9093";
+    private Duration resendDelay = Duration.ofMinutes(1);
+    private int notifierRetries = 2;
+    private String externalUrl;
 
     private Builder() {}
 
@@ -93,7 +149,7 @@ public final class MetricsServer implements AutoCloseable {
       return this;
     }
 
-    /** A Prometheus YAML configuration file. */
+    /** A Prometheus YAML configuration file; {@code rule_files} are relative to its directory. */
     public Builder configFile(Path file) {
       this.configFile = file;
       return this;
@@ -137,9 +193,97 @@ public final class MetricsServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The alert router ({@code host:port}) of the default configuration, which also loads the bundled CDC rules;
+     * {@code 127.0.0.1:9093} by default. A configuration file names its own routers.
+     */
+    public Builder alertmanager(String hostPort) {
+      this.alertmanager = hostPort;
+      return this;
+    }
+
+    /** How often firing alerts are sent again ({@code --rules.alert.resend-delay}); 1 minute by default. */
+    public Builder resendDelay(Duration delay) {
+      this.resendDelay = delay;
+      return this;
+    }
+
+    /** How many times a failed post to a router is retried before the batch counts as dropped; 2 by default. */
+    public Builder notifierRetries(int retries) {
+      this.notifierRetries = retries;
+      return this;
+    }
+
+    /** The URL users reach this server at ({@code --web.external-url}), for alerts' links; the bound URL by default. */
+    public Builder externalUrl(String url) {
+      this.externalUrl = url;
+      return this;
+    }
+
     public MetricsServer start() {
       return new MetricsServer(this);
     }
+  }
+
+  /** The bundled CDC alert rules, as a Prometheus rule file. */
+  public static String bundledRules() {
+    return resource(BUNDLED_RULES);
+  }
+
+  /** The bundled rules' unit tests in promtool's format (they name the rules file as {@code cdc-alerts.rules.yml}). */
+  public static String bundledRuleTests() {
+    return resource(BUNDLED_RULE_TESTS);
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = MetricsServer.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The default configuration: the bundled rules, written out so that the same file can be taken elsewhere. */
+  private Config defaultConfig() {
+    try {
+      Path dir = bundledRulesDir != null ? bundledRulesDir : Files.createTempDirectory("sluice-metrics-rules");
+      Files.createDirectories(dir);
+      Path file = dir.resolve("cdc-alerts.rules.yml");
+      Files.writeString(file, bundledRules());
+      return Config.defaults(http.port(), alertmanager, List.of(file.toString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the bundled rule file", e);
+    }
+  }
+
+  private List<Path> ruleFiles(Config c) {
+    Path dir = configFile != null ? configFile.toAbsolutePath().getParent() : null;
+    return Ruler.resolve(c.ruleFiles(), dir);
+  }
+
+  private void apply(Config c) {
+    Labels external = Labels.fromMap(c.global().externalLabels());
+    // Rules first: they are the part that can still be refused.
+    ruler.apply(ruleFiles(c), c.global().evaluationInterval(), external);
+    notifier.apply(c.alertmanagers(), external);
+    scrapes.apply(c);
+    this.config = c;
+  }
+
+  /**
+   * Re-reads the configuration file (if any) and every rule file ({@code POST /-/reload}). A broken file is refused
+   * with an exception saying why, and the running configuration and rules stay as they were.
+   */
+  public synchronized void reload() {
+    Config fresh = configYaml != null ? Config.parse(configYaml)
+        : configFile != null ? Config.load(configFile) : config;
+    // Parse every rule file before changing anything.
+    Ruler.loadGroups(ruleFiles(fresh), fresh.global().evaluationInterval());
+    apply(fresh);
+    log.info("metrics server: configuration and rules reloaded");
   }
 
   public int port() {
@@ -167,27 +311,59 @@ public final class MetricsServer implements AutoCloseable {
     return scrapes.activeTargets();
   }
 
+  /** The rule groups and their alerts. */
+  public Ruler rules() {
+    return ruler;
+  }
+
+  public Notifier.Stats notifications() {
+    return notifier.stats();
+  }
+
   private String selfMetrics() {
     Db.Stats s = db.stats();
-    return "# HELP prometheus_tsdb_head_series Total number of series in the head block.\n"
-        + "# TYPE prometheus_tsdb_head_series gauge\n"
-        + "prometheus_tsdb_head_series " + s.headSeries() + "\n"
-        + "# HELP prometheus_tsdb_blocks_loaded Number of currently loaded data blocks.\n"
-        + "# TYPE prometheus_tsdb_blocks_loaded gauge\n"
-        + "prometheus_tsdb_blocks_loaded " + s.blocks() + "\n"
-        + "# HELP prometheus_tsdb_out_of_order_samples_total Samples rejected as out of order.\n"
-        + "# TYPE prometheus_tsdb_out_of_order_samples_total counter\n"
-        + "prometheus_tsdb_out_of_order_samples_total " + db.outOfOrderSamples() + "\n"
-        + "# HELP prometheus_ready Whether the server is ready.\n"
-        + "# TYPE prometheus_ready gauge\n"
-        + "prometheus_ready " + (ready ? 1 : 0) + "\n";
+    Notifier.Stats n = notifier.stats();
+    StringBuilder sb = new StringBuilder();
+    metric(sb, "prometheus_tsdb_head_series", "gauge", "Total number of series in the head block.", s.headSeries());
+    metric(sb, "prometheus_tsdb_blocks_loaded", "gauge", "Number of currently loaded data blocks.", s.blocks());
+    metric(sb, "prometheus_tsdb_out_of_order_samples_total", "counter", "Samples rejected as out of order.",
+        db.outOfOrderSamples());
+    metric(sb, "prometheus_notifications_sent_total", "counter", "Total number of alerts sent.", n.sent());
+    metric(sb, "prometheus_notifications_errors_total", "counter",
+        "Total number of errors sending alert notifications.", n.errors());
+    metric(sb, "prometheus_notifications_dropped_total", "counter", "Total number of alerts dropped.", n.dropped());
+    metric(sb, "prometheus_notifications_queue_length", "gauge", "The number of alert notifications in the queue.",
+        n.queueLength());
+    metric(sb, "prometheus_ready", "gauge", "Whether the server is ready.", ready ? 1 : 0);
+    return sb.toString();
+  }
+
+  private static void metric(StringBuilder sb, String name, String type, String help, long value) {
+    sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
+        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(' ').append(value).append('\n');
   }
 
   @Override
   public void close() {
     ready = false;
+    ruler.close();
+    notifier.close();
     scrapes.close();
     http.close();
     db.close();
+    if (deleteBundledRules) {
+      for (Path p : Ruler.resolve(config.ruleFiles(), null)) {
+        if (p.getFileName().toString().equals("cdc-alerts.rules.yml")
+            && p.getParent().getFileName().toString().startsWith("sluice-metrics-rules")) {
+          try {
+            Files.deleteIfExists(p);
+            Files.deleteIfExists(p.getParent());
+          } catch (IOException e) {
+            log.debug("could not delete {}", p, e);
+          }
+        }
+      }
+    }
   }
 }

@@ -54,14 +54,26 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
 
   /** The embedded default: scrape Sluice's exporter and this server every 15 s, alert to Sluice's router. */
   public static Config defaults(int ownPort) {
+    return defaults(ownPort, "127.0.0.1:9093", List.of());
+  }
+
+  /**
+   * The embedded default with the router at {@code alertmanager} ({@code host:port}) and the given rule files (the
+   * bundled CDC alert catalog for {@code sluice up}).
+   */
+  public static Config defaults(int ownPort, String alertmanager, List<String> ruleFiles) {
+    StringBuilder rules = new StringBuilder();
+    for (String f : ruleFiles) {
+      rules.append("  - '").append(f.replace("'", "''")).append("'\n");
+    }
     return parse("""
         global:
           scrape_interval: 15s
           evaluation_interval: 15s
-        alerting:
+        %salerting:
           alertmanagers:
             - static_configs:
-                - targets: ['127.0.0.1:9093']
+                - targets: ['%s']
         scrape_configs:
           - job_name: sluice
             static_configs:
@@ -69,7 +81,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
           - job_name: prometheus
             static_configs:
               - targets: ['127.0.0.1:%d']
-        """.formatted(ownPort));
+        """.formatted(ruleFiles.isEmpty() ? "" : "rule_files:\n" + rules, alertmanager, ownPort));
   }
 
   public static Config parse(String yaml) {

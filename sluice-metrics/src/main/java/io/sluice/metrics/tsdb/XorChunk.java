@@ -251,6 +251,17 @@ final class XorChunk {
     }
 
     private long readBits(int nbits) {
+      int at = 2 + (int) (pos >>> 3);
+      if (nbits > 0 && nbits <= 56 && at + 8 <= b.length) {
+        // Fast path: one big-endian 8-byte window holds the bits (the offset in a byte is at most 7).
+        long w = ((long) (b[at] & 0xff) << 56) | ((long) (b[at + 1] & 0xff) << 48)
+            | ((long) (b[at + 2] & 0xff) << 40) | ((long) (b[at + 3] & 0xff) << 32)
+            | ((long) (b[at + 4] & 0xff) << 24) | ((b[at + 5] & 0xff) << 16) | ((b[at + 6] & 0xff) << 8)
+            | (b[at + 7] & 0xff);
+        long out = (w << (pos & 7)) >>> (64 - nbits);
+        pos += nbits;
+        return out;
+      }
       long out = 0;
       while (nbits > 0) {
         int idx = 2 + (int) (pos >>> 3);

@@ -341,19 +341,7 @@ public final class Api {
 
   /** Prometheus's model.Duration spelling: 15s, 1m, 1h30m. */
   static String goDuration(long ms) {
-    if (ms == 0) {
-      return "0s";
-    }
-    StringBuilder sb = new StringBuilder();
-    long[] units = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000, 1};
-    String[] names = {"y", "w", "d", "h", "m", "s", "ms"};
-    for (int i = 0; i < units.length; i++) {
-      if (ms >= units[i]) {
-        sb.append(ms / units[i]).append(names[i]);
-        ms %= units[i];
-      }
-    }
-    return sb.toString();
+    return Parser.formatDuration(ms);
   }
 
   private HttpResponse buildInfo(HttpRequest r) {

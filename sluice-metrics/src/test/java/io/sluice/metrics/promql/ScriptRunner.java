@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
-import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.promql.parser.Expr;
 import io.sluice.metrics.promql.parser.ParseException;
 import io.sluice.metrics.promql.parser.Parser;
+import io.sluice.metrics.rules.unittest.SeriesNotation;
 import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.tsdb.Db;
 import java.io.IOException;
@@ -95,42 +95,11 @@ final class ScriptRunner {
     for (String l : body) {
       int split = seriesEnd(l);
       Labels labels = parseSeries(l.substring(0, split));
-      long idx = 0;
-      for (String tok : l.substring(split).strip().split("\\s+")) {
-        if (tok.isEmpty()) {
-          continue;
+      List<Double> values = SeriesNotation.expand(l.substring(split));
+      for (int idx = 0; idx < values.size(); idx++) {
+        if (values.get(idx) != null) {
+          app.append(labels, idx * interval, values.get(idx));
         }
-        if (tok.equals("_")) {
-          idx++;
-          continue;
-        }
-        if (tok.equals("stale")) {
-          app.append(labels, idx * interval, StaleNaN.VALUE);
-          idx++;
-          continue;
-        }
-        // a+bxn: a, a+b, ..., a+n*b ; axn: n+1 times a ; _xn: n gaps
-        int x = tok.indexOf('x');
-        if (x > 0 && !tok.startsWith("0x")) {
-          String base = tok.substring(0, x);
-          int n = Integer.parseInt(tok.substring(x + 1));
-          if (base.equals("_")) {
-            idx += n;
-            continue;
-          }
-          int plus = base.indexOf('+', 1);
-          int minus = base.indexOf('-', 1);
-          int op = plus > 0 ? plus : minus;
-          double start = num(op > 0 ? base.substring(0, op) : base);
-          double step = op > 0 ? num(base.substring(op)) : 0;
-          for (int k = 0; k <= n; k++) {
-            app.append(labels, idx * interval, start + k * step);
-            idx++;
-          }
-          continue;
-        }
-        app.append(labels, idx * interval, num(tok));
-        idx++;
       }
     }
     app.commit();

@@ -50,6 +50,11 @@ public final class Parser {
   }
 
   /** A duration such as {@code 5m} or {@code 1h30m}, in milliseconds. */
+  /** Prometheus's spelling of a duration: 0s, 90s as 1m30s, 1h14m. */
+  public static String formatDuration(long ms) {
+    return Printer.duration(ms);
+  }
+
   public static long parseDuration(String s) {
     long total = 0;
     int p = 0;
