@@ -7,16 +7,22 @@ import java.util.Map;
  * its own value for the key (an explicit value always wins). Measured in {@code bench/}: Debezium's defaults (2,048
  * events a batch, a queue of 8,192, 500 ms poll pauses) leave most of a 2-core machine idle between batches, and the
  * JDBC sink's 500-row batches make one round trip per 500 rows.
+ *
+ * <p>{@code errors.log.enable} is on because Connect counts {@code total-errors-logged}, which the bundled
+ * {@code ConnectHighErrorRate} alert watches, only when errors are logged (record contents stay out of the log unless
+ * {@code errors.log.include.messages} is set).
  */
 public final class ConnectorDefaults {
   private static final Map<String, String> DEBEZIUM_SOURCE = Map.of(
       "max.batch.size", "16384",
       "max.queue.size", "65536",
-      "poll.interval.ms", "50");
+      "poll.interval.ms", "50",
+      "errors.log.enable", "true");
 
   private static final Map<String, String> JDBC_SINK = Map.of(
       "batch.size", "2000",
-      "consumer.override.max.poll.records", "2000");
+      "consumer.override.max.poll.records", "2000",
+      "errors.log.enable", "true");
 
   private ConnectorDefaults() {}
 
