@@ -1,0 +1,88 @@
+package io.sluice.ops.reconcile;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Everything that differs between database engines: how to connect read-only, how to read the catalogue, and the SQL
+ * that turns each value into canonical text and that text into hashes. The SQL of one engine must give byte-for-byte
+ * the same text and bit-for-bit the same numbers as the other's for equal values; the tests hold them to that.
+ */
+sealed interface Dialect permits PostgresDialect, MariaDbDialect {
+  /** Column separator inside a row's canonical text, and the text that stands for NULL. */
+  int SEPARATOR = 31;
+  int NULL_MARK = 30;
+
+  static Dialect forUrl(String jdbcUrl) {
+    if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+      return new PostgresDialect();
+    }
+    if (jdbcUrl.startsWith("jdbc:mariadb:") || jdbcUrl.startsWith("jdbc:mysql:")) {
+      return new MariaDbDialect();
+    }
+    throw new IllegalArgumentException("unsupported JDBC URL (PostgreSQL, MySQL and MariaDB are): " + jdbcUrl);
+  }
+
+  /** The engine's name for reports. */
+  String engine();
+
+  /** A read-only connection set up for streaming large results in UTC. */
+  Connection open(String jdbcUrl, Properties properties) throws SQLException;
+
+  String quote(String identifier);
+
+  default String table(TableName table) {
+    return table.schema() == null ? quote(table.name()) : quote(table.schema()) + "." + quote(table.name());
+  }
+
+  /** The columns in declaration order; empty when the table does not exist. */
+  List<ColumnType> columns(Connection connection, TableName table) throws SQLException;
+
+  List<String> primaryKey(Connection connection, TableName table) throws SQLException;
+
+  /** The catalogue's row estimate (no scan); only used to size segments. */
+  long estimateRows(Connection connection, TableName table) throws SQLException;
+
+  /** SQL giving the canonical text of {@code column} (already quoted), or NULL for NULL. */
+  String canonical(String column, ColumnType type, Canon canon);
+
+  /** SQL concatenating canonical texts with {@link #SEPARATOR}, NULLs written as {@link #NULL_MARK}. */
+  String rowText(List<String> canonicalTexts);
+
+  /** SQL: the first 64 bits of the MD5 of {@code text} as an integer (signed or not: sums agree modulo 2^64). */
+  String hash64(String text);
+
+  /** SQL: the first 32 bits of the MD5 of {@code text} as a non-negative integer. */
+  String hash32(String text);
+
+  /** SQL: integer division of two non-negative integers. */
+  String divide(String dividend, long divisor);
+
+  /** SQL: remainder of a non-negative integer. */
+  default String modulo(String dividend, long divisor) {
+    return "(" + dividend + ") % " + divisor;
+  }
+
+  /**
+   * Whether the engine rounds (rather than truncates) fractional seconds when a value is stored with fewer digits:
+   * PostgreSQL rounds, MariaDB truncates. The finer side is brought to the coarser side the way its engine would.
+   */
+  boolean roundsFractionalSeconds();
+
+  /** Rows fetched per round trip when streaming. */
+  default int fetchSize() {
+    return 5_000;
+  }
+
+  /** The length of {@code YYYY-MM-DD HH:MM:SS[.f…]} or {@code HH:MM:SS[.f…]} text kept for {@code digits}. */
+  static int keptLength(int wholeLength, int digits) {
+    return digits <= 0 ? wholeLength : wholeLength + 1 + Math.min(digits, 6);
+  }
+
+  /** Half a unit of the last kept fractional digit, in microseconds (0 when all six are kept). */
+  static long halfUnitMicros(int digits) {
+    return digits >= 6 ? 0 : 5 * (long) Math.pow(10, 5 - digits);
+  }
+}

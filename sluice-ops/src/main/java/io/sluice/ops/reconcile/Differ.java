@@ -1,0 +1,268 @@
+package io.sluice.ops.reconcile;
+
+import io.sluice.ops.progress.Progress;
+import io.sluice.ops.reconcile.ReconcileReport.SegmentChecksum;
+import io.sluice.ops.reconcile.Segmenter.Pass;
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Checksum bisection. Each pass asks both databases, in parallel, for the row count and checksum of every segment;
+ * segments that agree are done, segments that differ are split again while too large for memory, and the small
+ * differing ones are read row by row and compared. Memory holds one pass's segment sums and one segment's rows.
+ */
+final class Differ {
+  private final Side source;
+  private final Side sink;
+  private final ExecutorService pool;
+  private final int maxRowsInMemory;
+  private final Progress progress;
+  private final boolean verbose;
+
+  long sourceRows;
+  long sinkRows;
+  long sourceSum;
+  long sinkSum;
+  long segmentsCompared;
+  long rowsFetched;
+  final List<SegmentChecksum> segments = new ArrayList<>();
+  /** The differing segments compared row by row, for a re-check after the lag window. */
+  final List<Leaves> differing = new ArrayList<>();
+
+  /** Segments of one pass that are compared row by row. */
+  record Leaves(Pass pass, List<Long> ids) {}
+
+  /** Count and checksum of one segment on one side. */
+  private record Sums(long id, long count, long sum) {}
+
+  Differ(Side source, Side sink, ExecutorService pool, int maxRowsInMemory, Progress progress, boolean verbose) {
+    this.source = source;
+    this.sink = sink;
+    this.pool = pool;
+    this.maxRowsInMemory = maxRowsInMemory;
+    this.progress = progress;
+    this.verbose = verbose;
+  }
+
+  void run(List<Pass> top, long estimatedRows, Findings findings) {
+    long total = Math.max(1, estimatedRows);
+    long done = 0;
+    progress.update(0, total);
+    Deque<Pass> finer = new ArrayDeque<>();
+    for (Pass pass : top) {
+      done += bisect(pass, true, finer, findings);
+      total = Math.max(total, done);
+      progress.update(done, total);
+    }
+    while (!finer.isEmpty()) {
+      List<Pass> batch = new ArrayList<>(finer);
+      finer.clear();
+      for (Pass pass : Segmenter.merge(batch)) {
+        bisect(pass, false, finer, findings);
+      }
+    }
+    progress.update(done, done);
+  }
+
+  /** One pass: compares sums, queues finer passes, compares small differing segments; returns rows covered. */
+  private long bisect(Pass pass, boolean top, Deque<Pass> finer, Findings findings) {
+    List<List<Sums>> both = onBoth(side -> sums(side, pass));
+    List<Sums> a = both.get(0);
+    List<Sums> b = both.get(1);
+    List<Long> leaves = new ArrayList<>();
+    long covered = 0;
+    int i = 0;
+    int j = 0;
+    while (i < a.size() || j < b.size()) {
+      long ida = i < a.size() ? a.get(i).id() : Long.MAX_VALUE;
+      long idb = j < b.size() ? b.get(j).id() : Long.MAX_VALUE;
+      long id = Math.min(ida, idb);
+      Sums sa = ida == id ? a.get(i++) : new Sums(id, 0, 0);
+      Sums sb = idb == id ? b.get(j++) : new Sums(id, 0, 0);
+      covered += Math.max(sa.count(), sb.count());
+      if (top) {
+        sourceRows += sa.count();
+        sinkRows += sb.count();
+        sourceSum += sa.sum();
+        sinkSum += sb.sum();
+        if (verbose) {
+          segments.add(new SegmentChecksum(Segmenter.describe(pass, id), sa.count(), sb.count(), hex(sa.sum()), hex(sb.sum())));
+        }
+      }
+      if (sa.count() == sb.count() && sa.sum() == sb.sum()) {
+        continue;
+      }
+      Pass split = Math.max(sa.count(), sb.count()) > maxRowsInMemory ? Segmenter.split(pass, id) : null;
+      if (split != null) {
+        finer.add(split);
+      } else {
+        leaves.add(id);
+      }
+    }
+    if (!leaves.isEmpty()) {
+      Leaves l = new Leaves(pass, List.copyOf(leaves));
+      differing.add(l);
+      compareRows(l, findings);
+    }
+    return covered;
+  }
+
+  /** Reads the rows of some segments of a pass on both sides, segment by segment in step, and compares them. */
+  void compareRows(Leaves leaves, Findings findings) {
+    Set<Long> wanted = new HashSet<>(leaves.ids());
+    List<RowCursor> cursors = onBoth(side -> new RowCursor(side, rowsQuery(side, leaves)));
+    RowCursor a = cursors.get(0);
+    RowCursor b = cursors.get(1);
+    try {
+      while (a.hasRow() || b.hasRow()) {
+        long id = Math.min(a.hasRow() ? a.segment() : Long.MAX_VALUE, b.hasRow() ? b.segment() : Long.MAX_VALUE);
+        boolean keep = wanted.contains(id);
+        Map<String, Findings.Row> rowsA = a.take(id, keep);
+        Map<String, Findings.Row> rowsB = b.take(id, keep);
+        if (keep) {
+          segmentsCompared++;
+          rowsFetched += rowsA.size() + rowsB.size();
+          findings.compare(rowsA, rowsB);
+        }
+      }
+    } finally {
+      a.close();
+      b.close();
+    }
+  }
+
+  private String rowsQuery(Side side, Leaves leaves) {
+    List<String> columns = new ArrayList<>();
+    columns.add(Segmenter.segmentOf(side, leaves.pass()));
+    columns.addAll(side.canonicalKeys());
+    columns.addAll(side.canonicalValues());
+    return "SELECT " + String.join(", ", columns) + side.from()
+        + side.where(Segmenter.scope(side, leaves.pass(), leaves.ids()))
+        + " ORDER BY " + Segmenter.order(side, leaves.pass());
+  }
+
+  private static List<Sums> sums(Side side, Pass pass) {
+    String sql = "SELECT " + Segmenter.segmentOf(side, pass) + ", count(*), sum(" + side.dialect.hash64(side.rowText())
+        + ")" + side.from() + side.where(Segmenter.scope(side, pass)) + " GROUP BY 1 ORDER BY 1";
+    return side.query(sql, rs -> {
+      List<Sums> out = new ArrayList<>();
+      try {
+        while (rs.next()) {
+          out.add(new Sums(rs.getLong(1), rs.getLong(2), wrap(rs.getBigDecimal(3))));
+        }
+      } catch (SQLException e) {
+        throw new ReconcileException(side.role + ": " + e.getMessage(), e);
+      }
+      return out;
+    });
+  }
+
+  /** The SQL sum of checksums modulo 2^64 (PostgreSQL sums signed values, MariaDB unsigned: equal modulo 2^64). */
+  static long wrap(BigDecimal sum) {
+    return sum == null ? 0 : sum.toBigInteger().longValue();
+  }
+
+  static String hex(long checksum) {
+    return String.format("%016x", checksum);
+  }
+
+  /** Runs {@code work} on both sides in parallel; source first in the result. */
+  <T> List<T> onBoth(Function<Side, T> work) {
+    Future<T> onSource = pool.submit(() -> work.apply(source));
+    T onSink = work.apply(sink);
+    try {
+      return List.of(onSource.get(), onSink);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReconcileException("interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new ReconcileException(e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /** A streamed, segment-ordered row query on one side. */
+  private static final class RowCursor {
+    private final Side side;
+    private final Statement statement;
+    private final ResultSet rs;
+    private final int keys;
+    private final int columns;
+    private boolean has;
+
+    RowCursor(Side side, String sql) {
+      this.side = side;
+      ResultSet[] out = new ResultSet[1];
+      this.statement = side.open(sql, out);
+      this.rs = out[0];
+      this.keys = side.canonicalKeys().size();
+      try {
+        this.columns = rs.getMetaData().getColumnCount();
+        has = rs.next();
+      } catch (SQLException e) {
+        throw new ReconcileException(side.role + ": " + e.getMessage(), e);
+      }
+    }
+
+    boolean hasRow() {
+      return has;
+    }
+
+    long segment() {
+      try {
+        return rs.getLong(1);
+      } catch (SQLException e) {
+        throw new ReconcileException(side.role + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** The rows of segment {@code id} (the cursor is on or before it), kept only when wanted. */
+    Map<String, Findings.Row> take(long id, boolean keep) {
+      Map<String, Findings.Row> rows = new HashMap<>();
+      try {
+        while (has && rs.getLong(1) == id) {
+          if (keep) {
+            List<String> key = new ArrayList<>(keys);
+            for (int c = 2; c < 2 + keys; c++) {
+              key.add(rs.getString(c));
+            }
+            List<String> values = new ArrayList<>(columns - 1 - keys);
+            for (int c = 2 + keys; c <= columns; c++) {
+              values.add(rs.getString(c));
+            }
+            rows.put(String.join("\u001f", key), new Findings.Row(key, values));
+          }
+          has = rs.next();
+        }
+      } catch (SQLException e) {
+        throw new ReconcileException(side.role + ": " + e.getMessage(), e);
+      }
+      return rows;
+    }
+
+    void close() {
+      try {
+        statement.close();
+      } catch (SQLException ignored) {
+        // Closing a read-only statement; the transaction ends next.
+      }
+      side.endTransaction();
+    }
+  }
+}

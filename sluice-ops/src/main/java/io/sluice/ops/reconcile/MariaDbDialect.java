@@ -1,0 +1,170 @@
+package io.sluice.ops.reconcile;
+
+import io.sluice.ops.reconcile.ColumnType.Kind;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * MySQL and MariaDB: canonical text through {@code DATE_FORMAT}, {@code HEX} and decimal casts; hashes from
+ * {@code MD5} and {@code CONV}. Text is converted to utf8mb4 first so the hashed bytes are PostgreSQL's UTF-8 bytes
+ * whatever the column's character set.
+ */
+final class MariaDbDialect implements Dialect {
+
+  @Override
+  public String engine() {
+    return "MariaDB";
+  }
+
+  @Override
+  public Connection open(String jdbcUrl, Properties properties) throws SQLException {
+    // The MariaDB driver serves MySQL too, under its own scheme.
+    String url = jdbcUrl.startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + jdbcUrl.substring("jdbc:mysql:".length()) : jdbcUrl;
+    Connection c = DriverManager.getConnection(url, properties);
+    c.setReadOnly(true);
+    try (Statement s = c.createStatement()) {
+      // TIMESTAMP columns are instants shown in the session zone: UTC, as PostgreSQL's timestamptz is canonicalised.
+      s.execute("SET time_zone = '+00:00'");
+    }
+    return c;
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return '`' + identifier.replace("`", "``") + '`';
+  }
+
+  @Override
+  public List<ColumnType> columns(Connection connection, TableName table) throws SQLException {
+    String sql = "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, DATETIME_PRECISION"
+        + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"
+        + " ORDER BY ORDINAL_POSITION";
+    List<ColumnType> columns = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String type = rs.getString(2).toLowerCase(Locale.ROOT);
+          int scale = rs.getObject(4) == null ? -1 : rs.getInt(4);
+          int precision = rs.getObject(5) == null ? 0 : rs.getInt(5);
+          columns.add(new ColumnType(rs.getString(1), kind(type), precision, scale, rs.getString(3)));
+        }
+      }
+    }
+    return columns;
+  }
+
+  private static Kind kind(String dataType) {
+    return switch (dataType) {
+      case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "year" -> Kind.INTEGER;
+      case "decimal", "numeric" -> Kind.DECIMAL;
+      case "float", "double", "real" -> Kind.FLOAT;
+      case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" -> Kind.TEXT;
+      case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> Kind.BYTES;
+      case "date" -> Kind.DATE;
+      case "time" -> Kind.TIME;
+      case "datetime" -> Kind.TIMESTAMP;
+      case "timestamp" -> Kind.TIMESTAMPTZ;
+      case "uuid" -> Kind.UUID;
+      default -> Kind.OTHER;
+    };
+  }
+
+  @Override
+  public List<String> primaryKey(Connection connection, TableName table) throws SQLException {
+    String sql = "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE CONSTRAINT_NAME = 'PRIMARY'"
+        + " AND TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+    List<String> key = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          key.add(rs.getString(1));
+        }
+      }
+    }
+    return key;
+  }
+
+  @Override
+  public long estimateRows(Connection connection, TableName table) throws SQLException {
+    String sql = "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE())"
+        + " AND TABLE_NAME = ?";
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  @Override
+  public String canonical(String c, ColumnType type, Canon canon) {
+    if (canon instanceof Canon.Integer) {
+      return "CAST(" + c + " AS CHAR)";
+    }
+    if (canon instanceof Canon.Decimal d) {
+      return d.scale() < 0
+          ? "CAST(" + c + " AS CHAR)"
+          : "CAST(CAST(" + c + " AS DECIMAL(65," + Math.min(d.scale(), 30) + ")) AS CHAR)";
+    }
+    if (canon instanceof Canon.Bytes) {
+      return "LOWER(HEX(" + c + "))";
+    }
+    if (canon instanceof Canon.Date) {
+      return "DATE_FORMAT(" + c + ", '%Y-%m-%d')";
+    }
+    if (canon instanceof Canon.Time t) {
+      return "LEFT(TIME_FORMAT(" + c + ", '%H:%i:%s.%f'), " + Dialect.keptLength(8, t.digits()) + ")";
+    }
+    if (canon instanceof Canon.Timestamp t) {
+      long half = t.round() ? Dialect.halfUnitMicros(t.digits()) : 0;
+      String value = half > 0 ? "(" + c + " + INTERVAL " + half + " MICROSECOND)" : c;
+      return "LEFT(DATE_FORMAT(" + value + ", '%Y-%m-%d %H:%i:%s.%f'), " + Dialect.keptLength(19, t.digits()) + ")";
+    }
+    if (canon instanceof Canon.Uuid) {
+      return "LOWER(CAST(" + c + " AS CHAR))";
+    }
+    return "CONVERT(" + c + " USING utf8mb4)";
+  }
+
+  @Override
+  public String rowText(List<String> texts) {
+    StringBuilder sb = new StringBuilder("CONCAT_WS(CHAR(" + SEPARATOR + " USING utf8mb4)");
+    for (String t : texts) {
+      sb.append(", COALESCE(").append(t).append(", CHAR(").append(NULL_MARK).append(" USING utf8mb4))");
+    }
+    return sb.append(')').toString();
+  }
+
+  @Override
+  public String hash64(String text) {
+    return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 16), 16, 10) AS UNSIGNED)";
+  }
+
+  @Override
+  public String hash32(String text) {
+    return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 8), 16, 10) AS UNSIGNED)";
+  }
+
+  @Override
+  public String divide(String dividend, long divisor) {
+    return "(" + dividend + ") DIV " + divisor;
+  }
+
+  @Override
+  public boolean roundsFractionalSeconds() {
+    return false;
+  }
+}

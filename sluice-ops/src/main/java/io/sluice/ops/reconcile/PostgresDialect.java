@@ -1,0 +1,171 @@
+package io.sluice.ops.reconcile;
+
+import io.sluice.ops.reconcile.ColumnType.Kind;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/** PostgreSQL: canonical text through {@code to_char}, {@code encode} and {@code round}; hashes from {@code md5}. */
+final class PostgresDialect implements Dialect {
+
+  @Override
+  public String engine() {
+    return "PostgreSQL";
+  }
+
+  @Override
+  public Connection open(String jdbcUrl, Properties properties) throws SQLException {
+    Connection c = DriverManager.getConnection(jdbcUrl, properties);
+    // Streaming (fetch size) needs a transaction; read-only makes the driver begin READ ONLY transactions.
+    c.setAutoCommit(false);
+    c.setReadOnly(true);
+    return c;
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  @Override
+  public List<ColumnType> columns(Connection connection, TableName table) throws SQLException {
+    String sql = "SELECT column_name, data_type, udt_name, numeric_scale, datetime_precision"
+        + " FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) AND table_name = ?"
+        + " ORDER BY ordinal_position";
+    List<ColumnType> columns = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String type = rs.getString(2);
+          int scale = rs.getObject(4) == null ? -1 : rs.getInt(4);
+          int precision = rs.getObject(5) == null ? 6 : rs.getInt(5);
+          columns.add(new ColumnType(rs.getString(1), kind(type, rs.getString(3)), precision, scale, type));
+        }
+      }
+    }
+    connection.commit();
+    return columns;
+  }
+
+  private static Kind kind(String dataType, String udt) {
+    return switch (dataType) {
+      case "smallint", "integer", "bigint" -> Kind.INTEGER;
+      case "numeric" -> Kind.DECIMAL;
+      case "real", "double precision" -> Kind.FLOAT;
+      case "boolean" -> Kind.BOOLEAN;
+      case "character varying", "character", "text", "\"char\"", "name" -> Kind.TEXT;
+      case "bytea" -> Kind.BYTES;
+      case "date" -> Kind.DATE;
+      case "time without time zone" -> Kind.TIME;
+      case "timestamp without time zone" -> Kind.TIMESTAMP;
+      case "timestamp with time zone" -> Kind.TIMESTAMPTZ;
+      case "uuid" -> Kind.UUID;
+      case "USER-DEFINED" -> "citext".equals(udt) ? Kind.TEXT : Kind.OTHER;
+      default -> Kind.OTHER;
+    };
+  }
+
+  @Override
+  public List<String> primaryKey(Connection connection, TableName table) throws SQLException {
+    String sql = "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+        + " AND a.attnum = ANY (i.indkey) WHERE i.indrelid = ?::regclass AND i.indisprimary"
+        + " ORDER BY array_position(i.indkey::int[], a.attnum::int)";
+    List<String> key = new ArrayList<>();
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table(table));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          key.add(rs.getString(1));
+        }
+      }
+    }
+    connection.commit();
+    return key;
+  }
+
+  @Override
+  public long estimateRows(Connection connection, TableName table) throws SQLException {
+    // reltuples is -1 until the first VACUUM/ANALYZE; then the heap size gives a rough count (~100 bytes a row).
+    String sql = "SELECT reltuples::bigint, pg_relation_size(oid) FROM pg_class WHERE oid = ?::regclass";
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
+      ps.setString(1, table(table));
+      try (ResultSet rs = ps.executeQuery()) {
+        long estimate = 0;
+        if (rs.next()) {
+          estimate = rs.getLong(1) >= 0 ? rs.getLong(1) : rs.getLong(2) / 100;
+        }
+        connection.commit();
+        return estimate;
+      }
+    }
+  }
+
+  @Override
+  public String canonical(String c, ColumnType type, Canon canon) {
+    if (canon instanceof Canon.Integer) {
+      return type.kind() == Kind.BOOLEAN ? "(" + c + ")::int::text" : "(" + c + ")::text";
+    }
+    if (canon instanceof Canon.Decimal d) {
+      return d.scale() < 0
+          ? "trim_scale((" + c + ")::numeric)::text"
+          : "round((" + c + ")::numeric, " + d.scale() + ")::text";
+    }
+    if (canon instanceof Canon.Bytes) {
+      return "encode(" + c + ", 'hex')";
+    }
+    if (canon instanceof Canon.Date) {
+      return "to_char(" + c + ", 'YYYY-MM-DD')";
+    }
+    if (canon instanceof Canon.Time t) {
+      return "left(to_char(" + c + ", 'HH24:MI:SS.US'), " + Dialect.keptLength(8, t.digits()) + ")";
+    }
+    if (canon instanceof Canon.Timestamp t) {
+      String value = type.kind() == Kind.TIMESTAMPTZ ? "(" + c + " AT TIME ZONE 'UTC')" : c;
+      long half = t.round() ? Dialect.halfUnitMicros(t.digits()) : 0;
+      if (half > 0) {
+        value = "(" + value + " + interval '" + half + " microseconds')";
+      }
+      return "left(to_char(" + value + ", 'YYYY-MM-DD HH24:MI:SS.US'), " + Dialect.keptLength(19, t.digits()) + ")";
+    }
+    if (canon instanceof Canon.Uuid) {
+      return type.kind() == Kind.UUID ? "(" + c + ")::text" : "lower(" + c + ")";
+    }
+    return "(" + c + ")::text";
+  }
+
+  @Override
+  public String rowText(List<String> texts) {
+    StringBuilder sb = new StringBuilder("concat_ws(chr(" + SEPARATOR + ")");
+    for (String t : texts) {
+      sb.append(", coalesce(").append(t).append(", chr(").append(NULL_MARK).append("))");
+    }
+    return sb.append(')').toString();
+  }
+
+  @Override
+  public String hash64(String text) {
+    return "('x' || substr(md5(" + text + "), 1, 16))::bit(64)::bigint";
+  }
+
+  @Override
+  public String hash32(String text) {
+    return "('x' || substr(md5(" + text + "), 1, 8))::bit(32)::bigint";
+  }
+
+  @Override
+  public String divide(String dividend, long divisor) {
+    return "(" + dividend + ") / " + divisor;
+  }
+
+  @Override
+  public boolean roundsFractionalSeconds() {
+    return true;
+  }
+}
