@@ -146,10 +146,17 @@ final class Differ {
   }
 
   private String rowsQuery(Side side, Leaves leaves) {
+    // Aliases, because PostgreSQL names "id"::text "id", and ORDER BY "id" would then sort the text.
     List<String> columns = new ArrayList<>();
-    columns.add(Segmenter.segmentOf(side, leaves.pass()));
-    columns.addAll(side.canonicalKeys());
-    columns.addAll(side.canonicalValues());
+    columns.add(Segmenter.segmentOf(side, leaves.pass()) + " AS seg");
+    List<String> keys = side.canonicalKeys();
+    for (int i = 0; i < keys.size(); i++) {
+      columns.add(keys.get(i) + " AS k" + i);
+    }
+    List<String> values = side.canonicalValues();
+    for (int i = 0; i < values.size(); i++) {
+      columns.add(values.get(i) + " AS v" + i);
+    }
     return "SELECT " + String.join(", ", columns) + side.from()
         + side.where(Segmenter.scope(side, leaves.pass(), leaves.ids()))
         + " ORDER BY " + Segmenter.order(side, leaves.pass());

@@ -122,9 +122,9 @@ final class Segmenter {
     return segmentOf(side, pass) + " IN (" + ids.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
   }
 
-  /** SQL ordering rows by segment: the key itself for ranges (index order), the bucket otherwise. */
+  /** SQL ordering rows by segment: the raw key for ranges (index order, same segment order), the bucket otherwise. */
   static String order(Side side, Pass pass) {
-    return pass instanceof RangePass ? side.integerKey() : "1";
+    return pass instanceof RangePass ? side.dialect.table(side.table) + "." + side.integerKey() : "1";
   }
 
   private static String range(Side side, long from, long to) {
