@@ -171,7 +171,7 @@ public final class ReconcileBenchmark {
           "INSERT INTO items SELECT i, 'name ' || i, (i % 100000) / 100.0, i::float8 / 7, i % 2 = 0,"
               + " date '2020-01-01' + (i % 2000)::int, timestamp '2024-01-01' + i * interval '61 seconds'"
               + " + ((i * 7919) % 1000000) * interval '1 microsecond', 'note ' || (i % 1000),"
-              + " convert_to('p' || i, 'UTF8'), md5(i::text)::uuid FROM generate_series(1, " + rows + ") i");
+              + " convert_to('p' || i, 'UTF8'), md5(i::text)::uuid FROM generate_series(1::bigint, " + rows + ") i");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

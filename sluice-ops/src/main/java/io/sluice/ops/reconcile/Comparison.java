@@ -15,10 +15,18 @@ import java.util.stream.Collectors;
  * PostgreSQL folds unquoted names to lower case and MariaDB keeps them), each with the one canonical form both sides
  * use, and the precision casts that form implies.
  */
-record Comparison(List<Column> keys, List<Column> values, List<String> casts, List<String> skipped) {
+record Comparison(List<Column> keys, List<Column> values, List<String> casts, List<String> skipped,
+    boolean nativeHash) {
 
   /** One column on both sides. */
   record Column(String name, ColumnType source, ColumnType sink, Canon canon) {}
+
+  /** How the checksums are computed, for reports. */
+  String checksumMethod() {
+    return nativeHash
+        ? "sum of hash_record_extended of the row (both sides PostgreSQL with identical column types)"
+        : "sum of the first 64 bits of md5(canonical row text)";
+  }
 
   /** Whether the key is one integer column, so segments can be key ranges read through the primary-key index. */
   boolean integerKey() {
@@ -78,7 +86,15 @@ record Comparison(List<Column> keys, List<Column> values, List<String> casts, Li
         skipped.add(k.name() + " (only in the sink table)");
       }
     }
-    return new Comparison(List.copyOf(orderedKeys), List.copyOf(values), List.copyOf(casts), List.copyOf(skipped));
+    List<Column> all = new ArrayList<>(orderedKeys);
+    all.addAll(values);
+    boolean nativeHash = sourceDialect.getClass() == sinkDialect.getClass() && casts.isEmpty()
+        && sourceDialect.nativeHash(List.of("x")).isPresent()
+        && all.stream().allMatch(c -> c.source().declared().equals(c.sink().declared())
+            && c.source().scale() == c.sink().scale() && c.source().precision() == c.sink().precision()
+            && c.source().kind() != Kind.OTHER);
+    return new Comparison(List.copyOf(orderedKeys), List.copyOf(values), List.copyOf(casts), List.copyOf(skipped),
+        nativeHash);
   }
 
   static String fold(String name) {
@@ -107,7 +123,8 @@ record Comparison(List<Column> keys, List<Column> values, List<String> casts, Li
         casts.add(s.name() + ": compared at the declared scale " + scale + " of the "
             + (s.scale() >= 0 ? "source" : "sink"));
       }
-      return new Canon.Decimal(scale);
+      boolean rescale = s.scale() != k.scale() || a != b;
+      return new Canon.Decimal(scale, rescale);
     }
     if (s.isTemporal() && k.isTemporal()) {
       int digits = Math.min(s.precision(), k.precision());

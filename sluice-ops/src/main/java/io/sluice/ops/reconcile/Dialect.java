@@ -57,6 +57,14 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
   /** SQL: the first 32 bits of the MD5 of {@code text} as a non-negative integer. */
   String hash32(String text);
 
+  /**
+   * SQL: a 64-bit hash of the columns' values computed without text conversion, when the engine has one. Used only
+   * when both sides are this engine and declare every column alike, so equal values hash alike on both.
+   */
+  default java.util.Optional<String> nativeHash(List<String> columns) {
+    return java.util.Optional.empty();
+  }
+
   /** SQL: integer division of two non-negative integers. */
   String divide(String dividend, long divisor);
 
@@ -79,6 +87,11 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
   /** The length of {@code YYYY-MM-DD HH:MM:SS[.f…]} or {@code HH:MM:SS[.f…]} text kept for {@code digits}. */
   static int keptLength(int wholeLength, int digits) {
     return digits <= 0 ? wholeLength : wholeLength + 1 + Math.min(digits, 6);
+  }
+
+  /** Whether timestamps with {@code digits} fractional digits use PostgreSQL's own trimmed text (see {@link Canon.Timestamp}). */
+  static boolean nativeTimestampText(int digits) {
+    return digits == 0 || digits == 3 || digits == 6;
   }
 
   /** Half a unit of the last kept fractional digit, in microseconds (0 when all six are kept). */

@@ -30,6 +30,7 @@ final class Differ {
   private final Side sink;
   private final ExecutorService pool;
   private final int maxRowsInMemory;
+  private final int leafRows;
   private final Progress progress;
   private final boolean verbose;
 
@@ -49,10 +50,12 @@ final class Differ {
   /** Count and checksum of one segment on one side. */
   private record Sums(long id, long count, long sum) {}
 
-  Differ(Side source, Side sink, ExecutorService pool, int maxRowsInMemory, Progress progress, boolean verbose) {
+  Differ(Side source, Side sink, ExecutorService pool, int leafRows, int maxRowsInMemory, Progress progress,
+      boolean verbose) {
     this.source = source;
     this.sink = sink;
     this.pool = pool;
+    this.leafRows = leafRows;
     this.maxRowsInMemory = maxRowsInMemory;
     this.progress = progress;
     this.verbose = verbose;
@@ -106,7 +109,8 @@ final class Differ {
       if (sa.count() == sb.count() && sa.sum() == sb.sum()) {
         continue;
       }
-      Pass split = Math.max(sa.count(), sb.count()) > maxRowsInMemory ? Segmenter.split(pass, id) : null;
+      long rows = Math.max(sa.count(), sb.count());
+      Pass split = Segmenter.worthSplitting(pass, rows, leafRows, maxRowsInMemory) ? Segmenter.split(pass, id) : null;
       if (split != null) {
         finer.add(split);
       } else {
@@ -163,8 +167,9 @@ final class Differ {
   }
 
   private static List<Sums> sums(Side side, Pass pass) {
-    String sql = "SELECT " + Segmenter.segmentOf(side, pass) + ", count(*), sum(" + side.dialect.hash64(side.rowText())
-        + ")" + side.from() + side.where(Segmenter.scope(side, pass)) + " GROUP BY 1 ORDER BY 1";
+    // Not ORDER BY: the database may then aggregate by hashing; the few thousand sums are sorted here.
+    String sql = "SELECT " + Segmenter.segmentOf(side, pass) + ", count(*), sum(" + side.rowHash()
+        + ")" + side.from() + side.where(Segmenter.scope(side, pass)) + " GROUP BY 1";
     return side.query(sql, rs -> {
       List<Sums> out = new ArrayList<>();
       try {
@@ -174,6 +179,7 @@ final class Differ {
       } catch (SQLException e) {
         throw new ReconcileException(side.role + ": " + e.getMessage(), e);
       }
+      out.sort(java.util.Comparator.comparingLong(Sums::id));
       return out;
     });
   }

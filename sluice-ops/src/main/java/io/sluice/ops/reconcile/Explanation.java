@@ -15,15 +15,15 @@ final class Explanation {
       steps.add(new Explained("row count (" + side.role + ")", "SELECT count(*)" + side.from() + side.where(null) + ";"));
     }
     for (Side side : List.of(source, sink)) {
-      steps.add(new Explained("table checksum (" + side.role + "): sum of the first 64 bits of md5(canonical row)"
-          + " modulo 2^64; equal on both sides when the rows are equal",
-          "SELECT count(*), sum(" + side.dialect.hash64(side.rowText()) + ")" + side.from() + side.where(null) + ";"));
+      steps.add(new Explained("table checksum (" + side.role + "): " + comparison.checksumMethod()
+          + ", modulo 2^64; equal on both sides when the rows are equal",
+          "SELECT count(*), sum(" + side.rowHash() + ")" + side.from() + side.where(null) + ";"));
     }
     for (Side side : List.of(source, sink)) {
       steps.add(new Explained("segment checksums (" + side.role + "): compare segment by segment, then list the rows"
           + " of the segments that differ",
-          "SELECT " + side.dialect.modulo(side.dialect.hash32(side.keyText()), 1024) + " AS segment, count(*), sum("
-              + side.dialect.hash64(side.rowText()) + ")" + side.from() + side.where(null) + " GROUP BY 1 ORDER BY 1;"));
+          "SELECT " + side.dialect.modulo(side.keyHash32(), 1024) + " AS segment, count(*), sum("
+              + side.rowHash() + ")" + side.from() + side.where(null) + " GROUP BY 1 ORDER BY 1;"));
     }
     if (!oneConnection) {
       steps.add(new Explained("missing / extra rows and column mismatches: the two tables are not reachable from one"

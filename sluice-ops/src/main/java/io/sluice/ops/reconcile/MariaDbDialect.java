@@ -115,7 +115,7 @@ final class MariaDbDialect implements Dialect {
       return "CAST(" + c + " AS CHAR)";
     }
     if (canon instanceof Canon.Decimal d) {
-      return d.scale() < 0
+      return d.scale() < 0 || !d.rescale()
           ? "CAST(" + c + " AS CHAR)"
           : "CAST(CAST(" + c + " AS DECIMAL(65," + Math.min(d.scale(), 30) + ")) AS CHAR)";
     }
@@ -131,7 +131,12 @@ final class MariaDbDialect implements Dialect {
     if (canon instanceof Canon.Timestamp t) {
       long half = t.round() ? Dialect.halfUnitMicros(t.digits()) : 0;
       String value = half > 0 ? "(" + c + " + INTERVAL " + half + " MICROSECOND)" : c;
-      return "LEFT(DATE_FORMAT(" + value + ", '%Y-%m-%d %H:%i:%s.%f'), " + Dialect.keptLength(19, t.digits()) + ")";
+      String text = "LEFT(DATE_FORMAT(" + value + ", '%Y-%m-%d %H:%i:%s.%f'), " + Dialect.keptLength(19, t.digits()) + ")";
+      if (Dialect.nativeTimestampText(t.digits()) && t.digits() > 0) {
+        // PostgreSQL's text: fractional zeros dropped, then the point if nothing is left after it.
+        return "TRIM(TRAILING '.' FROM TRIM(TRAILING '0' FROM " + text + "))";
+      }
+      return text;
     }
     if (canon instanceof Canon.Uuid) {
       return "LOWER(CAST(" + c + " AS CHAR))";

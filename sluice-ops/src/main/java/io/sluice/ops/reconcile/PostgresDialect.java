@@ -113,15 +113,16 @@ final class PostgresDialect implements Dialect {
       return type.kind() == Kind.BOOLEAN ? "(" + c + ")::int::text" : "(" + c + ")::text";
     }
     if (canon instanceof Canon.Decimal d) {
-      return d.scale() < 0
-          ? "trim_scale((" + c + ")::numeric)::text"
-          : "round((" + c + ")::numeric, " + d.scale() + ")::text";
+      if (d.scale() < 0) {
+        return "trim_scale((" + c + ")::numeric)::text";
+      }
+      return d.rescale() ? "round((" + c + ")::numeric, " + d.scale() + ")::text" : "(" + c + ")::text";
     }
     if (canon instanceof Canon.Bytes) {
       return "encode(" + c + ", 'hex')";
     }
     if (canon instanceof Canon.Date) {
-      return "to_char(" + c + ", 'YYYY-MM-DD')";
+      return "(" + c + ")::text";
     }
     if (canon instanceof Canon.Time t) {
       return "left(to_char(" + c + ", 'HH24:MI:SS.US'), " + Dialect.keptLength(8, t.digits()) + ")";
@@ -131,6 +132,11 @@ final class PostgresDialect implements Dialect {
       long half = t.round() ? Dialect.halfUnitMicros(t.digits()) : 0;
       if (half > 0) {
         value = "(" + value + " + interval '" + half + " microseconds')";
+      }
+      if (Dialect.nativeTimestampText(t.digits())) {
+        // The server's own text (DateStyle ISO, which the JDBC driver requires): fractional zeros trimmed.
+        return t.digits() == 6 ? "(" + value + ")::text"
+            : "date_trunc('" + (t.digits() == 3 ? "milliseconds" : "second") + "', " + value + ")::text";
       }
       return "left(to_char(" + value + ", 'YYYY-MM-DD HH24:MI:SS.US'), " + Dialect.keptLength(19, t.digits()) + ")";
     }
@@ -157,6 +163,13 @@ final class PostgresDialect implements Dialect {
   @Override
   public String hash32(String text) {
     return "('x' || substr(md5(" + text + "), 1, 8))::bit(32)::bigint";
+  }
+
+  @Override
+  public java.util.Optional<String> nativeHash(List<String> columns) {
+    // Each type's own hash function, combined per row; hashed again because the row combination is linear, and a
+    // sum of linear hashes would not see two rows swapping a value.
+    return java.util.Optional.of("hashint8extended(hash_record_extended(ROW(" + String.join(", ", columns) + "), 0), 0)");
   }
 
   @Override

@@ -8,6 +8,8 @@ import java.util.Map;
  * each kind. Checksums are the order-independent table checksums (sum of the first 64 bits of the MD5 of each
  * row's canonical text, modulo 2^64, in hexadecimal): equal tables have equal checksums.
  *
+ * @param checksumMethod how rows were hashed (the portable MD5 of canonical text, or an engine's native hash when
+ *     both sides are the same engine with identical column types)
  * @param casts precision casts applied so that a coarser side does not cause false mismatches
  * @param skipped columns left out of the comparison and why
  * @param settled rows that differed at first but agreed when re-checked after the lag window
@@ -20,7 +22,7 @@ public record ReconcileReport(
     String sourceChecksum, String sinkChecksum,
     List<Map<String, String>> missingExamples, List<Map<String, String>> extraExamples,
     List<Mismatch> mismatchExamples,
-    List<String> casts, List<String> skipped, long settled,
+    String checksumMethod, List<String> casts, List<String> skipped, long settled,
     List<SegmentChecksum> segments, Stats stats) {
 
   /** True when both tables hold the same rows. */

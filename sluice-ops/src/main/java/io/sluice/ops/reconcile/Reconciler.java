@@ -52,11 +52,11 @@ public final class Reconciler {
     try (Side source = open("source", b.sourceUrl, b.sourceProperties, b.sourceTable);
          Side sink = open("sink", b.sinkUrl, b.sinkProperties, b.sinkTable)) {
       Comparison comparison = plan(source, sink);
-      Differ differ = new Differ(source, sink, pool, b.maxRowsInMemory, b.progress, b.verbose);
+      Differ differ = new Differ(source, sink, pool, b.leafRows, b.maxRowsInMemory, b.progress, b.verbose);
       long estimate = Math.max(
           estimate(source), estimate(sink));
       long[] bounds = comparison.integerKey() ? keyBounds(differ) : null;
-      List<Segmenter.Pass> top = new Segmenter(b.segmentRows, b.maxSegments).top(estimate, bounds, b.rowsPerChunk);
+      List<Segmenter.Pass> top = new Segmenter(b.segmentRows, b.bucketRows, b.maxSegments).top(estimate, bounds, b.rowsPerChunk);
       List<String> keyNames = comparison.keys().stream().map(Comparison.Column::name).toList();
       List<String> valueNames = comparison.values().stream().map(Comparison.Column::name).toList();
       boolean recheck = !b.lagWindow.isZero();
@@ -80,7 +80,8 @@ public final class Reconciler {
           sink.dialect.engine(), keyNames, valueNames, differ.sourceRows, differ.sinkRows,
           findings.missing, findings.extra, findings.changed, Differ.hex(differ.sourceSum), Differ.hex(differ.sinkSum),
           List.copyOf(findings.missingExamples), List.copyOf(findings.extraExamples),
-          List.copyOf(findings.mismatchExamples), comparison.casts(), comparison.skipped(), settled,
+          List.copyOf(findings.mismatchExamples), comparison.checksumMethod(), comparison.casts(), comparison.skipped(),
+          settled,
           List.copyOf(differ.segments),
           new ReconcileReport.Stats(source.queries() + sink.queries(), differ.segmentsCompared, differ.rowsFetched,
               (System.nanoTime() - started) / 1_000_000));
@@ -219,7 +220,9 @@ public final class Reconciler {
     private Progress progress = Progress.NONE;
     private Clock clock = Clock.systemUTC();
     private int segmentRows = 1_000;
-    private int maxSegments = 16_384;
+    private int bucketRows = 100;
+    private int maxSegments = 65_536;
+    private int leafRows = 64;
     private int maxRowsInMemory = 10_000;
     private long rowsPerChunk = 250_000;
 
@@ -308,9 +311,19 @@ public final class Reconciler {
       return this;
     }
 
-    /** Target rows per first-level segment (default 1,000). */
+    /**
+     * Target rows per first-level segment: key ranges (default 1,000; differing ranges are split further, down to
+     * {@code leafRows}) and, a tenth of it, hash buckets (default 100; splitting those costs a scan).
+     */
     public Builder segmentRows(int segmentRows) {
       this.segmentRows = segmentRows;
+      this.bucketRows = Math.max(1, segmentRows / 10);
+      return this;
+    }
+
+    /** Differing key ranges are split until they hold at most this many rows, then read (default 64). */
+    public Builder leafRows(int leafRows) {
+      this.leafRows = leafRows;
       return this;
     }
 

@@ -21,37 +21,49 @@ final class Segmenter {
   /** A set of segments computed by one grouped query per side. */
   sealed interface Pass permits RangePass, BucketPass {}
 
-  /** Segments {@code [from + i*width, from + (i+1)*width)} within {@code [from, to)}. */
-  record RangePass(long from, long to, long width) implements Pass {}
+  /**
+   * Segments {@code [origin + i*width, origin + (i+1)*width)} of the keys within {@code ranges} (each
+   * {@code [from, to)}). Widths are powers of two, so the segments of every level line up and the finer segments of
+   * many differing ranges can be computed by one query.
+   */
+  record RangePass(long origin, long width, List<long[]> ranges) implements Pass {}
 
   /** Segments {@code hash mod modulus}, limited to the keys whose {@code hash mod parentModulus} is in parents. */
   record BucketPass(long modulus, long parentModulus, List<Long> parents) implements Pass {}
 
   private final int segmentRows;
+  private final int bucketRows;
   private final int maxSegments;
 
-  Segmenter(int segmentRows, int maxSegments) {
+  Segmenter(int segmentRows, int bucketRows, int maxSegments) {
     this.segmentRows = segmentRows;
+    this.bucketRows = bucketRows;
     this.maxSegments = maxSegments;
   }
 
-  /** The first passes over the whole table: one per chunk of ranges, or one bucket pass. */
+  /** The first passes over the whole table: one per chunk of key ranges, or one bucket pass. */
   List<Pass> top(long estimatedRows, long[] keyBounds, long rowsPerChunk) {
-    long segments = Math.max(1, Math.min(maxSegments, ceilDiv(Math.max(estimatedRows, 1), segmentRows)));
+    long rows = Math.max(estimatedRows, 1);
     if (keyBounds == null) {
-      return List.of(new BucketPass(segments, 1, List.of()));
+      // Bucket segments are not read through an index: smaller ones keep the rows read for differing ones few.
+      return List.of(new BucketPass(Math.max(1, Math.min(maxSegments, ceilDiv(rows, bucketRows))), 1, List.of()));
     }
     long from = keyBounds[0];
-    long to = keyBounds[1];
-    if (to <= from) {
-      return List.of(new RangePass(from, from + 1, 1));
+    long to = Math.max(keyBounds[1], from + 1);
+    long segments = Math.max(1, Math.min(maxSegments, ceilDiv(rows, segmentRows)));
+    long wanted = ceilDiv(to - from, segments);
+    long width = wanted <= 1 ? 1 : Long.highestOneBit(wanted - 1) << 1;
+    if (width <= 0) {
+      width = Long.highestOneBit(Long.MAX_VALUE);
     }
-    long width = Math.max(1, ceilDiv(to - from, segments));
-    long chunks = Math.max(1, Math.min(64, ceilDiv(Math.max(estimatedRows, 1), rowsPerChunk)));
-    long perChunk = Math.max(1, ceilDiv(ceilDiv(to - from, width), chunks)) * width;
+    long chunks = Math.max(1, Math.min(64, ceilDiv(rows, rowsPerChunk)));
+    long perChunk = Math.max(1, ceilDiv(ceilDiv(to - from, width), chunks));
+    long chunkWidth = perChunk > Long.MAX_VALUE / width ? Long.MAX_VALUE : perChunk * width;
     List<Pass> passes = new ArrayList<>();
-    for (long start = from; start < to; start = start > to - perChunk ? to : start + perChunk) {
-      passes.add(new RangePass(start, start > to - perChunk ? to : start + perChunk, width));
+    for (long start = from; start < to; ) {
+      long end = start > to - chunkWidth ? to : start + chunkWidth;
+      passes.add(new RangePass(from, width, List.of(new long[] {start, end})));
+      start = end;
     }
     return passes;
   }
@@ -59,51 +71,68 @@ final class Segmenter {
   /** A finer pass over segment {@code id} of {@code pass}, or null when it cannot be split further. */
   static Pass split(Pass pass, long id) {
     if (pass instanceof RangePass r) {
-      long from = r.from() + id * r.width();
-      long to = Math.min(r.to(), from + r.width());
-      return r.width() <= 1 ? null : new RangePass(from, to, Math.max(1, ceilDiv(to - from, FANOUT)));
+      if (r.width() <= 1) {
+        return null;
+      }
+      long from = r.origin() + id * r.width();
+      long to = from > Long.MAX_VALUE - r.width() ? Long.MAX_VALUE : from + r.width();
+      return new RangePass(r.origin(), Math.max(1, r.width() / FANOUT), List.of(new long[] {from, to}));
     }
     BucketPass b = (BucketPass) pass;
     return b.modulus() * FANOUT > MAX_MODULUS ? null : new BucketPass(b.modulus() * FANOUT, b.modulus(), List.of(id));
   }
 
-  /** Joins finer passes made from the same bucket pass into one, so one scan serves them all. */
+  /** Joins finer passes of the same level into one, so one query per side serves them all. */
   static List<Pass> merge(List<Pass> passes) {
-    List<Pass> merged = new ArrayList<>();
-    List<Long> parents = new ArrayList<>();
-    BucketPass template = null;
+    java.util.Map<String, List<Pass>> levels = new java.util.LinkedHashMap<>();
     for (Pass p : passes) {
-      if (p instanceof BucketPass b) {
-        template = b;
-        parents.addAll(b.parents());
-      } else {
-        merged.add(p);
+      String level = p instanceof RangePass r ? "r" + r.origin() + "/" + r.width() : "b" + ((BucketPass) p).modulus();
+      levels.computeIfAbsent(level, k -> new ArrayList<>()).add(p);
+    }
+    List<Pass> merged = new ArrayList<>();
+    for (List<Pass> same : levels.values()) {
+      // Bounded so that the OR list (ranges) or IN list (buckets) stays a reasonable statement.
+      for (int i = 0; i < same.size(); i += 256) {
+        List<Pass> part = same.subList(i, Math.min(same.size(), i + 256));
+        if (part.get(0) instanceof RangePass r) {
+          List<long[]> ranges = new ArrayList<>();
+          part.forEach(p -> ranges.addAll(((RangePass) p).ranges()));
+          merged.add(new RangePass(r.origin(), r.width(), ranges));
+        } else {
+          BucketPass b = (BucketPass) part.get(0);
+          List<Long> parents = new ArrayList<>();
+          part.forEach(p -> parents.addAll(((BucketPass) p).parents()));
+          merged.add(new BucketPass(b.modulus(), b.parentModulus(), parents));
+        }
       }
     }
-    if (template != null) {
-      merged.add(new BucketPass(template.modulus(), template.parentModulus(), List.copyOf(parents)));
-    }
     return merged;
+  }
+
+  /** Whether a differing segment of {@code rows} rows is split again rather than read row by row. */
+  static boolean worthSplitting(Pass pass, long rows, int leafRows, int maxRowsInMemory) {
+    // Range segments split cheaply (an index range per query); bucket segments cost a scan, so only for memory.
+    return pass instanceof RangePass ? rows > leafRows : rows > maxRowsInMemory;
   }
 
   /** SQL for the segment id of a row in {@code pass}. */
   static String segmentOf(Side side, Pass pass) {
     if (pass instanceof RangePass r) {
-      return side.dialect.divide(side.integerKey() + " - (" + r.from() + ")", r.width());
+      return side.dialect.divide(side.integerKey() + " - (" + r.origin() + ")", r.width());
     }
-    return side.dialect.modulo(side.dialect.hash32(side.keyText()), ((BucketPass) pass).modulus());
+    return side.dialect.modulo(side.keyHash32(), ((BucketPass) pass).modulus());
   }
 
   /** SQL restricting rows to {@code pass}, or null for the whole table. */
   static String scope(Side side, Pass pass) {
     if (pass instanceof RangePass r) {
-      return range(side, r.from(), r.to());
+      return r.ranges().stream().map(x -> range(side, x[0], x[1])).collect(Collectors.joining(" OR "));
     }
     BucketPass b = (BucketPass) pass;
     if (b.parents().isEmpty()) {
       return null;
     }
-    return side.dialect.modulo(side.dialect.hash32(side.keyText()), b.parentModulus()) + " IN ("
+    return side.dialect.modulo(side.keyHash32(), b.parentModulus()) + " IN ("
         + b.parents().stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
   }
 
@@ -116,7 +145,7 @@ final class Segmenter {
       return scope(side, pass);
     }
     if (pass instanceof RangePass r) {
-      return ids.stream().map(id -> range(side, r.from() + id * r.width(), Math.min(r.to(), r.from() + (id + 1) * r.width())))
+      return ids.stream().map(id -> range(side, r.origin() + id * r.width(), end(r.origin() + id * r.width(), r.width())))
           .collect(Collectors.joining(" OR "));
     }
     return segmentOf(side, pass) + " IN (" + ids.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
@@ -134,10 +163,14 @@ final class Segmenter {
   /** A segment as text for reports. */
   static String describe(Pass pass, long id) {
     if (pass instanceof RangePass r) {
-      long from = r.from() + id * r.width();
-      return "key [" + from + ", " + Math.min(r.to(), from + r.width()) + ")";
+      long from = r.origin() + id * r.width();
+      return "key [" + from + ", " + end(from, r.width()) + ")";
     }
     return "md5(key) mod " + ((BucketPass) pass).modulus() + " = " + id;
+  }
+
+  private static long end(long from, long width) {
+    return from > Long.MAX_VALUE - width ? Long.MAX_VALUE : from + width;
   }
 
   static long ceilDiv(long a, long b) {

@@ -63,6 +63,23 @@ final class Side implements AutoCloseable {
     return dialect.rowText(all);
   }
 
+  /** SQL: the 64-bit checksum of a row, native when both sides allow it (see {@link Comparison#nativeHash}). */
+  String rowHash() {
+    if (comparison.nativeHash()) {
+      return dialect.nativeHash(comparison.all().stream().map(this::column).toList()).orElseThrow();
+    }
+    return dialect.hash64(rowText());
+  }
+
+  /** SQL: a non-negative 32-bit hash of the key, for bucket segments. */
+  String keyHash32() {
+    if (comparison.nativeHash()) {
+      return "(" + dialect.nativeHash(comparison.keys().stream().map(this::column).toList()).orElseThrow()
+          + " & 4294967295)";
+    }
+    return dialect.hash32(keyText());
+  }
+
   /** The raw integer key column, for key-range segments. */
   String integerKey() {
     return column(comparison.keys().get(0));
