@@ -79,6 +79,36 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
    */
   boolean roundsFractionalSeconds();
 
+  /**
+   * SQL conditions splitting the table into about {@code count} pieces that together hold every row, read one
+   * after the other in one transaction so progress can be shown; a single null when the table is not split.
+   */
+  List<String> chunks(Side side, int count, long[] keyBounds);
+
+  /** Key ranges as chunks: the first and last open-ended so that no row is left out. */
+  static List<String> keyChunks(Side side, int count, long[] keyBounds) {
+    List<String> chunks = new java.util.ArrayList<>();
+    if (count <= 1 || keyBounds == null || keyBounds[1] - keyBounds[0] < count) {
+      chunks.add(null);
+      return chunks;
+    }
+    long per = (keyBounds[1] - keyBounds[0] + count - 1) / count;
+    String k = side.integerKey();
+    for (int i = 0; i < count; i++) {
+      long from = keyBounds[0] + i * per;
+      long to = from + per;
+      if (i == 0) {
+        chunks.add(k + " < " + to);
+      } else if (i == count - 1 || to >= keyBounds[1]) {
+        chunks.add(k + " >= " + from);
+        break;
+      } else {
+        chunks.add(k + " >= " + from + " AND " + k + " < " + to);
+      }
+    }
+    return chunks;
+  }
+
   /** Rows fetched per round trip when streaming. */
   default int fetchSize() {
     return 5_000;

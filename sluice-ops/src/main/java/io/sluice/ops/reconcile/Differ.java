@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -61,29 +62,54 @@ final class Differ {
     this.verbose = verbose;
   }
 
-  void run(List<Pass> top, long estimatedRows, Findings findings) {
+  /**
+   * Bisects from {@code top}, the pass over the whole table, which each side reads in {@code chunks} (its own
+   * pieces of the table, see {@link Dialect#chunks}) so that progress can be reported while it runs.
+   */
+  void run(Pass top, long estimatedRows, int chunks, long[] keyBounds, Findings findings) {
     long total = Math.max(1, estimatedRows);
-    long done = 0;
     progress.update(0, total);
+    AtomicInteger finished = new AtomicInteger();
+    List<List<Sums>> both = onBoth(side -> {
+      // One snapshot for all chunks, so a row updated meanwhile is neither counted twice nor missed.
+      List<String> scopes = side.dialect.chunks(side, chunks, keyBounds);
+      Map<Long, long[]> acc = new HashMap<>();
+      for (String chunk : scopes) {
+        for (Sums s : sums(side, top, chunk)) {
+          long[] a = acc.computeIfAbsent(s.id(), k -> new long[2]);
+          a[0] += s.count();
+          a[1] += s.sum();
+        }
+        int done = finished.addAndGet(scopes.size() == chunks ? 1 : Math.max(1, chunks / scopes.size()));
+        synchronized (progress) {
+          progress.update(Math.min(total, total * done / (2L * chunks)), total);
+        }
+      }
+      side.endTransaction();
+      List<Sums> out = new ArrayList<>(acc.size());
+      acc.forEach((id, a) -> out.add(new Sums(id, a[0], a[1])));
+      out.sort(java.util.Comparator.comparingLong(Sums::id));
+      return out;
+    });
     Deque<Pass> finer = new ArrayDeque<>();
-    for (Pass pass : top) {
-      done += bisect(pass, true, finer, findings);
-      total = Math.max(total, done);
-      progress.update(done, total);
-    }
+    long covered = bisect(top, both, true, finer, findings);
+    progress.update(covered, Math.max(covered, 1));
     while (!finer.isEmpty()) {
       List<Pass> batch = new ArrayList<>(finer);
       finer.clear();
       for (Pass pass : Segmenter.merge(batch)) {
-        bisect(pass, false, finer, findings);
+        List<List<Sums>> sums = onBoth(side -> {
+          List<Sums> out = sums(side, pass, null);
+          side.endTransaction();
+          return out;
+        });
+        bisect(pass, sums, false, finer, findings);
       }
     }
-    progress.update(done, done);
   }
 
-  /** One pass: compares sums, queues finer passes, compares small differing segments; returns rows covered. */
-  private long bisect(Pass pass, boolean top, Deque<Pass> finer, Findings findings) {
-    List<List<Sums>> both = onBoth(side -> sums(side, pass));
+  /** Compares one pass's sums, queues finer passes, compares small differing segments; returns rows covered. */
+  private long bisect(Pass pass, List<List<Sums>> both, boolean top, Deque<Pass> finer, Findings findings) {
     List<Sums> a = both.get(0);
     List<Sums> b = both.get(1);
     List<Long> leaves = new ArrayList<>();
@@ -166,10 +192,14 @@ final class Differ {
         + " ORDER BY " + Segmenter.order(side, leaves.pass());
   }
 
-  private static List<Sums> sums(Side side, Pass pass) {
+  private static List<Sums> sums(Side side, Pass pass, String chunk) {
     // Not ORDER BY: the database may then aggregate by hashing; the few thousand sums are sorted here.
+    String scope = Segmenter.scope(side, pass);
+    if (chunk != null) {
+      scope = scope == null ? chunk : "(" + scope + ") AND (" + chunk + ")";
+    }
     String sql = "SELECT " + Segmenter.segmentOf(side, pass) + ", count(*), sum(" + side.rowHash()
-        + ")" + side.from() + side.where(Segmenter.scope(side, pass)) + " GROUP BY 1";
+        + ")" + side.from() + side.where(scope) + " GROUP BY 1";
     return side.query(sql, rs -> {
       List<Sums> out = new ArrayList<>();
       try {

@@ -30,6 +30,8 @@ final class MariaDbDialect implements Dialect {
     String url = jdbcUrl.startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + jdbcUrl.substring("jdbc:mysql:".length()) : jdbcUrl;
     Connection c = DriverManager.getConnection(url, properties);
     c.setReadOnly(true);
+    c.setAutoCommit(false);
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     try (Statement s = c.createStatement()) {
       // TIMESTAMP columns are instants shown in the session zone: UTC, as PostgreSQL's timestamptz is canonicalised.
       s.execute("SET time_zone = '+00:00'");
@@ -161,6 +163,12 @@ final class MariaDbDialect implements Dialect {
   @Override
   public String hash32(String text) {
     return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 8), 16, 10) AS UNSIGNED)";
+  }
+
+  @Override
+  public List<String> chunks(Side side, int count, long[] keyBounds) {
+    // InnoDB keeps rows in primary-key order: key ranges read sequentially.
+    return Dialect.keyChunks(side, count, keyBounds);
   }
 
   @Override

@@ -24,6 +24,7 @@ final class PostgresDialect implements Dialect {
     // Streaming (fetch size) needs a transaction; read-only makes the driver begin READ ONLY transactions.
     c.setAutoCommit(false);
     c.setReadOnly(true);
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     return c;
   }
 
@@ -163,6 +164,31 @@ final class PostgresDialect implements Dialect {
   @Override
   public String hash32(String text) {
     return "('x' || substr(md5(" + text + "), 1, 8))::bit(32)::bigint";
+  }
+
+  @Override
+  public List<String> chunks(Side side, int count, long[] keyBounds) {
+    // Ranges of heap blocks (TID range scans): sequential reads like one full scan, whatever the key.
+    long blocks = side.query("SELECT pg_relation_size('" + table(side.table).replace("'", "''")
+        + "'::regclass) / current_setting('block_size')::bigint", rs -> {
+          try {
+            rs.next();
+            return rs.getLong(1);
+          } catch (SQLException e) {
+            throw new ReconcileException(side.role + ": " + e.getMessage(), e);
+          }
+        });
+    List<String> chunks = new ArrayList<>();
+    if (count <= 1 || blocks < 2L * count) {
+      chunks.add(null);
+      return chunks;
+    }
+    long per = (blocks + count - 1) / count;
+    for (long start = 0; start < blocks; start += per) {
+      String from = "ctid >= '(" + start + ",0)'::tid";
+      chunks.add(start + per >= blocks ? from : from + " AND ctid < '(" + (start + per) + ",0)'::tid");
+    }
+    return chunks;
   }
 
   @Override

@@ -56,12 +56,15 @@ public final class Reconciler {
       long estimate = Math.max(
           estimate(source), estimate(sink));
       long[] bounds = comparison.integerKey() ? keyBounds(differ) : null;
-      List<Segmenter.Pass> top = new Segmenter(b.segmentRows, b.bucketRows, b.maxSegments).top(estimate, bounds, b.rowsPerChunk);
+      source.endTransaction();
+      sink.endTransaction();
+      Segmenter.Pass top = new Segmenter(b.segmentRows, b.bucketRows, b.maxSegments).top(estimate, bounds);
+      int chunks = (int) Math.max(1, Math.min(64, Segmenter.ceilDiv(Math.max(1, estimate), b.rowsPerChunk)));
       List<String> keyNames = comparison.keys().stream().map(Comparison.Column::name).toList();
       List<String> valueNames = comparison.values().stream().map(Comparison.Column::name).toList();
       boolean recheck = !b.lagWindow.isZero();
       Findings first = new Findings(keyNames, valueNames, b.limitRows, recheck, null);
-      differ.run(top, estimate, first);
+      differ.run(top, estimate, chunks, bounds, first);
       Instant observed = b.clock.instant();
       Findings findings = first;
       long settled = 0;
@@ -318,6 +321,12 @@ public final class Reconciler {
     public Builder segmentRows(int segmentRows) {
       this.segmentRows = segmentRows;
       this.bucketRows = Math.max(1, segmentRows / 10);
+      return this;
+    }
+
+    /** Rows per piece of the first scan (default 250,000): progress is reported after each piece. */
+    public Builder rowsPerChunk(long rowsPerChunk) {
+      this.rowsPerChunk = rowsPerChunk;
       return this;
     }
 

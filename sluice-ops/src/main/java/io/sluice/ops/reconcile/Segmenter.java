@@ -23,7 +23,7 @@ final class Segmenter {
 
   /**
    * Segments {@code [origin + i*width, origin + (i+1)*width)} of the keys within {@code ranges} (each
-   * {@code [from, to)}). Widths are powers of two, so the segments of every level line up and the finer segments of
+   * {@code [from, to)}; none: the whole table). Widths are powers of two, so the segments of every level line up and the finer segments of
    * many differing ranges can be computed by one query.
    */
   record RangePass(long origin, long width, List<long[]> ranges) implements Pass {}
@@ -41,12 +41,12 @@ final class Segmenter {
     this.maxSegments = maxSegments;
   }
 
-  /** The first passes over the whole table: one per chunk of key ranges, or one bucket pass. */
-  List<Pass> top(long estimatedRows, long[] keyBounds, long rowsPerChunk) {
+  /** The first pass, over the whole table: key ranges when {@code keyBounds} are known, else hash buckets. */
+  Pass top(long estimatedRows, long[] keyBounds) {
     long rows = Math.max(estimatedRows, 1);
     if (keyBounds == null) {
       // Bucket segments are not read through an index: smaller ones keep the rows read for differing ones few.
-      return List.of(new BucketPass(Math.max(1, Math.min(maxSegments, ceilDiv(rows, bucketRows))), 1, List.of()));
+      return new BucketPass(Math.max(1, Math.min(maxSegments, ceilDiv(rows, bucketRows))), 1, List.of());
     }
     long from = keyBounds[0];
     long to = Math.max(keyBounds[1], from + 1);
@@ -56,16 +56,7 @@ final class Segmenter {
     if (width <= 0) {
       width = Long.highestOneBit(Long.MAX_VALUE);
     }
-    long chunks = Math.max(1, Math.min(64, ceilDiv(rows, rowsPerChunk)));
-    long perChunk = Math.max(1, ceilDiv(ceilDiv(to - from, width), chunks));
-    long chunkWidth = perChunk > Long.MAX_VALUE / width ? Long.MAX_VALUE : perChunk * width;
-    List<Pass> passes = new ArrayList<>();
-    for (long start = from; start < to; ) {
-      long end = start > to - chunkWidth ? to : start + chunkWidth;
-      passes.add(new RangePass(from, width, List.of(new long[] {start, end})));
-      start = end;
-    }
-    return passes;
+    return new RangePass(from, width, List.of());
   }
 
   /** A finer pass over segment {@code id} of {@code pass}, or null when it cannot be split further. */
@@ -126,6 +117,9 @@ final class Segmenter {
   /** SQL restricting rows to {@code pass}, or null for the whole table. */
   static String scope(Side side, Pass pass) {
     if (pass instanceof RangePass r) {
+      if (r.ranges().isEmpty()) {
+        return null;
+      }
       return r.ranges().stream().map(x -> range(side, x[0], x[1])).collect(Collectors.joining(" OR "));
     }
     BucketPass b = (BucketPass) pass;

@@ -101,17 +101,16 @@ final class Side implements AutoCloseable {
     return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
   }
 
-  /** Runs a query and maps its streamed rows; the result set is closed before returning. */
+  /**
+   * Runs a query and maps its streamed rows; the result set is closed before returning. The transaction stays open
+   * (several queries can share its snapshot) until {@link #endTransaction()}.
+   */
   <T> T query(String sql, Function<ResultSet, T> reader) {
     queries++;
     try (Statement s = connection.createStatement()) {
       s.setFetchSize(dialect.fetchSize());
       try (ResultSet rs = s.executeQuery(sql)) {
         return reader.apply(rs);
-      } finally {
-        if (!connection.getAutoCommit()) {
-          connection.commit();
-        }
       }
     } catch (SQLException e) {
       throw new ReconcileException(role + " query failed: " + e.getMessage() + "\n  " + sql, e);

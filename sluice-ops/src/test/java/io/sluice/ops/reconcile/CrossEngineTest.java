@@ -30,7 +30,8 @@ class CrossEngineTest {
   private static Reconciler.Builder reconcile(String sourceUrl, String sinkUrl, String table) {
     String source = sourceUrl.startsWith("jdbc:postgresql:") ? sourceUrl + "?user=postgres&password=postgres" : sourceUrl;
     String sink = sinkUrl.startsWith("jdbc:postgresql:") ? sinkUrl + "?user=postgres&password=postgres" : sinkUrl;
-    return Reconciler.builder().source(source).sink(sink).table(table).segmentRows(50).maxRowsInMemory(200);
+    return Reconciler.builder().source(source).sink(sink).table(table).segmentRows(50).maxRowsInMemory(200)
+        .rowsPerChunk(700);
   }
 
   @Test

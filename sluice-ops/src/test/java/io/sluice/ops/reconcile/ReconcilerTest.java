@@ -39,7 +39,8 @@ class ReconcilerTest {
   private static Reconciler.Builder reconcile(String table) {
     // Small segments so that even these small tables go through several levels of bisection.
     return Reconciler.builder().source(source + "?user=postgres&password=postgres")
-        .sink(sink + "?user=postgres&password=postgres").table(table).segmentRows(50).maxRowsInMemory(200);
+        .sink(sink + "?user=postgres&password=postgres").table(table).segmentRows(50).maxRowsInMemory(200)
+        .rowsPerChunk(700);
   }
 
   @Test
@@ -49,13 +50,19 @@ class ReconcilerTest {
     TestTables.fillItems(source, "same", 0, 3_000);
     TestTables.fillItems(sink, "same", 0, 3_000);
     AtomicLong progressed = new AtomicLong();
-    ReconcileReport report = reconcile("same").progress((done, total) -> progressed.set(done)).verbose(true).build().run();
+    AtomicLong updates = new AtomicLong();
+    ReconcileReport report = reconcile("same").progress((done, total) -> {
+      progressed.set(done);
+      updates.incrementAndGet();
+    }).verbose(true).build().run();
     assertTrue(report.equal(), () -> report.toString());
     assertEquals(3_000, report.sourceRows());
     assertEquals(3_000, report.sinkRows());
     assertEquals(report.sourceChecksum(), report.sinkChecksum());
     assertEquals(0, report.stats().rowsFetched(), "equal tables are compared by checksum only");
     assertEquals(3_000, progressed.get());
+    assertTrue(updates.get() > 4, "the first scan is read in pieces, each reported: " + updates.get());
+    assertTrue(report.stats().queries() >= 10, "pieces of the first scan: " + report.stats());
     assertFalse(report.segments().isEmpty());
     assertTrue(report.segments().stream().allMatch(ReconcileReport.SegmentChecksum::equal));
     assertEquals(List.of("id"), report.key());
