@@ -65,6 +65,11 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     return java.util.Optional.empty();
   }
 
+  /** SQL: per segment, the row count and the sum of row hashes, for rows {@code fromWhere} ("FROM … WHERE …"). */
+  default String segmentSums(String segment, String rowHash, String fromWhere) {
+    return "SELECT " + segment + ", count(*), sum(" + rowHash + ")" + fromWhere + " GROUP BY 1";
+  }
+
   /** SQL: integer division of two non-negative integers. */
   String divide(String dividend, long divisor);
 

@@ -198,8 +198,8 @@ final class Differ {
     if (chunk != null) {
       scope = scope == null ? chunk : "(" + scope + ") AND (" + chunk + ")";
     }
-    String sql = "SELECT " + Segmenter.segmentOf(side, pass) + ", count(*), sum(" + side.rowHash()
-        + ")" + side.from() + side.where(scope) + " GROUP BY 1";
+    String sql = side.dialect.segmentSums(Segmenter.segmentOf(side, pass), side.rowHash(),
+        side.from() + side.where(scope));
     return side.query(sql, rs -> {
       List<Sums> out = new ArrayList<>();
       try {

@@ -222,7 +222,7 @@ public final class Reconciler {
     private boolean verbose;
     private Progress progress = Progress.NONE;
     private Clock clock = Clock.systemUTC();
-    private int segmentRows = 1_000;
+    private int segmentRows = 256;
     private int bucketRows = 100;
     private int maxSegments = 65_536;
     private int leafRows = 64;
@@ -315,7 +315,7 @@ public final class Reconciler {
     }
 
     /**
-     * Target rows per first-level segment: key ranges (default 1,000; differing ranges are split further, down to
+     * Target rows per first-level segment: key ranges (default 256; differing ranges are split further, down to
      * {@code leafRows}) and, a tenth of it, hash buckets (default 100; splitting those costs a scan).
      */
     public Builder segmentRows(int segmentRows) {

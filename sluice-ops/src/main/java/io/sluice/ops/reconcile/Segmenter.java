@@ -52,10 +52,8 @@ final class Segmenter {
     long to = Math.max(keyBounds[1], from + 1);
     long segments = Math.max(1, Math.min(maxSegments, ceilDiv(rows, segmentRows)));
     long wanted = ceilDiv(to - from, segments);
-    long width = wanted <= 1 ? 1 : Long.highestOneBit(wanted - 1) << 1;
-    if (width <= 0) {
-      width = Long.highestOneBit(Long.MAX_VALUE);
-    }
+    // Rounded down to a power of two: up to twice the segments wanted, still bounded by twice maxSegments.
+    long width = Long.highestOneBit(Math.max(1, wanted));
     return new RangePass(from, width, List.of());
   }
 

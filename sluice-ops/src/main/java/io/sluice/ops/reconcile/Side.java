@@ -7,12 +7,15 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One database of the comparison (source or sink) with the SQL fragments of its dialect for the planned columns.
  * Each side has its own connection and is only used by one thread at a time.
  */
 final class Side implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Side.class);
   final String role;
   final Dialect dialect;
   final Connection connection;
@@ -107,10 +110,15 @@ final class Side implements AutoCloseable {
    */
   <T> T query(String sql, Function<ResultSet, T> reader) {
     queries++;
+    long start = System.nanoTime();
     try (Statement s = connection.createStatement()) {
       s.setFetchSize(dialect.fetchSize());
       try (ResultSet rs = s.executeQuery(sql)) {
         return reader.apply(rs);
+      } finally {
+        if (LOG.isDebugEnabled()) {
+          LOG.debug("{} {} ms: {}", role, (System.nanoTime() - start) / 1_000_000, sql.length() > 300 ? sql.substring(0, 300) + "..." : sql);
+        }
       }
     } catch (SQLException e) {
       throw new ReconcileException(role + " query failed: " + e.getMessage() + "\n  " + sql, e);
