@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 
 /**
@@ -49,12 +51,33 @@ public final class Reconciler {
       t.setDaemon(true);
       return t;
     });
-    try (Side source = open("source", b.sourceUrl, b.sourceProperties, b.sourceTable);
-         Side sink = open("sink", b.sinkUrl, b.sinkProperties, b.sinkTable)) {
-      Comparison comparison = plan(source, sink);
+    dialect("source", b.sourceUrl);
+    dialect("sink", b.sinkUrl);
+    // Both connections are opened and read in parallel: on a busy server each round trip counts.
+    Future<Side> opening = pool.submit(() -> open("source", b.sourceUrl, b.sourceProperties, b.sourceTable));
+    Side sinkSide;
+    try {
+      sinkSide = open("sink", b.sinkUrl, b.sinkProperties, b.sinkTable);
+    } catch (RuntimeException e) {
+      closeWhenOpened(opening);
+      pool.shutdownNow();
+      throw e;
+    }
+    Side sourceSide;
+    try {
+      sourceSide = opening.get();
+    } catch (InterruptedException | ExecutionException e) {
+      sinkSide.close();
+      pool.shutdownNow();
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new ReconcileException("cannot connect to the source: " + e.getMessage(), e);
+    }
+    try (Side source = sourceSide; Side sink = sinkSide) {
       Differ differ = new Differ(source, sink, pool, b.leafRows, b.maxRowsInMemory, b.progress, b.verbose);
-      long estimate = Math.max(
-          estimate(source), estimate(sink));
+      Comparison comparison = plan(source, sink, differ);
+      long estimate = differ.onBoth(Reconciler::estimate).stream().mapToLong(Long::longValue).max().orElse(0);
       long[] bounds = comparison.integerKey() ? keyBounds(differ) : null;
       source.endTransaction();
       sink.endTransaction();
@@ -101,17 +124,39 @@ public final class Reconciler {
   public List<Explained> explain() {
     try (Side source = open("source", b.sourceUrl, b.sourceProperties, b.sourceTable);
          Side sink = open("sink", b.sinkUrl, b.sinkProperties, b.sinkTable)) {
-      return Explanation.of(plan(source, sink), source, sink, b.sourceUrl.equals(b.sinkUrl));
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      try {
+        Differ differ = new Differ(source, sink, pool, b.leafRows, b.maxRowsInMemory, Progress.NONE, false);
+        return Explanation.of(plan(source, sink, differ), source, sink, b.sourceUrl.equals(b.sinkUrl));
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 
   /** One step of {@link #explain()}: what it checks, and the SQL. */
   public record Explained(String title, String sql) {}
 
-  private Comparison plan(Side source, Side sink) {
+  private static void closeWhenOpened(Future<Side> opening) {
     try {
-      List<ColumnType> sourceColumns = source.dialect.columns(source.connection, source.table);
-      List<ColumnType> sinkColumns = sink.dialect.columns(sink.connection, sink.table);
+      opening.get().close();
+    } catch (InterruptedException | ExecutionException | RuntimeException ignored) {
+      // It did not open, or this thread is being stopped: nothing to close.
+    }
+  }
+
+  private Comparison plan(Side source, Side sink, Differ differ) {
+    try {
+      List<List<ColumnType>> both = differ.onBoth(side -> {
+        try {
+          return side.dialect.columns(side.connection, side.table);
+        } catch (SQLException e) {
+          throw new ReconcileException("cannot read the definition of " + side.role + " table " + side.table
+              + ": " + e.getMessage(), e);
+        }
+      });
+      List<ColumnType> sourceColumns = both.get(0);
+      List<ColumnType> sinkColumns = both.get(1);
       if (sourceColumns.isEmpty()) {
         throw new ReconcileException("source table " + source.table + " not found");
       }
@@ -137,13 +182,16 @@ public final class Reconciler {
     }
   }
 
-  private Side open(String role, String url, Properties properties, TableName table) {
-    Dialect dialect;
+  private static Dialect dialect(String role, String url) {
     try {
-      dialect = Dialect.forUrl(url);
+      return Dialect.forUrl(url);
     } catch (IllegalArgumentException e) {
       throw new ReconcileException(role + ": " + e.getMessage(), e);
     }
+  }
+
+  private Side open(String role, String url, Properties properties, TableName table) {
+    Dialect dialect = dialect(role, url);
     try {
       return new Side(role, dialect, dialect.open(url, properties), table, b.where);
     } catch (SQLException e) {
@@ -227,7 +275,7 @@ public final class Reconciler {
     private int maxSegments = 65_536;
     private int leafRows = 64;
     private int maxRowsInMemory = 10_000;
-    private long rowsPerChunk = 250_000;
+    private long rowsPerChunk = 1_000_000;
 
     private Builder() {}
 
@@ -324,7 +372,7 @@ public final class Reconciler {
       return this;
     }
 
-    /** Rows per piece of the first scan (default 250,000): progress is reported after each piece. */
+    /** Rows per piece of the first scan (default 1,000,000): progress is reported after each piece. */
     public Builder rowsPerChunk(long rowsPerChunk) {
       this.rowsPerChunk = rowsPerChunk;
       return this;
