@@ -48,14 +48,30 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
   /** SQL giving the canonical text of {@code column} (already quoted), or NULL for NULL. */
   String canonical(String column, ColumnType type, Canon canon);
 
+  /** SQL: the character with this code, as text. */
+  String character(int code);
+
+  /** SQL: the first {@code hexDigits} hexadecimal digits of the MD5 of {@code text} as an integer. */
+  String md5Prefix(String text, int hexDigits);
+
   /** SQL concatenating canonical texts with {@link #SEPARATOR}, NULLs written as {@link #NULL_MARK}. */
-  String rowText(List<String> canonicalTexts);
+  default String rowText(List<String> canonicalTexts) {
+    StringBuilder sb = new StringBuilder("CONCAT_WS(" + character(SEPARATOR));
+    for (String t : canonicalTexts) {
+      sb.append(", COALESCE(").append(t).append(", ").append(character(NULL_MARK)).append(')');
+    }
+    return sb.append(')').toString();
+  }
 
   /** SQL: the first 64 bits of the MD5 of {@code text} as an integer (signed or not: sums agree modulo 2^64). */
-  String hash64(String text);
+  default String hash64(String text) {
+    return md5Prefix(text, 16);
+  }
 
   /** SQL: the first 32 bits of the MD5 of {@code text} as a non-negative integer. */
-  String hash32(String text);
+  default String hash32(String text) {
+    return md5Prefix(text, 8);
+  }
 
   /**
    * SQL: a 64-bit hash of the columns' values computed without text conversion, when the engine has one. Used only

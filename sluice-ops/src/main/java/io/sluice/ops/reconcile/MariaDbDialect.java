@@ -147,22 +147,13 @@ final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public String rowText(List<String> texts) {
-    StringBuilder sb = new StringBuilder("CONCAT_WS(CHAR(" + SEPARATOR + " USING utf8mb4)");
-    for (String t : texts) {
-      sb.append(", COALESCE(").append(t).append(", CHAR(").append(NULL_MARK).append(" USING utf8mb4))");
-    }
-    return sb.append(')').toString();
+  public String character(int code) {
+    return "CHAR(" + code + " USING utf8mb4)";
   }
 
   @Override
-  public String hash64(String text) {
-    return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 16), 16, 10) AS UNSIGNED)";
-  }
-
-  @Override
-  public String hash32(String text) {
-    return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 8), 16, 10) AS UNSIGNED)";
+  public String md5Prefix(String text, int hexDigits) {
+    return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, " + hexDigits + "), 16, 10) AS UNSIGNED)";
   }
 
   @Override

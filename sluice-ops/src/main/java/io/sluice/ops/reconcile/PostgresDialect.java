@@ -148,22 +148,13 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public String rowText(List<String> texts) {
-    StringBuilder sb = new StringBuilder("concat_ws(chr(" + SEPARATOR + ")");
-    for (String t : texts) {
-      sb.append(", coalesce(").append(t).append(", chr(").append(NULL_MARK).append("))");
-    }
-    return sb.append(')').toString();
+  public String character(int code) {
+    return "chr(" + code + ")";
   }
 
   @Override
-  public String hash64(String text) {
-    return "('x' || substr(md5(" + text + "), 1, 16))::bit(64)::bigint";
-  }
-
-  @Override
-  public String hash32(String text) {
-    return "('x' || substr(md5(" + text + "), 1, 8))::bit(32)::bigint";
+  public String md5Prefix(String text, int hexDigits) {
+    return "('x' || substr(md5(" + text + "), 1, " + hexDigits + "))::bit(" + hexDigits * 4 + ")::bigint";
   }
 
   @Override
