@@ -141,7 +141,7 @@ class ReconcileCommandTest {
     assertEquals(0, r.exit(), r.err());
     assertTrue(r.out().contains("-- row count (source)\nSELECT count(*) FROM \"orders\";"), r.out());
     assertTrue(r.out().contains("-- missing rows (in the source, not in the sink)\nSELECT s.\"id\" FROM \"orders\" s WHERE NOT EXISTS"), r.out());
-    assertTrue(r.out().contains("sum(('x' || substr(md5("), r.out());
+    assertTrue(r.out().contains("sum(hashint8extended(hash_record_extended(ROW(\"id\"), 0), 0))"), r.out());
     Run apart = run("--source", source, "--sink", sink, "--table", "orders", "--explain");
     assertTrue(apart.out().contains("not reachable from one connection"), apart.out());
   }
