@@ -75,8 +75,10 @@ final class Findings {
     }
   }
 
+  /** Whether to count a differing row: on a re-check, only if it differed before too (in whatever way). */
   private boolean admit(String kind, String key) {
-    String identity = kind + '\u001e' + key;
+    // A row missing at first that arrived with other values is still a difference; kind is not part of identity.
+    String identity = key;
     if (onlyThese != null && !onlyThese.contains(identity)) {
       return false;
     }
