@@ -52,13 +52,13 @@ final class Findings {
     for (Map.Entry<String, Row> e : source.entrySet()) {
       Row other = sink.get(e.getKey());
       if (other == null) {
-        if (admit("missing", e.getKey())) {
+        if (admit(e.getKey())) {
           missing++;
           if (missingExamples.size() < limit) {
             missingExamples.add(key(e.getValue()));
           }
         }
-      } else if (!e.getValue().values().equals(other.values()) && admit("changed", e.getKey())) {
+      } else if (!e.getValue().values().equals(other.values()) && admit(e.getKey())) {
         changed++;
         if (mismatchExamples.size() < limit) {
           mismatchExamples.add(new Mismatch(key(e.getValue()), differences(e.getValue(), other)));
@@ -66,7 +66,7 @@ final class Findings {
       }
     }
     for (Map.Entry<String, Row> e : sink.entrySet()) {
-      if (!source.containsKey(e.getKey()) && admit("extra", e.getKey())) {
+      if (!source.containsKey(e.getKey()) && admit(e.getKey())) {
         extra++;
         if (extraExamples.size() < limit) {
           extraExamples.add(key(e.getValue()));
@@ -76,14 +76,13 @@ final class Findings {
   }
 
   /** Whether to count a differing row: on a re-check, only if it differed before too (in whatever way). */
-  private boolean admit(String kind, String key) {
-    // A row missing at first that arrived with other values is still a difference; kind is not part of identity.
-    String identity = key;
-    if (onlyThese != null && !onlyThese.contains(identity)) {
+  private boolean admit(String key) {
+    // By key only: a row missing at first that arrived with other values is still a difference.
+    if (onlyThese != null && !onlyThese.contains(key)) {
       return false;
     }
     if (remembered != null) {
-      remembered.add(identity);
+      remembered.add(key);
     }
     return true;
   }
