@@ -130,6 +130,35 @@ sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     return chunks;
   }
 
+  /** Runs a small catalogue query; every value as text (null for NULL). Ends the transaction it opened. */
+  static List<List<String>> catalogue(Connection connection, String sql, String... parameters) throws SQLException {
+    List<List<String>> rows = new java.util.ArrayList<>();
+    try (java.sql.PreparedStatement ps = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        ps.setString(i + 1, parameters[i]);
+      }
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          List<String> row = new java.util.ArrayList<>(columns);
+          for (int c = 1; c <= columns; c++) {
+            row.add(rs.getString(c));
+          }
+          rows.add(row);
+        }
+      }
+    }
+    if (!connection.getAutoCommit()) {
+      connection.commit();
+    }
+    return rows;
+  }
+
+  /** A catalogue number, or {@code otherwise} when NULL. */
+  static int number(String value, int otherwise) {
+    return value == null ? otherwise : Integer.parseInt(value);
+  }
+
   /** Rows fetched per round trip when streaming. */
   default int fetchSize() {
     return 5_000;

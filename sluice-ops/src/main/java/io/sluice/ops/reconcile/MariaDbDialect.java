@@ -3,11 +3,8 @@ package io.sluice.ops.reconcile;
 import io.sluice.ops.reconcile.ColumnType.Kind;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -46,23 +43,12 @@ final class MariaDbDialect implements Dialect {
 
   @Override
   public List<ColumnType> columns(Connection connection, TableName table) throws SQLException {
-    String sql = "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, DATETIME_PRECISION"
-        + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"
-        + " ORDER BY ORDINAL_POSITION";
-    List<ColumnType> columns = new ArrayList<>();
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table.schema());
-      ps.setString(2, table.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String type = rs.getString(2).toLowerCase(Locale.ROOT);
-          int scale = rs.getObject(4) == null ? -1 : rs.getInt(4);
-          int precision = rs.getObject(5) == null ? 0 : rs.getInt(5);
-          columns.add(new ColumnType(rs.getString(1), kind(type), precision, scale, rs.getString(3)));
-        }
-      }
-    }
-    return columns;
+    return Dialect.catalogue(connection, "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, DATETIME_PRECISION"
+            + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"
+            + " ORDER BY ORDINAL_POSITION", table.schema(), table.name()).stream()
+        .map(r -> new ColumnType(r.get(0), kind(r.get(1).toLowerCase(Locale.ROOT)), Dialect.number(r.get(4), 0),
+            Dialect.number(r.get(3), -1), r.get(2)))
+        .toList();
   }
 
   private static Kind kind(String dataType) {
@@ -83,32 +69,17 @@ final class MariaDbDialect implements Dialect {
 
   @Override
   public List<String> primaryKey(Connection connection, TableName table) throws SQLException {
-    String sql = "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE CONSTRAINT_NAME = 'PRIMARY'"
-        + " AND TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
-    List<String> key = new ArrayList<>();
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table.schema());
-      ps.setString(2, table.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          key.add(rs.getString(1));
-        }
-      }
-    }
-    return key;
+    return Dialect.catalogue(connection, "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE"
+            + " WHERE CONSTRAINT_NAME = 'PRIMARY' AND TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?"
+            + " ORDER BY ORDINAL_POSITION", table.schema(), table.name()).stream()
+        .map(r -> r.get(0)).toList();
   }
 
   @Override
   public long estimateRows(Connection connection, TableName table) throws SQLException {
-    String sql = "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE())"
-        + " AND TABLE_NAME = ?";
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table.schema());
-      ps.setString(2, table.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : 0;
-      }
-    }
+    List<List<String>> rows = Dialect.catalogue(connection, "SELECT TABLE_ROWS FROM information_schema.TABLES"
+        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?", table.schema(), table.name());
+    return rows.isEmpty() || rows.get(0).get(0) == null ? 0 : Long.parseLong(rows.get(0).get(0));
   }
 
   @Override

@@ -3,8 +3,6 @@ package io.sluice.ops.reconcile;
 import io.sluice.ops.reconcile.ColumnType.Kind;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,24 +33,12 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public List<ColumnType> columns(Connection connection, TableName table) throws SQLException {
-    String sql = "SELECT column_name, data_type, udt_name, numeric_scale, datetime_precision"
-        + " FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) AND table_name = ?"
-        + " ORDER BY ordinal_position";
-    List<ColumnType> columns = new ArrayList<>();
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table.schema());
-      ps.setString(2, table.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          String type = rs.getString(2);
-          int scale = rs.getObject(4) == null ? -1 : rs.getInt(4);
-          int precision = rs.getObject(5) == null ? 6 : rs.getInt(5);
-          columns.add(new ColumnType(rs.getString(1), kind(type, rs.getString(3)), precision, scale, type));
-        }
-      }
-    }
-    connection.commit();
-    return columns;
+    return Dialect.catalogue(connection, "SELECT column_name, data_type, udt_name, numeric_scale, datetime_precision"
+            + " FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) AND table_name = ?"
+            + " ORDER BY ordinal_position", table.schema(), table.name()).stream()
+        .map(r -> new ColumnType(r.get(0), kind(r.get(1), r.get(2)), Dialect.number(r.get(4), 6),
+            Dialect.number(r.get(3), -1), r.get(1)))
+        .toList();
   }
 
   private static Kind kind(String dataType, String udt) {
@@ -75,37 +61,22 @@ final class PostgresDialect implements Dialect {
 
   @Override
   public List<String> primaryKey(Connection connection, TableName table) throws SQLException {
-    String sql = "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
-        + " AND a.attnum = ANY (i.indkey) WHERE i.indrelid = ?::regclass AND i.indisprimary"
-        + " ORDER BY array_position(i.indkey::int[], a.attnum::int)";
-    List<String> key = new ArrayList<>();
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table(table));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          key.add(rs.getString(1));
-        }
-      }
-    }
-    connection.commit();
-    return key;
+    return Dialect.catalogue(connection, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+            + " AND a.attnum = ANY (i.indkey) WHERE i.indrelid = ?::regclass AND i.indisprimary"
+            + " ORDER BY array_position(i.indkey::int[], a.attnum::int)", table(table)).stream()
+        .map(r -> r.get(0)).toList();
   }
 
   @Override
   public long estimateRows(Connection connection, TableName table) throws SQLException {
     // reltuples is -1 until the first VACUUM/ANALYZE; then the heap size gives a rough count (~100 bytes a row).
-    String sql = "SELECT reltuples::bigint, pg_relation_size(oid) FROM pg_class WHERE oid = ?::regclass";
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      ps.setString(1, table(table));
-      try (ResultSet rs = ps.executeQuery()) {
-        long estimate = 0;
-        if (rs.next()) {
-          estimate = rs.getLong(1) >= 0 ? rs.getLong(1) : rs.getLong(2) / 100;
-        }
-        connection.commit();
-        return estimate;
-      }
+    List<List<String>> rows = Dialect.catalogue(connection,
+        "SELECT reltuples::bigint, pg_relation_size(oid) FROM pg_class WHERE oid = ?::regclass", table(table));
+    if (rows.isEmpty()) {
+      return 0;
     }
+    long reltuples = Long.parseLong(rows.get(0).get(0));
+    return reltuples >= 0 ? reltuples : Long.parseLong(rows.get(0).get(1)) / 100;
   }
 
   @Override
