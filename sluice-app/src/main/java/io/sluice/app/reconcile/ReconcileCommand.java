@@ -1,16 +1,229 @@
 package io.sluice.app.reconcile;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.app.cli.ClusterOptions;
+import io.sluice.ops.progress.ProgressBar;
+import io.sluice.ops.reconcile.ReconcileException;
+import io.sluice.ops.reconcile.ReconcileReport;
+import io.sluice.ops.reconcile.Reconciler;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** {@code sluice reconcile}. */
-@Command(name = "reconcile", mixinStandardHelpOptions = true,
-    description = "Prove that a source table and its sink table agree.")
-public final class ReconcileCommand implements Runnable {
+/** {@code sluice reconcile}: exit 0 when every table agrees, 1 when any differs, 2 when any cannot be compared. */
+@Command(name = "reconcile", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Prove that a source table and its sink table agree, or say exactly how they differ.",
+        "Both databases compute row counts and checksums per key segment; only differing segments are read.",
+        "PostgreSQL, MySQL and MariaDB on either side. Needs only read access."},
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {"0:every table agrees", "1:some table differs", "2:error (connection, table, SQL, usage)"})
+public final class ReconcileCommand implements Callable<Integer> {
+  static final int EQUAL = 0;
+  static final int DIFFERENT = 1;
+  static final int ERROR = 2;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @Mixin ClusterOptions cluster;
+
+  @Option(names = "--source", paramLabel = "JDBC_URL", description = "source database, e.g. jdbc:postgresql://host/db?user=u&password=p")
+  String source;
+
+  @Option(names = "--sink", paramLabel = "JDBC_URL", description = "sink database, e.g. jdbc:mariadb://host/db?user=u&password=p")
+  String sink;
+
+  @Option(names = "--source-user", paramLabel = "USER") String sourceUser;
+  @Option(names = "--source-password", paramLabel = "PASSWORD", description = "or the SLUICE_SOURCE_PASSWORD environment variable")
+  String sourcePassword;
+  @Option(names = "--sink-user", paramLabel = "USER") String sinkUser;
+  @Option(names = "--sink-password", paramLabel = "PASSWORD", description = "or the SLUICE_SINK_PASSWORD environment variable")
+  String sinkPassword;
+
+  @Option(names = "--table", paramLabel = "SRC_TABLE[:SINK_TABLE]", description = "table to compare (repeatable)")
+  List<String> tables = new ArrayList<>();
+
+  @Option(names = {"-f", "--file"}, paramLabel = "YAML", description = "YAML file listing many tables (see the README)")
+  Path file;
+
+  @Option(names = "--key", split = ",", paramLabel = "COLS", description = "key columns (default: the source's primary key)")
+  List<String> key = new ArrayList<>();
+
+  @Option(names = "--columns", split = ",", paramLabel = "COLS", description = "compare only these columns")
+  List<String> columns = new ArrayList<>();
+
+  @Option(names = "--exclude", split = ",", paramLabel = "COLS", description = "leave these columns out")
+  List<String> exclude = new ArrayList<>();
+
+  @Option(names = "--where", paramLabel = "SQL", description = "condition applied on both sides")
+  String where;
+
+  @Option(names = "--limit-rows", paramLabel = "N", description = "examples shown per kind of difference (default ${DEFAULT-VALUE})")
+  Integer limitRows;
+
+  @Option(names = "--lag-window", paramLabel = "DURATION", description = "re-check differing rows after this long (e.g. 30s, 2m) before reporting them")
+  String lagWindow;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "table|json", description = "output format (default ${DEFAULT-VALUE})", defaultValue = "table")
+  String output;
+
+  @Option(names = "--explain", description = "print the plain SQL of each check instead of running it")
+  boolean explain;
+
+  @Option(names = "--verbose", description = "show the checksum of every segment")
+  boolean verbose;
 
   @Override
-  public void run() {
-    spec.commandLine().usage(System.out);
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    List<Reconciler.Builder> jobs;
+    try {
+      jobs = jobs();
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("sluice reconcile: " + e.getMessage());
+      return ERROR;
+    }
+    if (!"table".equals(output) && !"json".equals(output)) {
+      err.println("sluice reconcile: -o must be table or json, not " + output);
+      return ERROR;
+    }
+    int exit = EQUAL;
+    ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    ArrayNode results = json.createArrayNode();
+    for (Reconciler.Builder job : jobs) {
+      Reconciler reconciler = job.build();
+      try {
+        if (explain) {
+          List<Reconciler.Explained> steps = reconciler.explain();
+          if ("json".equals(output)) {
+            results.add(json.valueToTree(steps));
+          } else {
+            steps.forEach(s -> out.println("-- " + s.title() + "\n" + s.sql() + "\n"));
+          }
+          continue;
+        }
+        ReconcileReport report = reconciler.run();
+        if (!report.equal()) {
+          exit = Math.max(exit, DIFFERENT);
+        }
+        if ("json".equals(output)) {
+          ObjectNode node = json.valueToTree(report);
+          node.put("status", report.equal() ? "equal" : "different");
+          results.add(node);
+        } else {
+          ReportTable.print(report, verbose, out);
+        }
+      } catch (ReconcileException e) {
+        exit = ERROR;
+        err.println("sluice reconcile: " + e.getMessage());
+        if ("json".equals(output)) {
+          results.add(json.createObjectNode().put("status", "error").put("error", e.getMessage()));
+        }
+      }
+    }
+    if ("json".equals(output)) {
+      ObjectNode root = json.createObjectNode();
+      if (!explain) {
+        root.put("status", exit == EQUAL ? "equal" : exit == DIFFERENT ? "different" : "error");
+      }
+      root.set(explain ? "explain" : "tables", results);
+      try {
+        out.println(json.writeValueAsString(root));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    out.flush();
+    return exit;
+  }
+
+  /** One configured reconciler per table, from the flags and the YAML file. */
+  private List<Reconciler.Builder> jobs() throws IOException {
+    TablesFile fromFile = file == null ? null : TablesFile.read(file);
+    String sourceUrl = source != null ? source : fromFile == null ? null : fromFile.source();
+    String sinkUrl = sink != null ? sink : fromFile == null ? null : fromFile.sink();
+    if (sourceUrl == null || sinkUrl == null) {
+      throw new IllegalArgumentException("--source and --sink are required (or source: and sink: in --file)");
+    }
+    String lag = lagWindow != null ? lagWindow : fromFile == null ? null : fromFile.lagWindow();
+    Duration window = lag == null ? Duration.ZERO : duration(lag);
+    int limit = limitRows != null ? limitRows : fromFile != null && fromFile.limitRows() != null ? fromFile.limitRows() : 100;
+    List<TablesFile.Entry> entries = new ArrayList<>();
+    for (String t : tables) {
+      int colon = t.indexOf(':');
+      entries.add(new TablesFile.Entry(colon < 0 ? t : t.substring(0, colon), colon < 0 ? null : t.substring(colon + 1),
+          null, null, null, null));
+    }
+    if (fromFile != null) {
+      entries.addAll(fromFile.tables());
+    }
+    if (entries.isEmpty()) {
+      throw new IllegalArgumentException("no table given: --table SRC_TABLE[:SINK_TABLE] or --file");
+    }
+    List<Reconciler.Builder> jobs = new ArrayList<>();
+    for (TablesFile.Entry e : entries) {
+      String sinkTable = e.sinkTable() == null ? e.table() : e.sinkTable();
+      Reconciler.Builder b = Reconciler.builder()
+          .source(sourceUrl, credentials(sourceUser, sourcePassword, "SLUICE_SOURCE_PASSWORD"))
+          .sink(sinkUrl, credentials(sinkUser, sinkPassword, "SLUICE_SINK_PASSWORD"))
+          .table(e.table(), sinkTable)
+          .key(e.key() != null ? e.key() : key)
+          .columns(e.columns() != null ? e.columns() : columns)
+          .exclude(e.exclude() != null ? e.exclude() : exclude)
+          .where(e.where() != null ? e.where() : where)
+          .limitRows(limit)
+          .lagWindow(window)
+          .verbose(verbose)
+          .progress(ProgressBar.onStderr("reconcile " + e.table() + " rows"));
+      jobs.add(b);
+    }
+    return jobs;
+  }
+
+  private static Properties credentials(String user, String password, String passwordVariable) {
+    Properties p = new Properties();
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    String pw = password != null ? password : System.getenv(passwordVariable);
+    if (pw != null) {
+      p.setProperty("password", pw);
+    }
+    return p;
+  }
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT30S}). */
+  static Duration duration(String text) {
+    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "ms" -> Duration.ofMillis(n);
+        case "s" -> Duration.ofSeconds(n);
+        case "m" -> Duration.ofMinutes(n);
+        default -> Duration.ofHours(n);
+      };
+    }
+    try {
+      return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a duration: '" + text + "' (e.g. 30s, 2m, 500ms)");
+    }
   }
 }

@@ -1,0 +1,112 @@
+package io.sluice.ops.reconcile;
+
+import io.sluice.ops.reconcile.ReconcileReport.ColumnDifference;
+import io.sluice.ops.reconcile.ReconcileReport.Mismatch;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The differing rows found by comparing segments row by row: exact counts, a limited number of examples of each
+ * kind and, when a lag re-check will follow, the identity of every differing row so that the re-check reports only
+ * rows that still differ and differed before.
+ */
+final class Findings {
+  private final List<String> keyNames;
+  private final List<String> valueNames;
+  private final int limit;
+  private final Set<String> remembered;
+  private final Set<String> onlyThese;
+  long missing;
+  long extra;
+  long changed;
+  final List<Map<String, String>> missingExamples = new ArrayList<>();
+  final List<Map<String, String>> extraExamples = new ArrayList<>();
+  final List<Mismatch> mismatchExamples = new ArrayList<>();
+
+  /**
+   * @param remember keep every differing row's identity (for a later re-check)
+   * @param onlyThese count only rows whose identity is in this set (the re-check), or null for all
+   */
+  Findings(List<String> keyNames, List<String> valueNames, int limit, boolean remember, Set<String> onlyThese) {
+    this.keyNames = keyNames;
+    this.valueNames = valueNames;
+    this.limit = limit;
+    this.remembered = remember ? new HashSet<>() : null;
+    this.onlyThese = onlyThese;
+  }
+
+  Set<String> remembered() {
+    return remembered;
+  }
+
+  boolean any() {
+    return missing + extra + changed > 0;
+  }
+
+  /** Compares one segment's rows, both sides keyed by canonical key text. */
+  void compare(Map<String, Row> source, Map<String, Row> sink) {
+    for (Map.Entry<String, Row> e : source.entrySet()) {
+      Row other = sink.get(e.getKey());
+      if (other == null) {
+        if (admit(e.getKey())) {
+          missing++;
+          if (missingExamples.size() < limit) {
+            missingExamples.add(key(e.getValue()));
+          }
+        }
+      } else if (!e.getValue().values().equals(other.values()) && admit(e.getKey())) {
+        changed++;
+        if (mismatchExamples.size() < limit) {
+          mismatchExamples.add(new Mismatch(key(e.getValue()), differences(e.getValue(), other)));
+        }
+      }
+    }
+    for (Map.Entry<String, Row> e : sink.entrySet()) {
+      if (!source.containsKey(e.getKey()) && admit(e.getKey())) {
+        extra++;
+        if (extraExamples.size() < limit) {
+          extraExamples.add(key(e.getValue()));
+        }
+      }
+    }
+  }
+
+  /** Whether to count a differing row: on a re-check, only if it differed before too (in whatever way). */
+  private boolean admit(String key) {
+    // By key only: a row missing at first that arrived with other values is still a difference.
+    if (onlyThese != null && !onlyThese.contains(key)) {
+      return false;
+    }
+    if (remembered != null) {
+      remembered.add(key);
+    }
+    return true;
+  }
+
+  private Map<String, String> key(Row row) {
+    Map<String, String> key = new LinkedHashMap<>();
+    for (int i = 0; i < keyNames.size(); i++) {
+      key.put(keyNames.get(i), row.key().get(i));
+    }
+    return key;
+  }
+
+  private List<ColumnDifference> differences(Row source, Row sink) {
+    List<ColumnDifference> out = new ArrayList<>();
+    for (int i = 0; i < valueNames.size(); i++) {
+      String a = source.values().get(i);
+      String b = sink.values().get(i);
+      if (a == null ? b != null : !a.equals(b)) {
+        out.add(new ColumnDifference(valueNames.get(i), a, b));
+      }
+    }
+    return out;
+  }
+
+  /** One row's canonical key and values (null for SQL NULL). */
+  record Row(List<String> key, List<String> values) {}
+}
