@@ -2,6 +2,7 @@ package io.sluice.bench.alerts;
 
 import com.sun.net.httpserver.HttpServer;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.bench.ReadyProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -11,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -160,24 +162,13 @@ public final class AlertRouterBenchmark {
   }
 
   private static Server awaitReady(Process p, String url) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (!p.isAlive()) {
-        throw new IllegalStateException(url + " exited with " + p.exitValue());
-      }
-      try {
-        HttpResponse<Void> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
-            HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() == 200) {
-          return new Server(p, url);
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(100);
+    try {
+      ReadyProbe.await(url, Duration.ofSeconds(60), p);
+      return new Server(p, url);
+    } catch (RuntimeException e) {
+      p.destroyForcibly();
+      throw e;
     }
-    p.destroyForcibly();
-    throw new IllegalStateException(url + " not ready within 60 s");
   }
 
   private static double post(String url, int batch, int groups, int total, String tag) throws Exception {
@@ -203,7 +194,7 @@ public final class AlertRouterBenchmark {
           }
           b.append(']');
           HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts"))
-              .timeout(java.time.Duration.ofSeconds(60))
+              .timeout(Duration.ofSeconds(60))
               .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b.toString()))
               .build();
           HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());

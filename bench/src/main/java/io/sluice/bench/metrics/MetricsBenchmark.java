@@ -1,5 +1,6 @@
 package io.sluice.bench.metrics;
 
+import io.sluice.bench.ReadyProbe;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Engine;
@@ -201,7 +202,7 @@ public final class MetricsBenchmark {
           .redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
       try {
         String url = "http://127.0.0.1:" + port;
-        waitReady(url);
+        ReadyProbe.await(url, Duration.ofMinutes(2), p);
         double theirsMs = median(() -> httpRange(url, query, start, end));
         System.out.printf("prometheus 2.x over HTTP %.1f ms; ours/prometheus = %.2f%n", theirsMs, oursMs / theirsMs);
       } finally {
@@ -240,20 +241,5 @@ public final class MetricsBenchmark {
     if (r.statusCode() != 200) {
       throw new IllegalStateException(r.body());
     }
-  }
-
-  static void waitReady(String url) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      try {
-        if (CLIENT.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
-            HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // starting
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("prometheus not ready");
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.bench.rules;
 
+import io.sluice.bench.ReadyProbe;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Engine;
@@ -144,7 +145,7 @@ public final class RulesBenchmark {
         .redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
     try {
       String url = "http://127.0.0.1:" + port;
-      waitReady(url);
+      ReadyProbe.await(url, Duration.ofMinutes(2), p);
       double[] first = waitForEvaluations(url, 3 * WARM_UP);
       long cpu0 = cpuTicks(p.pid());
       double[] last = waitForEvaluations(url, 3 * (WARM_UP + TIMED));
@@ -187,21 +188,6 @@ public final class RulesBenchmark {
       Thread.sleep(100);
     }
     throw new IllegalStateException("prometheus evaluated fewer than " + n + " groups");
-  }
-
-  private static void waitReady(String url) throws Exception {
-    for (int i = 0; i < 1200; i++) {
-      try {
-        if (CLIENT.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
-            HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // starting
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("prometheus not ready");
   }
 
   /** Writes every series into our store and as OpenMetrics for promtool; returns the number of samples. */
