@@ -62,7 +62,7 @@ public final class AlertRouterBenchmark {
     Path latencyConfig = Files.writeString(work.resolve("latency.yml"), """
         route:
           receiver: hook
-          group_by: [alertname]
+          group_by: [alertname, run]
           group_wait: 1s
           group_interval: 5m
           repeat_interval: 4h
