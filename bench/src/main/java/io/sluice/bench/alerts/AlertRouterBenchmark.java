@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
- * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@code -Xmx1g}; with 512 MB and the serial collector the router stalls at 20,000 groups).
+ * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@code -Xmx1g}; with 512 MB and the
+ * serial collector the router stalled at 20,000 groups).
  *
  * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
  */
