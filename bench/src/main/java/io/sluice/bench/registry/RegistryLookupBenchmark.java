@@ -157,6 +157,7 @@ public final class RegistryLookupBenchmark {
 
   private static Path registrationScript(String url, String tag) throws IOException {
     Path script = Files.createTempFile("register", ".lua");
+    script.toFile().deleteOnExit();
     Files.writeString(script, """
         local threads = 0
         function setup(thread)
@@ -178,6 +179,7 @@ public final class RegistryLookupBenchmark {
 
   private static Path lookupScript(String url, Set<Integer> ids) throws IOException {
     Path script = Files.createTempFile("ids", ".lua");
+    script.toFile().deleteOnExit();
     String table = ids.stream().sorted().map(String::valueOf).collect(Collectors.joining(","));
     Files.writeString(script, """
         math.randomseed(7)
