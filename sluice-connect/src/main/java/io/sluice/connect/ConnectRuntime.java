@@ -1,5 +1,6 @@
 package io.sluice.connect;
 
+import io.sluice.connect.convert.JsonEnvelopeConverter;
 import io.sluice.connect.metrics.FreshnessInterceptor;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
@@ -161,8 +162,9 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("listeners", "http://" + restHost + ":" + restPort);
       c.put("rest.advertised.host.name", restHost);
       c.put("rest.advertised.port", String.valueOf(restPort));
-      c.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-      c.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+      // Kafka's JSON format, byte for byte, with each schema serialized once instead of once per record.
+      c.put("key.converter", JsonEnvelopeConverter.class.getName());
+      c.put("value.converter", JsonEnvelopeConverter.class.getName());
       c.put("offset.storage.topic", offsetsTopic);
       c.put("config.storage.topic", configsTopic);
       c.put("status.storage.topic", statusTopic);

@@ -95,6 +95,7 @@ public final class PipelineThroughput {
       awaitEvents(platform.bootstrapServers(), topic, next - 1);
 
       long t0 = System.nanoTime();
+      long cpu0 = processCpuNanos();
       int batch = 50_000;
       for (int done = 0; done < rows; done += batch) {
         int n = Math.min(batch, rows - done);
@@ -103,7 +104,8 @@ public final class PipelineThroughput {
       }
       awaitEvents(platform.bootstrapServers(), topic, next - 1);
       double eps = rows / ((System.nanoTime() - t0) / 1e9);
-      System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s%n", label, rows, eps);
+      System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s (this JVM: %.1f CPU µs/event)%n",
+          label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows);
 
       if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
         return new Result(eps, 0, 0);
@@ -119,6 +121,7 @@ public final class PipelineThroughput {
       }
       long expectedSink = next - 1;
       long t1 = System.nanoTime();
+      long cpu1 = processCpuNanos();
       rest.create("sink", sinkConfig);
       long seen = 0;
       while (seen < expectedSink) {
@@ -129,7 +132,8 @@ public final class PipelineThroughput {
         }
       }
       double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
-      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s%n", label, expectedSink, rps);
+      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row)%n",
+          label, expectedSink, rps, (processCpuNanos() - cpu1) / 1e3 / expectedSink);
       return new Result(eps, expectedSink, rps);
     }
   }
@@ -165,6 +169,15 @@ public final class PipelineThroughput {
       }
       throw new IllegalStateException("topic " + topic + " never reached " + n + " records");
     }
+  }
+
+  /**
+   * CPU time of this JVM (Connect, converters, broker; not PostgreSQL): on a shared machine it compares settings
+   * where wall-clock rates cannot.
+   */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   static int freePort() throws java.io.IOException {

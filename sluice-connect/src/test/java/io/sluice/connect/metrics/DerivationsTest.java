@@ -77,6 +77,22 @@ class DerivationsTest {
   }
 
   @Test
+  void theByteSearchFindsTheEnvelopesSourceBlockOnly() {
+    // A struct column named "source" and a string holding the pattern come before the envelope's own source block.
+    String tricky = "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"source\",\"type\":\"struct\"}]},"
+        + "\"payload\":{\"before\":null,\"after\":{\"source\":{\"ts_ms\":1},\"note\":\"x\\\"source\\\":{\\\"ts_ms\\\":2\"},"
+        + "\"source\":{\"version\":\"3.7.0.Final\",\"connector\":\"postgresql\",\"name\":\"p\",\"ts_ms\":1700000000123,"
+        + "\"snapshot\":\"false\"},\"transaction\":null,\"op\":\"c\",\"ts_ms\":1700000000999}}";
+    assertEquals(1700000000123L, FreshnessInterceptor.debeziumSourceTime(bytes(tricky)));
+    assertEquals(1700000000123L, FreshnessInterceptor.commitTimeMillis(bytes(tricky)));
+    // A source block without ts_ms before its end leaves the decision to the full parse.
+    String noTs = "{\"payload\":{\"source\":{\"db\":\"x\"},\"op\":\"c\",\"ts_ms\":1700000000999}}";
+    assertEquals(0, FreshnessInterceptor.debeziumSourceTime(bytes(noTs)));
+    assertEquals(1700000000999L, FreshnessInterceptor.commitTimeMillis(bytes(noTs)));
+    assertEquals(0, FreshnessInterceptor.debeziumSourceTime(bytes("{\"source\":{\"ts_ms\":abc}}")));
+  }
+
+  @Test
   void sinkConsumersAreNamedAfterTheirConnector() {
     assertEquals("orders-sink", FreshnessInterceptor.connectorOf("connector-consumer-orders-sink-0"));
     assertEquals("a", FreshnessInterceptor.connectorOf("connector-consumer-a-11"));

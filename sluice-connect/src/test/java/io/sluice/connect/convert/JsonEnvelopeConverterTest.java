@@ -1,0 +1,138 @@
+package io.sluice.connect.convert;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Differential: for every shape of data, the bytes are exactly Kafka's JsonConverter's. */
+class JsonEnvelopeConverterTest {
+
+  private static Map<String, Object> config(String variant) {
+    return switch (variant) {
+      case "default" -> Map.of();
+      case "numeric" -> Map.of("decimal.format", "NUMERIC");
+      case "no-envelope" -> Map.of("schemas.enable", "false");
+      case "small-cache" -> Map.of("schemas.cache.size", "1");
+      default -> throw new IllegalArgumentException(variant);
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache"})
+  void writesKafkasBytesForEveryShape(String variant) {
+    for (boolean isKey : new boolean[] {false, true}) {
+      JsonConverter kafka = new JsonConverter();
+      kafka.configure(config(variant), isKey);
+      JsonEnvelopeConverter ours = new JsonEnvelopeConverter();
+      ours.configure(config(variant), isKey);
+      List<SchemaAndValue> cases = cases();
+      // Twice over, and shuffled: the second pass is served from the schema cache.
+      for (int pass = 0; pass < 2; pass++) {
+        for (SchemaAndValue c : cases) {
+          byte[] expected = kafka.fromConnectData("t", c.schema(), c.value());
+          byte[] actual = ours.fromConnectData("t", c.schema(), c.value());
+          assertArrayEquals(expected, actual, () -> "for " + c + ": expected "
+              + (expected == null ? null : new String(expected, StandardCharsets.UTF_8)) + " got "
+              + (actual == null ? null : new String(actual, StandardCharsets.UTF_8)));
+        }
+        java.util.Collections.shuffle(cases, new Random(pass));
+      }
+      ours.close();
+      kafka.close();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"default", "no-envelope"})
+  void refusesWhatKafkaRefuses(String variant) {
+    JsonEnvelopeConverter ours = new JsonEnvelopeConverter();
+    ours.configure(config(variant), false);
+    Schema required = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
+    assertThrows(DataException.class, () -> ours.fromConnectData("t", required, new Struct(required)));
+    assertThrows(DataException.class, () -> ours.fromConnectData("t", Schema.INT32_SCHEMA, "text"));
+  }
+
+  /** A Debezium-like change event plus every Connect type, logical types, defaults, nulls and schemaless data. */
+  private static List<SchemaAndValue> cases() {
+    Schema row = SchemaBuilder.struct().name("db.public.orders.Value").optional()
+        .field("id", Schema.INT64_SCHEMA)
+        .field("item", Schema.OPTIONAL_STRING_SCHEMA)
+        .field("qty", SchemaBuilder.int32().optional().defaultValue(7).build())
+        .field("price", Decimal.builder(2).optional().build())
+        .field("created", Timestamp.builder().optional().build())
+        .field("at", Time.builder().optional().build())
+        .field("day", org.apache.kafka.connect.data.Date.builder().optional().build())
+        .field("raw", Schema.OPTIONAL_BYTES_SCHEMA)
+        .field("ratio", Schema.OPTIONAL_FLOAT64_SCHEMA)
+        .field("f32", Schema.OPTIONAL_FLOAT32_SCHEMA)
+        .field("small", Schema.OPTIONAL_INT8_SCHEMA)
+        .field("mid", Schema.OPTIONAL_INT16_SCHEMA)
+        .field("ok", SchemaBuilder.bool().optional().doc("a \"quoted\" doc").build())
+        .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+        .field("attrs", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+        .field("byId", SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).optional().build())
+        .build();
+    Schema source = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
+        .field("version", Schema.STRING_SCHEMA).field("ts_ms", Schema.INT64_SCHEMA)
+        .field("snapshot", SchemaBuilder.string().optional().name("io.debezium.data.Enum").version(1)
+            .parameter("allowed", "true,last,false,incremental").defaultValue("false").build())
+        .field("lsn", Schema.OPTIONAL_INT64_SCHEMA).build();
+    Schema envelope = SchemaBuilder.struct().name("db.public.orders.Envelope").version(2)
+        .field("before", row).field("after", row).field("source", source)
+        .field("op", Schema.STRING_SCHEMA).field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
+
+    List<SchemaAndValue> out = new ArrayList<>();
+    Random random = new Random(42);
+    for (int i = 0; i < 50; i++) {
+      Struct after = new Struct(row).put("id", (long) i).put("item", i % 5 == 0 ? null : "item-\u00e9\u4e2d-" + i)
+          .put("price", i % 3 == 0 ? null : new BigDecimal(random.nextInt(100000)).movePointLeft(2))
+          .put("created", new Date(1_700_000_000_000L + i))
+          .put("at", new Date(i * 1000L)).put("day", new Date(86_400_000L * i))
+          .put("raw", i % 2 == 0 ? null : new byte[] {(byte) i, 0, -1})
+          .put("ratio", random.nextDouble() * 1e6).put("f32", (float) random.nextGaussian())
+          .put("small", (byte) i).put("mid", (short) (i * 100)).put("ok", i % 2 == 0)
+          .put("tags", List.of("a", "b\n" + i)).put("attrs", Map.of("k", "v" + i))
+          .put("byId", Map.of(i, "x"));
+      if (i % 4 != 0) {
+        after.put("qty", i);
+      }
+      Struct src = new Struct(source).put("version", "3.7.0.Final").put("ts_ms", 1_700_000_000_000L + i)
+          .put("lsn", i % 7 == 0 ? null : (long) i * 1000);
+      Struct event = new Struct(envelope).put("before", i % 2 == 0 ? null : after).put("after", after)
+          .put("source", src).put("op", i % 3 == 0 ? "u" : "c").put("ts_ms", 1_700_000_000_500L + i);
+      out.add(new SchemaAndValue(envelope, event));
+      out.add(new SchemaAndValue(row, after));
+    }
+    Schema key = SchemaBuilder.struct().name("db.public.orders.Key").field("id", Schema.INT64_SCHEMA).build();
+    out.add(new SchemaAndValue(key, new Struct(key).put("id", 5L)));
+    out.add(new SchemaAndValue(row, null));
+    out.add(new SchemaAndValue(null, null));
+    out.add(new SchemaAndValue(null, Map.of("schemaless", List.of(1, 2.5, "x", true))));
+    out.add(new SchemaAndValue(null, "plain string"));
+    out.add(new SchemaAndValue(Schema.STRING_SCHEMA, "s"));
+    out.add(new SchemaAndValue(Schema.OPTIONAL_INT64_SCHEMA, null));
+    out.add(new SchemaAndValue(SchemaBuilder.int64().optional().defaultValue(9L).build(), null));
+    out.add(new SchemaAndValue(Decimal.schema(3), new BigDecimal("-12.345")));
+    out.add(new SchemaAndValue(Schema.BYTES_SCHEMA, new byte[] {1, 2, 3}));
+    out.add(new SchemaAndValue(SchemaBuilder.array(Schema.FLOAT64_SCHEMA).build(), List.of(1.0, -0.0, 1e300)));
+    return out;
+  }
+}
