@@ -11,6 +11,7 @@ import org.apache.kafka.common.cache.Cache;
 import org.apache.kafka.common.cache.LRUCache;
 import org.apache.kafka.common.cache.SynchronizedCache;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
@@ -23,8 +24,11 @@ import org.apache.kafka.connect.json.JsonConverterConfig;
  * every record: on two cores that was the largest single cost of the PostgreSQL → Kafka path (bench/). This converter
  * serializes a schema the first time it sees it and splices the cached bytes in front of the payload, which Kafka's
  * own code still converts. The output is byte for byte Kafka's ({@code {"schema":…,"payload":…}}, compact), so any
- * consumer, including a worker configured with Kafka's class, reads it unchanged. Reading ({@code toConnectData}) is
- * Kafka's, untouched.
+ * consumer, including a worker configured with Kafka's class, reads it unchanged.
+ *
+ * <p>Reading has the mirror-image cost: Kafka's converter parses the schema into a tree and hashes and compares that
+ * tree against its cache for every record. {@link EnvelopeReader} recognises schema bytes it has seen and parses only
+ * the payload; whatever it does not handle goes to Kafka's own {@code toConnectData}.
  */
 public class JsonEnvelopeConverter extends JsonConverter {
   private static final byte[] SCHEMA_FIELD = "{\"schema\":".getBytes(StandardCharsets.US_ASCII);
@@ -36,6 +40,7 @@ public class JsonEnvelopeConverter extends JsonConverter {
   private final JsonConverter payloadWriter = new JsonConverter();
   private boolean envelope;
   private Cache<Schema, byte[]> schemaBytes;
+  private EnvelopeReader reader;
   /** The schema of the previous record: a source task writes runs of records of one table. */
   private volatile CachedSchema last;
 
@@ -50,6 +55,7 @@ public class JsonEnvelopeConverter extends JsonConverter {
     payloadOnly.put(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, false);
     payloadWriter.configure(payloadOnly);
     schemaBytes = new SynchronizedCache<>(new LRUCache<>(config.schemaCacheSize()));
+    reader = new EnvelopeReader(config.replaceNullWithDefault(), config.schemaCacheSize(), this::asConnectSchema);
     last = null;
   }
 
@@ -71,6 +77,15 @@ public class JsonEnvelopeConverter extends JsonConverter {
     out.writeBytes(payload);
     out.write('}');
     return out.toByteArray();
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, byte[] value) {
+    if (!envelope || value == null) {
+      return super.toConnectData(topic, value);
+    }
+    SchemaAndValue read = reader.read(value);
+    return read != null ? read : super.toConnectData(topic, value);
   }
 
   private byte[] schemaJson(Schema schema) {

@@ -1,6 +1,7 @@
 package io.sluice.connect.convert;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
@@ -31,12 +32,13 @@ class JsonEnvelopeConverterTest {
       case "numeric" -> Map.of("decimal.format", "NUMERIC");
       case "no-envelope" -> Map.of("schemas.enable", "false");
       case "small-cache" -> Map.of("schemas.cache.size", "1");
+      case "keep-nulls" -> Map.of("replace.null.with.default", "false");
       default -> throw new IllegalArgumentException(variant);
     };
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache"})
+  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls"})
   void writesKafkasBytesForEveryShape(String variant) {
     for (boolean isKey : new boolean[] {false, true}) {
       JsonConverter kafka = new JsonConverter();
@@ -57,6 +59,86 @@ class JsonEnvelopeConverterTest {
       }
       ours.close();
       kafka.close();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls"})
+  void readsWhatKafkaReads(String variant) {
+    JsonConverter kafka = new JsonConverter();
+    kafka.configure(config(variant), false);
+    JsonEnvelopeConverter ours = new JsonEnvelopeConverter();
+    ours.configure(config(variant), false);
+    List<byte[]> records = new ArrayList<>();
+    for (SchemaAndValue c : cases()) {
+      records.add(kafka.fromConnectData("t", c.schema(), c.value()));
+    }
+    String schema = "{\"type\":\"struct\",\"optional\":false,\"fields\":[{\"field\":\"id\",\"type\":\"int64\","
+        + "\"optional\":false},{\"field\":\"n\",\"type\":\"int32\",\"optional\":true,\"default\":3},"
+        + "{\"field\":\"d\",\"type\":\"int32\",\"optional\":true,\"name\":\"org.apache.kafka.connect.data.Date\"}]}";
+    for (String odd : List.of(
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":1,\"n\":null,\"d\":19000}}",
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":\"text\",\"n\":2.5}}",
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":007}}",
+        "{\"schema\":" + schema + ",\"payload\":{\"n\":1}}",
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":1,\"d\":\"2024-01-01\"}}",
+        "{\"schema\":" + schema + ",\"payload\":[1,2]}",
+        "{\"schema\":" + schema + ",\"payload\":null}",
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":1},\"extra\":1}",
+        "{\"schema\":" + schema + ",\"payload\":{\"id\":1}} trailing",
+        "{\"payload\":{\"id\":1},\"schema\":" + schema + "}",
+        "{\"schema\":null,\"payload\":{\"id\":1,\"xs\":[1,2.5,\"a\"]}}",
+        "{\"schema\":{\"type\":\"nope\"},\"payload\":1}",
+        "{\"schema\":{\"type\":\"bytes\"},\"payload\":\"not base64!\"}",
+        "{\"schema\":{\"type\":\"map\",\"keys\":{\"type\":\"int32\"},\"values\":{\"type\":\"string\"}},"
+            + "\"payload\":[[1,\"a\"],[2]]}",
+        "{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"int32\"}},\"payload\":{\"a\":1}}",
+        "{\"schema\":{\"type\":\"string\"},\"payload\":5}",
+        "not json", "", "null", "{}", "{\"schema\":{")) {
+      records.add(odd.getBytes(StandardCharsets.UTF_8));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      for (byte[] record : records) {
+        String text = record == null ? "(no bytes)" : new String(record, StandardCharsets.UTF_8);
+        Object expected = outcome(() -> kafka.toConnectData("t", record));
+        Object actual = outcome(() -> ours.toConnectData("t", record));
+        if (expected instanceof SchemaAndValue e && actual instanceof SchemaAndValue a) {
+          assertEquals(e.schema(), a.schema(), text);
+          if (e.value() instanceof byte[] bytes) {
+            assertArrayEquals(bytes, (byte[]) a.value(), text);
+          } else {
+            assertEquals(e.value(), a.value(), text);
+          }
+        } else {
+          assertEquals(expected, actual, text);
+        }
+      }
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void readsChangeEventsWithoutKafkasPath() {
+    JsonConverter kafka = new JsonConverter();
+    kafka.configure(Map.of(), false);
+    EnvelopeReader reader = new EnvelopeReader(true, 16, kafka::asConnectSchema);
+    int read = 0;
+    for (SchemaAndValue c : cases()) {
+      byte[] record = kafka.fromConnectData("t", c.schema(), c.value());
+      if (c.schema() != null && c.value() instanceof Struct && reader.read(record) != null) {
+        read++;
+      }
+    }
+    assertEquals(101, read, "every struct record with a schema takes the fast path");
+    String reversed = "{\"payload\":1,\"schema\":{\"type\":\"int32\"}}";
+    assertEquals(null, reader.read(reversed.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** The converted data, or the exception's class and message. */
+  private static Object outcome(java.util.function.Supplier<SchemaAndValue> read) {
+    try {
+      return read.get();
+    } catch (RuntimeException e) {
+      return e.getClass().getName() + ": " + e.getMessage();
     }
   }
 

@@ -1,0 +1,240 @@
+package io.sluice.connect.convert;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+
+/**
+ * The read side of {@link JsonEnvelopeConverter}: a {@code {"schema":{…},"payload":…}} record whose schema bytes were
+ * seen before is read without building or hashing the schema's JSON tree, which Kafka's converter does for every
+ * record. Only the payload becomes a tree, converted the way Kafka converts it (same Jackson settings, same node
+ * accessors, same checks).
+ *
+ * <p>It answers {@code null} for anything outside the common shape (another field order, a null schema, extra
+ * fields, trailing bytes) and for any value it cannot convert; the caller then hands the record to Kafka's own
+ * converter, so unusual records and every error message stay exactly Kafka's.
+ */
+final class EnvelopeReader {
+  /** Kafka's JsonDeserializer settings for the converter: exact decimals, big decimals for floats, leading zeros. */
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS.mappedFeature())
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .setNodeFactory(new JsonNodeFactory(true));
+
+  private final boolean replaceNullWithDefault;
+  private final Map<SchemaBytes, Schema> schemas;
+  private final Function<JsonNode, Schema> parseSchema;
+  private volatile Cached last;
+
+  private record Cached(SchemaBytes key, Schema schema) {}
+
+  /** A schema's JSON text; equal when the bytes are. */
+  private record SchemaBytes(byte[] bytes, int from, int to, int hash) {
+    static SchemaBytes of(byte[] bytes, int from, int to) {
+      int h = 1;
+      for (int i = from; i < to; i++) {
+        h = 31 * h + bytes[i];
+      }
+      return new SchemaBytes(bytes, from, to, h);
+    }
+
+    SchemaBytes copy() {
+      return new SchemaBytes(Arrays.copyOfRange(bytes, from, to), 0, to - from, hash);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SchemaBytes s && s.hash == hash
+          && Arrays.equals(bytes, from, to, s.bytes, s.from, s.to);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  EnvelopeReader(boolean replaceNullWithDefault, int cacheSize, Function<JsonNode, Schema> parseSchema) {
+    this.replaceNullWithDefault = replaceNullWithDefault;
+    this.parseSchema = parseSchema;
+    this.schemas = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<SchemaBytes, Schema> eldest) {
+        return size() > cacheSize;
+      }
+    };
+  }
+
+  /** The record as Kafka's converter would read it, or null to let Kafka's converter read it. */
+  SchemaAndValue read(byte[] value) {
+    try (JsonParser p = MAPPER.createParser(value)) {
+      if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
+          || !"schema".equals(p.currentName()) || p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      int from = (int) p.currentTokenLocation().getByteOffset();
+      p.skipChildren();
+      int to = (int) p.currentTokenLocation().getByteOffset() + 1;
+      if (p.nextToken() != JsonToken.FIELD_NAME || !"payload".equals(p.currentName()) || p.nextToken() == null) {
+        return null;
+      }
+      JsonNode payload = MAPPER.readTree(p);
+      if (p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      Schema schema = schema(value, from, to);
+      return schema == null ? null : new SchemaAndValue(schema, toConnect(schema, payload));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private Schema schema(byte[] value, int from, int to) throws IOException {
+    SchemaBytes key = SchemaBytes.of(value, from, to);
+    Cached previous = last;
+    if (previous != null && previous.key().equals(key)) {
+      return previous.schema();
+    }
+    Schema schema;
+    synchronized (schemas) {
+      schema = schemas.get(key);
+    }
+    if (schema == null) {
+      schema = parseSchema.apply(MAPPER.readTree(value, from, to - from));
+      if (schema == null) {
+        return null;
+      }
+      key = key.copy();
+      synchronized (schemas) {
+        schemas.put(key, schema);
+      }
+    }
+    last = new Cached(key.bytes() == value ? key.copy() : key, schema);
+    return schema;
+  }
+
+  private Object toConnect(Schema schema, JsonNode node) {
+    if (node == null || node.isNull()) {
+      if (schema.defaultValue() != null && replaceNullWithDefault) {
+        return schema.defaultValue();
+      }
+      if (schema.isOptional()) {
+        return null;
+      }
+      throw new IllegalArgumentException("null for a required " + schema.type());
+    }
+    String name = schema.name();
+    if (name != null) {
+      switch (name) {
+        case Decimal.LOGICAL_NAME -> {
+          if (node.isNumber()) {
+            return node.decimalValue();
+          }
+          if (node.isBinary() || node.isTextual()) {
+            try {
+              return Decimal.toLogical(schema, node.binaryValue());
+            } catch (IOException e) {
+              throw new IllegalArgumentException(e);
+            }
+          }
+          throw new IllegalArgumentException("not a decimal");
+        }
+        case org.apache.kafka.connect.data.Date.LOGICAL_NAME -> {
+          return org.apache.kafka.connect.data.Date.toLogical(schema, requireInt(node));
+        }
+        case Time.LOGICAL_NAME -> {
+          return Time.toLogical(schema, requireInt(node));
+        }
+        case Timestamp.LOGICAL_NAME -> {
+          if (!node.isIntegralNumber()) {
+            throw new IllegalArgumentException("not an integral timestamp");
+          }
+          return Timestamp.toLogical(schema, node.longValue());
+        }
+        default -> { }
+      }
+    }
+    return switch (schema.type()) {
+      case BOOLEAN -> node.booleanValue();
+      case INT8 -> (byte) node.intValue();
+      case INT16 -> (short) node.intValue();
+      case INT32 -> node.intValue();
+      case INT64 -> node.longValue();
+      case FLOAT32 -> node.floatValue();
+      case FLOAT64 -> node.doubleValue();
+      case BYTES -> {
+        try {
+          yield node.binaryValue();
+        } catch (IOException e) {
+          throw new IllegalArgumentException(e);
+        }
+      }
+      case STRING -> node.textValue();
+      case ARRAY -> {
+        List<Object> out = new ArrayList<>();
+        for (JsonNode element : node) {
+          out.add(toConnect(schema.valueSchema(), element));
+        }
+        yield out;
+      }
+      case MAP -> {
+        Map<Object, Object> out = new HashMap<>();
+        if (schema.keySchema().type() == Schema.Type.STRING) {
+          if (!node.isObject()) {
+            throw new IllegalArgumentException("map with string keys is not an object");
+          }
+          for (Map.Entry<String, JsonNode> e : node.properties()) {
+            out.put(e.getKey(), toConnect(schema.valueSchema(), e.getValue()));
+          }
+        } else {
+          if (!node.isArray()) {
+            throw new IllegalArgumentException("map with other keys is not an array");
+          }
+          for (JsonNode entry : node) {
+            if (!entry.isArray() || entry.size() != 2) {
+              throw new IllegalArgumentException("map entry is not a pair");
+            }
+            out.put(toConnect(schema.keySchema(), entry.get(0)), toConnect(schema.valueSchema(), entry.get(1)));
+          }
+        }
+        yield out;
+      }
+      case STRUCT -> {
+        if (!node.isObject()) {
+          throw new IllegalArgumentException("struct is not an object");
+        }
+        Struct out = new Struct(schema.schema());
+        for (Field field : schema.fields()) {
+          out.put(field, toConnect(field.schema(), node.get(field.name())));
+        }
+        yield out;
+      }
+    };
+  }
+
+  private static int requireInt(JsonNode node) {
+    if (!node.isInt()) {
+      throw new IllegalArgumentException("not an int");
+    }
+    return node.intValue();
+  }
+}
