@@ -34,7 +34,9 @@ public final class PipelineThroughput {
       "connect.worker.producer.linger.ms", "5",
       "connect.worker.producer.batch.size", "16384",
       "connect.worker.producer.compression.type", "none",
-      "connect.worker.producer.buffer.memory", "33554432");
+      "connect.worker.producer.buffer.memory", "33554432",
+      "connect.worker.key.converter", "org.apache.kafka.connect.json.JsonConverter",
+      "connect.worker.value.converter", "org.apache.kafka.connect.json.JsonConverter");
   private static final Map<String, String> UNTUNED_SOURCE = Map.of(
       "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
   private static final Map<String, String> UNTUNED_SINK = Map.of(
