@@ -54,6 +54,37 @@ final class MySqlOffsets implements OffsetFormat {
   }
 
   /**
+   * On MariaDB, the GTID position at {@code --file}/{@code --pos} when the connector resumes from GTIDs and none was
+   * given: the server tells it ({@code BINLOG_GTID_POS}), so {@code set --file F --pos P} moves a MariaDB connector
+   * as it moves one without GTIDs. MySQL cannot tell it: there {@code --gtids} stays required.
+   */
+  @Override
+  public Target complete(Target target, ObjectNode current, java.util.function.Supplier<SourceDatabase> source) {
+    if (!(target instanceof Target.Binlog binlog) || binlog.gtids() != null || !current.hasNonNull("gtids")
+        || !Target.GTID_SET.matcher(current.get("gtids").asText()).matches()
+        || current.get("gtids").asText().contains(":")) {
+      return target;
+    }
+    SourceDatabase db;
+    try {
+      db = source.get();
+      if (db == null || !BinlogEvents.isMariaDb(db)) {
+        return target;
+      }
+    } catch (IllegalArgumentException | IllegalStateException unreachable) {
+      // Without the server, moveTo refuses and asks for --gtids.
+      return target;
+    }
+    String gtids = BinlogEvents.mariaDbGtidPosition(db, binlog.file(), binlog.pos());
+    if (gtids == null) {
+      throw new IllegalArgumentException("MariaDB cannot tell the GTID position at " + binlog.file() + ":"
+          + binlog.pos() + " (is the file still on the server, and is " + binlog.pos() + " the start of an event?):"
+          + " this connector resumes from GTIDs, which win over --file/--pos; give --gtids as well");
+    }
+    return new Target.Binlog(binlog.file(), binlog.pos(), gtids);
+  }
+
+  /**
    * The position that makes the connector pass over exactly the next change: the first row of the next row event, or
    * the next statement logged on its own (DDL), read from the server's binary log.
    *

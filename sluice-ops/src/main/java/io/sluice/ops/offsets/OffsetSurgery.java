@@ -187,7 +187,8 @@ public final class OffsetSurgery {
   // ------------------------------------------------------------------------------------------------- set, skip
 
   public Change set(String connector, Target target, Options options) {
-    return change(connector, "set", options, (format, current, source) -> format.moveTo(current, target));
+    return change(connector, "set", options,
+        (format, current, source) -> format.moveTo(current, format.complete(target, current, source::get)));
   }
 
   /** Advances past the one change after the current position (a poison record the connector cannot process). */
