@@ -291,6 +291,28 @@ class MariaDbOffsetSurgeryTest {
 
   @Test
   @Order(5)
+  void skipPassesOverOneStatementLoggedOnItsOwn() {
+    stopSource();
+    // A DDL statement is logged outside any transaction: when it comes next, it is the one change skipped.
+    db.execute("CREATE TABLE shop.notes (id int PRIMARY KEY)");
+    Target.Binlog afterDdl = db.head();
+    insert(25);
+    long end = endOffset();
+    OffsetSurgery.Change change = surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
+    JsonNode after = change.changes().get(0).after();
+    assertEquals(afterDdl.file(), after.path("file").asText(), change.toString());
+    assertEquals(afterDdl.pos(), after.path("pos").asLong(), "resumes right after the DDL: " + change);
+    assertEquals(afterDdl.gtids(), after.path("gtids").asText(), change.toString());
+    assertEquals(0, after.path("event").asLong());
+    assertEquals(0, after.path("row").asLong());
+    resumeSource();
+    Eventually.await("row 25 after the skipped DDL", Duration.ofSeconds(90), () -> createdIds(end),
+        ids -> ids.contains(25));
+    assertEquals(List.of(25), createdIds(end), "the row after the DDL is not skipped: " + change);
+  }
+
+  @Test
+  @Order(6)
   void badRequestsAreRefusedAndLeaveTheTopicUntouched() throws Exception {
     stopSource();
     OffsetSurgery surgery = surgery();
@@ -312,7 +334,7 @@ class MariaDbOffsetSurgeryTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void aPurgedBinlogFileIsRefusedUnlessForced() throws Exception {
     String oldest = db.binaryLogs().get(0);
     db.execute("FLUSH BINARY LOGS");
