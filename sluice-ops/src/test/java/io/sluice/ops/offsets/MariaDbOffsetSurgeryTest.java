@@ -360,6 +360,27 @@ class MariaDbOffsetSurgeryTest {
         ids -> ids.contains(32));
   }
 
+  @Test
+  @Order(8)
+  void skipOnACaughtUpRunningConnectorFindsNothingAndResumesIt() throws Exception {
+    long end = endOffset();
+    insert(33);
+    Eventually.await("row 33 streamed", Duration.ofSeconds(90), () -> createdIds(end), ids -> ids.contains(33));
+    // The skip stops the connector first and starts from what it committed last: there is no change after that.
+    String message = assertThrows(OffsetSurgeryException.class,
+        () -> surgery().skip(SOURCE, OffsetSurgery.Options.NONE)).getMessage();
+    assertTrue(message.contains("no change after the current position") && message.contains("nothing to skip"),
+        message);
+    String stopped = sourceRecords().get(0).value();
+    rest.awaitRunning(SOURCE);
+    assertEquals("RUNNING", surgery().show(SOURCE).state(), "the refused skip put the connector back as it was");
+    assertEquals(stopped, sourceRecords().get(0).value(), "the refused skip wrote no position");
+    insert(34);
+    Eventually.await("row 34 streamed after the refused skip", Duration.ofSeconds(90), () -> createdIds(end),
+        ids -> ids.contains(34));
+    assertEquals(List.of(33, 34), createdIds(end));
+  }
+
   private static String sourcePositionFile() {
     try {
       return storedPosition().path("file").asText();
