@@ -322,6 +322,15 @@ class MariaDbOffsetSurgeryTest {
     IllegalArgumentException badPos = assertThrows(IllegalArgumentException.class,
         () -> Target.binlog("mysql-bin.000001", "12x", null));
     assertTrue(badPos.getMessage().contains("malformed binlog position '12x'"), badPos.getMessage());
+    IllegalArgumentException badGtids = assertThrows(IllegalArgumentException.class,
+        () -> Target.binlog("mysql-bin.000001", "4", "0-1"));
+    assertTrue(badGtids.getMessage().contains("malformed GTID set '0-1'"), badGtids.getMessage());
+
+    // A position MariaDB cannot place (not the start of an event), given without --gtids.
+    Target.Binlog head = db.head();
+    String unplaced = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.binlog(head.file(),
+        String.valueOf(head.pos() + 1_000_000), null), OffsetSurgery.Options.NONE)).getMessage();
+    assertTrue(unplaced.contains("give --gtids"), unplaced);
 
     String wrongType = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.lsn("0/16B3748"),
         OffsetSurgery.Options.NONE)).getMessage();
