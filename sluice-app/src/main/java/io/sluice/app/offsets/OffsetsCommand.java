@@ -75,7 +75,7 @@ public final class OffsetsCommand implements Runnable {
     @CommandLine.Option(names = "--pos", paramLabel = "POS", description = "MySQL: binlog position")
     String pos;
 
-    @CommandLine.Option(names = "--gtids", paramLabel = "GTIDS", description = "MySQL: GTID set")
+    @CommandLine.Option(names = "--gtids", paramLabel = "GTIDS", description = "MySQL: GTID set (MariaDB: read from the server when left out)")
     String gtids;
 
     @CommandLine.Option(names = "--change-lsn", paramLabel = "LSN", description = "SQL Server: change LSN xxxxxxxx:xxxxxxxx:xxxx")

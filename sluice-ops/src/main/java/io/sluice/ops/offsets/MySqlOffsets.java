@@ -53,13 +53,153 @@ final class MySqlOffsets implements OffsetFormat {
     return next;
   }
 
-  /** One more event of the transaction at {@code pos} counts as sent: the connector skips it on resume. */
+  /**
+   * On MariaDB, the GTID position at {@code --file}/{@code --pos} when the connector resumes from GTIDs and none was
+   * given: the server tells it ({@code BINLOG_GTID_POS}), so {@code set --file F --pos P} moves a MariaDB connector
+   * as it moves one without GTIDs. MySQL cannot tell it: there {@code --gtids} stays required.
+   */
+  @Override
+  public Target complete(Target target, ObjectNode current, java.util.function.Supplier<SourceDatabase> source) {
+    if (!(target instanceof Target.Binlog binlog) || binlog.gtids() != null || !current.hasNonNull("gtids")
+        || !Target.GTID_SET.matcher(current.get("gtids").asText()).matches()
+        || current.get("gtids").asText().contains(":")) {
+      return target;
+    }
+    SourceDatabase db;
+    try {
+      db = source.get();
+      if (db == null || !BinlogEvents.isMariaDb(db)) {
+        return target;
+      }
+    } catch (IllegalArgumentException | IllegalStateException unreachable) {
+      // Without the server, moveTo refuses and asks for --gtids.
+      return target;
+    }
+    String gtids = BinlogEvents.mariaDbGtidPosition(db, binlog.file(), binlog.pos());
+    if (gtids == null) {
+      throw new IllegalArgumentException("MariaDB cannot tell the GTID position at " + binlog.file() + ":"
+          + binlog.pos() + " (is the file still on the server, and is " + binlog.pos() + " the start of an event?):"
+          + " this connector resumes from GTIDs, which win over --file/--pos; give --gtids as well");
+    }
+    return new Target.Binlog(binlog.file(), binlog.pos(), gtids);
+  }
+
+  /**
+   * The position that makes the connector pass over exactly the next change: the first row of the next row event, or
+   * the next statement logged on its own (DDL), read from the server's binary log.
+   *
+   * <p>How Debezium resumes (BinlogStreamingChangeEventSource): it starts at the transaction that begins at
+   * {@code pos} (with GTIDs: the first one after {@code gtids}), counts the events of that transaction from its
+   * BEGIN (MariaDB: its GTID event) inclusive, passes over the first {@code event} of them, then over the first
+   * {@code row} rows of the next row event; the transaction's commit ends all skipping. So one more {@code event}
+   * passes over a BEGIN or a table map, not a change (what {@code event + 1} did), and a change in a later transaction
+   * needs {@code pos} (and {@code gtids}) moved to that transaction's start. Skipping a change is therefore: the
+   * transaction holding the next row event, {@code event} = the count of events before it, {@code row} = 1.
+   *
+   * <p>A stored position with {@code row > 0} means rows of the row event at {@code event} were sent; a row event's
+   * row count is not visible through SQL, so that event is taken as sent in full (it is, after every single-row
+   * statement, and whenever the connector stopped between events).
+   */
   @Override
   public ObjectNode skipOne(ObjectNode current, SourceDatabase source) {
+    if (source == null) {
+      throw new IllegalArgumentException("skipping a change of a " + database() + " source needs read access to its"
+          + " binary log, to find the change after the current position");
+    }
+    validate(current);
+    String file = current.path("file").asText();
+    long pos = current.path("pos").asLong();
+    long eventsDone = current.path("event").asLong(0);
+    boolean rowsDone = current.path("row").asLong(0) > 0;
+    boolean mariaDb = BinlogEvents.isMariaDb(source);
+
+    // Debezium applies event/row to the first transaction it meets from pos on; later ones start from scratch.
+    boolean inResumed = true;
+    boolean inTransaction = false;
+    long counted = -1;
+    BinlogEvents.Event start = null;
+    for (BinlogEvents.Event e : BinlogEvents.from(source, file, pos)) {
+      if (!inTransaction) {
+        if (e.isGtid() || (e.isBeginQuery() && start == null)) {
+          start = e;
+        } else if (!e.isBeginQuery()) {
+          start = null;
+        }
+        if (e.opensMariaDbTransaction() || e.isBeginQuery()) {
+          inTransaction = true;
+          counted = 0;
+        } else if (e.isStatement()) {
+          // A statement logged on its own (DDL) is a change of its own: resume right after it.
+          return at(current, e.file(), e.end(), mariaDb ? gtidsAt(source, e.file(), e.end(), current) : null);
+        }
+        continue;
+      }
+      if (e.isCommit()) {
+        inTransaction = false;
+        inResumed = false;
+        start = null;
+        continue;
+      }
+      if (e.isQueryAnnotation()) {
+        continue;
+      }
+      counted++;
+      if (inResumed && counted == eventsDone && rowsDone && !e.isRows()) {
+        throw new IllegalArgumentException("the stored position (" + file + ":" + pos + ", event " + eventsDone
+            + ", row " + current.path("row").asLong() + ") does not point at a row event in the binary log (event "
+            + counted + " of the transaction there is " + e.type() + " at " + e.file() + ":" + e.pos() + "): cannot"
+            + " tell which change comes next; move the connector with set instead");
+      }
+      boolean sent = inResumed && (counted < eventsDone || (counted == eventsDone && rowsDone));
+      if (e.isRows() && !sent) {
+        ObjectNode next;
+        if (inResumed) {
+          next = current.deepCopy();
+        } else if (start == null) {
+          throw new IllegalArgumentException("cannot find where the transaction holding the next change (at "
+              + e.file() + ":" + e.pos() + ") begins in the binary log");
+        } else {
+          next = at(current, start.file(), start.pos(),
+              mariaDb ? gtidsAt(source, start.file(), start.pos(), current) : null);
+        }
+        next.put("event", counted);
+        next.put("row", 1);
+        OffsetFormat.dropSnapshotMarkers(next);
+        return next;
+      }
+    }
+    throw new IllegalArgumentException("there is no change after the current position (" + file + ":" + pos
+        + ", event " + eventsDone + ") in the binary log: nothing to skip");
+  }
+
+  /** The start of a transaction (or the place after a statement) as a position: nothing of it sent yet. */
+  private ObjectNode at(ObjectNode current, String file, long pos, String mariaDbGtids) {
     ObjectNode next = current.deepCopy();
-    next.put("event", current.path("event").asLong(0) + 1);
+    next.put("file", file);
+    next.put("pos", pos);
+    if (current.hasNonNull("gtids")) {
+      if (mariaDbGtids == null) {
+        throw new IllegalArgumentException("the next change is in a later transaction and this connector resumes from"
+            + " its GTID set (" + current.get("gtids").asText() + "), which Sluice cannot advance on a MySQL server:"
+            + " use set --file " + file + " --pos " + pos + " --gtids <the GTID set executed before it>");
+      }
+      next.put("gtids", mariaDbGtids);
+    }
+    next.put("event", 0);
     next.put("row", 0);
+    OffsetFormat.dropSnapshotMarkers(next);
     return next;
+  }
+
+  private static String gtidsAt(SourceDatabase source, String file, long pos, ObjectNode current) {
+    if (!current.hasNonNull("gtids")) {
+      return null;
+    }
+    String gtids = BinlogEvents.mariaDbGtidPosition(source, file, pos);
+    if (gtids == null) {
+      throw new IllegalArgumentException("MariaDB cannot tell the GTID position at " + file + ":" + pos);
+    }
+    return gtids;
   }
 
   @Override

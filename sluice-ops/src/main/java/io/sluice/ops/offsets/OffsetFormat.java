@@ -32,6 +32,14 @@ public sealed interface OffsetFormat permits PostgresOffsets, MySqlOffsets, SqlS
    */
   ObjectNode moveTo(ObjectNode current, Target target);
 
+  /**
+   * {@code target} with what the operator may leave out filled in from the source (read-only), where this type can
+   * work it out; as given otherwise.
+   */
+  default Target complete(Target target, ObjectNode current, java.util.function.Supplier<SourceDatabase> source) {
+    return target;
+  }
+
   /** The position right after the one event that follows {@code current}. */
   ObjectNode skipOne(ObjectNode current, SourceDatabase source);
 

@@ -187,7 +187,8 @@ public final class OffsetSurgery {
   // ------------------------------------------------------------------------------------------------- set, skip
 
   public Change set(String connector, Target target, Options options) {
-    return change(connector, "set", options, (format, current, source) -> format.moveTo(current, target));
+    return change(connector, "set", options,
+        (format, current, source) -> format.moveTo(current, format.complete(target, current, source::get)));
   }
 
   /** Advances past the one change after the current position (a poison record the connector cannot process). */
@@ -215,16 +216,27 @@ public final class OffsetSurgery {
     }
     Lazy<SourceDatabase> source = new Lazy<>(() -> SourceDatabase.from(format, config, sourceOverride, bootstrapServers,
         secretsTopic));
-    boolean needsHalt = operation.equals("skip") && format instanceof PostgresOffsets;
+    // A skip moves relative to the stored position, so it must start from the one the stopped connector committed
+    // last: a running connector keeps committing until it stops.
+    boolean needsHalt = operation.equals("skip");
     Halt early = null;
     List<PositionChange> changes = new ArrayList<>();
     String retention;
     try {
       if (needsHalt && !options.dryRun()) {
-        // The slot's pending changes can only be read while no one streams from it.
         early = halt(connector, operation, null);
-        awaitSlotIdle(source.get());
-      } else if (needsHalt) {
+        if (format instanceof PostgresOffsets) {
+          // The slot's pending changes can only be read while no one streams from it.
+          awaitSlotIdle(source.get());
+        }
+        read = read(readTimeout);
+        mine = read.snapshot().forConnector(connector);
+        live = mine.live();
+        if (live.isEmpty()) {
+          throw OffsetSurgeryException.refused("connector " + connector + " has no stored position in " + topic.topic()
+              + " after it stopped: nothing to " + operation);
+        }
+      } else if (needsHalt && format instanceof PostgresOffsets) {
         throw OffsetSurgeryException.refused("--dry-run cannot show a PostgreSQL skip: finding the next change needs"
             + " the connector stopped");
       }

@@ -1,0 +1,145 @@
+package io.sluice.ops.offsets;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.connect.testing.TestWorkers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A MariaDB server of one test class, from Debian's {@code mariadb-server} binaries, with its binary log on as a
+ * Debezium binlog source needs it ({@code log_bin}, {@code binlog_format=ROW}, {@code binlog_row_image=FULL}, a
+ * {@code server_id}). Root has no password and is reached over loopback TCP. Where the binaries are absent, {@link
+ * #start} skips the calling test class and says so on stderr, so a skip is never silent.
+ */
+final class BinlogMariaDb implements AutoCloseable {
+  private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
+  private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
+
+  private final Process process;
+  private final int port;
+
+  private BinlogMariaDb(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Starts a server with its data under {@code dir}; skips the test (JUnit assumption) where MariaDB is absent. */
+  static BinlogMariaDb start(Path dir, String what) throws Exception {
+    if (!Files.isExecutable(MARIADBD) || !Files.isExecutable(INSTALL_DB)) {
+      String why = "Debian's mariadb-server is not installed (no " + MARIADBD + "): " + what + " SKIPPED";
+      System.err.println("SKIPPED: " + why);
+      Assumptions.assumeTrue(false, why);
+    }
+    Path data = dir.resolve("data");
+    List<String> asRoot = "root".equals(System.getProperty("user.name")) ? List.of("--user=root") : List.of();
+    List<String> install = new ArrayList<>(List.of(INSTALL_DB.toString(), "--no-defaults", "--datadir=" + data,
+        "--skip-test-db", "--auth-root-authentication-method=normal"));
+    install.addAll(asRoot);
+    Process p = new ProcessBuilder(install).redirectErrorStream(true).redirectOutput(dir.resolve("install.log").toFile())
+        .start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, Files.readString(dir.resolve("install.log")));
+    int port = TestWorkers.freePort();
+    List<String> run = new ArrayList<>(List.of(MARIADBD.toString(), "--no-defaults", "--datadir=" + data,
+        "--socket=" + dir.resolve("mysqld.sock"), "--pid-file=" + dir.resolve("mysqld.pid"), "--port=" + port,
+        "--bind-address=127.0.0.1", "--log-bin=mysql-bin", "--server-id=1", "--binlog-format=ROW",
+        "--binlog-row-image=FULL", "--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=0",
+        "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"));
+    run.addAll(asRoot);
+    Process server = new ProcessBuilder(run).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("server.log").toFile()).start();
+    BinlogMariaDb db = new BinlogMariaDb(server, port);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (true) {
+      try (Connection c = db.connect()) {
+        return db;
+      } catch (SQLException e) {
+        if (System.nanoTime() > deadline || !server.isAlive()) {
+          db.close();
+          throw new AssertionError("MariaDB did not start: " + Files.readString(dir.resolve("server.log")), e);
+        }
+        Thread.sleep(250);
+      }
+    }
+  }
+
+  int port() {
+    return port;
+  }
+
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/?user=root");
+  }
+
+  void execute(String... statements) {
+    try (Connection c = connect(); Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(String.join("; ", statements), e);
+    }
+  }
+
+  /** The binlog files the server lists (SHOW BINARY LOGS), oldest first. */
+  List<String> binaryLogs() {
+    List<String> out = new ArrayList<>();
+    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  /**
+   * Where the next transaction will start: the file and position SHOW MASTER STATUS reports, with the GTID position
+   * of the transactions written before it ({@code @@gtid_binlog_pos}, e.g. {@code 0-1-42}).
+   */
+  Target.Binlog head() {
+    try (Connection c = connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@gtid_binlog_pos")) {
+      assertTrue(rs.next());
+      String gtids = rs.getString(1);
+      try (ResultSet status = s.executeQuery("SHOW MASTER STATUS")) {
+        assertTrue(status.next(), "SHOW MASTER STATUS is empty: binary logging is off");
+        return new Target.Binlog(status.getString(1), status.getLong(2), gtids);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Purges every binlog file before {@code file}. MariaDB keeps a file until its binlog checkpoint is done and skips
+   * it silently in PURGE until then; on a busy machine that takes a moment, so this purges until the server no longer
+   * lists the older files.
+   */
+  void purgeTo(String file) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!binaryLogs().get(0).equals(file)) {
+      execute("PURGE BINARY LOGS TO '" + file + "'");
+      assertTrue(System.nanoTime() < deadline, "MariaDB never purged the logs before " + file + ": " + binaryLogs());
+      Thread.sleep(100);
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+}
