@@ -28,7 +28,9 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
   static SourceRetention forClass(String connectorClass, Clock clock) {
     return switch (connectorClass) {
       case "io.debezium.connector.postgresql.PostgresConnector" -> new PostgresSlot();
-      case "io.debezium.connector.mysql.MySqlConnector" -> new MySqlBinlog(clock);
+      case "io.debezium.connector.mysql.MySqlConnector" -> new MySqlBinlog(clock, "mysql");
+      // The MariaDB plugin carries MariaDB's driver only, which takes its own URL scheme.
+      case "io.debezium.connector.mariadb.MariaDbConnector" -> new MySqlBinlog(clock, "mariadb");
       default -> null;
     };
   }
@@ -98,14 +100,16 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
   final class MySqlBinlog implements SourceRetention {
     private final Clock clock;
     private final Map<String, Long> firstSeenMs = new ConcurrentHashMap<>();
+    private final String scheme;
 
-    MySqlBinlog(Clock clock) {
+    MySqlBinlog(Clock clock, String scheme) {
       this.clock = clock;
+      this.scheme = scheme;
     }
 
     @Override
     public String jdbcUrl(Map<String, String> c) {
-      return "jdbc:mysql://" + c.getOrDefault("database.hostname", "localhost") + ":"
+      return "jdbc:" + scheme + "://" + c.getOrDefault("database.hostname", "localhost") + ":"
           + c.getOrDefault("database.port", "3306") + "/";
     }
 

@@ -77,6 +77,16 @@ class DerivationsTest {
   }
 
   @Test
+  void binlogProbesUseTheDriverTheirPluginCarries() {
+    Map<String, String> db = Map.of("database.hostname", "h", "database.port", "3307");
+    assertEquals("jdbc:mysql://h:3307/", SourceRetention.forClass("io.debezium.connector.mysql.MySqlConnector",
+        java.time.Clock.systemUTC()).jdbcUrl(db));
+    assertEquals("jdbc:mariadb://h:3307/", SourceRetention.forClass("io.debezium.connector.mariadb.MariaDbConnector",
+        java.time.Clock.systemUTC()).jdbcUrl(db));
+    assertNull(SourceRetention.forClass("io.debezium.connector.jdbc.JdbcSinkConnector", java.time.Clock.systemUTC()));
+  }
+
+  @Test
   void theByteSearchFindsTheEnvelopesSourceBlockOnly() {
     // A struct column named "source" and a string holding the pattern come before the envelope's own source block.
     String tricky = "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"source\",\"type\":\"struct\"}]},"
