@@ -44,10 +44,18 @@ import org.slf4j.LoggerFactory;
  * follows it and hands snapshots written by other nodes to whoever registered for them. Two nodes saving at the same
  * moment cannot lose each other's entries for long: the owners merge what they receive (newest entry wins) and save
  * the union again when it added anything, so the topic converges on the union.
+ *
+ * <p>Nodes also announce themselves: every {@value #HEARTBEAT_MS} ms each writes a record under
+ * {@code peer:<node id>} (a tombstone when it closes). A node counts as live while its last announcement, by the
+ * record's timestamp, is younger than {@value #PEER_TTL_MS} ms; {@link #peerPosition} is the number of live nodes
+ * whose id sorts before this one's, as Alertmanager orders its cluster peers by name.
  */
 public final class KafkaStateStore implements StateStore, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KafkaStateStore.class);
   private static final String NODE_HEADER = "node";
+  static final String PEER_PREFIX = "peer:";
+  static final long HEARTBEAT_MS = 5_000;
+  static final long PEER_TTL_MS = 3 * HEARTBEAT_MS;
 
   private final String topic;
   private final String node = UUID.randomUUID().toString();
@@ -55,8 +63,12 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Map<String, byte[]> latest = new ConcurrentHashMap<>();
   private final Map<String, List<Consumer<byte[]>>> listeners = new ConcurrentHashMap<>();
+  /** Other nodes' ids and the timestamp of their last announcement. */
+  private final Map<String, Long> peers = new ConcurrentHashMap<>();
+  private volatile long lastHeartbeat;
   private final Thread follower;
   private volatile boolean running = true;
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private KafkaStateStore(String bootstrapServers, String topic) {
     this.topic = topic;
@@ -90,8 +102,9 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("alert router state topic " + topic + " not read to its end within " + timeout);
         }
-        store.consumer.poll(Duration.ofMillis(200)).forEach(r -> store.latest.put(r.key(), r.value()));
+        store.consumer.poll(Duration.ofMillis(200)).forEach(store::apply);
       }
+      store.heartbeat(true);
       store.follower.start();
       log.info("alert router state read from {} ({} snapshots)", topic, store.latest.size());
       return store;
@@ -144,6 +157,64 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   }
 
   @Override
+  public int peerPosition() {
+    long now = System.currentTimeMillis();
+    int position = 0;
+    for (Map.Entry<String, Long> p : peers.entrySet()) {
+      if (now - p.getValue() < PEER_TTL_MS && p.getKey().compareTo(node) < 0) {
+        position++;
+      }
+    }
+    return position;
+  }
+
+  /** The other nodes this one has heard of, with the time of their last announcement (for diagnostics). */
+  Map<String, Long> peers() {
+    return Map.copyOf(peers);
+  }
+
+  /** Announces this node when the last announcement is due (or at once): asynchronous, a lost one is repeated. */
+  private void heartbeat(boolean now) {
+    long t = System.currentTimeMillis();
+    if (!now && t - lastHeartbeat < HEARTBEAT_MS) {
+      return;
+    }
+    lastHeartbeat = t;
+    producer.send(peerRecord(node.getBytes(StandardCharsets.UTF_8)), (m, e) -> {
+      if (e != null) {
+        log.debug("alert router heartbeat to {} failed: {}", topic, e.toString());
+      }
+    });
+  }
+
+  private ProducerRecord<String, byte[]> peerRecord(byte[] value) {
+    ProducerRecord<String, byte[]> r = new ProducerRecord<>(topic, PEER_PREFIX + node, value);
+    r.headers().add(NODE_HEADER, node.getBytes(StandardCharsets.UTF_8));
+    return r;
+  }
+
+  /** Takes one record of the topic into the local view; true when it is a snapshot (not a peer announcement). */
+  private boolean apply(ConsumerRecord<String, byte[]> r) {
+    if (r.key() == null) {
+      return false;
+    }
+    if (r.key().startsWith(PEER_PREFIX)) {
+      String peer = r.key().substring(PEER_PREFIX.length());
+      if (r.value() == null) {
+        peers.remove(peer);
+      } else if (!peer.equals(node)) {
+        peers.put(peer, r.timestamp());
+      }
+      return false;
+    }
+    if (r.value() == null) {
+      return false;
+    }
+    latest.put(r.key(), r.value());
+    return true;
+  }
+
+  @Override
   public void onRemoteSave(String name, Consumer<byte[]> merge) {
     listeners.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(merge);
   }
@@ -151,11 +222,11 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   private void follow() {
     try {
       while (running) {
+        heartbeat(false);
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          if (r.key() == null || r.value() == null) {
+          if (!apply(r)) {
             continue;
           }
-          latest.put(r.key(), r.value());
           Header h = r.headers().lastHeader(NODE_HEADER);
           if (h != null && node.equals(new String(h.value(), StandardCharsets.UTF_8))) {
             continue;
@@ -180,6 +251,9 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
 
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     running = false;
     if (follower.isAlive()) {
       consumer.wakeup();
@@ -190,6 +264,14 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
       }
     } else {
       consumer.close(Duration.ofSeconds(5));
+    }
+    try {
+      // Leaving: the other nodes move up at once instead of after PEER_TTL_MS.
+      producer.send(peerRecord(null)).get(5, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      log.debug("alert router could not announce leaving {}: {}", topic, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     producer.close(Duration.ofSeconds(5));
   }

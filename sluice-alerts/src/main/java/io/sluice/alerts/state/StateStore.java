@@ -21,6 +21,15 @@ public interface StateStore {
    */
   default void onRemoteSave(String name, Consumer<byte[]> merge) {}
 
+  /**
+   * This node's place among the live nodes sharing the store: 0 for the first and for a node alone. Alertmanager's
+   * peers wait {@code position × peer_timeout} before notifying, so that the first node's notification log entry
+   * reaches the others before they would send the same notification again.
+   */
+  default int peerPosition() {
+    return 0;
+  }
+
   /** Keeps nothing: state lives only as long as the process. */
   StateStore NONE = new StateStore() {
     @Override

@@ -40,6 +40,44 @@ class KafkaStateStoreTest {
       assertArrayEquals("[1,2]".getBytes(StandardCharsets.UTF_8), restarted.load("silences").orElseThrow());
       assertArrayEquals("[]".getBytes(StandardCharsets.UTF_8), restarted.load("nflog").orElseThrow());
       assertTrue(restarted.load("unknown").isEmpty());
+      assertEquals(0, restarted.peerPosition(), "nodes that closed cleanly are not counted: " + restarted.peers());
     }
+  }
+
+  @Test
+  void liveNodesTakeOnePositionEachAndMoveUpWhenOneLeaves() throws Exception {
+    String bootstrap = SharedKafka.bootstrapServers();
+    String topic = SharedKafka.unique("alerts-peers");
+    try (KafkaStateStore a = KafkaStateStore.start(bootstrap, topic, TIMEOUT)) {
+      assertEquals(0, a.peerPosition(), "alone");
+      KafkaStateStore b = KafkaStateStore.start(bootstrap, topic, TIMEOUT);
+      KafkaStateStore c = KafkaStateStore.start(bootstrap, topic, TIMEOUT);
+      List<KafkaStateStore> nodes = List.of(a, b, c);
+      awaitPositions(nodes, java.util.Set.of(0, 1, 2));
+      KafkaStateStore first = nodes.stream().filter(n -> n.peerPosition() == 0).findFirst().orElseThrow();
+      first.close();
+      List<KafkaStateStore> rest = nodes.stream().filter(n -> n != first).toList();
+      awaitPositions(rest, java.util.Set.of(0, 1));
+      for (KafkaStateStore n : rest) {
+        if (n != a) {
+          n.close();
+        }
+      }
+      awaitPositions(List.of(a), java.util.Set.of(0));
+    }
+  }
+
+  private static void awaitPositions(List<KafkaStateStore> nodes, java.util.Set<Integer> expected) throws Exception {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    java.util.Set<Integer> seen = java.util.Set.of();
+    while (System.nanoTime() < deadline) {
+      seen = nodes.stream().map(KafkaStateStore::peerPosition).collect(java.util.stream.Collectors.toSet());
+      if (seen.equals(expected) && nodes.stream().mapToInt(KafkaStateStore::peerPosition).sum()
+          == expected.stream().mapToInt(Integer::intValue).sum()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("positions " + seen + ", expected " + expected);
   }
 }
