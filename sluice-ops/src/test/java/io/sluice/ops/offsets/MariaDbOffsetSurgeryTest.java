@@ -58,6 +58,7 @@ class MariaDbOffsetSurgeryTest {
   private static ConnectRuntime worker;
   private static ConnectClient rest;
   private static OffsetsTopic topic;
+  private static SurgeryRig rig;
 
   @BeforeAll
   static void start() throws Exception {
@@ -70,6 +71,7 @@ class MariaDbOffsetSurgeryTest {
     worker = TestWorkers.worker(cluster, dataDir).start();
     rest = new ConnectClient(worker.restUrl());
     topic = new OffsetsTopic(SharedKafka.bootstrapServers(), cluster + "-offsets");
+    rig = new SurgeryRig(rest, topic, SOURCE);
     var created = rest.create(SOURCE, sourceConfig());
     assertEquals(201, created.status(), created.body());
     rest.awaitRunning(SOURCE);
@@ -164,49 +166,27 @@ class MariaDbOffsetSurgeryTest {
         .build();
   }
 
-  private static List<OffsetRecord> sourceRecords() {
-    return topic.latestFor(SOURCE, Duration.ofSeconds(30));
-  }
 
   private static JsonNode storedPosition() throws IOException {
-    return JSON.readTree(sourceRecords().get(0).value());
+    return JSON.readTree(rig.sourceRecords().get(0).value());
   }
 
-  private static void stopSource() {
-    assertEquals(204, rest.call("PUT", "/connectors/" + SOURCE + "/stop", null).status());
-    rest.awaitStatus(SOURCE, s -> "STOPPED".equals(s.path("connector").path("state").asText())
-        && s.path("tasks").isEmpty(), Duration.ofSeconds(90));
-  }
 
-  private static void resumeSource() {
-    assertEquals(202, rest.call("PUT", "/connectors/" + SOURCE + "/resume", null).status());
-    rest.awaitRunning(SOURCE);
-  }
 
-  /** Runs a refused operation while the source is stopped and checks that not one record was written. */
-  private static OffsetSurgeryException refusedLeavingTopicUntouched(Runnable operation) {
-    Map<Integer, Long> before = topic.endOffsets(Duration.ofSeconds(10));
-    List<OffsetRecord> records = sourceRecords();
-    OffsetSurgeryException e = assertThrows(OffsetSurgeryException.class, operation::run);
-    assertEquals(OffsetSurgeryException.Kind.REFUSED, e.kind(), e.getMessage());
-    assertEquals(before, topic.endOffsets(Duration.ofSeconds(10)), "a refused operation wrote to the topic");
-    assertEquals(records, sourceRecords());
-    return e;
-  }
 
   @Test
   @Order(1)
   void backupThenRestoreIsByteIdentical() throws Exception {
     insert(4);
     Eventually.await("row 4 streamed", Duration.ofSeconds(90), () -> createdIds(0), ids -> ids.contains(4));
-    stopSource();
+    rig.stopSource();
     OffsetSurgery surgery = surgery();
     OffsetSurgery.BackupReport first = surgery.backup(SOURCE, null, Duration.ofSeconds(10));
     assertEquals(1, first.manifest().records());
     String line = Files.readAllLines(first.file()).get(0);
     assertEquals("[\"" + SOURCE + "\",{\"server\":\"" + prefix + "\"}]", line.split("\t")[0]);
 
-    OffsetRecord original = sourceRecords().get(0);
+    OffsetRecord original = rig.sourceRecords().get(0);
     new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets")
         .write(List.of(new OffsetRecord(original.key(), "{\"file\":\"mysql-bin.000001\",\"pos\":4}", -1, -1)),
             Progress.NONE);
@@ -215,9 +195,9 @@ class MariaDbOffsetSurgeryTest {
     OffsetSurgery.BackupReport second = surgery.backup(SOURCE, dataDir.resolve("second.tsv"), Duration.ofSeconds(10));
     assertArrayEquals(Files.readAllBytes(first.file()), Files.readAllBytes(second.file()),
         "backup after restore differs from the backup restored");
-    assertEquals(original.value(), sourceRecords().get(0).value());
+    assertEquals(original.value(), rig.sourceRecords().get(0).value());
     assertEquals("STOPPED", surgery.show(SOURCE).state(), "a connector stopped before the restore stays stopped");
-    resumeSource();
+    rig.resumeSource();
   }
 
   @Test
@@ -255,7 +235,7 @@ class MariaDbOffsetSurgeryTest {
     assertEquals(before12.gtids(), after.path("gtids").asText(), "the GTID position before row 12, as the server has it");
     assertEquals(0, after.path("event").asLong());
     assertEquals(0, after.path("row").asLong());
-    assertEquals(change.changes().get(0).key(), sourceRecords().get(0).key(), "key bytes unchanged");
+    assertEquals(change.changes().get(0).key(), rig.sourceRecords().get(0).key(), "key bytes unchanged");
     rest.awaitRunning(SOURCE);
     Eventually.await("rows 12 and 13 delivered again", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.containsAll(List.of(12, 13)));
@@ -266,7 +246,7 @@ class MariaDbOffsetSurgeryTest {
   @Test
   @Order(4)
   void skipSkipsExactlyOneChange() throws Exception {
-    stopSource();
+    rig.stopSource();
     Target.Binlog row21 = db.head();
     insert(21, 22, 23);
     long end = endOffset();
@@ -281,7 +261,7 @@ class MariaDbOffsetSurgeryTest {
         "as many events before row 21 in its transaction as before the last row sent in its own: " + change);
     assertEquals(1, after.path("row").asLong(), "its first row counts as sent: " + change);
     assertEquals("STOPPED", surgery().show(SOURCE).state(), "skip leaves a stopped connector stopped");
-    resumeSource();
+    rig.resumeSource();
     Eventually.await("rows after the skipped one (" + change + ")", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.containsAll(List.of(22, 23)));
     insert(24);
@@ -292,7 +272,7 @@ class MariaDbOffsetSurgeryTest {
   @Test
   @Order(5)
   void skipPassesOverOneStatementLoggedOnItsOwn() {
-    stopSource();
+    rig.stopSource();
     // A DDL statement is logged outside any transaction: when it comes next, it is the one change skipped.
     db.execute("CREATE TABLE shop.notes (id int PRIMARY KEY)");
     Target.Binlog afterDdl = db.head();
@@ -305,7 +285,7 @@ class MariaDbOffsetSurgeryTest {
     assertEquals(afterDdl.gtids(), after.path("gtids").asText(), change.toString());
     assertEquals(0, after.path("event").asLong());
     assertEquals(0, after.path("row").asLong());
-    resumeSource();
+    rig.resumeSource();
     Eventually.await("row 25 after the skipped DDL", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.contains(25));
     assertEquals(List.of(25), createdIds(end), "the row after the DDL is not skipped: " + change);
@@ -314,7 +294,7 @@ class MariaDbOffsetSurgeryTest {
   @Test
   @Order(6)
   void badRequestsAreRefusedAndLeaveTheTopicUntouched() throws Exception {
-    stopSource();
+    rig.stopSource();
     OffsetSurgery surgery = surgery();
     IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class,
         () -> Target.binlog("mysql-bin", "4", null));
@@ -328,18 +308,18 @@ class MariaDbOffsetSurgeryTest {
 
     // A position MariaDB cannot place (not the start of an event), given without --gtids.
     Target.Binlog head = db.head();
-    String unplaced = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.binlog(head.file(),
+    String unplaced = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.binlog(head.file(),
         String.valueOf(head.pos() + 1_000_000), null), OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(unplaced.contains("give --gtids"), unplaced);
 
-    String wrongType = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.lsn("0/16B3748"),
+    String wrongType = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.lsn("0/16B3748"),
         OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(wrongType.contains("wrong position type for a MySQL source") && wrongType.contains("--file"), wrongType);
 
-    String unknown = refusedLeavingTopicUntouched(() -> surgery.set("no-such-connector",
+    String unknown = rig.refusedLeavingTopicUntouched(() -> surgery.set("no-such-connector",
         Target.binlog("mysql-bin.000001", "4", null), OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(unknown.contains("unknown connector 'no-such-connector'"), unknown);
-    resumeSource();
+    rig.resumeSource();
   }
 
   @Test
@@ -350,11 +330,11 @@ class MariaDbOffsetSurgeryTest {
     insert(31);
     Eventually.await("row 31 streamed from the new binlog file", Duration.ofSeconds(90),
         () -> sourcePositionFile(), f -> !f.equals(oldest));
-    stopSource();
+    rig.stopSource();
     String current = sourcePositionFile();
     db.purgeTo(current);
     Target gone = Target.binlog(oldest, "4", "0-1-1");
-    String message = refusedLeavingTopicUntouched(() -> surgery().set(SOURCE, gone, OffsetSurgery.Options.NONE))
+    String message = rig.refusedLeavingTopicUntouched(() -> surgery().set(SOURCE, gone, OffsetSurgery.Options.NONE))
         .getMessage();
     assertTrue(message.contains("binlog file " + oldest + " is no longer on the server") && message.contains(current)
         && message.contains("snapshot") && message.contains("--force"), message);
@@ -362,7 +342,7 @@ class MariaDbOffsetSurgeryTest {
     assertTrue(forced.forced() && forced.dryRun());
     assertTrue(forced.retention().startsWith("FORCED"), forced.retention());
     assertEquals(current, sourcePositionFile(), "a dry run changes nothing");
-    resumeSource();
+    rig.resumeSource();
     long end = endOffset();
     insert(32);
     Eventually.await("streaming on after the refusal", Duration.ofSeconds(90), () -> createdIds(end),
@@ -380,10 +360,10 @@ class MariaDbOffsetSurgeryTest {
         () -> surgery().skip(SOURCE, OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(message.contains("no change after the current position") && message.contains("nothing to skip"),
         message);
-    String stopped = sourceRecords().get(0).value();
+    String stopped = rig.sourceRecords().get(0).value();
     rest.awaitRunning(SOURCE);
     assertEquals("RUNNING", surgery().show(SOURCE).state(), "the refused skip put the connector back as it was");
-    assertEquals(stopped, sourceRecords().get(0).value(), "the refused skip wrote no position");
+    assertEquals(stopped, rig.sourceRecords().get(0).value(), "the refused skip wrote no position");
     insert(34);
     Eventually.await("row 34 streamed after the refused skip", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.contains(34));

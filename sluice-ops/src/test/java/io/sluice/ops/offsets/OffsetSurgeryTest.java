@@ -60,6 +60,7 @@ class OffsetSurgeryTest {
   private static ConnectClient rest;
   private static Pipeline pipeline;
   private static OffsetsTopic topic;
+  private static SurgeryRig rig;
   private static final List<String> log = new ArrayList<>();
   private static volatile Consumer<String> onLog = line -> { };
 
@@ -70,6 +71,7 @@ class OffsetSurgeryTest {
     rest = new ConnectClient(worker.restUrl());
     pipeline = new Pipeline(SharedKafka.unique("os"));
     topic = new OffsetsTopic(SharedKafka.bootstrapServers(), cluster + "-offsets");
+    rig = new SurgeryRig(rest, topic, SOURCE);
     pipeline.insert(1, 3);
     var created = rest.create(SOURCE, pipeline.sourceConfig(pipeline.name + "_slot", Map.of("lsn.flush.mode", "manual")));
     assertEquals(201, created.status(), created.body());
@@ -102,16 +104,7 @@ class OffsetSurgeryTest {
     return surgeryBuilder().build();
   }
 
-  private static void stopSource() {
-    assertEquals(204, rest.call("PUT", "/connectors/" + SOURCE + "/stop", null).status());
-    rest.awaitStatus(SOURCE, s -> "STOPPED".equals(s.path("connector").path("state").asText())
-        && s.path("tasks").isEmpty(), Duration.ofSeconds(90));
-  }
 
-  private static void resumeSource() {
-    assertEquals(202, rest.call("PUT", "/connectors/" + SOURCE + "/resume", null).status());
-    rest.awaitRunning(SOURCE);
-  }
 
   /** Ids of the rows created ({@code op = c}) in the topic from {@code from} on. */
   private static List<Integer> createdIds(long from) {
@@ -119,9 +112,6 @@ class OffsetSurgeryTest {
         .map(e -> e.path("after").path("id").asInt()).toList();
   }
 
-  private static List<OffsetRecord> sourceRecords() {
-    return topic.latestFor(SOURCE, Duration.ofSeconds(30));
-  }
 
   /** Fake positions of other connectors, so backups and restores cover more than one connector. */
   private static void writeOtherConnectors(int count, String version) {
@@ -137,7 +127,7 @@ class OffsetSurgeryTest {
   @Order(1)
   void backupThenRestoreIsByteIdentical() throws Exception {
     writeOtherConnectors(50, "v1");
-    stopSource();
+    rig.stopSource();
     OffsetSurgery surgery = surgery();
     OffsetSurgery.BackupReport first = surgery.backup(null, null, Duration.ofSeconds(10));
     assertTrue(Files.exists(first.file()) && Files.exists(OffsetBackup.manifestOf(first.file())), first.toString());
@@ -150,7 +140,7 @@ class OffsetSurgeryTest {
 
     // Everything changes: other connectors get new values, the source's position is damaged by hand.
     writeOtherConnectors(50, "v2");
-    OffsetRecord original = sourceRecords().get(0);
+    OffsetRecord original = rig.sourceRecords().get(0);
     new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets")
         .write(List.of(new OffsetRecord(original.key(), "{\"lsn\":1}", -1, -1)), Progress.NONE);
 
@@ -164,7 +154,7 @@ class OffsetSurgeryTest {
         "backup after restore differs from the backup restored");
     assertEquals(first.manifest().sha256(), second.manifest().sha256());
     assertEquals("STOPPED", surgery.show(SOURCE).state(), "a connector stopped before the restore stays stopped");
-    resumeSource();
+    rig.resumeSource();
   }
 
   @Test
@@ -212,7 +202,7 @@ class OffsetSurgeryTest {
     for (String f : List.of("lsn", "lsn_proc", "lsn_commit")) {
       assertEquals(Long.parseLong(commitOf11), after.path(f).asLong(), f);
     }
-    assertEquals(change.changes().get(0).key(), sourceRecords().get(0).key(), "key bytes unchanged");
+    assertEquals(change.changes().get(0).key(), rig.sourceRecords().get(0).key(), "key bytes unchanged");
 
     rest.awaitRunning(SOURCE);
     Eventually.await("rows 12 and 13 delivered again", Duration.ofSeconds(90), () -> createdIds(end),
@@ -224,7 +214,7 @@ class OffsetSurgeryTest {
   @Test
   @Order(4)
   void skipSkipsExactlyOneChange() {
-    stopSource();
+    rig.stopSource();
     for (int id = 21; id <= 23; id++) {
       pipeline.insert(id, id);
     }
@@ -235,7 +225,7 @@ class OffsetSurgeryTest {
     long after = change.changes().get(0).after().path("lsn_proc").asLong();
     assertTrue(after > before, change.toString());
     assertEquals("STOPPED", surgery().show(SOURCE).state(), "skip leaves a stopped connector stopped");
-    resumeSource();
+    rig.resumeSource();
     Eventually.await("rows after the skipped one (" + change + ")", Duration.ofSeconds(90), () -> createdIds(end),
         ids -> ids.containsAll(List.of(22, 23)));
     pipeline.insert(24, 24);
@@ -243,32 +233,22 @@ class OffsetSurgeryTest {
     assertEquals(List.of(22, 23, 24), createdIds(end), "exactly row 21 was skipped: " + change);
   }
 
-  /** Runs a refused operation while the source is stopped and checks that not one record was written. */
-  private static OffsetSurgeryException refusedLeavingTopicUntouched(Runnable operation) {
-    Map<Integer, Long> before = topic.endOffsets(Duration.ofSeconds(10));
-    List<OffsetRecord> records = sourceRecords();
-    OffsetSurgeryException e = assertThrows(OffsetSurgeryException.class, operation::run);
-    assertEquals(OffsetSurgeryException.Kind.REFUSED, e.kind(), e.getMessage());
-    assertEquals(before, topic.endOffsets(Duration.ofSeconds(10)), "a refused operation wrote to the topic");
-    assertEquals(records, sourceRecords());
-    return e;
-  }
 
   @Test
   @Order(5)
   void badRequestsAreRefusedAndLeaveTheTopicUntouched() throws Exception {
-    stopSource();
+    rig.stopSource();
     OffsetSurgery surgery = surgery();
 
     IllegalArgumentException malformed = assertThrows(IllegalArgumentException.class, () -> Target.lsn("16/XYZ"));
     assertTrue(malformed.getMessage().contains("malformed LSN '16/XYZ'"), malformed.getMessage());
 
-    String wrongType = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE,
+    String wrongType = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE,
         Target.binlog("mysql-bin.000003", "154", null), OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(wrongType.contains("wrong position type for a PostgreSQL source") && wrongType.contains("--lsn"),
         wrongType);
 
-    String unknown = refusedLeavingTopicUntouched(() -> surgery.set("no-such-connector", Target.lsn("0/1"),
+    String unknown = rig.refusedLeavingTopicUntouched(() -> surgery.set("no-such-connector", Target.lsn("0/1"),
         OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(unknown.contains("unknown connector 'no-such-connector'"), unknown);
 
@@ -280,7 +260,7 @@ class OffsetSurgeryTest {
       confirmed = Target.lsn(rs.getString(1)).value();
     }
     Target stale = new Target.Lsn(confirmed - 1);
-    String staleMessage = refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, stale, OffsetSurgery.Options.NONE))
+    String staleMessage = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, stale, OffsetSurgery.Options.NONE))
         .getMessage();
     assertTrue(staleMessage.contains("is before what replication slot " + pipeline.name + "_slot still holds")
         && staleMessage.contains("snapshot") && staleMessage.contains("--force"), staleMessage);
@@ -288,23 +268,23 @@ class OffsetSurgeryTest {
     assertTrue(forced.forced() && forced.dryRun());
     assertTrue(forced.retention().startsWith("FORCED"), forced.retention());
 
-    String reset = refusedLeavingTopicUntouched(() -> surgery.reset(SOURCE, null, OffsetSurgery.Options.NONE))
+    String reset = rig.refusedLeavingTopicUntouched(() -> surgery.reset(SOURCE, null, OffsetSurgery.Options.NONE))
         .getMessage();
     assertTrue(reset.contains("explicit snapshot decision") && reset.contains("initial:")
         && reset.contains("schema_only:") && reset.contains("never:"), reset);
 
     OffsetSurgery tight = surgeryBuilder().restoreBudget(Duration.ofSeconds(1)).build();
-    String budget = refusedLeavingTopicUntouched(() -> tight.set(SOURCE, Target.lsn(String.valueOf(confirmed)),
+    String budget = rig.refusedLeavingTopicUntouched(() -> tight.set(SOURCE, Target.lsn(String.valueOf(confirmed)),
         OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(budget.contains("budget") && budget.contains("not started"), budget);
-    resumeSource();
+    rig.resumeSource();
   }
 
   @Test
   @Order(6)
   void aReadBackMismatchRestoresTheBackup() throws Exception {
-    stopSource();
-    OffsetRecord original = sourceRecords().get(0);
+    rig.stopSource();
+    OffsetRecord original = rig.sourceRecords().get(0);
     // Another writer (a zombie task, a second operator) changes the position right after surgery wrote it.
     onLog = line -> {
       if (line.startsWith("written through")) {
@@ -322,10 +302,10 @@ class OffsetSurgeryTest {
     } finally {
       onLog = line -> { };
     }
-    assertEquals(List.of(original.value()), sourceRecords().stream().map(OffsetRecord::value).toList(),
+    assertEquals(List.of(original.value()), rig.sourceRecords().stream().map(OffsetRecord::value).toList(),
         "the position before the change is back, byte for byte");
     assertEquals("STOPPED", surgery().show(SOURCE).state());
-    resumeSource();
+    rig.resumeSource();
   }
 
   /**
@@ -348,9 +328,9 @@ class OffsetSurgeryTest {
   @Order(7)
   void anInterruptedRestoreIsRecoveredByRestore() throws Exception {
     writeOtherConnectors(2000, "before");
-    stopSource();
+    rig.stopSource();
     OffsetSurgery.BackupReport backup = surgery().backup(null, null, Duration.ofSeconds(10));
-    resumeSource();
+    rig.resumeSource();
     writeOtherConnectors(2000, "after");
 
     // The process dies half-way through writing the records back.
@@ -415,14 +395,14 @@ class OffsetSurgeryTest {
   @Test
   @Order(9)
   void restoreRefusesABackupOfAnotherCluster() throws Exception {
-    stopSource();
+    rig.stopSource();
     OffsetSurgery.BackupReport backup = surgery().backup(SOURCE, null, Duration.ofSeconds(10));
     String manifest = Files.readString(OffsetBackup.manifestOf(backup.file()));
     Files.writeString(OffsetBackup.manifestOf(backup.file()),
         manifest.replace(backup.manifest().clusterId(), "another-cluster-id"));
-    String message = refusedLeavingTopicUntouched(() -> surgery().restore(backup.file(), null, false)).getMessage();
+    String message = rig.refusedLeavingTopicUntouched(() -> surgery().restore(backup.file(), null, false)).getMessage();
     assertTrue(message.contains("another-cluster-id") && message.contains("--force"), message);
-    resumeSource();
+    rig.resumeSource();
   }
 
   @Test
