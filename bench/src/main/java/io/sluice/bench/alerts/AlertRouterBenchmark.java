@@ -35,13 +35,15 @@ import java.util.concurrent.TimeUnit;
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
  * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@code -Xmx1g}; with 512 MB and the
- * serial collector the router stalled at 20,000 groups).
+ * serial collector the router stalled at 20,000 groups). {@code -Dbench.histogram=true} prints the top of the router's
+ * class histogram after ingest; {@code -Dbench.sluiceOnly=true} skips Alertmanager.
  *
  * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
  */
 public final class AlertRouterBenchmark {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
   private static final int GROUPS = 20_000;
+  private static final java.util.concurrent.atomic.AtomicInteger RETRIES = new java.util.concurrent.atomic.AtomicInteger();
 
   private record Result(String server, double batched, double single, long rssMb, double latencyMs) {}
 
@@ -72,17 +74,30 @@ public final class AlertRouterBenchmark {
             webhook_configs: [{url: 'http://127.0.0.1:%d/'}]
         """.formatted(hook.getAddress().getPort()));
 
+    try {
+      run(work, ingestConfig, latencyConfig, arrivals);
+    } finally {
+      hook.stop(0);
+    }
+  }
+
+  private static void run(Path work, Path ingestConfig, Path latencyConfig, LinkedBlockingQueue<Long> arrivals)
+      throws Exception {
     List<Result> results = new ArrayList<>();
     Path alertmanager = Path.of("/usr/bin/prometheus-alertmanager");
     results.add(measure("sluice", cfg -> startSluice(cfg, work), ingestConfig, latencyConfig, arrivals));
-    if (Files.isExecutable(alertmanager)) {
+    if (Boolean.getBoolean("bench.sluiceOnly")) {
+      System.out.println("alertmanager: skipped (-Dbench.sluiceOnly=true)");
+    } else if (Files.isExecutable(alertmanager)) {
       results.add(measure("alertmanager", cfg -> startAlertmanager(alertmanager, cfg, work), ingestConfig,
           latencyConfig, arrivals));
     } else {
       System.out.println("alertmanager: /usr/bin/prometheus-alertmanager not installed, comparison skipped"
           + " (apt-get install prometheus-alertmanager)");
     }
-    hook.stop(0);
+    if (RETRIES.get() > 0) {
+      System.out.println("requests retried after a lost connection: " + RETRIES.get());
+    }
     for (Result r : results) {
       System.out.printf(Locale.ROOT, "%-12s batch64 %,8.0f alerts/s  single %,7.0f alerts/s  RSS %,5d MB at %,d groups"
           + "  notification latency after group_wait %.0f ms%n", r.server, r.batched, r.single, r.rssMb, GROUPS,
@@ -122,6 +137,9 @@ public final class AlertRouterBenchmark {
       single = post(s.url, 1, GROUPS, 40_000, "single");
       Thread.sleep(2000);
       rss = rssMb(s.process.pid());
+      if (Boolean.getBoolean("bench.histogram") && name.equals("sluice")) {
+        printHistogram(s.process.pid());
+      }
     }
     double latency;
     try (Server s = starter.start(latencyConfig)) {
@@ -198,7 +216,15 @@ public final class AlertRouterBenchmark {
               .timeout(Duration.ofSeconds(60))
               .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b.toString()))
               .build();
-          HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          HttpResponse<Void> r;
+          try {
+            r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          } catch (IOException e) {
+            // The JDK client now and then loses a pooled keep-alive connection ("connection closed locally");
+            // posting the same alerts again is harmless, and the retries are reported.
+            RETRIES.incrementAndGet();
+            r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          }
           if (r.statusCode() != 200) {
             throw new IllegalStateException("status " + r.statusCode());
           }
@@ -206,11 +232,24 @@ public final class AlertRouterBenchmark {
         return null;
       }));
     }
-    for (Future<?> f : fs) {
-      f.get();
+    try {
+      for (Future<?> f : fs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
     }
-    pool.shutdown();
     return total / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** The top of the router's class histogram after ingest: where its memory per alert and per group goes. */
+  private static void printHistogram(long pid) throws Exception {
+    Process jcmd = new ProcessBuilder("jcmd", String.valueOf(pid), "GC.class_histogram").redirectErrorStream(true)
+        .start();
+    List<String> lines = new String(jcmd.getInputStream().readAllBytes()).lines().toList();
+    jcmd.waitFor();
+    lines.stream().limit(30).forEach(System.out::println);
+    lines.stream().filter(l -> l.startsWith("Total")).forEach(System.out::println);
   }
 
   private static long rssMb(long pid) throws IOException {
