@@ -154,6 +154,7 @@ public final class AlertRouterBenchmark {
         }
         samples.add(TimeUnit.NANOSECONDS.toMillis(got - sent) - 1000);
       }
+      System.out.println(name + ": notification latency samples after group_wait (ms): " + samples);
       latency = samples.stream().mapToLong(Long::longValue).sorted().skip(2).findFirst().orElseThrow();
     }
     return new Result(name, batched, single, rss, latency);
@@ -250,6 +251,13 @@ public final class AlertRouterBenchmark {
     jcmd.waitFor();
     lines.stream().limit(30).forEach(System.out::println);
     lines.stream().filter(l -> l.startsWith("Total")).forEach(System.out::println);
+    // Where the rest of the RSS goes, when the router JVM runs with -XX:NativeMemoryTracking=summary.
+    Process nmt = new ProcessBuilder("jcmd", String.valueOf(pid), "VM.native_memory", "summary")
+        .redirectErrorStream(true).start();
+    new String(nmt.getInputStream().readAllBytes()).lines().filter(l -> l.contains("committed="))
+        .filter(l -> !l.contains("(malloc=") || l.startsWith("-") || l.startsWith("Total"))
+        .forEach(System.out::println);
+    nmt.waitFor();
   }
 
   private static long rssMb(long pid) throws IOException {

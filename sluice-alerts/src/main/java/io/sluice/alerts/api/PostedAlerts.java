@@ -97,6 +97,6 @@ final class PostedAlerts {
         default -> p.skipChildren();
       }
     }
-    return new Posted(labels.build(true), annotations.build(false), startsAt, endsAt, generatorURL, problem);
+    return new Posted(labels.build(true), annotations.buildShared(), startsAt, endsAt, generatorURL, problem);
   }
 }

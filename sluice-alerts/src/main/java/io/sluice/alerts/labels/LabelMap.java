@@ -22,6 +22,8 @@ public final class LabelMap implements Map<String, String> {
   private static final LabelMap EMPTY = new LabelMap(NO_STRINGS, NO_STRINGS);
   /** Recently seen name arrays, by hash; a miss only costs an unshared array. */
   private static final String[][] NAMES = new String[4096][];
+  /** Recently built sets, by hash, for {@link Builder#buildShared}. */
+  private static final LabelMap[] SETS = new LabelMap[1 << 14];
 
   private final String[] names;
   private final String[] values;
@@ -86,6 +88,24 @@ public final class LabelMap implements Map<String, String> {
       values[size] = value;
       size++;
       return this;
+    }
+
+    /**
+     * The set, or an equal one built before: annotations are often the same for every alert of a rule (a runbook
+     * link, a fixed description), and then all of them share one set. Like the string cache, a direct-mapped cache.
+     */
+    public LabelMap buildShared() {
+      LabelMap m = build(false);
+      if (m.names.length == 0) {
+        return m;
+      }
+      int slot = m.hashCode() & (SETS.length - 1);
+      LabelMap cached = SETS[slot];
+      if (cached != null && cached.equals(m)) {
+        return cached;
+      }
+      SETS[slot] = m;
+      return m;
     }
 
     /** The set, without the pairs whose value is empty when {@code dropEmpty} (Alertmanager drops empty labels). */

@@ -7,7 +7,7 @@ package io.sluice.alerts.labels;
  * seen once (an instance id) are soon evicted, values seen on every alert stay.
  */
 public final class SharedStrings {
-  private static final int SLOTS = 1 << 15;
+  private static final int SLOTS = 1 << 17;
   /** Longer strings are rarely repeated exactly and hashing them costs more than sharing saves. */
   private static final int MAX_LENGTH = 96;
   private static final String[] CACHE = new String[SLOTS];
