@@ -34,15 +34,25 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
- * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@code -Xmx1g}; with 512 MB and the
- * serial collector the router stalled at 20,000 groups). {@code -Dbench.histogram=true} prints the top of the router's
- * class histogram after ingest; {@code -Dbench.sluiceOnly=true} skips Alertmanager.
+ * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@link #ROUTER_JVM}, with
+ * {@code MALLOC_ARENA_MAX=2} in its environment). {@code -Dbench.histogram=true} prints the top of the router's class
+ * histogram after ingest (and its native memory summary when {@code router.jvm} has
+ * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager. As
+ * {@code bench/run} splits {@code BENCH_JAVA_OPTS} on spaces, a {@code router.jvm} with several options is easiest
+ * given by running the class with {@code java} directly.
  *
  * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
  */
 public final class AlertRouterBenchmark {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
   private static final int GROUPS = 20_000;
+  /**
+   * The router JVM's options: a small heap with the serial collector (one router, one or two cores: a parallel
+   * collector's threads and its larger heap buy nothing), small thread stacks and code cache. The heap holds 260,000
+   * alerts in 20,000 groups at about 300 bytes an alert.
+   */
+  static final String ROUTER_JVM = "-XX:+UseSerialGC -Xmx128m -Xss256k -XX:ReservedCodeCacheSize=32m"
+      + " -XX:MaxMetaspaceSize=64m";
   private static final java.util.concurrent.atomic.AtomicInteger RETRIES = new java.util.concurrent.atomic.AtomicInteger();
 
   private record Result(String server, double batched, double single, long rssMb, double latencyMs) {}
@@ -164,11 +174,15 @@ public final class AlertRouterBenchmark {
     int port = freePort();
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of(System.getProperty("router.jvm", "-Xmx1g").split(" ")));
+    cmd.addAll(List.of(System.getProperty("router.jvm", ROUTER_JVM).split(" ")));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Serve.class.getName(), config.toString(),
         String.valueOf(port), Files.createTempDirectory(work, "sluice").toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(work.resolve("sluice-" + port + ".log").toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(work.resolve("sluice-" + port + ".log").toFile());
+    // glibc gives each thread that mallocs its own arena (64 MB reserved, partly touched): with Jetty's, the
+    // notifier's and the JIT's threads that is tens of MB of RSS for nothing the router needs.
+    pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
+    Process p = pb.start();
     return awaitReady(p, "http://127.0.0.1:" + port);
   }
 

@@ -30,7 +30,12 @@ public final class Dispatcher {
   public record GroupView(Map<String, String> labels, String receiver, String groupKey, List<Alert> alerts) {}
 
   /** A group's identity: its route and group labels; the group key string is built once, for a new group. */
-  private record GroupId(Route route, LabelMap labels) {}
+  private record GroupId(Route route, LabelMap labels) {
+    @Override
+    public int hashCode() {
+      return route.hashCode() * 31 + labels.contentHash();
+    }
+  }
 
   private record Deadline(long at, AggregationGroup group) {}
 

@@ -277,6 +277,19 @@ public final class LabelMap implements Map<String, String> {
     return h;
   }
 
+  /**
+   * A hash for keying maps by label set. {@link #hashCode()} must follow {@link Map#hashCode()}, a sum of
+   * name-xor-value hashes under which sets that differ in a digit or two (alertname "Bench12" and "Bench21", say)
+   * collide; this one mixes every position.
+   */
+  public int contentHash() {
+    int h = names.length;
+    for (int i = 0; i < names.length; i++) {
+      h = (h * 31 + names[i].hashCode()) * 31 + values[i].hashCode();
+    }
+    return h ^ (h >>> 16);
+  }
+
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("{");

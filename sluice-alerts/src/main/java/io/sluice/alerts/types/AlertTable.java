@@ -8,17 +8,25 @@ import java.util.function.Predicate;
 
 /**
  * Alerts by fingerprint, in insertion order (a replaced alert keeps its place, as in a {@code LinkedHashMap}). The
- * router holds every alert in several of these (the store, each aggregation group, the inhibitor's sources), so it
- * costs about 20 bytes an entry where a {@code HashMap<Long, Alert>} costs about 60: fingerprints stay primitive in a
- * dense array and an open-addressing index with linear probing points into it. Not thread-safe: owners lock.
+ * router holds every alert in several of these (the store, each aggregation group, the inhibitor's sources), so an
+ * entry costs about 14 bytes where a {@code HashMap<Long, Alert>} costs about 60: a dense array of the alerts in
+ * insertion order, and an open-addressing index (linear probing) of ints, each holding a position in the dense array
+ * and 8 more bits of the fingerprint's hash, so a probe rarely has to look at an alert that is not the one sought.
+ * Not thread-safe: owners lock.
  */
 public final class AlertTable {
-  private long[] fps;
+  private static final int POSITION_BITS = 24;
+  private static final int POSITION_MASK = (1 << POSITION_BITS) - 1;
+  private static final long MIX = 0x9E3779B97F4A7C15L;
+
   private Alert[] alerts;
-  /** Dense positions in use, removed ones (null alerts) included until the next compaction. */
+  /** Dense positions in use, removed ones (null) included until the next compaction. */
   private int end;
   private int size;
-  /** position + 1 per slot, 0 for an empty slot; the length is a power of two, at least twice {@link #size}. */
+  /**
+   * Per slot: 0 when empty, else tag (8 bits of the hash) above position + 1. The length is a power of two and at
+   * least 1.5 times {@link #size}.
+   */
   private int[] index;
 
   public AlertTable() {
@@ -27,7 +35,6 @@ public final class AlertTable {
 
   public AlertTable(int expected) {
     int dense = Math.max(2, expected);
-    fps = new long[dense];
     alerts = new Alert[dense];
     index = new int[Integer.highestOneBit(dense * 2 - 1) << 1];
   }
@@ -42,7 +49,7 @@ public final class AlertTable {
 
   public Alert get(long fp) {
     int slot = find(fp);
-    return slot < 0 ? null : alerts[index[slot] - 1];
+    return slot < 0 ? null : alerts[position(index[slot])];
   }
 
   /** Stores the alert under its fingerprint; returns the one it replaced, or null. */
@@ -50,24 +57,24 @@ public final class AlertTable {
     long fp = alert.fingerprint();
     int slot = find(fp);
     if (slot >= 0) {
-      int pos = index[slot] - 1;
+      int pos = position(index[slot]);
       Alert old = alerts[pos];
       alerts[pos] = alert;
       return old;
     }
-    if (end == fps.length) {
+    if (end == alerts.length) {
       if (end - size > end / 4) {
         compact();
       } else {
-        int grown = end + Math.max(2, end / 2);
-        fps = Arrays.copyOf(fps, grown);
-        alerts = Arrays.copyOf(alerts, grown);
+        if (end >= POSITION_MASK) {
+          throw new IllegalStateException("more than " + POSITION_MASK + " alerts in one table");
+        }
+        alerts = Arrays.copyOf(alerts, Math.min(POSITION_MASK, end + Math.max(2, end / 2)));
       }
     }
-    if ((size + 1) * 2 > index.length) {
+    if ((size + 1) * 3 > index.length * 2) {
       rebuildIndex(index.length * 2);
     }
-    fps[end] = fp;
     alerts[end] = alert;
     end++;
     size++;
@@ -80,7 +87,7 @@ public final class AlertTable {
     if (slot < 0) {
       return null;
     }
-    int pos = index[slot] - 1;
+    int pos = position(index[slot]);
     Alert old = alerts[pos];
     alerts[pos] = null;
     size--;
@@ -91,9 +98,9 @@ public final class AlertTable {
     return old;
   }
 
-  /** Removes the alert stored under the fingerprint only if it is this very instance. */
+  /** Removes the alert stored under the fingerprint only if it equals {@code expected}, as {@code Map.remove(k, v)}. */
   public boolean remove(long fp, Alert expected) {
-    if (get(fp) != expected) {
+    if (!expected.equals(get(fp))) {
       return false;
     }
     remove(fp);
@@ -130,23 +137,32 @@ public final class AlertTable {
     for (int i = 0; i < end; i++) {
       Alert a = alerts[i];
       if (a != null && condition.test(a)) {
-        remove(fps[i]);
+        remove(a.fingerprint());
       }
     }
   }
 
+  private static int position(int entry) {
+    return (entry & POSITION_MASK) - 1;
+  }
+
   private int home(long fp) {
-    return (int) ((fp * 0x9E3779B97F4A7C15L) >>> 32) & (index.length - 1);
+    return (int) ((fp * MIX) >>> 32) & (index.length - 1);
+  }
+
+  private static int tag(long fp) {
+    return (int) ((fp * MIX) >>> 24) & 0xff;
   }
 
   private int find(long fp) {
     int mask = index.length - 1;
+    int tag = tag(fp);
     for (int slot = home(fp); ; slot = (slot + 1) & mask) {
-      int p = index[slot];
-      if (p == 0) {
+      int e = index[slot];
+      if (e == 0) {
         return -1;
       }
-      if (fps[p - 1] == fp && alerts[p - 1] != null) {
+      if (e >>> POSITION_BITS == tag && alerts[position(e)].fingerprint() == fp) {
         return slot;
       }
     }
@@ -158,7 +174,7 @@ public final class AlertTable {
     while (index[slot] != 0) {
       slot = (slot + 1) & mask;
     }
-    index[slot] = positionPlusOne;
+    index[slot] = tag(fp) << POSITION_BITS | positionPlusOne;
   }
 
   /** Backward-shift deletion: later entries of the probe run move up so lookups never need tombstones. */
@@ -167,14 +183,14 @@ public final class AlertTable {
     int j = hole;
     while (true) {
       j = (j + 1) & mask;
-      int p = index[j];
-      if (p == 0) {
+      int e = index[j];
+      if (e == 0) {
         break;
       }
-      int h = home(fps[p - 1]);
+      int h = home(alerts[position(e)].fingerprint());
       boolean stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
       if (!stays) {
-        index[hole] = p;
+        index[hole] = e;
         hole = j;
       }
     }
@@ -185,9 +201,7 @@ public final class AlertTable {
     int n = 0;
     for (int i = 0; i < end; i++) {
       if (alerts[i] != null) {
-        fps[n] = fps[i];
-        alerts[n] = alerts[i];
-        n++;
+        alerts[n++] = alerts[i];
       }
     }
     Arrays.fill(alerts, n, end, null);
@@ -199,7 +213,7 @@ public final class AlertTable {
     index = new int[length];
     for (int i = 0; i < end; i++) {
       if (alerts[i] != null) {
-        insertIndex(fps[i], i + 1);
+        insertIndex(alerts[i].fingerprint(), i + 1);
       }
     }
   }
