@@ -1,6 +1,7 @@
 package io.sluice.alerts.dispatch;
 
 import io.sluice.alerts.labels.LabelMap;
+import io.sluice.alerts.labels.Matchers;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.AlertTable;
 import java.time.Instant;
@@ -17,7 +18,6 @@ final class AggregationGroup {
 
   final Route route;
   final LabelMap labels;
-  final String key;
   private final AlertTable alerts = new AlertTable();
   private Instant nextFlush;
   private boolean hasFlushed;
@@ -26,11 +26,18 @@ final class AggregationGroup {
   /** The epoch millisecond of this group's live entry in the timer queue, or {@link #UNSCHEDULED}. */
   private long scheduledAt = UNSCHEDULED;
 
-  AggregationGroup(Route route, LabelMap labels, String key, Instant now) {
+  AggregationGroup(Route route, LabelMap labels, Instant now) {
     this.route = route;
     this.labels = labels;
-    this.key = key;
     this.nextFlush = now.plus(route.conf().groupWait());
+  }
+
+  /**
+   * Alertmanager's group key. Built when asked (once a flush, and for API listings) rather than kept: at 20,000
+   * groups the strings would hold a few MB for nothing.
+   */
+  String key() {
+    return route.key() + ":" + Matchers.labelSetString(labels);
   }
 
   /** Adds or replaces an alert; returns the millisecond a new timer entry is needed for, or UNSCHEDULED. */

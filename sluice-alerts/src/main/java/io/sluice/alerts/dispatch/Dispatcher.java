@@ -1,7 +1,6 @@
 package io.sluice.alerts.dispatch;
 
 import io.sluice.alerts.labels.LabelMap;
-import io.sluice.alerts.labels.Matchers;
 import io.sluice.alerts.types.Alert;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +28,7 @@ public final class Dispatcher {
   /** A group as the API lists it. */
   public record GroupView(Map<String, String> labels, String receiver, String groupKey, List<Alert> alerts) {}
 
-  /** A group's identity: its route and group labels; the group key string is built once, for a new group. */
+  /** A group's identity: its route and group labels (cheaper to build and compare than the group key string). */
   private record GroupId(Route route, LabelMap labels) {
     @Override
     public int hashCode() {
@@ -65,8 +64,7 @@ public final class Dispatcher {
       LabelMap gl = r.groupLabels(alert.labels());
       // Insert under the map's lock so a flush that drops an emptied group cannot orphan this alert.
       groups.compute(new GroupId(r, gl), (id, g) -> {
-        AggregationGroup group = g != null ? g
-            : new AggregationGroup(r, gl, r.key() + ":" + Matchers.labelSetString(gl), now);
+        AggregationGroup group = g != null ? g : new AggregationGroup(r, gl, now);
         schedule(group, group.insert(alert, now));
         return group;
       });
@@ -136,10 +134,11 @@ public final class Dispatcher {
 
   private void flush(AggregationGroup g, List<Alert> alerts, Instant now) {
     boolean ok = false;
+    String key = g.key();
     try {
-      ok = alerts.isEmpty() || notifier.notify(new Notification(g.key, g.labels, g.route, alerts, now));
+      ok = alerts.isEmpty() || notifier.notify(new Notification(key, g.labels, g.route, alerts, now));
     } catch (RuntimeException e) {
-      log.warn("notification for group {} failed", g.key, e);
+      log.warn("notification for group {} failed", key, e);
     } finally {
       schedule(g, g.endFlush(alerts, ok, now));
       groups.computeIfPresent(new GroupId(g.route, g.labels), (k, cur) -> {
@@ -165,7 +164,7 @@ public final class Dispatcher {
     for (AggregationGroup g : groups.values()) {
       List<Alert> alerts = g.alerts();
       if (!alerts.isEmpty()) {
-        out.add(new GroupView(g.labels, g.route.receiver(), g.key, alerts));
+        out.add(new GroupView(g.labels, g.route.receiver(), g.key(), alerts));
       }
     }
     return out;
