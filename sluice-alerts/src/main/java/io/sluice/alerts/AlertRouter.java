@@ -71,6 +71,7 @@ public final class AlertRouter implements AutoCloseable {
   private final HttpClient http;
   private final ExecutorService flushPool;
   private final ScheduledExecutorService ticker;
+  private final Thread timer;
   private final HttpServer server;
   private volatile Runtime runtime;
 
@@ -112,9 +113,12 @@ public final class AlertRouter implements AutoCloseable {
     }
     if (b.manualTicks) {
       this.ticker = null;
+      this.timer = null;
     } else {
+      // One thread sleeps until the earliest group deadline, so a group flushes within a millisecond or two of it.
+      this.timer = daemon("sluice-alerts-timer").newThread(this::runTimer);
+      timer.start();
       this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("sluice-alerts-ticker"));
-      ticker.scheduleWithFixedDelay(this::flushSafely, 100, 100, TimeUnit.MILLISECONDS);
       ticker.scheduleWithFixedDelay(this::snapshotSafely, 5, 5, TimeUnit.SECONDS);
       // Garbage collection walks every alert: every minute is plenty (Alertmanager does it every 30 minutes).
       ticker.scheduleWithFixedDelay(this::maintainSafely, 60, 60, TimeUnit.SECONDS);
@@ -171,6 +175,8 @@ public final class AlertRouter implements AutoCloseable {
       fresh.inhibitor.observe(a);
       fresh.dispatcher.process(a);
     }
+    // The timer thread may be waiting on the old tree's deadlines.
+    old.dispatcher.wakeUp();
     log.info("configuration reloaded ({} receivers, was {})", c.receivers().size(), old.config.receivers().size());
   }
 
@@ -188,6 +194,7 @@ public final class AlertRouter implements AutoCloseable {
   public void close() {
     if (ticker != null) {
       ticker.shutdownNow();
+      timer.interrupt();
     }
     server.close();
     if (flushPool != null) {
@@ -225,11 +232,17 @@ public final class AlertRouter implements AutoCloseable {
     return runtime.dispatcher.groupCount();
   }
 
-  private void flushSafely() {
-    try {
-      tick();
-    } catch (RuntimeException e) {
-      log.error("flush failed", e);
+  private void runTimer() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        // Bounded, so a configuration reload or a clock that jumps is noticed within a second.
+        runtime.dispatcher.awaitDue(Duration.ofSeconds(1));
+        tick();
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        log.error("flush failed", e);
+      }
     }
   }
 

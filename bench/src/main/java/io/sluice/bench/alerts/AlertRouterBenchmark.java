@@ -34,14 +34,28 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
- * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@code -Xmx1g}; with 512 MB and the
- * serial collector the router stalled at 20,000 groups).
+ * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@link #ROUTER_JVM}, with
+ * {@code MALLOC_ARENA_MAX=2} in its environment). {@code -Dbench.histogram=true} prints the top of the router's class
+ * histogram after ingest (and its native memory summary when {@code router.jvm} has
+ * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager. As
+ * {@code bench/run} splits {@code BENCH_JAVA_OPTS} on spaces, a {@code router.jvm} with several options is easiest
+ * given by running the class with {@code java} directly.
  *
  * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
  */
 public final class AlertRouterBenchmark {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
   private static final int GROUPS = 20_000;
+  /**
+   * The router JVM's options, chosen for footprint: the serial collector (on one or two cores a parallel collector's
+   * threads and larger heap buy nothing) with a small heap and a small young generation, so the old generation holds
+   * the alerts (about 80 MB live after this benchmark's 260,000 alerts in 20,000 groups); the client compiler only
+   * (C2's code cache and compiler arenas cost about 25 MB of RSS, and at these rates C1's code keeps up); small
+   * thread stacks. 112 MB holds about 400,000 such alerts; raise {@code -Xmx} for more.
+   */
+  static final String ROUTER_JVM = "-XX:+UseSerialGC -Xmx112m -Xmn16m -Xss256k -XX:TieredStopAtLevel=1"
+      + " -XX:ReservedCodeCacheSize=32m -XX:MaxMetaspaceSize=64m";
+  private static final java.util.concurrent.atomic.AtomicInteger RETRIES = new java.util.concurrent.atomic.AtomicInteger();
 
   private record Result(String server, double batched, double single, long rssMb, double latencyMs) {}
 
@@ -72,17 +86,30 @@ public final class AlertRouterBenchmark {
             webhook_configs: [{url: 'http://127.0.0.1:%d/'}]
         """.formatted(hook.getAddress().getPort()));
 
+    try {
+      run(work, ingestConfig, latencyConfig, arrivals);
+    } finally {
+      hook.stop(0);
+    }
+  }
+
+  private static void run(Path work, Path ingestConfig, Path latencyConfig, LinkedBlockingQueue<Long> arrivals)
+      throws Exception {
     List<Result> results = new ArrayList<>();
     Path alertmanager = Path.of("/usr/bin/prometheus-alertmanager");
     results.add(measure("sluice", cfg -> startSluice(cfg, work), ingestConfig, latencyConfig, arrivals));
-    if (Files.isExecutable(alertmanager)) {
+    if (Boolean.getBoolean("bench.sluiceOnly")) {
+      System.out.println("alertmanager: skipped (-Dbench.sluiceOnly=true)");
+    } else if (Files.isExecutable(alertmanager)) {
       results.add(measure("alertmanager", cfg -> startAlertmanager(alertmanager, cfg, work), ingestConfig,
           latencyConfig, arrivals));
     } else {
       System.out.println("alertmanager: /usr/bin/prometheus-alertmanager not installed, comparison skipped"
           + " (apt-get install prometheus-alertmanager)");
     }
-    hook.stop(0);
+    if (RETRIES.get() > 0) {
+      System.out.println("requests retried after a lost connection: " + RETRIES.get());
+    }
     for (Result r : results) {
       System.out.printf(Locale.ROOT, "%-12s batch64 %,8.0f alerts/s  single %,7.0f alerts/s  RSS %,5d MB at %,d groups"
           + "  notification latency after group_wait %.0f ms%n", r.server, r.batched, r.single, r.rssMb, GROUPS,
@@ -117,11 +144,23 @@ public final class AlertRouterBenchmark {
     double single;
     long rss;
     try (Server s = starter.start(ingestConfig)) {
+      long pid = s.process.pid();
       post(s.url, 64, 1000, 20_000, "warmup");
+      long[] cpu0 = cpuMillis(pid);
       batched = post(s.url, 64, GROUPS, 200_000, "batch64");
+      long[] cpu1 = cpuMillis(pid);
       single = post(s.url, 1, GROUPS, 40_000, "single");
+      long[] cpu2 = cpuMillis(pid);
+      // CPU time is steadier than throughput on a shared machine: it does not count time spent waiting for a core.
+      System.out.printf(Locale.ROOT, "%s: server CPU per alert (user + system): batch64 %.1f + %.1f us,"
+          + " single %.1f + %.1f us%n", name, (cpu1[0] - cpu0[0]) * 1000.0 / 200_000,
+          (cpu1[1] - cpu0[1]) * 1000.0 / 200_000, (cpu2[0] - cpu1[0]) * 1000.0 / 40_000,
+          (cpu2[1] - cpu1[1]) * 1000.0 / 40_000);
       Thread.sleep(2000);
       rss = rssMb(s.process.pid());
+      if (Boolean.getBoolean("bench.histogram") && name.equals("sluice")) {
+        printHistogram(s.process.pid());
+      }
     }
     double latency;
     try (Server s = starter.start(latencyConfig)) {
@@ -136,6 +175,7 @@ public final class AlertRouterBenchmark {
         }
         samples.add(TimeUnit.NANOSECONDS.toMillis(got - sent) - 1000);
       }
+      System.out.println(name + ": notification latency samples after group_wait (ms): " + samples);
       latency = samples.stream().mapToLong(Long::longValue).sorted().skip(2).findFirst().orElseThrow();
     }
     return new Result(name, batched, single, rss, latency);
@@ -145,11 +185,15 @@ public final class AlertRouterBenchmark {
     int port = freePort();
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of(System.getProperty("router.jvm", "-Xmx1g").split(" ")));
+    cmd.addAll(List.of(System.getProperty("router.jvm", ROUTER_JVM).split(" ")));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Serve.class.getName(), config.toString(),
         String.valueOf(port), Files.createTempDirectory(work, "sluice").toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(work.resolve("sluice-" + port + ".log").toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(work.resolve("sluice-" + port + ".log").toFile());
+    // glibc gives each thread that mallocs its own arena (64 MB reserved, partly touched): with Jetty's, the
+    // notifier's and the JIT's threads that is tens of MB of RSS for nothing the router needs.
+    pb.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
+    Process p = pb.start();
     return awaitReady(p, "http://127.0.0.1:" + port);
   }
 
@@ -198,7 +242,15 @@ public final class AlertRouterBenchmark {
               .timeout(Duration.ofSeconds(60))
               .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b.toString()))
               .build();
-          HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          HttpResponse<Void> r;
+          try {
+            r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          } catch (IOException e) {
+            // The JDK client now and then loses a pooled keep-alive connection ("connection closed locally");
+            // posting the same alerts again is harmless, and the retries are reported.
+            RETRIES.incrementAndGet();
+            r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+          }
           if (r.statusCode() != 200) {
             throw new IllegalStateException("status " + r.statusCode());
           }
@@ -206,11 +258,38 @@ public final class AlertRouterBenchmark {
         return null;
       }));
     }
-    for (Future<?> f : fs) {
-      f.get();
+    try {
+      for (Future<?> f : fs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
     }
-    pool.shutdown();
     return total / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** The top of the router's class histogram after ingest: where its memory per alert and per group goes. */
+  private static void printHistogram(long pid) throws Exception {
+    Process jcmd = new ProcessBuilder("jcmd", String.valueOf(pid), "GC.class_histogram").redirectErrorStream(true)
+        .start();
+    List<String> lines = new String(jcmd.getInputStream().readAllBytes()).lines().toList();
+    jcmd.waitFor();
+    lines.stream().limit(30).forEach(System.out::println);
+    lines.stream().filter(l -> l.startsWith("Total")).forEach(System.out::println);
+    // Where the rest of the RSS goes, when the router JVM runs with -XX:NativeMemoryTracking=summary.
+    Process nmt = new ProcessBuilder("jcmd", String.valueOf(pid), "VM.native_memory", "summary")
+        .redirectErrorStream(true).start();
+    new String(nmt.getInputStream().readAllBytes()).lines().filter(l -> l.contains("committed="))
+        .filter(l -> !l.contains("(malloc=") || l.startsWith("-") || l.startsWith("Total"))
+        .forEach(System.out::println);
+    nmt.waitFor();
+  }
+
+  /** User and system CPU time (ms) of a process and its threads so far, from /proc (clock ticks of 10 ms). */
+  private static long[] cpuMillis(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return new long[] {Long.parseLong(f[11]) * 10, Long.parseLong(f[12]) * 10};
   }
 
   private static long rssMb(long pid) throws IOException {

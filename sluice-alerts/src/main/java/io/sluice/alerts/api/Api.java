@@ -135,32 +135,43 @@ public final class Api {
       throw new ApiError(400, "parsing request body: " + e.getMessage(), v1);
     }
     Instant now = b.clock().instant();
-    java.time.Duration resolveTimeout = b.config().global().resolveTimeout();
+    // One instance for every alert of the batch that gets the default end.
+    Instant defaultEnd = now.plus(b.config().global().resolveTimeout());
     List<String> errors = new ArrayList<>();
     List<Alert> valid = new ArrayList<>(posted.size());
     for (PostedAlerts.Posted n : posted) {
       try {
-        valid.add(alert(n, now, resolveTimeout));
+        valid.add(alert(n, now, defaultEnd));
       } catch (IllegalArgumentException e) {
         errors.add(e.getMessage());
-        b.metrics().inc("alertmanager_alerts_invalid_total", "version", v1 ? "v1" : "v2");
       }
     }
+    if (!errors.isEmpty()) {
+      b.metrics().add("alertmanager_alerts_invalid_total", "version", v1 ? "v1" : "v2", errors.size());
+    }
+    int resolved = 0;
     for (Alert a : valid) {
-      b.metrics().inc("alertmanager_alerts_received_total", "status", a.resolvedAt(now) ? "resolved" : "firing");
+      if (a.resolvedAt(now)) {
+        resolved++;
+      }
       b.alerts().put(a);
+    }
+    if (resolved > 0) {
+      b.metrics().add("alertmanager_alerts_received_total", "status", "resolved", resolved);
+    }
+    if (valid.size() > resolved) {
+      b.metrics().add("alertmanager_alerts_received_total", "status", "firing", valid.size() - resolved);
     }
     if (!errors.isEmpty()) {
       throw new ApiError(400, String.join("; ", errors), v1);
     }
   }
 
-  private static Alert alert(PostedAlerts.Posted n, Instant now, java.time.Duration resolveTimeout) {
+  private static Alert alert(PostedAlerts.Posted n, Instant now, Instant defaultEnd) {
     if (n.problem() != null) {
       throw new IllegalArgumentException(n.problem());
     }
     Map<String, String> labels = n.labels();
-    labels.values().removeIf(String::isEmpty);
     Map<String, String> annotations = n.annotations();
     Instant start = time(n.startsAt(), "startsAt");
     Instant end = time(n.endsAt(), "endsAt");
@@ -170,7 +181,7 @@ public final class Api {
     boolean timeout = false;
     if (end == null) {
       timeout = true;
-      end = now.plus(resolveTimeout);
+      end = defaultEnd;
     }
     if (labels.isEmpty()) {
       throw new IllegalArgumentException("at least one label pair required");

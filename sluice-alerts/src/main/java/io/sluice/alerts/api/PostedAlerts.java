@@ -2,12 +2,12 @@ package io.sluice.alerts.api;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.alerts.labels.LabelMap;
+import io.sluice.alerts.labels.SharedStrings;
 import io.sluice.http.Json;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Streams a POSTed JSON array of alerts into plain values without building a JSON tree: alert ingestion is the
@@ -15,8 +15,9 @@ import java.util.Map;
  * store the others and report it, as Alertmanager does.
  */
 final class PostedAlerts {
-  record Posted(Map<String, String> labels, Map<String, String> annotations, String startsAt, String endsAt,
-      String generatorURL, String problem) {}
+  /** Labels come without their empty values (Alertmanager drops them); annotations as posted. */
+  record Posted(LabelMap labels, LabelMap annotations, String startsAt, String endsAt, String generatorURL,
+      String problem) {}
 
   private PostedAlerts() {}
 
@@ -27,12 +28,14 @@ final class PostedAlerts {
         throw new Json.MalformedJsonException("expected a JSON array of alerts");
       }
       List<Posted> out = new ArrayList<>();
+      LabelMap.Builder labels = new LabelMap.Builder();
+      LabelMap.Builder annotations = new LabelMap.Builder();
       JsonToken t;
       while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
         if (t != JsonToken.START_OBJECT) {
           throw new Json.MalformedJsonException("expected an alert object");
         }
-        out.add(alert(p));
+        out.add(alert(p, labels, annotations));
       }
       if (p.nextToken() != null) {
         throw new Json.MalformedJsonException("unexpected data after the alerts array");
@@ -45,9 +48,8 @@ final class PostedAlerts {
     }
   }
 
-  private static Posted alert(JsonParser p) throws IOException {
-    Map<String, String> labels = new HashMap<>();
-    Map<String, String> annotations = new HashMap<>();
+  private static Posted alert(JsonParser p, LabelMap.Builder labels, LabelMap.Builder annotations)
+      throws IOException {
     String startsAt = "";
     String endsAt = "";
     String generatorURL = "";
@@ -57,7 +59,7 @@ final class PostedAlerts {
       JsonToken v = p.nextToken();
       switch (field) {
         case "labels", "annotations" -> {
-          Map<String, String> target = field.equals("labels") ? labels : annotations;
+          LabelMap.Builder target = field.equals("labels") ? labels : annotations;
           if (v == JsonToken.VALUE_NULL) {
             break;
           }
@@ -67,9 +69,10 @@ final class PostedAlerts {
             break;
           }
           while (p.nextToken() == JsonToken.FIELD_NAME) {
+            // Field names come from the parser's symbol table, already one instance per distinct name.
             String name = p.currentName();
             if (p.nextToken() == JsonToken.VALUE_STRING) {
-              target.put(name, p.getText());
+              target.put(name, SharedStrings.share(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()));
             } else {
               problem = problem != null ? problem : field + "." + name + " must be a string";
               p.skipChildren();
@@ -94,6 +97,6 @@ final class PostedAlerts {
         default -> p.skipChildren();
       }
     }
-    return new Posted(labels, annotations, startsAt, endsAt, generatorURL, problem);
+    return new Posted(labels.build(true), annotations.buildShared(), startsAt, endsAt, generatorURL, problem);
   }
 }

@@ -1,41 +1,99 @@
 package io.sluice.alerts.dispatch;
 
+import io.sluice.alerts.labels.LabelMap;
+import io.sluice.alerts.labels.Matchers;
 import io.sluice.alerts.types.Alert;
+import io.sluice.alerts.types.AlertTable;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The alerts of one route that share group labels. It flushes first after group_wait (at once for an alert older than
- * group_wait) and then every group_interval; deciding whether a flush notifies is the notification log's job.
+ * group_wait) and then every group_interval; deciding whether a flush notifies is the notification log's job. The
+ * dispatcher's timer queue holds one live deadline per group ({@link #scheduledAt}); older entries for the group are
+ * recognised as stale and skipped.
  */
 final class AggregationGroup {
+  static final long UNSCHEDULED = Long.MAX_VALUE;
+
   final Route route;
-  final Map<String, String> labels;
-  final String key;
-  private final Map<Long, Alert> alerts = new LinkedHashMap<>();
+  final LabelMap labels;
+  private final AlertTable alerts = new AlertTable();
   private Instant nextFlush;
   private boolean hasFlushed;
   private boolean flushing;
+  private boolean removed;
+  /** The epoch millisecond of this group's live entry in the timer queue, or {@link #UNSCHEDULED}. */
+  private long scheduledAt = UNSCHEDULED;
 
-  AggregationGroup(Route route, Map<String, String> labels, String key, Instant now) {
+  AggregationGroup(Route route, LabelMap labels, Instant now) {
     this.route = route;
     this.labels = labels;
-    this.key = key;
     this.nextFlush = now.plus(route.conf().groupWait());
   }
 
-  synchronized void insert(Alert alert, Instant now) {
-    alerts.put(alert.fingerprint(), alert);
+  /**
+   * Alertmanager's group key. Built when asked (once a flush, and for API listings) rather than kept: at 20,000
+   * groups the strings would hold a few MB for nothing.
+   */
+  String key() {
+    return route.key() + ":" + Matchers.labelSetString(labels);
+  }
+
+  /** Adds or replaces an alert; returns the millisecond a new timer entry is needed for, or UNSCHEDULED. */
+  synchronized long insert(Alert alert, Instant now) {
+    alerts.put(alert);
     if (!hasFlushed && !alert.startsAt().plus(route.conf().groupWait()).isAfter(now) && now.isBefore(nextFlush)) {
       nextFlush = now;
     }
+    return reschedule();
   }
 
-  synchronized boolean due(Instant now) {
-    return !flushing && !nextFlush.isAfter(now);
+  /**
+   * The millisecond a timer entry is needed for when none is queued at or before the next flush (the ceiling, so a
+   * timer firing then finds the group due), else UNSCHEDULED. Records it as the live entry.
+   */
+  private long reschedule() {
+    if (flushing || removed) {
+      return UNSCHEDULED;
+    }
+    long at = ceilMillis(nextFlush);
+    if (at >= scheduledAt) {
+      return UNSCHEDULED;
+    }
+    scheduledAt = at;
+    return at;
+  }
+
+  private static long ceilMillis(Instant t) {
+    long ms = t.toEpochMilli();
+    return t.getNano() % 1_000_000 == 0 ? ms : ms + 1;
+  }
+
+  /**
+   * The timer entry for {@code at} expired: starts a flush when this is the group's live entry and it is due, as
+   * Alertmanager resets its timer before notifying. Returns the alerts to flush, or null when there is nothing to do
+   * now. A flush that is still running reschedules the group when it ends.
+   */
+  synchronized List<Alert> expire(long at, Instant now) {
+    if (at != scheduledAt || removed) {
+      return null;
+    }
+    scheduledAt = UNSCHEDULED;
+    if (flushing) {
+      return null;
+    }
+    if (nextFlush.isAfter(now)) {
+      return null;
+    }
+    flushing = true;
+    nextFlush = now.plus(route.conf().groupInterval());
+    return alerts.toList();
+  }
+
+  /** After {@link #expire} returned null: the millisecond a new timer entry is needed for, or UNSCHEDULED. */
+  synchronized long pendingSchedule() {
+    return reschedule();
   }
 
   synchronized Instant nextFlush() {
@@ -47,30 +105,28 @@ final class AggregationGroup {
   }
 
   synchronized List<Alert> alerts() {
-    return new ArrayList<>(alerts.values());
+    return alerts.toList();
   }
 
-  /** Starts a flush: reschedules, as Alertmanager resets its timer before notifying, and returns the alerts. */
-  synchronized List<Alert> beginFlush(Instant now) {
-    flushing = true;
-    nextFlush = now.plus(route.conf().groupInterval());
-    return new ArrayList<>(alerts.values());
+  /** The dispatcher dropped the group from its map; its queued timer entries are void. */
+  synchronized void markRemoved() {
+    removed = true;
   }
 
   /**
    * Ends a flush. After a successful notification the resolved alerts it carried are dropped, unless they changed
-   * meanwhile (a resolved alert that fired again must stay).
+   * meanwhile (a resolved alert that fired again must stay). Returns the millisecond of the next timer entry.
    */
-  synchronized void endFlush(List<Alert> sent, boolean ok, Instant now) {
+  synchronized long endFlush(List<Alert> sent, boolean ok, Instant now) {
     flushing = false;
     hasFlushed = true;
-    if (!ok) {
-      return;
-    }
-    for (Alert a : sent) {
-      if (a.resolvedAt(now)) {
-        alerts.remove(a.fingerprint(), a);
+    if (ok) {
+      for (Alert a : sent) {
+        if (a.resolvedAt(now)) {
+          alerts.remove(a.fingerprint(), a);
+        }
       }
     }
+    return reschedule();
   }
 }

@@ -1,23 +1,26 @@
 package io.sluice.alerts.dispatch;
 
-import io.sluice.alerts.labels.Matchers;
+import io.sluice.alerts.labels.LabelMap;
 import io.sluice.alerts.types.Alert;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sorts incoming alerts into aggregation groups along the route tree and flushes the groups that are due. Time only
- * moves through {@link #flushDue()}, which the router's ticker calls (and a test calls after moving its clock).
+ * Sorts incoming alerts into aggregation groups along the route tree and flushes each group when its own deadline
+ * comes. One timer queue, ordered by deadline, holds an entry per group (no thread or scheduled task per group); time
+ * only moves through {@link #flushDue()}, which the router's timer thread calls when {@link #awaitDue} returns (and a
+ * test calls after moving its clock).
  */
 public final class Dispatcher {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -25,16 +28,23 @@ public final class Dispatcher {
   /** A group as the API lists it. */
   public record GroupView(Map<String, String> labels, String receiver, String groupKey, List<Alert> alerts) {}
 
+  /** A group's identity: its route and group labels (cheaper to build and compare than the group key string). */
+  private record GroupId(Route route, LabelMap labels) {
+    @Override
+    public int hashCode() {
+      return route.hashCode() * 31 + labels.contentHash();
+    }
+  }
+
+  private record Deadline(long at, AggregationGroup group) {}
+
   private final Route root;
   private final Notifier notifier;
   private final Clock clock;
   private final Executor flushExecutor;
-  private final Map<String, AggregationGroup> groups = new ConcurrentHashMap<>();
-  /**
-   * The earliest time (epoch ms) any group may be due; the ticker skips the scan of all groups before it. Inserts
-   * lower it; a scan resets it first and then raises it to what it found, so nothing inserted meanwhile is missed.
-   */
-  private final AtomicLong nextDueMillis = new AtomicLong(Long.MAX_VALUE);
+  private final Map<GroupId, AggregationGroup> groups = new ConcurrentHashMap<>();
+  /** Guarded by itself; the timer thread waits on it for the earliest deadline or an earlier one to arrive. */
+  private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
 
   /** {@code flushExecutor} runs each group's flush; a direct executor makes flushes synchronous for tests. */
   public Dispatcher(Route root, Notifier notifier, Clock clock, Executor flushExecutor) {
@@ -51,61 +61,102 @@ public final class Dispatcher {
   public void process(Alert alert) {
     Instant now = clock.instant();
     for (Route r : root.match(alert.labels())) {
-      Map<String, String> gl = r.groupLabels(alert.labels());
-      String key = r.key() + ":" + Matchers.labelSetString(gl);
+      LabelMap gl = r.groupLabels(alert.labels());
       // Insert under the map's lock so a flush that drops an emptied group cannot orphan this alert.
-      groups.compute(key, (k, g) -> {
-        AggregationGroup group = g != null ? g : new AggregationGroup(r, Map.copyOf(gl), k, now);
-        group.insert(alert, now);
-        nextDueMillis.accumulateAndGet(group.nextFlush().toEpochMilli(), Math::min);
+      groups.compute(new GroupId(r, gl), (id, g) -> {
+        AggregationGroup group = g != null ? g : new AggregationGroup(r, gl, now);
+        schedule(group, group.insert(alert, now));
         return group;
       });
     }
   }
 
-  /** Flushes every group whose timer has expired; returns how many flushes were started. */
+  private void schedule(AggregationGroup g, long at) {
+    if (at == AggregationGroup.UNSCHEDULED) {
+      return;
+    }
+    synchronized (deadlines) {
+      Deadline d = new Deadline(at, g);
+      deadlines.add(d);
+      if (deadlines.peek() == d) {
+        deadlines.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Waits until the earliest deadline has come by the clock, a new earlier deadline is queued, or {@code max} has
+   * passed (so a clock that jumps is caught up with).
+   */
+  public void awaitDue(Duration max) throws InterruptedException {
+    synchronized (deadlines) {
+      Deadline head = deadlines.peek();
+      long wait = max.toMillis();
+      if (head != null) {
+        wait = Math.min(wait, head.at - clock.millis());
+      }
+      if (wait > 0) {
+        deadlines.wait(wait);
+      }
+    }
+  }
+
+  /** Ends a wait in {@link #awaitDue} early. */
+  public void wakeUp() {
+    synchronized (deadlines) {
+      deadlines.notifyAll();
+    }
+  }
+
+  /** Flushes every group whose deadline has come; returns how many flushes were started. */
   public int flushDue() {
     Instant now = clock.instant();
-    if (now.toEpochMilli() < nextDueMillis.get()) {
-      return 0;
-    }
-    nextDueMillis.set(Long.MAX_VALUE);
-    long earliest = Long.MAX_VALUE;
-    int n = 0;
-    for (AggregationGroup g : groups.values()) {
-      if (g.due(now)) {
-        n++;
-        List<Alert> alerts = g.beginFlush(now);
-        flushExecutor.execute(() -> flush(g, alerts, now));
+    long nowMillis = now.toEpochMilli();
+    List<Deadline> expired = new ArrayList<>();
+    synchronized (deadlines) {
+      while (!deadlines.isEmpty() && deadlines.peek().at <= nowMillis) {
+        expired.add(deadlines.poll());
       }
-      earliest = Math.min(earliest, g.nextFlush().toEpochMilli());
     }
-    nextDueMillis.accumulateAndGet(earliest, Math::min);
+    int n = 0;
+    for (Deadline d : expired) {
+      AggregationGroup g = d.group;
+      List<Alert> alerts = g.expire(d.at, now);
+      if (alerts == null) {
+        schedule(g, g.pendingSchedule());
+        continue;
+      }
+      n++;
+      flushExecutor.execute(() -> flush(g, alerts, now));
+    }
     return n;
   }
 
   private void flush(AggregationGroup g, List<Alert> alerts, Instant now) {
     boolean ok = false;
+    String key = g.key();
     try {
-      ok = alerts.isEmpty() || notifier.notify(new Notification(g.key, g.labels, g.route, alerts, now));
+      ok = alerts.isEmpty() || notifier.notify(new Notification(key, g.labels, g.route, alerts, now));
     } catch (RuntimeException e) {
-      log.warn("notification for group {} failed", g.key, e);
+      log.warn("notification for group {} failed", key, e);
     } finally {
-      g.endFlush(alerts, ok, now);
-      groups.computeIfPresent(g.key, (k, cur) -> cur == g && g.isEmpty() ? null : cur);
+      schedule(g, g.endFlush(alerts, ok, now));
+      groups.computeIfPresent(new GroupId(g.route, g.labels), (k, cur) -> {
+        if (cur == g && g.isEmpty()) {
+          g.markRemoved();
+          return null;
+        }
+        return cur;
+      });
     }
   }
 
-  /** The earliest time a group is due, so the ticker can sleep until then. */
+  /** The earliest time a group is due, so a caller can sleep until then; null when no group is waiting. */
   public Instant nextDue() {
-    Instant min = null;
-    for (AggregationGroup g : groups.values()) {
-      Instant t = g.nextFlush();
-      if (min == null || t.isBefore(min)) {
-        min = t;
-      }
+    synchronized (deadlines) {
+      Deadline head = deadlines.peek();
+      return head == null ? null : Instant.ofEpochMilli(head.at);
     }
-    return min;
   }
 
   public List<GroupView> groups() {
@@ -113,7 +164,7 @@ public final class Dispatcher {
     for (AggregationGroup g : groups.values()) {
       List<Alert> alerts = g.alerts();
       if (!alerts.isEmpty()) {
-        out.add(new GroupView(g.labels, g.route.receiver(), g.key, alerts));
+        out.add(new GroupView(g.labels, g.route.receiver(), g.key(), alerts));
       }
     }
     return out;

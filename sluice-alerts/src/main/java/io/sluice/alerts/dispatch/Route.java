@@ -1,6 +1,7 @@
 package io.sluice.alerts.dispatch;
 
 import io.sluice.alerts.config.Config;
+import io.sluice.alerts.labels.LabelMap;
 import io.sluice.alerts.labels.Matcher;
 import io.sluice.alerts.labels.Matchers;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ public final class Route {
   private final Config.Route conf;
   private final String key;
   private final List<Route> children;
+  /** group_by's names, sorted and distinct, as group label sets hold them. */
+  private final String[] groupBy;
 
   private Route(Config.Route conf, Route parent) {
     this.conf = conf;
@@ -40,6 +43,7 @@ public final class Route {
       kids.add(new Route(c, this));
     }
     this.children = List.copyOf(kids);
+    this.groupBy = new java.util.TreeSet<>(conf.groupBy()).toArray(new String[0]);
   }
 
   public static Route tree(Config.Route root) {
@@ -77,18 +81,31 @@ public final class Route {
     return all;
   }
 
-  /** The labels an alert is grouped by on this route. */
-  public Map<String, String> groupLabels(Map<String, String> labels) {
+  /** The labels an alert is grouped by on this route: group_by's labels that the alert has with a value. */
+  public LabelMap groupLabels(Map<String, String> labels) {
     if (conf.groupByAll()) {
-      return labels;
+      return LabelMap.of(labels);
     }
-    Map<String, String> out = new java.util.TreeMap<>();
-    for (String name : conf.groupBy()) {
-      String v = labels.get(name);
+    String[] values = new String[groupBy.length];
+    int present = 0;
+    for (int i = 0; i < groupBy.length; i++) {
+      String v = labels.get(groupBy[i]);
       if (v != null && !v.isEmpty()) {
-        out.put(name, v);
+        values[i] = v;
+        present++;
       }
     }
-    return out;
+    if (present == groupBy.length) {
+      return LabelMap.ofSorted(groupBy, values);
+    }
+    String[] someNames = new String[present];
+    String[] someValues = new String[present];
+    for (int i = 0, j = 0; i < groupBy.length; i++) {
+      if (values[i] != null) {
+        someNames[j] = groupBy[i];
+        someValues[j++] = values[i];
+      }
+    }
+    return LabelMap.ofSorted(someNames, someValues);
   }
 }

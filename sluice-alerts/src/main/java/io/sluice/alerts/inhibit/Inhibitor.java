@@ -3,6 +3,7 @@ package io.sluice.alerts.inhibit;
 import io.sluice.alerts.config.Config;
 import io.sluice.alerts.labels.Matchers;
 import io.sluice.alerts.types.Alert;
+import io.sluice.alerts.types.AlertTable;
 import io.sluice.alerts.types.Marker;
 import io.sluice.alerts.types.Muter;
 import java.time.Clock;
@@ -33,15 +34,21 @@ public final class Inhibitor implements Muter {
   public void observe(Alert alert) {
     for (Rule r : rules) {
       if (Matchers.matchesAll(r.conf.sourceMatchers(), alert.labels())) {
-        r.sources.computeIfAbsent(r.equalKey(alert.labels()), k -> new ConcurrentHashMap<>())
-            .put(alert.fingerprint(), alert);
+        AlertTable t = r.sources.computeIfAbsent(r.equalKey(alert.labels()), k -> new AlertTable());
+        synchronized (t) {
+          t.put(alert);
+        }
       }
     }
   }
 
   public void forget(long fingerprint) {
     for (Rule r : rules) {
-      r.sources.values().forEach(m -> m.remove(fingerprint));
+      for (AlertTable t : r.sources.values()) {
+        synchronized (t) {
+          t.remove(fingerprint);
+        }
+      }
     }
   }
 
@@ -54,18 +61,17 @@ public final class Inhibitor implements Muter {
         continue;
       }
       boolean targetIsSource = Matchers.matchesAll(r.conf.sourceMatchers(), labels);
-      Map<Long, Alert> candidates = r.sources.get(r.equalKey(labels));
+      AlertTable candidates = r.sources.get(r.equalKey(labels));
       if (candidates == null) {
         continue;
       }
-      for (Alert s : candidates.values()) {
-        if (s.fingerprint() == fp || s.resolvedAt(now)) {
-          continue;
-        }
-        if (targetIsSource && Matchers.matchesAll(r.conf.targetMatchers(), s.labels())) {
-          continue;
-        }
-        marker.setInhibited(fp, List.of(s.fingerprintHex()));
+      Alert source;
+      synchronized (candidates) {
+        source = candidates.first(s -> s.fingerprint() != fp && !s.resolvedAt(now)
+            && !(targetIsSource && Matchers.matchesAll(r.conf.targetMatchers(), s.labels())));
+      }
+      if (source != null) {
+        marker.setInhibited(fp, List.of(source.fingerprintHex()));
         return true;
       }
     }
@@ -75,7 +81,8 @@ public final class Inhibitor implements Muter {
 
   private static final class Rule {
     final Config.InhibitRule conf;
-    final Map<String, Map<Long, Alert>> sources = new ConcurrentHashMap<>();
+    /** Source alerts by their values of the equal labels; each table is locked by its users. */
+    final Map<String, AlertTable> sources = new ConcurrentHashMap<>();
 
     Rule(Config.InhibitRule conf) {
       this.conf = conf;

@@ -52,8 +52,17 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     return switch (type) {
       case EQ -> s.equals(value);
       case NE -> !s.equals(value);
-      case RE -> pattern.matcher(s).matches();
-      case NRE -> !pattern.matcher(s).matches();
+      case RE -> regexMatches(s);
+      case NRE -> !regexMatches(s);
+    };
+  }
+
+  /** The two expressions routes use most, {@code .+} and {@code .*}, without running the regex engine. */
+  private boolean regexMatches(String s) {
+    return switch (value) {
+      case ".*" -> true;
+      case ".+" -> !s.isEmpty();
+      default -> pattern.matcher(s).matches();
     };
   }
 

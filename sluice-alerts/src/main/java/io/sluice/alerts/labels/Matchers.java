@@ -138,6 +138,17 @@ public final class Matchers {
   /** {@code {a="b", c="d"}} with labels sorted by name, as Alertmanager prints label sets. */
   public static String labelSetString(Map<String, String> labels) {
     StringBuilder b = new StringBuilder("{");
+    if (labels instanceof LabelMap l) {
+      for (int i = 0; i < l.size(); i++) {
+        if (i > 0) {
+          b.append(", ");
+        }
+        b.append(l.name(i)).append("=\"");
+        escape(b, l.value(i));
+        b.append('"');
+      }
+      return b.append('}').toString();
+    }
     boolean first = true;
     Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
         ? labels : new java.util.TreeMap<>(labels);
@@ -146,14 +157,33 @@ public final class Matchers {
         b.append(", ");
       }
       first = false;
-      b.append(e.getKey()).append("=\"").append(e.getValue().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+      b.append(e.getKey()).append("=\"");
+      escape(b, e.getValue());
+      b.append('"');
     }
     return b.append('}').toString();
+  }
+
+  private static void escape(StringBuilder b, String v) {
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c == '\\' || c == '"') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
   }
 
   /** Fingerprint of a label set: FNV-1a 64 over sorted name/value pairs, separated as Prometheus separates them. */
   public static long fingerprint(Map<String, String> labels) {
     long h = 0xcbf29ce484222325L;
+    if (labels instanceof LabelMap l) {
+      for (int i = 0; i < l.size(); i++) {
+        h = fnvByte(fnv(h, l.name(i)), (byte) 0xff);
+        h = fnvByte(fnv(h, l.value(i)), (byte) 0xff);
+      }
+      return h;
+    }
     Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
         ? labels : new java.util.TreeMap<>(labels);
     for (var e : sorted.entrySet()) {

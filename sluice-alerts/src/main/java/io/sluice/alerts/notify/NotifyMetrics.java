@@ -10,7 +10,11 @@ public final class NotifyMetrics {
   private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
 
   public void inc(String name, String labelName, String labelValue) {
-    counters.computeIfAbsent(name + "{" + labelName + "=\"" + labelValue + "\"}", k -> new LongAdder()).increment();
+    add(name, labelName, labelValue, 1);
+  }
+
+  public void add(String name, String labelName, String labelValue, long n) {
+    counters.computeIfAbsent(name + "{" + labelName + "=\"" + labelValue + "\"}", k -> new LongAdder()).add(n);
   }
 
   public long get(String name, String labelName, String labelValue) {
