@@ -67,6 +67,7 @@ public final class AlertRouter implements AutoCloseable {
   private final Marker marker = new Marker();
   private final Silences silences;
   private final NotificationLog nflog;
+  private final StateStore state;
   private final NotifyMetrics metrics = new NotifyMetrics();
   private final HttpClient http;
   private final ExecutorService flushPool;
@@ -82,7 +83,7 @@ public final class AlertRouter implements AutoCloseable {
     this.opts = b;
     this.clock = b.clock;
     this.startedAt = clock.instant();
-    StateStore state = b.stateStore != null ? b.stateStore
+    this.state = b.stateStore != null ? b.stateStore
         : b.dataDir != null ? new FileStateStore(b.dataDir) : StateStore.NONE;
     this.store = new AlertStore(clock);
     this.silences = new Silences(clock, state, b.dataRetention);
@@ -228,6 +229,10 @@ public final class AlertRouter implements AutoCloseable {
     return metrics;
   }
 
+  int notificationLogSize() {
+    return nflog.size();
+  }
+
   int groupCount() {
     return runtime.dispatcher.groupCount();
   }
@@ -268,7 +273,7 @@ public final class AlertRouter implements AutoCloseable {
     Pipeline pipeline = new Pipeline(c, muters, nflog, clock, opts.sleeper, metrics, externalUrl(), opts.maxAttempts,
         http);
     Dispatcher d = new Dispatcher(Route.tree(c.route()), pipeline, clock,
-        opts.manualTicks ? Runnable::run : flushPool);
+        opts.manualTicks ? Runnable::run : flushPool, () -> opts.peerTimeout.multipliedBy(state.peerPosition()));
     return new Runtime(c, d, inhibitor);
   }
 
@@ -368,6 +373,7 @@ public final class AlertRouter implements AutoCloseable {
     private boolean manualTicks;
     private Pipeline.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
     private int maxAttempts = 10;
+    private Duration peerTimeout = Duration.ofSeconds(15);
     private boolean reloadOnSighup;
 
     private Builder() {}
@@ -376,6 +382,15 @@ public final class AlertRouter implements AutoCloseable {
      * Reloads the configuration file on SIGHUP, as Alertmanager does. The handler chains to any handler installed
      * before it, so other Sluice servers in the same JVM can reload on the same signal.
      */
+    /**
+     * Alertmanager's {@code --cluster.peer-timeout} (default 15 s): a node at position p among the nodes sharing the
+     * state store waits p times this before notifying, so that one node notifies and the others find its log entry.
+     */
+    public Builder peerTimeout(Duration timeout) {
+      this.peerTimeout = timeout;
+      return this;
+    }
+
     public Builder reloadOnSighup() {
       this.reloadOnSighup = true;
       return this;

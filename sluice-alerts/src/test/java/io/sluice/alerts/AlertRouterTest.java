@@ -391,8 +391,8 @@ class AlertRouterTest {
     Duration timeout = Duration.ofSeconds(60);
     try (KafkaStateStore stateA = KafkaStateStore.start(bootstrap, topic, timeout);
         KafkaStateStore stateB = KafkaStateStore.start(bootstrap, topic, timeout)) {
-      AlertRouter a = startWithState(webhookConfig(""), stateA);
-      AlertRouter b = startWithState(webhookConfig(""), stateB);
+      AlertRouter a = startWithState(webhookConfig(""), stateA, Duration.ZERO);
+      AlertRouter b = startWithState(webhookConfig(""), stateB, Duration.ZERO);
       String silence = """
           {"matchers":[{"name":"connector","value":"billing","isRegex":false}],
            "startsAt":"%s","endsAt":"%s","createdBy":"ops","comment":"shared"}
@@ -417,7 +417,7 @@ class AlertRouterTest {
     }
     // A node started later on the same topic knows what was sent and what is silenced.
     try (KafkaStateStore stateC = KafkaStateStore.start(bootstrap, topic, timeout)) {
-      AlertRouter c = startWithState(webhookConfig(""), stateC);
+      AlertRouter c = startWithState(webhookConfig(""), stateC, Duration.ZERO);
       postAlerts(c, alert("HighLag", "orders", T0, T0.plus(Duration.ofHours(5))));
       step(c, Duration.ofSeconds(30));
       assertTrue(receivers.takeAll().isEmpty(), "a node reading the shared notification log must not page again");
@@ -427,9 +427,52 @@ class AlertRouterTest {
     }
   }
 
-  private AlertRouter startWithState(String yaml, StateStore state) throws ConfigException {
+  @Test
+  void theSecondNodeWaitsItsTurnAndFindsTheFirstNodesNotification() throws Exception {
+    String bootstrap = io.sluice.kafka.testing.SharedKafka.bootstrapServers();
+    String topic = io.sluice.kafka.testing.SharedKafka.unique("alerts-peers");
+    Duration timeout = Duration.ofSeconds(60);
+    try (KafkaStateStore stateA = KafkaStateStore.start(bootstrap, topic, timeout);
+        KafkaStateStore stateB = KafkaStateStore.start(bootstrap, topic, timeout)) {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (stateA.peerPosition() + stateB.peerPosition() != 1 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(1, stateA.peerPosition() + stateB.peerPosition(), "two live nodes take positions 0 and 1");
+      boolean aFirst = stateA.peerPosition() == 0;
+      AlertRouter first = startWithState(webhookConfig(""), aFirst ? stateA : stateB, Duration.ofSeconds(15));
+      AlertRouter second = startWithState(webhookConfig(""), aFirst ? stateB : stateA, Duration.ofSeconds(15));
+      String lag = alert("HighLag", "orders", T0, T0.plus(Duration.ofHours(5)));
+      postAlerts(first, lag);
+      postAlerts(second, lag);
+      clock.advance(Duration.ofSeconds(30));
+      first.tick();
+      second.tick();
+      assertEquals(1, receivers.take("hook").size(), "at group_wait only the first node notifies");
+      assertTrue(receivers.takeAll().isEmpty());
+      first.maintain();
+      while (second.notificationLogSize() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals(1, second.notificationLogSize(), "the first node's log entry reached the second");
+      step(second, Duration.ofSeconds(14));
+      assertTrue(receivers.takeAll().isEmpty(), "still waiting its turn");
+      step(second, Duration.ofSeconds(1));
+      assertTrue(receivers.takeAll().isEmpty(), "after its 15 s the second node finds the entry and stays quiet");
+      // A change after that is the group's next flush, notified by the first node only.
+      postAlerts(first, alert("HighLag", "orders-2", clock.instant(), T0.plus(Duration.ofHours(5))));
+      step(first, Duration.ofMinutes(5));
+      assertEquals(1, receivers.take("hook").size());
+      first.close();
+      routers.remove(first);
+      second.close();
+      routers.remove(second);
+    }
+  }
+
+  private AlertRouter startWithState(String yaml, StateStore state, Duration peerTimeout) throws ConfigException {
     AlertRouter r = AlertRouter.builder().port(0).configYaml(yaml).stateStore(state).clock(clock)
-        .externalUrl("http://sluice.test:9093").manualTicks().retrySleeper(d -> {}).start();
+        .externalUrl("http://sluice.test:9093").manualTicks().retrySleeper(d -> {}).peerTimeout(peerTimeout).start();
     routers.add(r);
     return r;
   }

@@ -13,6 +13,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * comes. One timer queue, ordered by deadline, holds an entry per group (no thread or scheduled task per group); time
  * only moves through {@link #flushDue()}, which the router's timer thread calls when {@link #awaitDue} returns (and a
  * test calls after moving its clock).
+ *
+ * <p>In a cluster a node that is not first waits {@code position × peer timeout} between taking a group's alerts and
+ * notifying, as Alertmanager's wait stage does, so that the first node's notification log entry arrives first and
+ * the same notification is not sent twice. The wait is a second timer entry carrying the alerts taken, not a blocked
+ * thread: at 20,000 groups a thread per waiting flush would stall every other group.
  */
 public final class Dispatcher {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -36,22 +42,33 @@ public final class Dispatcher {
     }
   }
 
-  private record Deadline(long at, AggregationGroup group) {}
+  /** A timer entry: a group's next flush, or ({@code taken} not null) a flush whose peer wait ends at {@code at}. */
+  private record Deadline(long at, AggregationGroup group, Taken taken) {}
+
+  /** Alerts a flush took at {@code now}, to be notified when the peer wait is over. */
+  private record Taken(List<Alert> alerts, Instant now) {}
 
   private final Route root;
   private final Notifier notifier;
   private final Clock clock;
   private final Executor flushExecutor;
+  private final Supplier<Duration> peerWait;
   private final Map<GroupId, AggregationGroup> groups = new ConcurrentHashMap<>();
   /** Guarded by itself; the timer thread waits on it for the earliest deadline or an earlier one to arrive. */
   private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
 
   /** {@code flushExecutor} runs each group's flush; a direct executor makes flushes synchronous for tests. */
   public Dispatcher(Route root, Notifier notifier, Clock clock, Executor flushExecutor) {
+    this(root, notifier, clock, flushExecutor, () -> Duration.ZERO);
+  }
+
+  /** {@code peerWait}: how long this node waits before notifying a flush it took (zero for the first or only node). */
+  public Dispatcher(Route root, Notifier notifier, Clock clock, Executor flushExecutor, Supplier<Duration> peerWait) {
     this.root = root;
     this.notifier = notifier;
     this.clock = clock;
     this.flushExecutor = flushExecutor;
+    this.peerWait = peerWait;
   }
 
   public Route root() {
@@ -75,8 +92,11 @@ public final class Dispatcher {
     if (at == AggregationGroup.UNSCHEDULED) {
       return;
     }
+    enqueue(new Deadline(at, g, null));
+  }
+
+  private void enqueue(Deadline d) {
     synchronized (deadlines) {
-      Deadline d = new Deadline(at, g);
       deadlines.add(d);
       if (deadlines.peek() == d) {
         deadlines.notifyAll();
@@ -121,9 +141,20 @@ public final class Dispatcher {
     int n = 0;
     for (Deadline d : expired) {
       AggregationGroup g = d.group;
+      if (d.taken != null) {
+        n++;
+        flushExecutor.execute(() -> flush(g, d.taken.alerts(), d.taken.now()));
+        continue;
+      }
       List<Alert> alerts = g.expire(d.at, now);
       if (alerts == null) {
         schedule(g, g.pendingSchedule());
+        continue;
+      }
+      Duration wait = peerWait.get();
+      if (!wait.isZero() && !wait.isNegative()) {
+        // The group stays in its flush (no new timer entry) until the delayed notification has ended.
+        enqueue(new Deadline(nowMillis + wait.toMillis(), g, new Taken(alerts, now)));
         continue;
       }
       n++;
