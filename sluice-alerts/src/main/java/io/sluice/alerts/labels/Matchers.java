@@ -195,20 +195,22 @@ public final class Matchers {
     return h;
   }
 
+  /** One pass for ASCII, the common case; a non-ASCII string is hashed again from its UTF-8 bytes. */
   private static long fnv(long h, String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x80) {
+    long out = h;
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
         // Non-ASCII: hash the UTF-8 bytes, as Prometheus does.
+        out = h;
         for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-          h = fnvByte(h, b);
+          out = fnvByte(out, b);
         }
-        return h;
+        return out;
       }
+      out = (out ^ c) * 0x100000001b3L;
     }
-    for (int i = 0; i < s.length(); i++) {
-      h = fnvByte(h, (byte) s.charAt(i));
-    }
-    return h;
+    return out;
   }
 
   private static long fnvByte(long h, byte b) {
