@@ -137,14 +137,22 @@ public final class Pipeline {
 
   /** As {@link #events(long)}, on another cluster than the shared one. */
   public List<JsonNode> events(long fromOffset, String bootstrapServers) {
+    return payloads(bootstrapServers, topic(), fromOffset);
+  }
+
+  /**
+   * The change events ({@code payload} of each JSON record) in partition 0 of any topic from {@code fromOffset} to
+   * its end; what was read so far when the topic does not exist yet.
+   */
+  public static List<JsonNode> payloads(String bootstrapServers, String topic, long fromOffset) {
     List<JsonNode> out = new ArrayList<>();
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
         "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false"),
         new StringDeserializer(), new StringDeserializer())) {
-      TopicPartition tp = new TopicPartition(topic(), 0);
+      TopicPartition tp = new TopicPartition(topic, 0);
       consumer.assign(List.of(tp));
       consumer.seek(tp, fromOffset);
-      long end = consumer.endOffsets(List.of(tp)).get(tp);
+      long end = consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L);
       while (consumer.position(tp) < end) {
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
           if (r.value() != null) {
@@ -154,6 +162,8 @@ public final class Pipeline {
       }
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      return out;
     }
     return out;
   }

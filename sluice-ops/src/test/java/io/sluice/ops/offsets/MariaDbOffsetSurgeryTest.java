@@ -13,6 +13,7 @@ import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.progress.Progress;
@@ -20,12 +21,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -115,27 +114,7 @@ class MariaDbOffsetSurgeryTest {
 
   /** The change events ({@code payload} of each JSON record) in the table's topic from {@code from} on. */
   private static List<JsonNode> events(long from) {
-    List<JsonNode> out = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers",
-        SharedKafka.bootstrapServers(), "enable.auto.commit", "false"), new StringDeserializer(),
-        new StringDeserializer())) {
-      TopicPartition tp = new TopicPartition(prefix + ".shop.orders", 0);
-      consumer.assign(List.of(tp));
-      consumer.seek(tp, from);
-      long end = consumer.endOffsets(List.of(tp)).getOrDefault(tp, 0L);
-      while (consumer.position(tp) < end) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-          if (r.value() != null) {
-            out.add(JSON.readTree(r.value()).path("payload"));
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      return out;
-    }
-    return out;
+    return Pipeline.payloads(SharedKafka.bootstrapServers(), prefix + ".shop.orders", from);
   }
 
   private static long endOffset() {
