@@ -40,6 +40,12 @@ public final class Dispatcher {
     public int hashCode() {
       return route.hashCode() * 31 + labels.contentHash();
     }
+
+    /** Routes are compared by identity, as the record's own equals would; written out, it skips a method handle. */
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof GroupId g && g.route == route && g.labels.equals(labels);
+    }
   }
 
   /** A timer entry: a group's next flush, or ({@code taken} not null) a flush whose peer wait ends at {@code at}. */
