@@ -11,10 +11,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.common.cache.Cache;
+import org.apache.kafka.common.cache.LRUCache;
+import org.apache.kafka.common.cache.SynchronizedCache;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -41,11 +43,9 @@ final class EnvelopeReader {
       .setNodeFactory(new JsonNodeFactory(true));
 
   private final boolean replaceNullWithDefault;
-  private final Map<SchemaBytes, Schema> schemas;
+  /** Kafka's own bounded cache, as the write side and Kafka's converter use. */
+  private final Cache<SchemaBytes, Schema> schemas;
   private final Function<JsonNode, Schema> parseSchema;
-  private volatile Cached last;
-
-  private record Cached(SchemaBytes key, Schema schema) {}
 
   /** A schema's JSON text; equal when the bytes are. */
   private record SchemaBytes(byte[] bytes, int from, int to, int hash) {
@@ -76,12 +76,7 @@ final class EnvelopeReader {
   EnvelopeReader(boolean replaceNullWithDefault, int cacheSize, Function<JsonNode, Schema> parseSchema) {
     this.replaceNullWithDefault = replaceNullWithDefault;
     this.parseSchema = parseSchema;
-    this.schemas = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<SchemaBytes, Schema> eldest) {
-        return size() > cacheSize;
-      }
-    };
+    this.schemas = new SynchronizedCache<>(new LRUCache<>(cacheSize));
   }
 
   /** The record as Kafka's converter would read it, or null to let Kafka's converter read it. */
@@ -110,25 +105,14 @@ final class EnvelopeReader {
 
   private Schema schema(byte[] value, int from, int to) throws IOException {
     SchemaBytes key = SchemaBytes.of(value, from, to);
-    Cached previous = last;
-    if (previous != null && previous.key().equals(key)) {
-      return previous.schema();
-    }
-    Schema schema;
-    synchronized (schemas) {
-      schema = schemas.get(key);
-    }
+    Schema schema = schemas.get(key);
     if (schema == null) {
       schema = parseSchema.apply(MAPPER.readTree(value, from, to - from));
-      if (schema == null) {
-        return null;
-      }
-      key = key.copy();
-      synchronized (schemas) {
-        schemas.put(key, schema);
+      if (schema != null) {
+        // The record's own bytes are only borrowed for the lookup; the cache keeps a copy of the schema's part.
+        schemas.put(key.copy(), schema);
       }
     }
-    last = new Cached(key.bytes() == value ? key.copy() : key, schema);
     return schema;
   }
 
