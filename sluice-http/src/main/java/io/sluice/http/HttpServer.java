@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -47,11 +49,15 @@ public final class HttpServer implements AutoCloseable {
     QueuedThreadPool pool = new QueuedThreadPool(b.maxThreads, 2);
     pool.setName("sluice-http-" + b.name);
     this.jetty = new Server(pool);
-    this.connector = new ServerConnector(jetty);
+    // Non-blocking routes run on the selector threads, so a server with any has as many selectors as cores (Jetty's
+    // default is half as many) and such requests can use every core.
+    boolean anyNonBlocking = b.routes.stream().anyMatch(Route::nonBlocking);
+    int selectors = anyNonBlocking ? Math.min(8, Runtime.getRuntime().availableProcessors()) : -1;
+    this.connector = new ServerConnector(jetty, -1, selectors);
     connector.setHost(b.host);
     connector.setPort(b.port);
     jetty.addConnector(connector);
-    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError));
+    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool));
   }
 
   public static Builder builder(String name) {
@@ -112,7 +118,18 @@ public final class HttpServer implements AutoCloseable {
     }
 
     public Builder route(String method, String pattern, HttpHandler handler) {
-      routes.add(Route.of(method.toUpperCase(Locale.ROOT), pattern, handler));
+      routes.add(Route.of(method.toUpperCase(Locale.ROOT), pattern, handler, false));
+      return this;
+    }
+
+    /**
+     * A route whose handler neither blocks (no I/O, no waiting on anything but short locks) nor runs long: it is
+     * answered on the thread that read the request, which saves a thread hand-off per request. For hot endpoints that
+     * take many small requests, such as alert ingestion; a handler that blocks here stalls every connection that
+     * shares its selector.
+     */
+    public Builder nonBlocking(String method, String pattern, HttpHandler handler) {
+      routes.add(Route.of(method.toUpperCase(Locale.ROOT), pattern, handler, true));
       return this;
     }
 
@@ -163,46 +180,77 @@ public final class HttpServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Declares itself non-blocking to Jetty so that a request reaches it on the selector thread that parsed it. A
+   * non-blocking route is answered right there, its body read without blocking (usually already in the buffer that
+   * held the headers): no hand-off to another thread, which for a small request costs more than the work itself. Every
+   * other request is handed to the pool, where its handler may block.
+   */
   private static final class Router extends Handler.Abstract {
     private final List<Route> routes;
     private final HttpHandler notFound;
     private final HttpHandler methodNotAllowed;
     private final Function<Throwable, HttpResponse> onError;
+    private final Executor pool;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
-        Function<Throwable, HttpResponse> onError) {
+        Function<Throwable, HttpResponse> onError, Executor pool) {
       this.routes = routes;
       this.notFound = notFound;
       this.methodNotAllowed = methodNotAllowed;
       this.onError = onError;
+      this.pool = pool;
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+      return InvocationType.NON_BLOCKING;
+    }
+
+    /** Where a request goes: a route and its path parameters, or no route (then whether another method has one). */
+    private record Target(String method, String rawPath, Route route, Map<String, String> params, boolean pathMatched) {
+      HttpHandler handler(HttpHandler notFound, HttpHandler methodNotAllowed) {
+        return route != null ? route.handler() : pathMatched ? methodNotAllowed : notFound;
+      }
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-      HttpResponse out;
+      Target target;
       try {
-        out = dispatch(request);
+        target = target(request);
       } catch (Throwable e) {
-        out = mapError(e);
+        write(mapError(e), response, callback);
+        return true;
       }
-      write(out, response, callback);
+      if (target.route != null && target.route.nonBlocking()) {
+        Content.Source.asByteArrayAsync(request, -1).whenComplete((body, failure) ->
+            write(failure != null ? mapError(failure) : answer(request, target, body), response, callback));
+        return true;
+      }
+      try {
+        pool.execute(() -> {
+          HttpResponse out;
+          try (InputStream in = Content.Source.asInputStream(request)) {
+            out = answer(request, target, in.readAllBytes());
+          } catch (Throwable e) {
+            out = mapError(e);
+          }
+          write(out, response, callback);
+        });
+      } catch (RejectedExecutionException e) {
+        callback.failed(e);
+      }
       return true;
     }
 
-    private HttpResponse dispatch(Request request) throws Exception {
+    private Target target(Request request) {
       String method = request.getMethod().toUpperCase(Locale.ROOT);
       String rawPath = request.getHttpURI().getPath();
-      List<String> segments = Route.split(rawPath == null ? "/" : rawPath);
-      Map<String, List<String>> query = HttpRequest.parseForm(request.getHttpURI().getQuery());
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (HttpField f : request.getHeaders()) {
-        headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);
+      if (rawPath == null) {
+        rawPath = "/";
       }
-      byte[] body;
-      try (InputStream in = Content.Source.asInputStream(request)) {
-        body = in.readAllBytes();
-      }
-      String decodedPath = PathDecoder.decode(rawPath == null ? "/" : rawPath);
+      List<String> segments = Route.split(rawPath);
       boolean pathMatched = false;
       for (Route r : routes) {
         Optional<Map<String, String>> params = r.match(segments);
@@ -211,11 +259,25 @@ public final class HttpServer implements AutoCloseable {
         }
         pathMatched = true;
         if (r.method().equals(method) || (method.equals("HEAD") && r.method().equals("GET"))) {
-          return r.handler().handle(new HttpRequest(method, decodedPath, params.get(), query, headers, body));
+          return new Target(method, rawPath, r, params.get(), true);
         }
       }
-      HttpRequest unrouted = new HttpRequest(method, decodedPath, Map.of(), query, headers, body);
-      return (pathMatched ? methodNotAllowed : notFound).handle(unrouted);
+      return new Target(method, rawPath, null, Map.of(), pathMatched);
+    }
+
+    private HttpResponse answer(Request request, Target target, byte[] body) {
+      try {
+        Map<String, List<String>> query = HttpRequest.parseForm(request.getHttpURI().getQuery());
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (HttpField f : request.getHeaders()) {
+          headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);
+        }
+        HttpRequest r = new HttpRequest(target.method, PathDecoder.decode(target.rawPath), target.params, query,
+            headers, body);
+        return target.handler(notFound, methodNotAllowed).handle(r);
+      } catch (Throwable e) {
+        return mapError(e);
+      }
     }
 
     private HttpResponse mapError(Throwable e) {

@@ -4,11 +4,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A method and a path pattern such as {@code /subjects/{subject}/versions/{version}}. */
-record Route(String method, List<String> segments, HttpHandler handler) {
+/**
+ * A method and a path pattern such as {@code /subjects/{subject}/versions/{version}}; {@code nonBlocking} routes are
+ * answered on the selector thread (see {@link HttpServer.Builder#nonBlocking}).
+ */
+record Route(String method, List<String> segments, HttpHandler handler, boolean nonBlocking) {
 
-  static Route of(String method, String pattern, HttpHandler handler) {
-    return new Route(method, split(pattern), handler);
+  static Route of(String method, String pattern, HttpHandler handler, boolean nonBlocking) {
+    return new Route(method, split(pattern), handler, nonBlocking);
   }
 
   static List<String> split(String path) {

@@ -7,14 +7,21 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class HttpServerTest {
   private static HttpServer server;
+  private static final int BLOCKED = 8;
+  private static final CountDownLatch waiting = new CountDownLatch(BLOCKED);
+  private static final CountDownLatch release = new CountDownLatch(1);
   private static final HttpClient client = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -26,6 +33,16 @@ class HttpServerTest {
         .post("/api/v1/query", req -> HttpResponse.json(200,
             Map.of("query", req.params("query"), "time", req.param("time").orElse(""))))
         .post("/echo", req -> HttpResponse.json(201, Json.read(req.body())))
+        .nonBlocking("POST", "/count", req -> HttpResponse.json(200, Map.of("bytes", req.body().length,
+            "type", req.contentType().orElse(""))))
+        .get("/wait", req -> {
+          waiting.countDown();
+          try {
+            return HttpResponse.json(200, Map.of("released", release.await(30, TimeUnit.SECONDS)));
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        })
         .get("/boom", req -> {
           throw new IllegalStateException("kaput");
         })
@@ -99,5 +116,42 @@ class HttpServerTest {
     assertEquals(201, r.statusCode());
     assertEquals("{\"a\":[1,2]}", r.body());
     assertEquals("application/json", r.headers().firstValue("content-type").orElse(""));
+  }
+
+  @Test
+  void nonBlockingRouteReadsABodyLargerThanOneBuffer() throws Exception {
+    String big = "x".repeat(3 * 1024 * 1024);
+    var r = send("POST", "/count", big, "text/plain; charset=utf-8");
+    assertEquals(200, r.statusCode());
+    var body = Json.read(r.body().getBytes());
+    assertEquals(big.length(), body.get("bytes").asInt());
+    assertEquals("text/plain", body.get("type").asText());
+    assertEquals(405, send("GET", "/count", null, null).statusCode());
+  }
+
+  @Test
+  void blockedHandlersLeaveNonBlockingRoutesAnswered() throws Exception {
+    // More blocked requests than the server has selectors: were they run on selector threads, every selector would
+    // be stuck and the non-blocking request below would never be read.
+    List<CompletableFuture<java.net.http.HttpResponse<String>>> blocked = new ArrayList<>();
+    for (int i = 0; i < BLOCKED; i++) {
+      HttpClient own = HttpClient.newHttpClient();
+      blocked.add(own.sendAsync(java.net.http.HttpRequest.newBuilder(URI.create(server.url() + "/wait")).build(),
+          BodyHandlers.ofString()));
+    }
+    assertTrue(waiting.await(30, TimeUnit.SECONDS), "the blocking handlers did not all start");
+    try {
+      var r = HttpClient.newHttpClient().sendAsync(java.net.http.HttpRequest.newBuilder(URI.create(server.url() + "/count"))
+          .POST(BodyPublishers.ofString("abc")).build(), BodyHandlers.ofString()).get(30, TimeUnit.SECONDS);
+      assertEquals(200, r.statusCode());
+      assertEquals(3, Json.read(r.body().getBytes()).get("bytes").asInt());
+    } finally {
+      release.countDown();
+    }
+    for (var f : blocked) {
+      var r = f.get(30, TimeUnit.SECONDS);
+      assertEquals(200, r.statusCode());
+      assertTrue(Json.read(r.body().getBytes()).get("released").asBoolean());
+    }
   }
 }
