@@ -96,9 +96,10 @@ final class MySqlOffsets implements OffsetFormat {
    * needs {@code pos} (and {@code gtids}) moved to that transaction's start. Skipping a change is therefore: the
    * transaction holding the next row event, {@code event} = the count of events before it, {@code row} = 1.
    *
-   * <p>A stored position with {@code row > 0} means rows of the row event at {@code event} were sent; a row event's
-   * row count is not visible through SQL, so that event is taken as sent in full (it is, after every single-row
-   * statement, and whenever the connector stopped between events).
+   * <p>A stored position with {@code row > 0} means that many rows of the row event at {@code event} were sent. When
+   * the event holds more (a statement that changed several rows), the next change is its next row: the same position
+   * with {@code row + 1}. Otherwise the event is done and the next change is in a later event. The row count is not
+   * visible through SQL; {@link BinlogRows} reads it from the log as a replica does.
    */
   @Override
   public ObjectNode skipOne(ObjectNode current, SourceDatabase source) {
@@ -149,6 +150,15 @@ final class MySqlOffsets implements OffsetFormat {
             + ", row " + current.path("row").asLong() + ") does not point at a row event in the binary log (event "
             + counted + " of the transaction there is " + e.type() + " at " + e.file() + ":" + e.pos() + "): cannot"
             + " tell which change comes next; move the connector with set instead");
+      }
+      if (inResumed && counted == eventsDone && rowsDone) {
+        long rowsSent = current.path("row").asLong();
+        if (BinlogRows.count(source, file, pos, e) > rowsSent) {
+          ObjectNode next = current.deepCopy();
+          next.put("row", rowsSent + 1);
+          OffsetFormat.dropSnapshotMarkers(next);
+          return next;
+        }
       }
       boolean sent = inResumed && (counted < eventsDone || (counted == eventsDone && rowsDone));
       if (e.isRows() && !sent) {

@@ -3,6 +3,7 @@ package io.sluice.ops.offsets;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
+import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
 record SourceDatabase(String kind, String jdbcUrl, String user, String password, String slotName,
     String publicationName) {
 
+  private static final Pattern HOST_PORT = Pattern.compile("^jdbc:[a-z]+://(?:\\[([^\\]]+)]|([^:/?,;]+))(?::(\\d+))?");
   private static final Pattern SLUICE_SECRET = Pattern.compile("\\$\\{" + SecretConfigProvider.NAME + ":([^:}]+):([^}]+)}");
 
   /** Explicit connection settings that win over the connector config; any may be null. */
@@ -76,6 +78,16 @@ record SourceDatabase(String kind, String jdbcUrl, String user, String password,
     Connection c = DriverManager.getConnection(jdbcUrl, p);
     c.setReadOnly(true);
     return c;
+  }
+
+  /** Host and port of the JDBC URL ({@code jdbc:mysql://host:port/…}), for protocols other than JDBC. */
+  InetSocketAddress address(int defaultPort) {
+    Matcher m = HOST_PORT.matcher(jdbcUrl);
+    if (!m.find()) {
+      throw new IllegalArgumentException("cannot tell the host of " + jdbcUrl);
+    }
+    String host = m.group(1) != null ? m.group(1) : m.group(2);
+    return InetSocketAddress.createUnresolved(host, m.group(3) == null ? defaultPort : Integer.parseInt(m.group(3)));
   }
 
   @Override

@@ -272,6 +272,54 @@ class MariaDbOffsetSurgeryTest {
 
   @Test
   @Order(6)
+  void skipInsideAStatementThatChangedSeveralRowsSkipsItsNextRow() throws Exception {
+    rig.stopSource();
+    Target.Binlog multi = db.head();
+    // One statement, one transaction, one row event holding three rows; then a transaction of its own.
+    db.execute("INSERT INTO shop.orders VALUES (41, 'item-41', 41), (42, 'item-42', 42), (43, 'item-43', 43)");
+    insert(44);
+    long end = endOffset();
+
+    JsonNode first = surgery().skip(SOURCE, OffsetSurgery.Options.NONE).changes().get(0).after();
+    assertEquals(multi.pos(), first.path("pos").asLong(), "row 41 is the first row of the statement's event");
+    assertEquals(1, first.path("row").asLong());
+    // The stored position now says one row of that event was sent: the next change is its second row, not the
+    // first row of the next event.
+    OffsetSurgery.Change second = surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
+    JsonNode after = second.changes().get(0).after();
+    assertEquals(multi.file(), after.path("file").asText(), second.toString());
+    assertEquals(multi.pos(), after.path("pos").asLong(), "still the statement's transaction: " + second);
+    assertEquals(first.path("event").asLong(), after.path("event").asLong(), "still its row event: " + second);
+    assertEquals(2, after.path("row").asLong(), "rows 41 and 42 count as sent: " + second);
+    rig.resumeSource();
+    Eventually.await("row 43 and 44 after the two skipped rows (" + second + ")", Duration.ofSeconds(90),
+        () -> createdIds(end), ids -> ids.containsAll(List.of(43, 44)));
+    assertEquals(List.of(43, 44), createdIds(end), "exactly rows 41 and 42 were skipped: " + second);
+
+    // Every row of the event sent: the next change is in the next transaction.
+    rig.stopSource();
+    Target.Binlog pair = db.head();
+    db.execute("INSERT INTO shop.orders VALUES (45, 'item-45', 45), (46, 'item-46', 46)");
+    Target.Binlog single = db.head();
+    insert(47, 48);
+    long end2 = endOffset();
+    surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
+    surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
+    JsonNode pairDone = storedPosition();
+    assertEquals(pair.pos(), pairDone.path("pos").asLong());
+    assertEquals(2, pairDone.path("row").asLong(), "both rows of the pair skipped");
+    OffsetSurgery.Change third = surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
+    JsonNode next = third.changes().get(0).after();
+    assertEquals(single.pos(), next.path("pos").asLong(), "the next change is row 47's transaction: " + third);
+    assertEquals(1, next.path("row").asLong(), third.toString());
+    rig.resumeSource();
+    Eventually.await("row 48 (" + third + ")", Duration.ofSeconds(90), () -> createdIds(end2),
+        ids -> ids.contains(48));
+    assertEquals(List.of(48), createdIds(end2), "rows 45 to 47 were skipped, 48 was not: " + third);
+  }
+
+  @Test
+  @Order(7)
   void badRequestsAreRefusedAndLeaveTheTopicUntouched() throws Exception {
     rig.stopSource();
     OffsetSurgery surgery = surgery();
@@ -302,7 +350,7 @@ class MariaDbOffsetSurgeryTest {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void aPurgedBinlogFileIsRefusedUnlessForced() throws Exception {
     String oldest = db.binaryLogs().get(0);
     db.execute("FLUSH BINARY LOGS");
@@ -329,7 +377,7 @@ class MariaDbOffsetSurgeryTest {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void skipOnACaughtUpRunningConnectorFindsNothingAndResumesIt() throws Exception {
     long end = endOffset();
     insert(33);
