@@ -37,9 +37,9 @@ import java.util.concurrent.TimeUnit;
  * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@link #ROUTER_JVM}, with
  * {@code MALLOC_ARENA_MAX=2} in its environment). {@code -Dbench.histogram=true} prints the top of the router's class
  * histogram after ingest (and its native memory summary when {@code router.jvm} has
- * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager. As
- * {@code bench/run} splits {@code BENCH_JAVA_OPTS} on spaces, a {@code router.jvm} with several options is easiest
- * given by running the class with {@code java} directly.
+ * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager. Through
+ * {@code bench/run}, quote a {@code router.jvm} with several options:
+ * {@code BENCH_JAVA_OPTS='-Drouter.jvm="-XX:+UseSerialGC -Xmx96m"'}.
  *
  * <p>Run: {@code bench/run io.sluice.bench.alerts.AlertRouterBenchmark}.
  */
