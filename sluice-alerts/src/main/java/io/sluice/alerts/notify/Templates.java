@@ -139,17 +139,18 @@ final class Templates {
       case "slack.default.text", "slack.default.pretext", "slack.default.iconemoji", "slack.default.iconurl",
           "slack.default.footer", "slack.default.callbackid" -> "";
       case "__text_alert_list", "pagerduty.default.instances" ->
-          textAlertList(dot instanceof List<?> l ? alerts(l) : d.alerts());
+          textAlertList(dot instanceof List<?> l ? only(l, Alert.class) : d.alerts());
       case "email.default.html" -> emailHtml(d);
       default -> null;
     };
   }
 
-  private static List<Alert> alerts(List<?> l) {
-    List<Alert> out = new ArrayList<>();
+  /** The elements of {@code l} that are {@code type}s: a list from a template holds any values. */
+  private static <T> List<T> only(List<?> l, Class<T> type) {
+    List<T> out = new ArrayList<>();
     for (Object o : l) {
-      if (o instanceof Alert a) {
-        out.add(a);
+      if (type.isInstance(o)) {
+        out.add(type.cast(o));
       }
     }
     return out;
@@ -213,10 +214,10 @@ final class Templates {
       }
       if (receiver instanceof List<?> l) {
         return switch (name) {
-          case "Firing" -> alerts(l).stream().filter(a -> !a.resolvedAt(data.now())).toList();
-          case "Resolved" -> alerts(l).stream().filter(a -> a.resolvedAt(data.now())).toList();
-          case "Names" -> pairs(l).stream().map(Pair::name).toList();
-          case "Values" -> pairs(l).stream().map(Pair::value).toList();
+          case "Firing" -> only(l, Alert.class).stream().filter(a -> !a.resolvedAt(data.now())).toList();
+          case "Resolved" -> only(l, Alert.class).stream().filter(a -> a.resolvedAt(data.now())).toList();
+          case "Names" -> only(l, Pair.class).stream().map(Pair::name).toList();
+          case "Values" -> only(l, Pair.class).stream().map(Pair::value).toList();
           default -> NONE;
         };
       }
@@ -234,16 +235,6 @@ final class Templates {
 
   /** One label or annotation of Alertmanager's {@code SortedPairs}. */
   record Pair(String name, String value) {}
-
-  private static List<Pair> pairs(List<?> l) {
-    List<Pair> out = new ArrayList<>();
-    for (Object o : l) {
-      if (o instanceof Pair p) {
-        out.add(p);
-      }
-    }
-    return out;
-  }
 
   /** Alertmanager's KV.SortedPairs: by name, except that alertname comes first. */
   private static List<Pair> sortedPairs(Map<?, ?> m) {
