@@ -197,7 +197,13 @@ public final class Template {
       StringBuilder out = new StringBuilder();
       Scope scope = new Scope(null);
       scope.vars.put("$", data);
-      run(list, data, scope, out);
+      try {
+        run(list, data, scope, out);
+      } catch (StackOverflowError e) {
+        // A template that calls itself without end ({{ define "a" }}{{ template "a" . }}{{ end }}) must fail the
+        // one text, as Go's depth limit does, not the thread that renders it.
+        throw new TemplateException("exceeded maximum template depth");
+      }
       return out.toString();
     }
 

@@ -62,6 +62,13 @@ class TemplateTest {
   }
 
   @Test
+  void endlessRecursionFailsTheTemplate() {
+    Template t = Template.parse("t", "{{ define \"r\" }}{{ template \"r\" . }}{{ end }}{{ template \"r\" . }}", Map.of());
+    TemplateException e = assertThrows(TemplateException.class, () -> t.execute(null));
+    assertTrue(e.getMessage().contains("exceeded maximum template depth"), e.getMessage());
+  }
+
+  @Test
   void defineOnlyAtTopLevelAndClosed() {
     assertThrows(TemplateException.class,
         () -> Template.parse("t", "{{ if true }}{{ define \"x\" }}{{ end }}{{ end }}", Map.of()));
