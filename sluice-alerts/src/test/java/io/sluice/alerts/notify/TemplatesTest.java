@@ -41,4 +41,30 @@ class TemplatesTest {
     assertEquals("critical", t.render("{{ .CommonLabels.severity }}", d));
     assertThrows(IllegalArgumentException.class, () -> Templates.load(List.of("{{ define \"y\" }}{{ if .Status }}")));
   }
+
+  @Test
+  void userDefinitionsOverrideDefaultsAndCallThem() {
+    TemplateData d = data();
+    assertEquals("[FIRING:1] ConnectHighLag (critical)", Templates.DEFAULT.render("{{ template \"slack.default.title\" . }}", d));
+    Templates t = Templates.load(List.of(
+        "{{ define \"slack.default.title\" }}custom: {{ template \"__subject\" . }}{{ end }}",
+        "{{ define \"cdc.pairs\" }}{{ range .SortedPairs }}{{ .Name }}={{ .Value }};{{ end }}{{ end }}"));
+    assertEquals("custom: [FIRING:1] ConnectHighLag (critical)", t.render("{{ template \"slack.default.title\" . }}", d));
+    assertEquals("alertname=ConnectHighLag;severity=critical;", t.render("{{ template \"cdc.pairs\" .CommonLabels }}", d));
+    assertThrows(IllegalArgumentException.class, () -> t.render("{{ template \"nope\" . }}", d));
+  }
+
+  @Test
+  void alertmanagerDataModel() {
+    TemplateData d = data();
+    Templates t = Templates.DEFAULT;
+    assertEquals("[alertname severity] [ConnectHighLag critical]", t.render("{{ .CommonLabels.Names }} {{ .CommonLabels.Values }}", d));
+    assertEquals("[alertname connector]",
+        t.render("{{ ((index .Alerts 0).Labels.Remove (stringSlice \"severity\")).Names }}", d));
+    assertEquals("1 1 firing resolved", t.render("{{ len .Alerts.Firing }} {{ .Alerts.Resolved | len }} {{ range .Alerts }}{{ .Status }} {{ end }}", d).strip());
+    assertEquals("alertname, connector, severity", t.render("{{ join \", \" (index .Alerts 0).Labels.SortedPairs.Names }}", d));
+    assertEquals("paging http://am", t.render("{{ .Receiver }} {{ .ExternalURL }}", d));
+    assertEquals("", t.render("{{ .CommonLabels.nothing }}", d), "a missing label is empty, as Alertmanager's missingkey=zero");
+    assertThrows(IllegalArgumentException.class, () -> t.render("{{ .NoSuchField }}", d));
+  }
 }

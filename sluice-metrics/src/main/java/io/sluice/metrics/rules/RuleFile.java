@@ -8,7 +8,7 @@ import io.sluice.metrics.promql.parser.Expr;
 import io.sluice.metrics.promql.parser.ParseException;
 import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.metrics.template.Expander;
-import io.sluice.metrics.template.Template.TemplateException;
+import io.sluice.template.Template.TemplateException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,11 @@
 package io.sluice.metrics.template;
 
-import io.sluice.metrics.template.Template.TemplateException;
-import io.sluice.metrics.template.Template.TemplateFunction;
+import io.sluice.template.Builtins;
+import io.sluice.template.GoFormat;
+import io.sluice.template.Template;
+import io.sluice.template.Template.TemplateException;
+import io.sluice.template.Template.TemplateFunction;
+import io.sluice.template.TextFunctions;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -13,7 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Prometheus's template expansion for alert labels and annotations: Go templates with {@code $labels},
@@ -111,13 +114,7 @@ public final class Expander {
       }
       return m;
     });
-    f.put("reReplaceAll", a -> Pattern.compile(Builtins.string(a.get(0))).matcher(Builtins.string(a.get(2)))
-        .replaceAll(goReplacement(Builtins.string(a.get(1)))));
-    f.put("safeHtml", a -> Builtins.string(a.get(0)));
-    f.put("match", a -> Pattern.compile(Builtins.string(a.get(0))).matcher(Builtins.string(a.get(1))).find());
-    f.put("title", a -> title(Builtins.string(a.get(0))));
-    f.put("toUpper", a -> Builtins.string(a.get(0)).toUpperCase(java.util.Locale.ROOT));
-    f.put("toLower", a -> Builtins.string(a.get(0)).toLowerCase(java.util.Locale.ROOT));
+    f.putAll(TextFunctions.ALL);
     f.put("humanize", a -> humanize(toFloat(a.get(0))));
     f.put("humanize1024", a -> humanize1024(toFloat(a.get(0))));
     f.put("humanizeDuration", a -> humanizeDuration(toFloat(a.get(0))));
@@ -149,22 +146,6 @@ public final class Expander {
       return (Map<String, Object>) m;
     }
     throw new TemplateException("not a query result sample: " + GoFormat.print(o));
-  }
-
-  /** Go's regexp replacement syntax ($1, ${1}, $name) in Java's (which reads $1 and ${name} alike). */
-  private static String goReplacement(String r) {
-    return r.replace("\\", "\\\\").replaceAll("\\$(\\d+)([A-Za-z_])", "\\${$1}$2");
-  }
-
-  private static String title(String s) {
-    StringBuilder sb = new StringBuilder();
-    boolean prevLetter = false;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      sb.append(!prevLetter ? Character.toTitleCase(c) : c);
-      prevLetter = Character.isLetterOrDigit(c) || c == '_' || c == '\'';
-    }
-    return sb.toString();
   }
 
   static double toFloat(Object o) {

@@ -1,7 +1,7 @@
-package io.sluice.metrics.template;
+package io.sluice.template;
 
-import io.sluice.metrics.template.Template.TemplateException;
-import io.sluice.metrics.template.Template.TemplateFunction;
+import io.sluice.template.Template.TemplateException;
+import io.sluice.template.Template.TemplateFunction;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /** Go's predefined template functions (text/template's builtins). */
-final class Builtins {
+public final class Builtins {
   private Builtins() {}
 
-  static final Map<String, TemplateFunction> ALL = new HashMap<>();
+  /** Every builtin by name; {@link Template#parse} adds them to the caller's functions. */
+  public static final Map<String, TemplateFunction> ALL;
 
   static {
-    ALL.put("and", a -> {
+    Map<String, TemplateFunction> all = new HashMap<>();
+    all.put("and", a -> {
       for (Object o : a) {
         if (!Template.truth(o)) {
           return o;
@@ -23,7 +25,7 @@ final class Builtins {
       }
       return a.get(a.size() - 1);
     });
-    ALL.put("or", a -> {
+    all.put("or", a -> {
       for (Object o : a) {
         if (Template.truth(o)) {
           return o;
@@ -31,8 +33,8 @@ final class Builtins {
       }
       return a.get(a.size() - 1);
     });
-    ALL.put("not", a -> !Template.truth(one(a)));
-    ALL.put("len", a -> {
+    all.put("not", a -> !Template.truth(one(a)));
+    all.put("len", a -> {
       Object o = one(a);
       if (o instanceof String s) {
         return (long) s.getBytes(StandardCharsets.UTF_8).length;
@@ -45,7 +47,7 @@ final class Builtins {
       }
       throw new TemplateException("len of type " + GoFormat.typeName(o));
     });
-    ALL.put("index", a -> {
+    all.put("index", a -> {
       Object v = a.get(0);
       for (int i = 1; i < a.size(); i++) {
         Object k = a.get(i);
@@ -62,7 +64,7 @@ final class Builtins {
       }
       return v;
     });
-    ALL.put("print", a -> {
+    all.put("print", a -> {
       // fmt.Sprint: a space between operands when neither is a string.
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < a.size(); i++) {
@@ -73,7 +75,7 @@ final class Builtins {
       }
       return sb.toString();
     });
-    ALL.put("println", a -> {
+    all.put("println", a -> {
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < a.size(); i++) {
         if (i > 0) {
@@ -83,8 +85,8 @@ final class Builtins {
       }
       return sb.append('\n').toString();
     });
-    ALL.put("printf", a -> GoFormat.sprintf(string(a.get(0)), a.subList(1, a.size())));
-    ALL.put("eq", a -> {
+    all.put("printf", a -> GoFormat.sprintf(string(a.get(0)), a.subList(1, a.size())));
+    all.put("eq", a -> {
       for (int i = 1; i < a.size(); i++) {
         if (compare(a.get(0), a.get(i)) == 0) {
           return true;
@@ -92,16 +94,17 @@ final class Builtins {
       }
       return false;
     });
-    ALL.put("ne", a -> compare(a.get(0), a.get(1)) != 0);
-    ALL.put("lt", a -> compare(a.get(0), a.get(1)) < 0);
-    ALL.put("le", a -> compare(a.get(0), a.get(1)) <= 0);
-    ALL.put("gt", a -> compare(a.get(0), a.get(1)) > 0);
-    ALL.put("ge", a -> compare(a.get(0), a.get(1)) >= 0);
-    ALL.put("urlquery", a -> URLEncoder.encode(concat(a), StandardCharsets.UTF_8));
-    ALL.put("html", a -> concat(a).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    all.put("ne", a -> compare(a.get(0), a.get(1)) != 0);
+    all.put("lt", a -> compare(a.get(0), a.get(1)) < 0);
+    all.put("le", a -> compare(a.get(0), a.get(1)) <= 0);
+    all.put("gt", a -> compare(a.get(0), a.get(1)) > 0);
+    all.put("ge", a -> compare(a.get(0), a.get(1)) >= 0);
+    all.put("urlquery", a -> URLEncoder.encode(concat(a), StandardCharsets.UTF_8));
+    all.put("html", a -> concat(a).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         .replace("\"", "&#34;").replace("'", "&#39;"));
-    ALL.put("js", a -> concat(a).replace("\\", "\\\\").replace("'", "\\'").replace("\"", "\\\"")
+    all.put("js", a -> concat(a).replace("\\", "\\\\").replace("'", "\\'").replace("\"", "\\\"")
         .replace("<", "\\u003C").replace(">", "\\u003E"));
+    ALL = Map.copyOf(all);
   }
 
   private static Object one(List<Object> a) {
@@ -111,7 +114,8 @@ final class Builtins {
     return a.get(0);
   }
 
-  static String string(Object o) {
+  /** The argument as a string, or Go's error for a function that takes a string. */
+  public static String string(Object o) {
     if (o instanceof String s) {
       return s;
     }

@@ -1,22 +1,25 @@
-package io.sluice.metrics.template;
+package io.sluice.template;
 
-import io.sluice.metrics.template.Template.Action;
-import io.sluice.metrics.template.Template.Branch;
-import io.sluice.metrics.template.Template.Dot;
-import io.sluice.metrics.template.Template.Field;
-import io.sluice.metrics.template.Template.Identifier;
-import io.sluice.metrics.template.Template.Literal;
-import io.sluice.metrics.template.Template.Node;
-import io.sluice.metrics.template.Template.Operand;
-import io.sluice.metrics.template.Template.Pipeline;
-import io.sluice.metrics.template.Template.Sub;
-import io.sluice.metrics.template.Template.TemplateException;
-import io.sluice.metrics.template.Template.Text;
-import io.sluice.metrics.template.Template.Variable;
+import io.sluice.template.Template.Action;
+import io.sluice.template.Template.Branch;
+import io.sluice.template.Template.Call;
+import io.sluice.template.Template.Dot;
+import io.sluice.template.Template.Field;
+import io.sluice.template.Template.Identifier;
+import io.sluice.template.Template.Literal;
+import io.sluice.template.Template.Node;
+import io.sluice.template.Template.Operand;
+import io.sluice.template.Template.Pipeline;
+import io.sluice.template.Template.Sub;
+import io.sluice.template.Template.TemplateException;
+import io.sluice.template.Template.Text;
+import io.sluice.template.Template.Variable;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Splits a template into text and actions, then parses each action's words into pipelines and blocks. */
@@ -26,6 +29,10 @@ final class TemplateParser {
   private final Set<String> functions;
   /** Variables in scope while parsing, as Go checks them at parse time. */
   private final Deque<Set<String>> vars = new java.util.ArrayDeque<>();
+  /** {@code define}d and {@code block} bodies by name; a later definition replaces an earlier one, as in Go. */
+  private final Map<String, List<Node>> defines = new HashMap<>();
+  /** How many blocks enclose the current position: {@code define} is only allowed at the top. */
+  private int depth;
   private int pos;
   private int line = 1;
 
@@ -40,6 +47,10 @@ final class TemplateParser {
 
   private TemplateException error(String msg) {
     return new TemplateException("template: " + name + ":" + line + ": " + msg);
+  }
+
+  Map<String, List<Node>> defines() {
+    return defines;
   }
 
   List<Node> parse() {
@@ -104,17 +115,78 @@ final class TemplateParser {
           return action;
         }
         case "if", "with", "range" -> out.add(block(kw, words.subList(1, words.size())));
-        case "define", "template", "block", "break", "continue" ->
-            throw error("{{" + kw + "}} is not supported");
+        case "define" -> define(words);
+        case "template" -> out.add(call(words));
+        case "block" -> {
+          Call c = call(words);
+          defines.put(c.name(), body("block"));
+          out.add(c);
+        }
+        case "break", "continue" -> throw error("{{" + kw + "}} is not supported");
         default -> out.add(new Action(pipeline(words, true)));
       }
     }
     return null;
   }
 
+  /** {@code {{ define "name" }}...{{ end }}}: a body of its own, where only {@code $} (its data) is defined. */
+  private void define(List<String> words) {
+    if (depth > 0) {
+      throw error("unexpected <define> in command");
+    }
+    if (words.size() != 2) {
+      throw error("define: expected one template name");
+    }
+    String name = templateName(words.get(1), "define");
+    defines.put(name, body("define"));
+  }
+
+  /** {@code {{ template "name" pipeline }}} and the head of {@code {{ block "name" pipeline }}}. */
+  private Call call(List<String> words) {
+    if (words.size() < 2) {
+      throw error("missing name in " + words.get(0));
+    }
+    String name = templateName(words.get(1), words.get(0));
+    Pipeline p = words.size() > 2 ? pipeline(words.subList(2, words.size()), false) : null;
+    return new Call(name, p);
+  }
+
+  private String templateName(String word, String action) {
+    if (word.startsWith("`")) {
+      return word.substring(1, word.length() - 1);
+    }
+    if (word.startsWith("\"")) {
+      return unquote(word);
+    }
+    throw error("unexpected \"" + word + "\" in " + action + " clause");
+  }
+
+  /** A define's or block's body up to its {@code end}, with a fresh set of variables. */
+  private List<Node> body(String kind) {
+    Deque<Set<String>> saved = new java.util.ArrayDeque<>(vars);
+    vars.clear();
+    Set<String> root = new HashSet<>();
+    root.add("$");
+    vars.push(root);
+    depth++;
+    try {
+      List<Node> body = new ArrayList<>();
+      String end = parseList(body);
+      if (!"end".equals(end)) {
+        throw error(end == null ? "unexpected EOF" : "unexpected {{" + end + "}} in " + kind);
+      }
+      return body;
+    } finally {
+      depth--;
+      vars.clear();
+      saved.descendingIterator().forEachRemaining(vars::push);
+    }
+  }
+
   /** {@code if}, {@code with} or {@code range} up to its {@code end}; variables it declares stay inside. */
   private Node block(String kind, List<String> words) {
     vars.push(new HashSet<>());
+    depth++;
     try {
       Pipeline p = pipeline(words, kind.equals("range"));
       List<Node> body = new ArrayList<>();
@@ -137,6 +209,7 @@ final class TemplateParser {
       }
       return new Branch(kind, p, body, elseNodes);
     } finally {
+      depth--;
       vars.pop();
     }
   }

@@ -1,6 +1,5 @@
-package io.sluice.metrics.template;
+package io.sluice.template;
 
-import io.sluice.metrics.model.GoFloat;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -13,11 +12,11 @@ import java.util.Map;
  * Prometheus produces: {@code %v} of a float64 ({@code 1e+06}), {@code %.4g} (humanize), {@code %.2f} (rounding the
  * exact binary value half to even, as Go does, not half up as {@link java.util.Formatter} does).
  */
-final class GoFormat {
+public final class GoFormat {
   private GoFormat() {}
 
   /** {@code fmt.Sprint(value)} for the values templates handle. */
-  static String print(Object v) {
+  public static String print(Object v) {
     if (v == null) {
       return "<nil>";
     }
@@ -50,9 +49,10 @@ final class GoFormat {
   }
 
   /** Go's {@code %g} with a precision ({@code -1}: the shortest representation, as {@code %v}). */
-  static String g(double v, int prec) {
+  public static String g(double v, int prec) {
     if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
-      return GoFloat.format(v); // NaN, +Inf, -Inf, 0, -0 print alike in every verb
+      // NaN, +Inf, -Inf, 0, -0 print alike in every verb
+      return Double.isNaN(v) ? "NaN" : Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : 1 / v < 0 ? "-0" : "0";
     }
     boolean shortest = prec < 0;
     Digits d = shortest ? Digits.shortest(v) : Digits.rounded(v, prec == 0 ? 1 : prec);
@@ -67,7 +67,7 @@ final class GoFormat {
   }
 
   /** Go's {@code %.Nf}: the exact binary value rounded half to even. */
-  static String f(double v, int prec) {
+  public static String f(double v, int prec) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
       return g(v, -1);
     }
@@ -77,7 +77,7 @@ final class GoFormat {
   }
 
   /** Go's {@code %.Ne}. */
-  static String e(double v, int prec) {
+  public static String e(double v, int prec) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
       return g(v, -1);
     }
@@ -146,7 +146,7 @@ final class GoFormat {
   }
 
   /** Go's {@code fmt.Sprintf} for the verbs templates use: %s %v %d %f %e %g %q %x %%, with width and precision. */
-  static String sprintf(String format, List<Object> args) {
+  public static String sprintf(String format, List<Object> args) {
     StringBuilder out = new StringBuilder();
     int argi = 0;
     int i = 0;
@@ -285,7 +285,7 @@ final class GoFormat {
     return sb.append('"').toString();
   }
 
-  static String typeName(Object v) {
+  public static String typeName(Object v) {
     if (v == null) {
       return "<nil>";
     }

@@ -1,0 +1,119 @@
+package io.sluice.template;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.template.Template.Environment;
+import io.sluice.template.Template.Members;
+import io.sluice.template.Template.TemplateException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TemplateTest {
+  static String run(String text, Object data) {
+    return Template.parse("t", text, TextFunctions.ALL).execute(data);
+  }
+
+  @Test
+  void pipelinesVariablesAndControl() {
+    Map<String, Object> data = Map.of("Labels", Map.of("job", "api", "instance", "a:1"), "Value", 2.5);
+    assertEquals("api a:1 2.5", run("{{ $l := .Labels }}{{ $l.job }} {{ .Labels.instance }} {{ .Value }}", data));
+    assertEquals("API", run("{{ .Labels.job | toUpper }}", data));
+    assertEquals("instance=a:1,job=api,", run("{{ range $k, $v := .Labels }}{{ $k }}={{ $v }},{{ end }}", data));
+    assertEquals("big", run("{{ if gt .Value 3.0 }}huge{{ else if gt .Value 2.0 }}big{{ else }}small{{ end }}", data));
+    assertEquals("x", run("  {{- \"x\" -}}  ", data));
+    assertEquals("", run("{{ .Labels.missing }}", data), "a missing label is empty (missingkey=zero)");
+  }
+
+  @Test
+  void defineAndTemplate() {
+    String text = """
+        {{- define "item" }}<{{ . }}>{{ end -}}
+        {{- define "list" }}{{ range . }}{{ template "item" . }}{{ end }}{{ end -}}
+        {{ template "list" .Names }}|{{ template "item" }}|{{ block "footer" .Names }}{{ len . }}{{ end }}""";
+    Template t = Template.parse("t", text, Map.of());
+    assertEquals("<a><b>|<<no value>>|2", t.execute(Map.of("Names", List.of("a", "b"))));
+    assertEquals(Set.of("item", "list", "footer"), t.definedNames());
+    assertEquals("<z>", t.executeDefinition("item", "z", Environment.NONE));
+  }
+
+  @Test
+  void definedTemplatesSeeOnlyTheirData() {
+    assertThrows(TemplateException.class,
+        () -> Template.parse("t", "{{ $x := 1 }}{{ define \"d\" }}{{ $x }}{{ end }}", Map.of()));
+    assertEquals("1", run("{{ define \"d\" }}{{ $ }}{{ end }}{{ $x := 1 }}{{ template \"d\" $x }}", null));
+  }
+
+  @Test
+  void templatesNotDefinedHereComeFromTheCaller() {
+    Template t = Template.parse("t", "{{ define \"own\" }}mine{{ end }}{{ template \"own\" }} {{ template \"ext\" 42 }}",
+        Map.of());
+    Environment env = new Environment(null, (name, dot) -> name.equals("ext") ? "ext of " + dot : null);
+    assertEquals("mine ext of 42", t.execute(null, env));
+    // Its own definition wins over the caller's.
+    Environment shadow = new Environment(null, (name, dot) -> "theirs");
+    assertEquals("mine theirs", t.execute(null, shadow));
+    TemplateException e = assertThrows(TemplateException.class,
+        () -> Template.parse("t", "{{ template \"nope\" . }}", Map.of()).execute(null));
+    assertTrue(e.getMessage().contains("template \"nope\" not defined"), e.getMessage());
+  }
+
+  @Test
+  void endlessRecursionFailsTheTemplate() {
+    Template t = Template.parse("t", "{{ define \"r\" }}{{ template \"r\" . }}{{ end }}{{ template \"r\" . }}", Map.of());
+    TemplateException e = assertThrows(TemplateException.class, () -> t.execute(null));
+    assertTrue(e.getMessage().contains("exceeded maximum template depth"), e.getMessage());
+  }
+
+  @Test
+  void defineOnlyAtTopLevelAndClosed() {
+    assertThrows(TemplateException.class,
+        () -> Template.parse("t", "{{ if true }}{{ define \"x\" }}{{ end }}{{ end }}", Map.of()));
+    assertThrows(TemplateException.class, () -> Template.parse("t", "{{ define \"x\" }}{{ if .A }}", Map.of()));
+    assertThrows(TemplateException.class, () -> Template.parse("t", "{{ define x }}{{ end }}", Map.of()));
+    assertThrows(TemplateException.class, () -> Template.parse("t", "{{ template }}", Map.of()));
+  }
+
+  /** A value that is not a map: a counter with a field, a niladic method, and a method taking arguments. */
+  record Counter(long n) {}
+
+  static final Members COUNTER_MEMBERS = (receiver, name, args) -> {
+    if (receiver instanceof Counter c) {
+      return switch (name) {
+        case "N" -> c.n();
+        case "Next" -> new Counter(c.n() + 1);
+        case "Plus" -> c.n() + (Long) args.get(0);
+        default -> Members.NONE;
+      };
+    }
+    if (receiver instanceof Map<?, ?> m && name.equals("Names")) {
+      return List.copyOf(new java.util.TreeSet<>(m.keySet().stream().map(String::valueOf).toList()));
+    }
+    return Members.NONE;
+  };
+
+  @Test
+  void membersOfValuesThatAreNotMaps() {
+    Environment env = new Environment(COUNTER_MEMBERS, null);
+    Map<String, Object> data = Map.of("C", new Counter(1), "Labels", Map.of("b", "2", "a", "1"));
+    Template t = Template.parse("t",
+        "{{ .C.N }} {{ .C.Next.Next.N }} {{ .C.Plus 10 }} {{ 5 | .C.Plus }} {{ .Labels.Names }} {{ .Labels.a }}",
+        Map.of());
+    assertEquals("1 3 11 6 [a b] 1", t.execute(data, env));
+    TemplateException e = assertThrows(TemplateException.class,
+        () -> Template.parse("t", "{{ .C.Nope }}", Map.of()).execute(data, env));
+    assertTrue(e.getMessage().contains("can't evaluate field Nope"), e.getMessage());
+    assertThrows(TemplateException.class, () -> Template.parse("t", "{{ .C.N 1 }}", Map.of()).execute(data));
+  }
+
+  @Test
+  void goFormatting() {
+    assertEquals("1e+06 0.5 NaN +Inf -0", run("{{ 1e6 }} {{ 0.5 }} {{ .NaN }} {{ .Inf }} {{ .NegZero }}",
+        Map.of("NaN", Double.NaN, "Inf", Double.POSITIVE_INFINITY, "NegZero", -0.0)));
+    assertEquals("3.14", run("{{ printf \"%.2f\" 3.14159 }}", null));
+    assertEquals("Connect-HighLag", run("{{ reReplaceAll \"(Connect)(.*)\" \"$1-$2\" \"ConnectHighLag\" }}", null));
+  }
+}
