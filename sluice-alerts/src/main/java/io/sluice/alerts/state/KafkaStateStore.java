@@ -1,5 +1,6 @@
 package io.sluice.alerts.state;
 
+import io.sluice.topics.CompactedTopic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,9 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,8 +23,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -90,7 +86,7 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
 
   /** Creates the topic when missing, reads it to its end and starts following it. */
   public static KafkaStateStore start(String bootstrapServers, String topic, Duration timeout) {
-    ensureTopic(bootstrapServers, topic, timeout);
+    CompactedTopic.ensure(bootstrapServers, topic, "alert router state topic", timeout);
     KafkaStateStore store = new KafkaStateStore(bootstrapServers, topic);
     try {
       TopicPartition tp = new TopicPartition(topic, 0);
@@ -111,27 +107,6 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
     } catch (RuntimeException e) {
       store.close();
       throw e;
-    }
-  }
-
-  private static void ensureTopic(String bootstrapServers, String topic, Duration timeout) {
-    Properties p = new Properties();
-    p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    try (Admin admin = Admin.create(p)) {
-      int brokers = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
-      // Compaction keeps the newest snapshot per name forever; deletion by age would forget silences.
-      NewTopic t = new NewTopic(topic, 1, (short) Math.min(3, Math.max(1, brokers)))
-          .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-      admin.createTopics(List.of(t)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("cannot create alert router state topic " + topic + ": " + e.getCause(), e);
-      }
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("Kafka did not answer within " + timeout + " creating topic " + topic, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.connect.secrets;
 
+import io.sluice.topics.CompactedTopic;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -7,14 +8,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -35,7 +33,7 @@ public final class SecretStore implements AutoCloseable {
 
   private SecretStore(String bootstrapServers, String topic) {
     this.topic = topic;
-    ensureTopic(bootstrapServers, topic);
+    CompactedTopic.ensure(bootstrapServers, topic, "secrets topic", Duration.ofSeconds(30));
     this.producer = new KafkaProducer<>(Map.of(
         "bootstrap.servers", bootstrapServers, "acks", "all", "enable.idempotence", "true",
         "client.id", "sluice-secrets-writer"), new StringSerializer(), new StringSerializer());
@@ -106,21 +104,6 @@ public final class SecretStore implements AutoCloseable {
           secrets.put(r.key(), r.value());
         }
       }
-    }
-  }
-
-  private static void ensureTopic(String bootstrapServers, String topic) {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
-      NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty())
-          .configs(Map.of("cleanup.policy", "compact"));
-      admin.createTopics(List.of(t)).all().get();
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("cannot create secrets topic " + topic + ": " + e.getCause().getMessage(), e);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

@@ -1,9 +1,9 @@
 package io.sluice.registry.store;
 
 import io.sluice.registry.schema.ComparisonBudgetExceededException;
+import io.sluice.topics.CompactedTopic;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -12,10 +12,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -25,8 +21,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -130,51 +124,10 @@ public final class KafkaLogStore implements AutoCloseable {
   }
 
   private static void ensureTopic(String bootstrapServers, String topic, Duration timeout) {
-    Properties p = new Properties();
-    p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    try (Admin admin = Admin.create(p)) {
-      int brokers = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
-      // Compaction instead of deletion: nothing in the log may ever expire by age.
-      NewTopic t = new NewTopic(topic, 1, (short) Math.min(3, Math.max(1, brokers)))
-          .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-      try {
-        admin.createTopics(List.of(t)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TopicExistsException)) {
-          throw e;
-        }
-      }
-      TopicDescription d = describeOnceKnown(admin, topic, timeout);
-      if (d.partitions().size() != 1) {
-        throw new IllegalStateException("registry topic " + topic + " has " + d.partitions().size()
-            + " partitions; it must have exactly one so that every node reads writes in one order");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException("interrupted while creating " + topic, false, e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new StoreException("cannot create or describe registry topic " + topic + ": " + e, e instanceof TimeoutException, e);
-    }
-  }
-
-  /**
-   * Describes the topic, waiting while the broker does not know it yet: a topic just created (by this node or another)
-   * reaches the broker's metadata a moment after the controller accepted it.
-   */
-  private static TopicDescription describeOnceKnown(Admin admin, String topic, Duration timeout)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      try {
-        return admin.describeTopics(List.of(topic)).allTopicNames()
-            .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
-            || System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(100);
-      }
+    try {
+      CompactedTopic.ensure(bootstrapServers, topic, "registry topic", timeout);
+    } catch (CompactedTopic.TopicException e) {
+      throw new StoreException(e.getMessage(), e.timedOut(), e);
     }
   }
 
