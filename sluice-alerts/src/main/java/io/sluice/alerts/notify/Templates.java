@@ -97,12 +97,13 @@ final class Templates {
     return b.toString();
   }
 
-  static String emailHtml(TemplateData d) {
+  /** Alertmanager's email.default.html, with its {@code __subject} and {@code __alertmanagerURL} as rendered. */
+  static String emailHtml(TemplateData d, String subject, String alertmanagerUrl) {
     StringBuilder b = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"UTF-8\"><title>")
-        .append(esc(subject(d))).append("</title></head><body><h2>")
+        .append(esc(subject)).append("</title></head><body><h2>")
         .append(d.firing().size()).append(" alert").append(d.firing().size() == 1 ? "" : "s").append(" for ")
         .append(esc(String.join(" ", d.groupLabels().values()))).append("</h2><p><a href=\"")
-        .append(esc(alertmanagerUrl(d))).append("\">View in Alertmanager</a></p>");
+        .append(esc(alertmanagerUrl)).append("\">View in Alertmanager</a></p>");
     for (String what : List.of("firing", "resolved")) {
       List<Alert> list = what.equals("firing") ? d.firing() : d.resolved();
       if (list.isEmpty()) {
@@ -131,19 +132,30 @@ final class Templates {
    */
   private static String defaultTemplate(String name, Object dot, TemplateData d) {
     return switch (name) {
-      case "__subject", "slack.default.title", "pagerduty.default.description", "email.default.subject",
-          "webhook.default.title" -> subject(d);
-      case "__alertmanager", "slack.default.username", "pagerduty.default.client" -> "Alertmanager";
-      case "__alertmanagerURL", "slack.default.titlelink", "pagerduty.default.clientURL" -> alertmanagerUrl(d);
-      case "slack.default.fallback" -> subject(d) + " | " + alertmanagerUrl(d);
+      case "__subject" -> subject(d);
+      case "__alertmanager" -> "Alertmanager";
+      case "__alertmanagerURL" -> alertmanagerUrl(d);
       case "slack.default.text", "slack.default.pretext", "slack.default.iconemoji", "slack.default.iconurl",
           "slack.default.footer", "slack.default.callbackid" -> "";
-      case "__text_alert_list", "pagerduty.default.instances" ->
-          textAlertList(dot instanceof List<?> l ? only(l, Alert.class) : d.alerts());
-      case "email.default.html" -> emailHtml(d);
+      case "__text_alert_list" -> textAlertList(dot instanceof List<?> l ? only(l, Alert.class) : d.alerts());
       default -> null;
     };
   }
+
+  /**
+   * Defaults that are nothing but another template in Alertmanager's default.tmpl ({@code {{ template "__subject" .
+   * }}}): a template file that overrides the one they call changes them too.
+   */
+  private static final Map<String, String> CALLS = Map.of(
+      "slack.default.title", "__subject",
+      "pagerduty.default.description", "__subject",
+      "email.default.subject", "__subject",
+      "webhook.default.title", "__subject",
+      "slack.default.username", "__alertmanager",
+      "pagerduty.default.client", "__alertmanager",
+      "slack.default.titlelink", "__alertmanagerURL",
+      "pagerduty.default.clientURL", "__alertmanagerURL",
+      "pagerduty.default.instances", "__text_alert_list");
 
   /** The elements of {@code l} that are {@code type}s: a list from a template holds any values. */
   private static <T> List<T> only(List<?> l, Class<T> type) {
@@ -171,7 +183,16 @@ final class Templates {
       if (custom != null) {
         return custom.executeDefinition(name, dot, environment);
       }
-      return defaultTemplate(name, dot, data);
+      String called = CALLS.get(name);
+      if (called != null) {
+        return execute(called, dot);
+      }
+      return switch (name) {
+        case "slack.default.fallback" ->
+            execute("slack.default.title", dot) + " | " + execute("slack.default.titlelink", dot);
+        case "email.default.html" -> emailHtml(data, execute("__subject", dot), execute("__alertmanagerURL", dot));
+        default -> defaultTemplate(name, dot, data);
+      };
     }
 
     /** Alertmanager's data: template.Data, Alert, Alerts (Firing, Resolved), KV (SortedPairs, Names, Values, Remove). */

@@ -67,4 +67,21 @@ class TemplatesTest {
     assertEquals("", t.render("{{ .CommonLabels.nothing }}", d), "a missing label is empty, as Alertmanager's missingkey=zero");
     assertThrows(IllegalArgumentException.class, () -> t.render("{{ .NoSuchField }}", d));
   }
+
+  @Test
+  void defaultsBuiltOnSubjectFollowItsOverride() {
+    TemplateData d = data();
+    Templates t = Templates.load(List.of("{{ define \"__subject\" }}{{ .Status }} of {{ .CommonLabels.alertname }}{{ end }}",
+        "{{ define \"__alertmanagerURL\" }}https://alerts.example{{ end }}"));
+    assertEquals("firing of ConnectHighLag", t.render("{{ template \"slack.default.title\" . }}", d));
+    assertEquals("firing of ConnectHighLag", t.render("{{ template \"email.default.subject\" . }}", d));
+    assertEquals("firing of ConnectHighLag", t.render("{{ template \"pagerduty.default.description\" . }}", d));
+    assertEquals("firing of ConnectHighLag | https://alerts.example",
+        t.render("{{ template \"slack.default.fallback\" . }}", d));
+    String html = t.render("{{ template \"email.default.html\" . }}", d);
+    assertEquals(true, html.contains("<title>firing of ConnectHighLag</title>") && html.contains("href=\"https://alerts.example\""),
+        html);
+    assertEquals("[FIRING:1] ConnectHighLag (critical) | http://am/#/alerts?receiver=paging",
+        Templates.DEFAULT.render("{{ template \"slack.default.fallback\" . }}", d));
+  }
 }
