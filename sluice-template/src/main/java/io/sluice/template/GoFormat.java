@@ -20,6 +20,9 @@ public final class GoFormat {
     if (v == null) {
       return "<nil>";
     }
+    if (v instanceof Template.Stringer s) {
+      return s.string();
+    }
     if (v instanceof Double d) {
       return g(d, -1);
     }

@@ -62,6 +62,15 @@ public final class Template {
     String execute(String name, Object dot);
   }
 
+  /**
+   * A value that prints itself, as a Go value whose type has a {@code String} method does under {@code fmt}'s
+   * {@code %v} and {@code %s} (Alertmanager's {@code Pairs} prints as {@code a=1, b=2}, not as a list).
+   */
+  @FunctionalInterface
+  public interface Stringer {
+    String string();
+  }
+
   /** What an execution may look outside the template for; either part may be null. */
   public record Environment(Members members, Definitions definitions) {
     public static final Environment NONE = new Environment(null, null);

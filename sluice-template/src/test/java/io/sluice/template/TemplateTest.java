@@ -116,4 +116,23 @@ class TemplateTest {
     assertEquals("3.14", run("{{ printf \"%.2f\" 3.14159 }}", null));
     assertEquals("Connect-HighLag", run("{{ reReplaceAll \"(Connect)(.*)\" \"$1-$2\" \"ConnectHighLag\" }}", null));
   }
+
+  /** A list that prints itself, as a Go slice type with a String method. */
+  private static final class Joined extends java.util.ArrayList<String> implements Template.Stringer {
+    Joined(List<String> items) {
+      super(items);
+    }
+
+    @Override
+    public String string() {
+      return String.join("+", this);
+    }
+  }
+
+  @Test
+  void valuesWithAStringMethodPrintThemselves() {
+    Map<String, Object> data = Map.of("parts", new Joined(List.of("a", "b")), "plain", List.of("a", "b"));
+    assertEquals("a+b a+b [a b] a;b; 2", run("{{ .parts }} {{ print .parts }} {{ .plain }}"
+        + " {{ range .parts }}{{ . }};{{ end }} {{ len .parts }}", data));
+  }
 }

@@ -7,6 +7,7 @@ import io.sluice.template.Template;
 import io.sluice.template.Template.Definitions;
 import io.sluice.template.Template.Environment;
 import io.sluice.template.Template.Members;
+import io.sluice.template.Template.Stringer;
 import io.sluice.template.Template.TemplateFunction;
 import io.sluice.template.TextFunctions;
 import java.net.URLEncoder;
@@ -254,12 +255,32 @@ final class Templates {
     }
   }
 
-  /** One label or annotation of Alertmanager's {@code SortedPairs}. */
-  record Pair(String name, String value) {}
+  /** One label or annotation of Alertmanager's {@code SortedPairs}; prints as Go prints the struct. */
+  record Pair(String name, String value) implements Stringer {
+    @Override
+    public String string() {
+      return "{" + name + " " + value + "}";
+    }
+  }
+
+  /** Alertmanager's {@code Pairs}: a list to range over that prints as {@code name=value, name=value}. */
+  static final class Pairs extends ArrayList<Pair> implements Stringer {
+    @Override
+    public String string() {
+      StringBuilder b = new StringBuilder();
+      for (Pair p : this) {
+        if (!b.isEmpty()) {
+          b.append(", ");
+        }
+        b.append(p.name()).append('=').append(p.value());
+      }
+      return b.toString();
+    }
+  }
 
   /** Alertmanager's KV.SortedPairs: by name, except that alertname comes first. */
-  private static List<Pair> sortedPairs(Map<?, ?> m) {
-    List<Pair> out = new ArrayList<>();
+  private static Pairs sortedPairs(Map<?, ?> m) {
+    Pairs out = new Pairs();
     Object alertname = m.get("alertname");
     if (alertname != null) {
       out.add(new Pair("alertname", String.valueOf(alertname)));

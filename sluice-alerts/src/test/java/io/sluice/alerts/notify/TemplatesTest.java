@@ -64,6 +64,10 @@ class TemplatesTest {
     assertEquals("1 1 firing resolved", t.render("{{ len .Alerts.Firing }} {{ .Alerts.Resolved | len }} {{ range .Alerts }}{{ .Status }} {{ end }}", d).strip());
     assertEquals("alertname, connector, severity", t.render("{{ join \", \" (index .Alerts 0).Labels.SortedPairs.Names }}", d));
     assertEquals("paging http://am", t.render("{{ .Receiver }} {{ .ExternalURL }}", d));
+    assertEquals("alertname=ConnectHighLag, severity=critical", t.render("{{ .CommonLabels.SortedPairs }}", d),
+        "Pairs prints itself as Alertmanager's String method does");
+    assertEquals("{alertname ConnectHighLag}", t.render("{{ index .CommonLabels.SortedPairs 0 }}", d));
+    assertEquals("", t.render("{{ .CommonAnnotations.SortedPairs }}", d));
     assertEquals("", t.render("{{ .CommonLabels.nothing }}", d), "a missing label is empty, as Alertmanager's missingkey=zero");
     assertThrows(IllegalArgumentException.class, () -> t.render("{{ .NoSuchField }}", d));
   }
