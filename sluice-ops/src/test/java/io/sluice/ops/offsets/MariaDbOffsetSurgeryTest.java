@@ -146,6 +146,14 @@ class MariaDbOffsetSurgeryTest {
   }
 
 
+  /** Resumes the source, waits for {@code expected} among the rows created from {@code from} on, and checks they are all. */
+  private static void resumeAndAwaitCreated(long from, List<Integer> expected, String why) {
+    rig.resumeSource();
+    Eventually.await("rows " + expected + " (" + why + ")", Duration.ofSeconds(90), () -> createdIds(from),
+        ids -> ids.containsAll(expected));
+    assertEquals(expected, createdIds(from), why);
+  }
+
   private static JsonNode storedPosition() throws IOException {
     return JSON.readTree(rig.sourceRecords().get(0).value());
   }
@@ -264,10 +272,7 @@ class MariaDbOffsetSurgeryTest {
     assertEquals(afterDdl.gtids(), after.path("gtids").asText(), change.toString());
     assertEquals(0, after.path("event").asLong());
     assertEquals(0, after.path("row").asLong());
-    rig.resumeSource();
-    Eventually.await("row 25 after the skipped DDL", Duration.ofSeconds(90), () -> createdIds(end),
-        ids -> ids.contains(25));
-    assertEquals(List.of(25), createdIds(end), "the row after the DDL is not skipped: " + change);
+    resumeAndAwaitCreated(end, List.of(25), "the row after the DDL is not skipped: " + change);
   }
 
   @Test
@@ -291,10 +296,7 @@ class MariaDbOffsetSurgeryTest {
     assertEquals(multi.pos(), after.path("pos").asLong(), "still the statement's transaction: " + second);
     assertEquals(first.path("event").asLong(), after.path("event").asLong(), "still its row event: " + second);
     assertEquals(2, after.path("row").asLong(), "rows 41 and 42 count as sent: " + second);
-    rig.resumeSource();
-    Eventually.await("row 43 and 44 after the two skipped rows (" + second + ")", Duration.ofSeconds(90),
-        () -> createdIds(end), ids -> ids.containsAll(List.of(43, 44)));
-    assertEquals(List.of(43, 44), createdIds(end), "exactly rows 41 and 42 were skipped: " + second);
+    resumeAndAwaitCreated(end, List.of(43, 44), "exactly rows 41 and 42 were skipped: " + second);
 
     // Every row of the event sent: the next change is in the next transaction.
     rig.stopSource();
@@ -312,10 +314,7 @@ class MariaDbOffsetSurgeryTest {
     JsonNode next = third.changes().get(0).after();
     assertEquals(single.pos(), next.path("pos").asLong(), "the next change is row 47's transaction: " + third);
     assertEquals(1, next.path("row").asLong(), third.toString());
-    rig.resumeSource();
-    Eventually.await("row 48 (" + third + ")", Duration.ofSeconds(90), () -> createdIds(end2),
-        ids -> ids.contains(48));
-    assertEquals(List.of(48), createdIds(end2), "rows 45 to 47 were skipped, 48 was not: " + third);
+    resumeAndAwaitCreated(end2, List.of(48), "rows 45 to 47 were skipped, 48 was not: " + third);
   }
 
   @Test
