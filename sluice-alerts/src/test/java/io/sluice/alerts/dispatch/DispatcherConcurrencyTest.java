@@ -2,18 +2,16 @@ package io.sluice.alerts.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.alerts.TestClock;
 import io.sluice.alerts.config.ConfigLoader;
 import io.sluice.alerts.types.Alert;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,26 +19,6 @@ import org.junit.jupiter.api.Test;
  * the dispatcher no longer holds).
  */
 class DispatcherConcurrencyTest {
-
-  /** A clock the flushing thread moves on while the inserting thread reads it. */
-  private static final class SteppingClock extends Clock {
-    final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  }
 
   @Test
   void noAlertIsLostToAGroupBeingDropped() throws Exception {
@@ -53,7 +31,8 @@ class DispatcherConcurrencyTest {
           repeat_interval: 1h
         receivers: [{name: a}]
         """, null, Map.of()).route());
-    SteppingClock clock = new SteppingClock();
+    // Moved by one thread at a time (the flusher, then the main thread after it), read by the other meanwhile.
+    TestClock clock = new TestClock(Instant.ofEpochMilli(1_700_000_000_000L));
     Set<Long> notifiedFiring = ConcurrentHashMap.newKeySet();
     Dispatcher d = new Dispatcher(root, n -> {
       for (Alert a : n.alerts()) {
@@ -69,7 +48,7 @@ class DispatcherConcurrencyTest {
     AtomicBoolean done = new AtomicBoolean();
     Thread flusher = new Thread(() -> {
       while (!done.get()) {
-        clock.millis.incrementAndGet();
+        clock.advance(Duration.ofMillis(1));
         d.flushDue();
       }
     });
@@ -88,7 +67,7 @@ class DispatcherConcurrencyTest {
     done.set(true);
     flusher.join();
     for (int i = 0; i < 100 && notifiedFiring.size() < posted.size(); i++) {
-      clock.millis.addAndGet(10);
+      clock.advance(Duration.ofMillis(10));
       d.flushDue();
     }
     assertEquals(posted.size(), notifiedFiring.size(), "firing alerts never notified");
