@@ -8,12 +8,17 @@ import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -68,6 +73,22 @@ class MetricsExporterTest {
     }
     if (worker != null) {
       worker.close();
+    }
+  }
+
+  /** pg_current_wal_lsn() − restart_lsn of the slot, as PostgreSQL computes it. */
+  private static long retainedWal(String slot) {
+    try (Connection c = SharedPostgres.connect(pipeline.sourceDb);
+        PreparedStatement s = c.prepareStatement(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint FROM pg_replication_slots "
+                + "WHERE slot_name = ?")) {
+      s.setString(1, slot);
+      try (ResultSet rs = s.executeQuery()) {
+        assertTrue(rs.next(), "no slot " + slot);
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -149,7 +170,15 @@ class MetricsExporterTest {
         "le", "+Inf"));
 
     String slot = pipeline.name + "_slot";
-    assertTrue(e.value("svc_postgres_replication_slot_retained_wal_bytes", "connector", source, "slot", slot) >= 0);
+    // The slot's retained WAL, read by the test from the server itself: equal to the exported value once a scrape
+    // falls between two equal readings (the WAL position moves with any write, so one reading alone can race).
+    Eventually.await("exported retained WAL equal to the server's", WAIT, () -> {
+      long before = retainedWal(slot);
+      double exported = scrape().value("svc_postgres_replication_slot_retained_wal_bytes", "connector", source,
+          "slot", slot);
+      long after = retainedWal(slot);
+      return before == after && exported == after;
+    }, Boolean::booleanValue);
     String walStatus = e.first("svc_postgres_replication_slot_wal_status", "connector", source, "slot", slot)
         .orElseThrow().labels().get("wal_status");
     assertTrue(Set.of("reserved", "extended", "unreserved").contains(walStatus), walStatus);

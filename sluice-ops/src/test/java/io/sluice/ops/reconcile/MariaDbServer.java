@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The one MariaDB server of a test JVM: Debian's {@code mariadb-server} binaries (installed by {@code .ci/run}),
  * started with a data directory of its own on a free loopback port, as root, with no password. When the binaries
- * are absent, {@link #available()} is false and the tests that need it are skipped, saying why.
+ * are absent, {@link #available()} is false and the tests that need it are skipped, saying why; when they are
+ * present, a server that fails to start is a test failure, never a skip.
  */
 final class MariaDbServer {
   private static final List<String> PLACES = List.of("/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin");
@@ -30,60 +31,67 @@ final class MariaDbServer {
     return PLACES.stream().map(p -> Path.of(p, name)).filter(Files::isExecutable).findFirst();
   }
 
-  /** Whether a server runs (starting it on first call); {@link #whyNot()} says why not. */
+  /**
+   * Whether a server runs, starting it on first call. False only where the binaries are absent ({@link #whyNot()}
+   * says so); where they are present, a server that does not start fails the test instead of skipping it.
+   */
   static synchronized boolean available() {
-    if (process == null && failure == null) {
-      try {
-        start();
-      } catch (IOException | InterruptedException | SQLException e) {
-        failure = "MariaDB could not be started: " + e.getMessage();
-      }
-      if (failure != null) {
-        System.err.println("[reconcile tests] MariaDB tests SKIPPED: " + failure);
-      }
+    if (process != null) {
+      return true;
     }
-    return failure == null;
+    Optional<Path> server = binary("mariadbd");
+    Optional<Path> install = binary("mariadb-install-db");
+    if (server.isEmpty() || install.isEmpty()) {
+      failure = "mariadbd / mariadb-install-db not installed (Debian package mariadb-server; .ci/run installs it)";
+      System.err.println("[reconcile tests] MariaDB tests SKIPPED: " + failure);
+      return false;
+    }
+    if (failure != null) {
+      throw new IllegalStateException(failure);
+    }
+    try {
+      start(server.get(), install.get());
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      failure = "MariaDB is installed but could not be started: " + e.getMessage();
+      throw new IllegalStateException(failure, e);
+    }
+    return true;
   }
 
   static String whyNot() {
     return failure;
   }
 
-  private static void start() throws IOException, InterruptedException, SQLException {
-    Optional<Path> server = binary("mariadbd");
-    Optional<Path> install = binary("mariadb-install-db");
-    if (server.isEmpty() || install.isEmpty()) {
-      failure = "mariadbd / mariadb-install-db not installed (Debian package mariadb-server; .ci/run installs it)";
-      return;
-    }
+  private static void start(Path server, Path install) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("sluice-mariadb");
     Path data = dir.resolve("data");
-    Process init = new ProcessBuilder(install.get().toString(), "--no-defaults", "--datadir=" + data, "--user=root",
+    Process init = new ProcessBuilder(install.toString(), "--no-defaults", "--datadir=" + data, "--user=root",
         "--auth-root-authentication-method=normal", "--skip-test-db")
         .redirectErrorStream(true).redirectOutput(dir.resolve("install.log").toFile()).start();
     if (!init.waitFor(120, TimeUnit.SECONDS) || init.exitValue() != 0) {
-      failure = "mariadb-install-db failed, see " + dir.resolve("install.log");
-      return;
+      throw new IllegalStateException("mariadb-install-db failed: " + Files.readString(dir.resolve("install.log")));
     }
+    int free;
     try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
+      free = s.getLocalPort();
     }
-    process = new ProcessBuilder(server.get().toString(), "--no-defaults", "--datadir=" + data,
-        "--socket=" + dir.resolve("mariadb.sock"), "--port=" + port, "--bind-address=127.0.0.1", "--user=root",
+    Process started = new ProcessBuilder(server.toString(), "--no-defaults", "--datadir=" + data,
+        "--socket=" + dir.resolve("mariadb.sock"), "--port=" + free, "--bind-address=127.0.0.1", "--user=root",
         "--skip-log-bin", "--innodb-buffer-pool-size=128M", "--innodb-flush-log-at-trx-commit=0",
         "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
         .redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile()).start();
-    Process started = process;
     Runtime.getRuntime().addShutdownHook(new Thread(started::destroy, "mariadb-stop"));
+    port = free;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       try (Connection c = DriverManager.getConnection(url(""))) {
+        process = started;
         return;
       } catch (SQLException e) {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-          failure = "mariadbd did not accept connections, see " + dir.resolve("server.log");
-          process.destroy();
-          return;
+        if (!started.isAlive() || System.nanoTime() > deadline) {
+          started.destroy();
+          throw new IllegalStateException("mariadbd did not accept connections: "
+              + Files.readString(dir.resolve("server.log")), e);
         }
         Thread.sleep(200);
       }
