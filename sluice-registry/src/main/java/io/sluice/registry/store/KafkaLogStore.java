@@ -1,29 +1,17 @@
 package io.sluice.registry.store;
 
 import io.sluice.registry.schema.ComparisonBudgetExceededException;
-import io.sluice.topics.CompactedTopic;
+import io.sluice.topics.TopicLog;
 import java.time.Duration;
-import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,23 +28,18 @@ import org.slf4j.LoggerFactory;
  * threads do not race each other.
  */
 public final class KafkaLogStore implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(KafkaLogStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaLogStore.class);
   private static final int MAX_ATTEMPTS = 200;
 
   private final String topic;
   private final TopicPartition partition;
   private final RegistryState state;
   private final long timeoutMs;
-  private final KafkaProducer<byte[], byte[]> producer;
-  private final KafkaConsumer<byte[], byte[]> offsets;
-  private final KafkaConsumer<byte[], byte[]> reader;
-  private final Thread readerThread;
+  private TopicLog<byte[], byte[]> topicLog;
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final String node = UUID.randomUUID().toString();
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong lostRaces = new AtomicLong();
-  private volatile boolean running = true;
-  private volatile Throwable readerFailure;
 
   /** A decision taken against the state: an event to append (or none: nothing to change) and the caller's answer. */
   public record Decision<T>(LogEvent event, T result) {
@@ -75,114 +58,68 @@ public final class KafkaLogStore implements AutoCloseable {
     }
   }
 
-  private KafkaLogStore(String bootstrapServers, String topic, RegistryState state, long timeoutMs) {
+  private KafkaLogStore(String topic, RegistryState state, long timeoutMs) {
     this.topic = topic;
     this.partition = new TopicPartition(topic, 0);
     this.state = state;
     this.timeoutMs = timeoutMs;
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(timeoutMs, 1000));
-    p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, 30_000));
-    p.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-registry-producer-" + node);
-    this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-    this.offsets = consumer(bootstrapServers, "offsets");
-    this.reader = consumer(bootstrapServers, "reader");
-    this.readerThread = new Thread(this::readLoop, "sluice-registry-log-" + topic);
-    readerThread.setDaemon(true);
-  }
-
-  private KafkaConsumer<byte[], byte[]> consumer(String bootstrapServers, String role) {
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-    c.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-registry-" + role + "-" + node);
-    return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   /** Creates the topic if needed, reads it to its end into {@code state}, and keeps following it. */
   public static KafkaLogStore start(String bootstrapServers, String topic, RegistryState state, Duration timeout) {
-    ensureTopic(bootstrapServers, topic, timeout);
-    KafkaLogStore store = new KafkaLogStore(bootstrapServers, topic, state, timeout.toMillis());
+    KafkaLogStore store = new KafkaLogStore(topic, state, timeout.toMillis());
     try {
-      store.reader.assign(List.of(store.partition));
-      store.reader.seekToBeginning(List.of(store.partition));
-      store.readerThread.start();
-      store.catchUp();
-      log.info("registry log {} read to offset {}", topic, state.nextOffset());
-      return store;
-    } catch (RuntimeException e) {
-      store.close();
-      throw e;
-    }
-  }
+      store.topicLog = TopicLog.builder(bootstrapServers, topic, Serdes.ByteArray(), Serdes.ByteArray())
+          .describedAs("registry topic").clientId("sluice-registry").timeout(timeout)
+          .start(new TopicLog.Reader<>() {
+            @Override
+            public void apply(ConsumerRecord<byte[], byte[]> r) {
+              store.apply(r);
+            }
 
-  private static void ensureTopic(String bootstrapServers, String topic, Duration timeout) {
-    try {
-      CompactedTopic.ensure(bootstrapServers, topic, "registry topic", timeout);
-    } catch (CompactedTopic.TopicException e) {
+            @Override
+            public void reached(TopicPartition partition, long position) {
+              // Offsets without a record (transaction markers, compacted records) count as read too.
+              state.advanceTo(position);
+            }
+          });
+    } catch (TopicLog.TopicLogException e) {
       throw new StoreException(e.getMessage(), e.timedOut(), e);
     }
+    LOG.info("registry log {} read to offset {}", topic, state.nextOffset());
+    return store;
   }
 
-  private void readLoop() {
-    try {
-      while (running) {
-        ConsumerRecords<byte[], byte[]> records = reader.poll(Duration.ofMillis(500));
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-          if (r.value() == null) {
-            state.advanceTo(r.offset() + 1);
-            continue;
-          }
-          LogCodec.Decoded d;
-          try {
-            d = LogCodec.decode(r.value());
-          } catch (RuntimeException e) {
-            log.warn("unreadable record at {}@{}: {}", topic, r.offset(), e.toString());
-            state.advanceTo(r.offset() + 1);
-            continue;
-          }
-          state.apply(r.offset(), d.expectedOffset(), d.event());
-        }
-        // Offsets the consumer skipped (transaction markers, compacted records) count as read too.
-        state.advanceTo(reader.position(partition));
-      }
-    } catch (WakeupException e) {
-      if (running) {
-        readerFailure = e;
-      }
-    } catch (Throwable e) {
-      readerFailure = e;
-      log.error("registry log reader for {} stopped", topic, e);
+  private void apply(ConsumerRecord<byte[], byte[]> r) {
+    if (r.value() == null) {
+      state.advanceTo(r.offset() + 1);
+      return;
     }
-  }
-
-  private long endOffset() {
-    return offsets.endOffsets(List.of(partition), Duration.ofMillis(timeoutMs)).get(partition);
+    LogCodec.Decoded d;
+    try {
+      d = LogCodec.decode(r.value());
+    } catch (RuntimeException e) {
+      LOG.warn("unreadable record at {}@{}: {}", topic, r.offset(), e.toString());
+      state.advanceTo(r.offset() + 1);
+      return;
+    }
+    state.apply(r.offset(), d.expectedOffset(), d.event());
   }
 
   /** Waits until the state holds everything in the log as of now. Call with {@link #writeLock} held or at start. */
   private void catchUp() {
-    awaitApplied(endOffset());
+    try {
+      topicLog.awaitCaughtUp();
+    } catch (TopicLog.TopicLogException e) {
+      throw new StoreException(e.getMessage(), e.timedOut(), e);
+    }
   }
 
   private void awaitApplied(long offset) {
     try {
-      if (readerFailure != null) {
-        throw new StoreException("registry log reader failed: " + readerFailure, false, readerFailure);
-      }
-      if (!state.awaitApplied(offset, timeoutMs)) {
-        throw new StoreException("timed out reading the registry log " + topic + " to offset " + offset, true, null);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException("interrupted", false, e);
+      topicLog.awaitApplied(Map.of(partition, offset));
+    } catch (TopicLog.TopicLogException e) {
+      throw new StoreException(e.getMessage(), e.timedOut(), e);
     }
   }
 
@@ -240,7 +177,7 @@ public final class KafkaLogStore implements AutoCloseable {
           return decision.result();
         }
         lostRaces.incrementAndGet();
-        log.debug("write to {} lost a race (expected offset {}, landed at {}); deciding again", topic, expected[0], landed);
+        LOG.debug("write to {} lost a race (expected offset {}, landed at {}); deciding again", topic, expected[0], landed);
       }
       throw new StoreException("could not order a write in the registry log " + topic + " in time", true, null);
     } finally {
@@ -249,18 +186,11 @@ public final class KafkaLogStore implements AutoCloseable {
   }
 
   private long append(LogEvent event, long expectedOffset) {
-    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, 0,
-        LogCodec.key(event, node + "-" + expectedOffset + "-" + attempts.get()), LogCodec.value(event, expectedOffset));
     try {
-      RecordMetadata m = producer.send(record).get(timeoutMs, TimeUnit.MILLISECONDS);
-      return m.offset();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException("interrupted", false, e);
-    } catch (ExecutionException e) {
-      throw new StoreException("cannot write to the registry log " + topic + ": " + e.getCause(), false, e.getCause());
-    } catch (TimeoutException e) {
-      throw new StoreException("timed out writing to the registry log " + topic, true, e);
+      return topicLog.append(LogCodec.key(event, node + "-" + expectedOffset + "-" + attempts.get()),
+          LogCodec.value(event, expectedOffset)).offset();
+    } catch (TopicLog.TopicLogException e) {
+      throw new StoreException(e.getMessage(), e.timedOut(), e);
     }
   }
 
@@ -271,27 +201,10 @@ public final class KafkaLogStore implements AutoCloseable {
 
   @Override
   public void close() {
-    log.info("registry log {}: this node appended {} records, {} of them lost a race and were decided again",
+    LOG.info("registry log {}: this node appended {} records, {} of them lost a race and were decided again",
         topic, attempts.get(), lostRaces.get());
-    running = false;
-    reader.wakeup();
-    try {
-      readerThread.join(TimeUnit.MILLISECONDS.toMillis(Math.min(timeoutMs, 10_000)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (!readerThread.isAlive()) {
-      closeQuietly(reader);
-    }
-    closeQuietly(offsets);
-    closeQuietly(producer);
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception e) {
-      log.debug("closing {} failed", c, e);
+    if (topicLog != null) {
+      topicLog.close();
     }
   }
 }
