@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsSnapshot;
@@ -47,7 +48,7 @@ import java.util.function.Function;
 public final class OffsetSurgery {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final ConnectApi api;
+  private final ConnectRestClient api;
   private final OffsetsTopic topic;
   private final TopicWriter writer;
   private final String bootstrapServers;
@@ -65,7 +66,7 @@ public final class OffsetSurgery {
 
   private OffsetSurgery(Builder b) {
     this.bootstrapServers = Objects.requireNonNull(b.bootstrapServers, "bootstrapServers");
-    this.api = new ConnectApi(Objects.requireNonNull(b.connectUrl, "connectUrl"));
+    this.api = new ConnectRestClient(Objects.requireNonNull(b.connectUrl, "connectUrl"));
     this.topic = new OffsetsTopic(bootstrapServers, b.offsetsTopic);
     this.writer = new TopicWriter(bootstrapServers, b.offsetsTopic);
     this.secretsTopic = b.secretsTopic;
@@ -553,7 +554,7 @@ public final class OffsetSurgery {
     String prev = h.previousState().toUpperCase(Locale.ROOT);
     if (!h.viaStop()) {
       // Paused tasks keep their in-memory position: only a restart makes them read the topic again.
-      api.restartAll(h.connector());
+      api.restart(h.connector(), true);
     }
     switch (prev) {
       case "STOPPED" -> { }

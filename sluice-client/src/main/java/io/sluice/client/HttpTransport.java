@@ -1,0 +1,159 @@
+package io.sluice.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.Base64;
+import java.util.Set;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * One base URL reached the way {@link ClientOptions} says: the JDK HTTP client with its timeouts, basic
+ * credentials and CA, and retries. A request is tried again, after the backoff, when the connection fails or the server
+ * answers 5xx (or one of {@code retryStatuses}), and only when the caller says the request is safe to repeat; every
+ * other answer, 4xx included, is returned as it came for the API's own client to read its error body.
+ *
+ * <pre>{@code
+ * HttpTransport connect = new HttpTransport("http://127.0.0.1:8083", ClientOptions.defaults(), "Kafka Connect");
+ * HttpTransport.Reply r = connect.send("GET", "/connectors", null, true);
+ * }</pre>
+ */
+public final class HttpTransport {
+  private final String baseUrl;
+  private final ClientOptions options;
+  private final String what;
+  private final HttpClient http;
+
+  /** The answer of a server: status and body, whatever the status. */
+  public record Reply(int status, String body) {
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+  }
+
+  /** The server could not be reached (after every attempt), or the wait was interrupted. */
+  public static final class UnreachableException extends IllegalStateException {
+    UnreachableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** {@code what} names the server in errors: "Kafka Connect", "schema registry". */
+  public HttpTransport(String baseUrl, ClientOptions options, String what) {
+    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.options = options;
+    this.what = what;
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(options.connectTimeout());
+    options.caFile().ifPresent(ca -> b.sslContext(trusting(ca)));
+    this.http = b.build();
+  }
+
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  /** A path segment with everything but unreserved characters escaped ({@code a b/c} becomes {@code a%20b%2Fc}). */
+  public static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** Sends a request with a JSON body (or none); {@code idempotent} allows retrying it. */
+  public Reply send(String method, String path, String jsonBody, boolean idempotent) {
+    return send(method, path, jsonBody, idempotent, Set.of());
+  }
+
+  /** As {@link #send(String, String, String, boolean)}, also retrying the given statuses (Connect's 409 rebalance). */
+  public Reply send(String method, String path, String jsonBody, boolean idempotent, Set<Integer> retryStatuses) {
+    int attempts = idempotent ? options.attempts() : 1;
+    IOException lastFailure = null;
+    Reply last = null;
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) {
+        pause();
+      }
+      try {
+        HttpResponse<String> r = http.send(request(method, path, jsonBody), HttpResponse.BodyHandlers.ofString());
+        last = new Reply(r.statusCode(), r.body());
+        if (r.statusCode() < 500 && !retryStatuses.contains(r.statusCode())) {
+          return last;
+        }
+      } catch (javax.net.ssl.SSLException e) {
+        // An untrusted certificate stays untrusted: trying again only hides the reason.
+        throw new UnreachableException("cannot reach " + what + " at " + baseUrl + " (" + method + " " + path
+            + "): TLS: " + describe(e), e);
+      } catch (IOException e) {
+        lastFailure = e;
+        last = null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UnreachableException("interrupted calling " + what + " (" + method + " " + path + ")", e);
+      }
+    }
+    if (last != null) {
+      return last;
+    }
+    throw new UnreachableException("cannot reach " + what + " at " + baseUrl + " (" + method + " " + path + ", "
+        + attempts + (attempts == 1 ? " attempt" : " attempts") + "): " + describe(lastFailure), lastFailure);
+  }
+
+  private static String describe(IOException e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+
+  private HttpRequest request(String method, String path, String jsonBody) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(options.requestTimeout())
+        .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(jsonBody));
+    b.header("Accept", "application/json");
+    if (jsonBody != null) {
+      b.header("Content-Type", "application/json");
+    }
+    options.user().ifPresent(user -> {
+      String password = options.password().get();
+      String pair = user + ":" + (password == null ? "" : password);
+      b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+    });
+    return b.build();
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(options.retryBackoff().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UnreachableException("interrupted between attempts to reach " + what, e);
+    }
+  }
+
+  private static SSLContext trusting(java.nio.file.Path caFile) {
+    try (InputStream in = Files.newInputStream(caFile)) {
+      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(null, null);
+      int i = 0;
+      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        store.setCertificateEntry("ca-" + i++, c);
+      }
+      if (i == 0) {
+        throw new IllegalArgumentException("no certificate in CA file " + caFile);
+      }
+      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(store);
+      SSLContext ssl = SSLContext.getInstance("TLS");
+      ssl.init(null, tmf.getTrustManagers(), null);
+      return ssl;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot read CA file " + caFile + ": " + e.getMessage(), e);
+    }
+  }
+}

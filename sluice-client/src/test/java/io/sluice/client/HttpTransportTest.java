@@ -1,0 +1,175 @@
+package io.sluice.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.FileInputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The transport every client uses, against a small server run by the test over loopback (plain and TLS). */
+class HttpTransportTest {
+  private static final ClientOptions FAST = ClientOptions.defaults().withAttempts(3, Duration.ofMillis(10));
+  private HttpServer server;
+  private final AtomicInteger calls = new AtomicInteger();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
+
+  /** Answers the statuses in order, then 200 for ever. */
+  private String serve(int... statuses) throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    handle(statuses);
+    server.start();
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  private void handle(int... statuses) {
+    server.createContext("/", exchange -> {
+      int n = calls.getAndIncrement();
+      authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+      int status = n < statuses.length ? statuses[n] : 200;
+      byte[] body = ("{\"call\":" + n + "}").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void anIdempotentRequestIsTriedAgainAfterA5xx() throws Exception {
+    HttpTransport t = new HttpTransport(serve(503, 500), FAST, "test server");
+    HttpTransport.Reply r = t.send("GET", "/x", null, true);
+    assertEquals(200, r.status());
+    assertEquals("{\"call\":2}", r.body());
+    assertEquals(3, calls.get());
+  }
+
+  @Test
+  void aRequestThatIsNotSafeToRepeatIsSentOnce() throws Exception {
+    HttpTransport t = new HttpTransport(serve(503), FAST, "test server");
+    assertEquals(503, t.send("POST", "/x", "{}", false).status());
+    assertEquals(1, calls.get());
+  }
+
+  @Test
+  void aClientErrorIsReturnedAsItCameWithoutRetrying() throws Exception {
+    HttpTransport t = new HttpTransport(serve(404), FAST, "test server");
+    assertEquals(404, t.send("GET", "/x", null, true).status());
+    assertEquals(1, calls.get());
+  }
+
+  @Test
+  void statusesTheCallerNamesAreRetriedToo() throws Exception {
+    HttpTransport t = new HttpTransport(serve(409, 409), FAST, "test server");
+    assertEquals(200, t.send("PUT", "/x", "{}", true, Set.of(409)).status());
+    assertEquals(3, calls.get());
+  }
+
+  @Test
+  void theLastAnswerIsReturnedWhenEveryAttemptFailed() throws Exception {
+    HttpTransport t = new HttpTransport(serve(502, 502, 503), FAST, "test server");
+    assertEquals(503, t.send("GET", "/x", null, true).status());
+    assertEquals(3, calls.get());
+  }
+
+  @Test
+  void anUnreachableServerIsNamedWithEveryAttemptCounted() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    HttpTransport t = new HttpTransport("http://127.0.0.1:" + port, FAST, "test server");
+    HttpTransport.UnreachableException e = assertThrows(HttpTransport.UnreachableException.class,
+        () -> t.send("GET", "/x", null, true));
+    assertTrue(e.getMessage().startsWith("cannot reach test server at http://127.0.0.1:" + port
+        + " (GET /x, 3 attempts)"), e.getMessage());
+  }
+
+  @Test
+  void basicCredentialsAreSentAndThePasswordIsNeverPrinted() throws Exception {
+    ClientOptions options = FAST.withBasicAuth("ops", () -> "s3cret-pw");
+    HttpTransport t = new HttpTransport(serve(), options, "test server");
+    t.send("GET", "/x", null, true);
+    // "ops:s3cret-pw" in base64.
+    assertEquals(List.of("Basic b3BzOnMzY3JldC1wdw=="), authorizations);
+    assertFalse(options.toString().contains("s3cret-pw"), options.toString());
+    assertTrue(options.toString().contains("user=ops"), options.toString());
+  }
+
+  @Test
+  void aServerWhoseCertificateTheCaFileHoldsIsTrustedAndNoOtherIs(@TempDir Path dir) throws Exception {
+    Path keystore = dir.resolve("server.p12");
+    Path cert = dir.resolve("ca.pem");
+    keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-keystore", keystore.toString(),
+        "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit");
+    keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storetype", "PKCS12",
+        "-storepass", "changeit", "-file", cert.toString());
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (FileInputStream in = new FileInputStream(keystore.toFile())) {
+      ks.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(ks, "changeit".toCharArray());
+    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl.init(kmf.getKeyManagers(), null, null);
+    HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    https.setHttpsConfigurator(new HttpsConfigurator(ssl));
+    server = https;
+    handle();
+    server.start();
+    String url = "https://127.0.0.1:" + server.getAddress().getPort();
+
+    assertEquals(200, new HttpTransport(url, FAST.withCaFile(cert), "test server").send("GET", "/x", null, true)
+        .status());
+    // Without the CA the JDK's trusted authorities do not vouch for the server: refused, not retried into success.
+    HttpTransport.UnreachableException e = assertThrows(HttpTransport.UnreachableException.class,
+        () -> new HttpTransport(url, FAST, "test server").send("GET", "/x", null, true));
+    assertTrue(e.getMessage().startsWith("cannot reach test server"), e.getMessage());
+    assertEquals(1, calls.get(), "only the trusted client's request reached the handler");
+  }
+
+  @Test
+  void aCaFileWithoutACertificateIsRefusedClearly(@TempDir Path dir) throws Exception {
+    Path empty = Files.writeString(dir.resolve("empty.pem"), "");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new HttpTransport("https://127.0.0.1:1", FAST.withCaFile(empty), "test server"));
+    assertTrue(e.getMessage().contains("empty.pem"), e.getMessage());
+  }
+
+  private static void keytool(String... args) throws Exception {
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    List<String> command = new java.util.ArrayList<>(List.of(keytool.toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
+    assertEquals(0, p.exitValue(), out);
+  }
+}
