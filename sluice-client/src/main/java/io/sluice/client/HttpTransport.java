@@ -90,8 +90,8 @@ public final class HttpTransport {
         }
       } catch (javax.net.ssl.SSLException e) {
         // An untrusted certificate stays untrusted: trying again only hides the reason.
-        throw new UnreachableException("cannot reach " + what + " at " + baseUrl + " (" + method + " " + path
-            + "): TLS: " + describe(e), e);
+        throw new UnreachableException("cannot reach " + what + " at " + baseUrl + ": TLS refused (" + method + " "
+            + path + "): " + describe(e), e);
       } catch (IOException e) {
         lastFailure = e;
         last = null;
@@ -103,8 +103,9 @@ public final class HttpTransport {
     if (last != null) {
       return last;
     }
-    throw new UnreachableException("cannot reach " + what + " at " + baseUrl + " (" + method + " " + path + ", "
-        + attempts + (attempts == 1 ? " attempt" : " attempts") + "): " + describe(lastFailure), lastFailure);
+    throw new UnreachableException("cannot reach " + what + " at " + baseUrl + ": unreachable after " + attempts
+        + (attempts == 1 ? " attempt" : " attempts") + " (" + method + " " + path + "): " + describe(lastFailure),
+        lastFailure);
   }
 
   private static String describe(IOException e) {

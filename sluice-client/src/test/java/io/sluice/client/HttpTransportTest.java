@@ -108,7 +108,7 @@ class HttpTransportTest {
     HttpTransport.UnreachableException e = assertThrows(HttpTransport.UnreachableException.class,
         () -> t.send("GET", "/x", null, true));
     assertTrue(e.getMessage().startsWith("cannot reach test server at http://127.0.0.1:" + port
-        + " (GET /x, 3 attempts)"), e.getMessage());
+        + ": unreachable after 3 attempts (GET /x): "), e.getMessage());
   }
 
   @Test
@@ -151,7 +151,8 @@ class HttpTransportTest {
     // Without the CA the JDK's trusted authorities do not vouch for the server: refused, not retried into success.
     HttpTransport.UnreachableException e = assertThrows(HttpTransport.UnreachableException.class,
         () -> new HttpTransport(url, FAST, "test server").send("GET", "/x", null, true));
-    assertTrue(e.getMessage().startsWith("cannot reach test server"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("cannot reach test server at " + url + ": TLS refused (GET /x): "),
+        e.getMessage());
     assertEquals(1, calls.get(), "only the trusted client's request reached the handler");
   }
 

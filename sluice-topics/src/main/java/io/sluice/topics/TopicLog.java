@@ -196,6 +196,10 @@ public final class TopicLog<K, V> implements AutoCloseable {
     }
     follower.assign(assigned);
     follower.seekToBeginning(assigned);
+    // Never polled; assigned only so that its end-offset lookups update the partitions' state instead of warning.
+    synchronized (ends) {
+      ends.assign(assigned);
+    }
     lock.lock();
     try {
       assigned.forEach(tp -> applied.put(tp, 0L));

@@ -1,5 +1,6 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.ops.progress.Progress;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,5 +1,6 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.serde.client.SchemaRegistryClient;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -129,9 +130,9 @@ final class Unwrapper {
       return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
           "base64", "registry-framed; no registry given to decode it", bytes);
     }
-    SchemaRegistryClient.RegisteredSchema schema;
+    SchemaRegistryClient.Schema schema;
     try {
-      schema = registry.schema(id);
+      schema = registry.schemaById(id);
     } catch (IllegalStateException e) {
       return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
           "base64", e.getMessage(), bytes);
