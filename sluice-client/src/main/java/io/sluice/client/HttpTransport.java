@@ -117,6 +117,7 @@ public final class HttpTransport {
         .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(jsonBody));
     b.header("Accept", "application/json");
+    options.headers().forEach(b::header);
     if (jsonBody != null) {
       b.header("Content-Type", "application/json");
     }

@@ -3,6 +3,9 @@ package io.sluice.connect.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.client.ClientOptions;
+import io.sluice.connect.client.ConnectApiException;
+import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetsSnapshot;
 import io.sluice.connect.offsets.OffsetsTopic;
@@ -12,19 +15,11 @@ import io.sluice.connect.snapshot.SnapshotModes;
 import io.sluice.connect.tuning.ConnectorDefaults;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
-import jakarta.ws.rs.container.ContainerResponseContext;
-import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +27,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,115 +35,195 @@ import org.slf4j.LoggerFactory;
  * What Sluice adds to Connect's REST API, applied before Connect's own resources see the request:
  *
  * <ul>
- *   <li>connector configs: {@code initial.snapshot.mode} translated to Debezium's {@code snapshot.mode} (refused with
- *       Connect's 400 body when unknown), and {@code *.password} values moved to the secret store, leaving a
- *       config-provider reference in their place; Sluice's throughput defaults ({@link ConnectorDefaults}) filled in
- *       where the config sets no value of its own;
+ *   <li>connector configs, whichever way they are written ({@code POST /connectors}, {@code PUT} and {@code PATCH
+ *       /connectors/{name}/config}, and validation): {@code initial.snapshot.mode} translated to Debezium's
+ *       {@code snapshot.mode} (refused with Connect's 400 body when unknown), {@code *.password} values moved to the
+ *       secret store, leaving a config-provider reference in their place, and Sluice's throughput defaults
+ *       ({@link ConnectorDefaults}) filled in where the config sets no value of its own;
  *   <li>{@code DELETE /connectors/{name}}: the connector is stopped, its offsets backed up to a file and removed, and
- *       only then deleted, so a connector recreated under the same name starts fresh.
+ *       only then deleted, so a connector recreated under the same name starts fresh;
+ *   <li>request bodies larger than {@code sluice.rest.max.request.bytes} answered 413 before they are read, and
+ *       bodies that are not JSON answered 400, both in Connect's error shape.
  * </ul>
  *
- * <p>Requests Connect forwards between workers carry a {@code forward} parameter; the worker that first received the
- * request has already done this work, so forwarded ones pass untouched.
+ * <p>Connect forwards a request between its workers with a {@code forward} parameter. That parameter is not
+ * consulted here: every addition is idempotent (a secret already replaced by its reference stays a reference, a
+ * translated mode translates to itself, a connector whose offsets are gone needs no backup), so a forwarded request
+ * goes through them again harmlessly, and a client cannot skip them by adding the parameter itself.
  */
-final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerResponseFilter {
+final class ConnectorRequestFilter implements ContainerRequestFilter {
   private static final Logger log = LoggerFactory.getLogger(ConnectorRequestFilter.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
-  private static final String DELETED_CONNECTOR = "sluice.deleted.connector";
+  /** Marks this worker's own calls to itself, which need no additions; outside clients cannot know the value. */
+  private static final String INTERNAL = "X-Sluice-Internal";
 
   private final WorkerSettings settings;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final String internalToken = UUID.randomUUID().toString();
+  private final ConnectRestClient connect;
 
   ConnectorRequestFilter(WorkerSettings settings) {
     this.settings = settings;
+    this.connect = new ConnectRestClient(settings.restUrl(), ClientOptions.defaults()
+        .withRequestTimeout(Duration.ofSeconds(90)).withAttempts(20, Duration.ofMillis(500))
+        .withHeader(INTERNAL, internalToken));
   }
 
   @Override
   public void filter(ContainerRequestContext request) throws IOException {
-    if (request.getUriInfo().getQueryParameters().containsKey("forward")) {
+    if (internalToken.equals(request.getHeaderString(INTERNAL))) {
       return;
     }
     List<String> path = request.getUriInfo().getPathSegments(true).stream()
         .map(PathSegment::getPath).filter(s -> !s.isEmpty()).toList();
     String method = request.getMethod();
     try {
+      byte[] body = method.equals("POST") || method.equals("PUT") || method.equals("PATCH") ? body(request) : null;
+      boolean connectorPath = path.size() >= 2 && path.get(0).equals("connectors");
       if (method.equals("POST") && path.equals(List.of("connectors"))) {
-        rewriteBody(request, true, null);
-      } else if (method.equals("PUT") && path.size() == 3 && path.get(0).equals("connectors")
-          && path.get(2).equals("config")) {
-        rewriteBody(request, false, path.get(1));
+        ObjectNode root = object(body);
+        JsonNode config = root.get("config");
+        if (config instanceof ObjectNode c) {
+          String name = root.hasNonNull("name") ? root.get("name").asText() : null;
+          applyAdditions(c, name);
+        }
+        body = JSON.writeValueAsBytes(root);
+      } else if (method.equals("PUT") && connectorPath && path.size() == 3 && path.get(2).equals("config")) {
+        ObjectNode config = object(body);
+        applyAdditions(config, path.get(1));
+        body = JSON.writeValueAsBytes(config);
+      } else if (method.equals("PATCH") && connectorPath && path.size() == 3 && path.get(2).equals("config")) {
+        body = patch(path.get(1), object(body));
       } else if (method.equals("PUT") && path.size() == 4 && path.get(0).equals("connector-plugins")
           && path.get(2).equals("config") && path.get(3).equals("validate")) {
-        rewriteBody(request, false, null);
-      } else if (method.equals("PATCH") && path.size() == 3 && path.get(0).equals("connectors")
-          && path.get(2).equals("offsets")) {
-        requireJson(request);
-      } else if (method.equals("DELETE") && path.size() == 2 && path.get(0).equals("connectors")) {
+        ObjectNode config = object(body);
+        applyAdditions(config, null);
+        body = JSON.writeValueAsBytes(config);
+      } else if (method.equals("PATCH") && connectorPath && path.size() == 3 && path.get(2).equals("offsets")) {
+        requireOffsets(body);
+      } else if (method.equals("DELETE") && connectorPath && path.size() == 2) {
         prepareDelete(request, path.get(1));
+      }
+      if (body != null) {
+        request.setEntityStream(new ByteArrayInputStream(body));
       }
     } catch (Refusal r) {
       request.abortWith(error(r.status, r.getMessage()));
+    } catch (ConnectApiException e) {
+      request.abortWith(error(e.status(), e.connectMessage()));
+    } catch (IllegalStateException e) {
+      request.abortWith(error(500, e.getMessage()));
     }
   }
 
-  @Override
-  public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    Object deleted = request.getProperty(DELETED_CONNECTOR);
-    if (deleted != null && response.getStatus() / 100 == 2) {
+  /**
+   * The request body, read only up to the limit: a larger one (by its Content-Length, or by counting a chunked one
+   * as it arrives) is refused before it can fill the heap the worker and the broker share.
+   */
+  private byte[] body(ContainerRequestContext request) throws IOException {
+    long limit = settings.maxRequestBytes();
+    String declared = request.getHeaderString("Content-Length");
+    if (declared != null) {
       try {
-        SecretStore.of(settings.bootstrapServers(), settings.secretsTopic()).forget(deleted.toString());
-      } catch (RuntimeException e) {
-        log.warn("connector {} deleted, but its secrets could not be forgotten: {}", deleted, e.getMessage());
+        if (Long.parseLong(declared.trim()) > limit) {
+          throw tooLarge(limit);
+        }
+      } catch (NumberFormatException e) {
+        throw new Refusal(400, "Content-Length is not a number: " + declared);
       }
     }
+    byte[] body = request.getEntityStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+    if (body.length > limit) {
+      throw tooLarge(limit);
+    }
+    return body;
   }
 
-  /** Connect answers a malformed offsets body with a 500; it is the client's mistake, so it gets a 400. */
-  private static void requireJson(ContainerRequestContext request) throws IOException {
-    byte[] body = request.getEntityStream().readAllBytes();
+  private static Refusal tooLarge(long limit) {
+    return new Refusal(413, "Request body is larger than " + limit + " bytes, the limit this worker accepts ("
+        + WorkerSettings.MAX_REQUEST_BYTES + ")");
+  }
+
+  /** The body as a JSON object; Connect answers a malformed one 500, but it is the client's mistake: 400. */
+  private static ObjectNode object(byte[] body) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(body);
+    } catch (IOException e) {
+      throw new Refusal(400, "Request body is not valid JSON: " + firstLine(e.getMessage()));
+    }
+    if (!(node instanceof ObjectNode o)) {
+      throw new Refusal(400, "Request body must be a JSON object");
+    }
+    return o;
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("");
+  }
+
+  private static void requireOffsets(byte[] body) {
     try {
       JsonNode node = JSON.readTree(body);
       if (node == null || !node.isObject()) {
         throw new Refusal(400, "Request body must be a JSON object with an \"offsets\" array");
       }
     } catch (IOException e) {
-      throw new Refusal(400, "Request body is not valid JSON: " + e.getMessage());
+      throw new Refusal(400, "Request body is not valid JSON: " + firstLine(e.getMessage()));
     }
-    request.setEntityStream(new ByteArrayInputStream(body));
   }
 
-  /**
-   * Applies the config rewrites to a body that is either {@code {"name":…,"config":{…}}} (create) or the config object
-   * itself (update, validate). {@code connector} is the name from the path for updates; null otherwise.
-   */
-  private void rewriteBody(ContainerRequestContext request, boolean wrapped, String connector) throws IOException {
-    byte[] body = request.getEntityStream().readAllBytes();
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (IOException e) {
-      // Not JSON: Connect answers malformed bodies itself, in its own words.
-      request.setEntityStream(new ByteArrayInputStream(body));
-      return;
-    }
-    JsonNode configNode = wrapped && root != null ? root.get("config") : root;
-    if (!(configNode instanceof ObjectNode config)) {
-      request.setEntityStream(new ByteArrayInputStream(body));
-      return;
-    }
+  /** Translation, throughput defaults and, for a named connector (not a validation), secrets moved to the store. */
+  private void applyAdditions(ObjectNode config, String connector) {
     translateSnapshotMode(config);
     ConnectorDefaults.forClass(text(config, "connector.class")).forEach((k, v) -> {
       if (!config.has(k)) {
         config.put(k, v);
       }
     });
-    String name = connector != null ? connector : wrapped && root.hasNonNull("name") ? root.get("name").asText() : null;
-    boolean validateOnly = connector == null && !wrapped;
-    if (name != null && !validateOnly) {
-      hideSecrets(name, config);
+    if (connector != null) {
+      hideSecrets(connector, config);
     }
-    request.setEntityStream(new ByteArrayInputStream(JSON.writeValueAsBytes(root)));
+  }
+
+  /**
+   * A {@code PATCH} of a connector's config gets the additions on the config it leads to: the current config with the
+   * patch merged in (a null value removes a key, as Connect does), then the additions, then written back as the patch
+   * that turns the current config into that one. A patch for an unknown connector passes untouched, for Connect's own
+   * 404.
+   */
+  private byte[] patch(String connector, ObjectNode patch) throws IOException {
+    Optional<ObjectNode> found = connect.config(connector);
+    if (found.isEmpty()) {
+      return JSON.writeValueAsBytes(patch);
+    }
+    ObjectNode current = found.get();
+    ObjectNode merged = current.deepCopy();
+    // A mode the patch changes is translated afresh, not checked against the one derived from the old mode.
+    if (patch.has(SnapshotModes.KEY) && !patch.has(SnapshotModes.DEBEZIUM_KEY)) {
+      merged.remove(SnapshotModes.DEBEZIUM_KEY);
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getValue() == null || e.getValue().isNull()) {
+        merged.remove(e.getKey());
+      } else {
+        merged.set(e.getKey(), e.getValue());
+      }
+    }
+    applyAdditions(merged, connector);
+    ObjectNode rewritten = JSON.createObjectNode();
+    merged.fields().forEachRemaining(e -> {
+      if (!e.getValue().equals(current.get(e.getKey()))) {
+        rewritten.set(e.getKey(), e.getValue());
+      }
+    });
+    current.fieldNames().forEachRemaining(k -> {
+      if (!merged.has(k)) {
+        rewritten.putNull(k);
+      }
+    });
+    return JSON.writeValueAsBytes(rewritten);
   }
 
   private static void translateSnapshotMode(ObjectNode config) {
@@ -183,73 +259,36 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
     return key.equals("password") || key.endsWith(".password");
   }
 
-  /** Stops the connector, backs up and removes its offsets; Connect then deletes the connector itself. */
+  /**
+   * Stops the connector, backs up and removes its offsets, deletes it (waiting out a rebalance the stop may cause) and
+   * forgets its secrets, then answers as Connect does. Nothing to back up (a forwarded repeat of this request, or a
+   * connector that never committed) writes no backup file.
+   */
   private void prepareDelete(ContainerRequestContext request, String connector) {
-    String base = settings.restUrl() + "/connectors/" + URLEncoder.encode(connector, StandardCharsets.UTF_8)
-        .replace("+", "%20");
-    HttpResponse<String> info = call("GET", base, null);
-    if (info.statusCode() == 404) {
+    if (connect.config(connector).isEmpty()) {
       return;
     }
-    expect(info, 200, "look up connector " + connector);
-    expect(call("PUT", base + "/stop", null), 204, "stop connector " + connector);
-    awaitStopped(base, connector);
+    try {
+      connect.stop(connector, STOP_TIMEOUT);
+    } catch (IllegalStateException e) {
+      throw new Refusal(e instanceof ConnectApiException c ? c.status() : 500, e.getMessage()
+          + "; the connector was not deleted and its offsets are untouched");
+    }
     OffsetsSnapshot offsets = new OffsetsTopic(settings.bootstrapServers(), settings.offsetsTopic())
         .snapshot(Duration.ofSeconds(30), OffsetsTopic.ReadListener.NONE).forConnector(connector);
-    Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
-    log.info("offsets of connector {} backed up to {} ({} records) before deletion", connector, backup,
-        offsets.live().size());
-    expect(call("DELETE", base + "/offsets", null), 200, "remove offsets of connector " + connector);
-    request.setProperty(DELETED_CONNECTOR, connector);
-  }
-
-  private void awaitStopped(String base, String connector) {
-    long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> status = call("GET", base + "/status", null);
-      if (status.statusCode() == 200) {
-        try {
-          JsonNode s = JSON.readTree(status.body());
-          if ("STOPPED".equals(s.path("connector").path("state").asText()) && s.path("tasks").isEmpty()) {
-            return;
-          }
-        } catch (IOException ignored) {
-          // A half-written status is read again below.
-        }
-      }
-      sleep(200);
+    if (!offsets.live().isEmpty()) {
+      Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
+      log.info("offsets of connector {} backed up to {} ({} records) before deletion", connector, backup,
+          offsets.live().size());
+      connect.deleteOffsets(connector);
     }
-    throw new Refusal(500, "connector " + connector + " did not stop within " + STOP_TIMEOUT.toSeconds()
-        + " s; it was not deleted and its offsets are untouched");
-  }
-
-  private HttpResponse<String> call(String method, String url, String body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(90))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      b.header("Content-Type", "application/json");
-    }
+    connect.delete(connector);
     try {
-      return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new Refusal(500, method + " " + url + " failed: " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new Refusal(500, "interrupted");
+      SecretStore.of(settings.bootstrapServers(), settings.secretsTopic()).forget(connector);
+    } catch (RuntimeException e) {
+      log.warn("connector {} deleted, but its secrets could not be forgotten: {}", connector, e.getMessage());
     }
-  }
-
-  private static void expect(HttpResponse<String> r, int status, String what) {
-    if (r.statusCode() != status) {
-      String message = r.body();
-      try {
-        message = JSON.readTree(r.body()).path("message").asText(r.body());
-      } catch (IOException ignored) {
-        // Keep the raw body.
-      }
-      throw new Refusal(r.statusCode() >= 400 ? r.statusCode() : 500,
-          "cannot " + what + " (HTTP " + r.statusCode() + "): " + message + "; the connector was not deleted");
-    }
+    request.abortWith(Response.noContent().build());
   }
 
   private static Response error(int status, String message) {
@@ -260,15 +299,6 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
   private static String text(ObjectNode config, String key) {
     JsonNode v = config.get(key);
     return v == null || v.isNull() ? null : v.asText();
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new Refusal(500, "interrupted");
-    }
   }
 
   /** Ends the request with Connect's error body. */

@@ -4,19 +4,34 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** What the REST filter needs from the worker configuration. */
-record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir) {
+record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir,
+    long maxRequestBytes) {
   static final String DATA_DIR = "sluice.data.dir";
   static final String SECRETS_TOPIC = "sluice.secrets.topic";
+  /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
+  static final String MAX_REQUEST_BYTES = "sluice.rest.max.request.bytes";
+  static final long DEFAULT_MAX_REQUEST_BYTES = 4L << 20;
 
   static WorkerSettings from(Map<String, ?> c) {
     String listener = String.valueOf(c.get("listeners")).split(",")[0].trim();
     String restUrl = listener.replace("://0.0.0.0:", "://127.0.0.1:").replace("://:", "://127.0.0.1:");
     Object dataDir = c.get(DATA_DIR);
+    Object max = c.get(MAX_REQUEST_BYTES);
+    long maxBytes;
+    try {
+      maxBytes = max == null ? DEFAULT_MAX_REQUEST_BYTES : Long.parseLong(max.toString().trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(MAX_REQUEST_BYTES + " must be a number of bytes, not '" + max + "'", e);
+    }
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException(MAX_REQUEST_BYTES + " must be positive, not " + maxBytes);
+    }
     return new WorkerSettings(
         restUrl,
         String.valueOf(c.get("bootstrap.servers")),
         String.valueOf(c.get("offset.storage.topic")),
         String.valueOf(c.get(SECRETS_TOPIC)),
-        Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"));
+        Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
+        maxBytes);
   }
 }

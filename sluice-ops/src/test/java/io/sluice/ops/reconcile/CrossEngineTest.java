@@ -1,5 +1,6 @@
 package io.sluice.ops.reconcile;
 
+import io.sluice.connect.testing.MariaDbServer;
 import static io.sluice.ops.reconcile.TestTables.execute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

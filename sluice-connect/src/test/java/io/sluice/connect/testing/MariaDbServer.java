@@ -1,4 +1,4 @@
-package io.sluice.ops.reconcile;
+package io.sluice.connect.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * are absent, {@link #available()} is false and the tests that need it are skipped, saying why; when they are
  * present, a server that fails to start is a test failure, never a skip.
  */
-final class MariaDbServer {
+public final class MariaDbServer {
   private static final List<String> PLACES = List.of("/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin");
   private static Process process;
   private static int port;
@@ -27,7 +27,7 @@ final class MariaDbServer {
 
   private MariaDbServer() {}
 
-  static Optional<Path> binary(String name) {
+  public static Optional<Path> binary(String name) {
     return PLACES.stream().map(p -> Path.of(p, name)).filter(Files::isExecutable).findFirst();
   }
 
@@ -35,7 +35,7 @@ final class MariaDbServer {
    * Whether a server runs, starting it on first call. False only where the binaries are absent ({@link #whyNot()}
    * says so); where they are present, a server that does not start fails the test instead of skipping it.
    */
-  static synchronized boolean available() {
+  public static synchronized boolean available() {
     if (process != null) {
       return true;
     }
@@ -58,7 +58,7 @@ final class MariaDbServer {
     return true;
   }
 
-  static String whyNot() {
+  public static String whyNot() {
     return failure;
   }
 
@@ -98,12 +98,12 @@ final class MariaDbServer {
     }
   }
 
-  static String url(String database) {
+  public static String url(String database) {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root";
   }
 
   /** Creates an empty database and returns its JDBC URL. */
-  static String createDatabase(String name) {
+  public static String createDatabase(String name) {
     try (Connection c = DriverManager.getConnection(url("")); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
     } catch (SQLException e) {

@@ -1,0 +1,402 @@
+package io.sluice.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every user-facing command of the distribution the build produced ({@code sluice-app/target/sluice}, through the
+ * repository's {@code ./sluice} launcher), each run as a separate process as a user runs it, against one
+ * {@code ./sluice up} started for the class, a real PostgreSQL pipeline through it and, for the cross-engine
+ * reconcile, a real MariaDB. A jar missing from {@code lib/}, a launcher bug or a wrong default fails here, where a
+ * test on the module classpath would pass.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DistributionIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path dir;
+  private static Path root;
+  private static Path data;
+  private static Process up;
+  private static final List<String> upOut = Collections.synchronizedList(new ArrayList<>());
+  private static String kafka;
+  private static String connectUrl;
+  private static String registryUrl;
+  private static String metricsUrl;
+  private static String alertsUrl;
+  private static String exporterUrl;
+  private static ConnectRestClient connect;
+  private static Pipeline pipeline;
+  private static String source;
+  private static String sink;
+  private static String dlq;
+
+  /** What a command printed and how it ended. */
+  record Run(int exit, String out, String err) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(out);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + out + "\nstderr: " + err, e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @BeforeAll
+  static void up() throws Exception {
+    root = Path.of(System.getProperty("sluice.root"));
+    assertTrue(Files.isRegularFile(root.resolve("sluice-app/target/sluice/lib/sluice-app.jar")),
+        "the build did not produce the distribution");
+    data = dir.resolve("data");
+    int kafkaPort = freePort();
+    int connectPort = freePort();
+    int registryPort = freePort();
+    int metricsPort = freePort();
+    int alertsPort = freePort();
+    int exporterPort = freePort();
+    kafka = "127.0.0.1:" + kafkaPort;
+    connectUrl = "http://127.0.0.1:" + connectPort;
+    registryUrl = "http://127.0.0.1:" + registryPort;
+    metricsUrl = "http://127.0.0.1:" + metricsPort;
+    alertsUrl = "http://127.0.0.1:" + alertsPort;
+    exporterUrl = "http://127.0.0.1:" + exporterPort;
+    ProcessBuilder pb = new ProcessBuilder(root.resolve("sluice").toString(), "up", "--data-dir", data.toString(),
+        "--kafka-port", "" + kafkaPort, "--connect-port", "" + connectPort, "--registry-port", "" + registryPort,
+        "--metrics-port", "" + metricsPort, "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort)
+        .directory(dir.toFile()).redirectError(dir.resolve("up.stderr").toFile());
+    pb.environment().put("SLUICE_NO_CDS", "1");
+    up = pb.start();
+    CountDownLatch ready = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = r.readLine()) != null; ) {
+          upOut.add(line);
+          if (line.startsWith("sluice ready")) {
+            ready.countDown();
+          }
+        }
+      } catch (IOException ended) {
+        // The process ended; the assertions below say how.
+      }
+    }, "sluice-up-stdout");
+    reader.setDaemon(true);
+    reader.start();
+    assertTrue(ready.await(240, TimeUnit.SECONDS), () -> "no ready line; stdout " + upOut + "\nstderr "
+        + read(dir.resolve("up.stderr")));
+    connect = new ConnectRestClient(connectUrl);
+    pipeline = new Pipeline("dist_" + ProcessHandle.current().pid());
+    source = pipeline.name + "-source";
+    sink = pipeline.name + "-sink";
+    dlq = pipeline.name + "-dlq";
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (up == null) {
+      return;
+    }
+    up.destroy();
+    boolean ended = up.waitFor(120, TimeUnit.SECONDS);
+    if (!ended) {
+      up.destroyForcibly();
+    }
+    assertTrue(ended, "./sluice up did not stop within 120 s of SIGTERM");
+    assertEquals(0, up.exitValue(), () -> "./sluice up exit on SIGTERM; stderr " + read(dir.resolve("up.stderr")));
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** Runs {@code ./sluice args} as a user does, in its own process. */
+  static Run sluice(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString()));
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("./sluice " + String.join(" ", args) + " did not finish in 180 s: " + read(out)
+          + read(err));
+    }
+    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  private static String[] cluster(String... args) {
+    return Stream.concat(Stream.of(args), Stream.of("--bootstrap", kafka, "--connect-url", connectUrl,
+        "--registry", registryUrl, "--data-dir", data.toString())).toArray(String[]::new);
+  }
+
+  private static int get(String url) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  @Test
+  @Order(1)
+  void upPrintsOneReadyLineAndEveryComponentAnswers() throws Exception {
+    String line = upOut.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
+    for (String url : List.of(connectUrl, registryUrl, metricsUrl, alertsUrl, "kafka=" + kafka)) {
+      assertTrue(line.contains(url), line);
+    }
+    assertEquals(200, get(connectUrl + "/"));
+    assertEquals(200, get(registryUrl + "/subjects"));
+    assertEquals(200, get(metricsUrl + "/-/ready"));
+    assertEquals(200, get(alertsUrl + "/-/ready"));
+    assertEquals(200, get(exporterUrl + "/metrics"));
+    // The bundled plugins are what the worker loaded from the distribution's plugin folders.
+    String plugins = HTTP.send(HttpRequest.newBuilder(URI.create(connectUrl + "/connector-plugins")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    assertTrue(plugins.contains("io.debezium.connector.postgresql.PostgresConnector"), plugins);
+    assertTrue(plugins.contains("io.debezium.connector.jdbc.JdbcSinkConnector"), plugins);
+  }
+
+  @Test
+  @Order(2)
+  void aPipelineRunsThroughTheDistribution() throws Exception {
+    pipeline.insert(1, 20);
+    connect.create(source, JSON.valueToTree(pipeline.sourceConfig(pipeline.name + "_slot", Map.of())));
+    ObjectNode sinkConfig = JSON.valueToTree(pipeline.sinkConfig());
+    sinkConfig.put("errors.tolerance", "all");
+    sinkConfig.put("errors.deadletterqueue.topic.name", dlq);
+    sinkConfig.put("errors.deadletterqueue.topic.replication.factor", "1");
+    sinkConfig.put("errors.deadletterqueue.context.headers.enable", "true");
+    connect.create(sink, sinkConfig);
+    pipeline.awaitSinkMatchesSource();
+    // A record the sink cannot read goes to its dead-letter topic, with Connect's error headers.
+    try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka),
+        new StringSerializer(), new StringSerializer())) {
+      p.send(new ProducerRecord<>(pipeline.topic(), "{\"broken\":", "{\"not json")).get();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void offsetsBackupShowSetSkipRestoreAndReset() throws Exception {
+    Run backup = sluice(cluster("offsets", "backup", "--connector", source));
+    assertEquals(0, backup.exit(), backup::toString);
+    try (Stream<Path> files = Files.list(data.resolve("backups/offsets"))) {
+      assertTrue(files.anyMatch(f -> f.getFileName().toString().endsWith(".tsv")), backup::toString);
+    }
+    Path file;
+    try (Stream<Path> files = Files.list(data.resolve("backups/offsets"))) {
+      file = files.filter(f -> f.toString().endsWith(".tsv")).findFirst().orElseThrow();
+    }
+
+    Run show = sluice(cluster("offsets", "show", source, "-o", "json"));
+    assertEquals(0, show.exit(), show::toString);
+    JsonNode positions = show.json();
+    assertEquals(source, positions.path("connector").asText(), show.out());
+    assertEquals("RUNNING", positions.path("state").asText(), show.out());
+    String lsn = positions.toString().replaceAll(".*\"lsn\"\\s*:\\s*\"?([0-9A-F/]+)\"?.*", "$1");
+    assertNotEquals(positions.toString(), lsn, "no lsn in " + show.out());
+
+    Run set = sluice(cluster("offsets", "set", source, "--lsn", lsn, "--dry-run"));
+    assertEquals(0, set.exit(), set::toString);
+    assertTrue(set.out().toLowerCase().contains("dry run"), set::toString);
+
+    Run skip = sluice(cluster("offsets", "skip", source, "--dry-run"));
+    assertTrue(skip.exit() == 0 || skip.exit() == SKIP_REFUSED, skip::toString);
+
+    Run restore = sluice(cluster("offsets", "restore", file.toString(), "--connector", source));
+    assertEquals(0, restore.exit(), restore::toString);
+    connect.awaitStatus(source, s -> "RUNNING".equals(s.path("connector").path("state").asText()), WAIT, "RUNNING");
+
+    Run refused = sluice(cluster("offsets", "reset", source));
+    assertEquals(3, refused.exit(), refused::toString);
+    assertTrue(refused.err().contains("nothing was changed"), refused::toString);
+    Run reset = sluice(cluster("offsets", "reset", source, "--snapshot", "never", "--dry-run"));
+    assertEquals(0, reset.exit(), reset::toString);
+    assertEquals("RUNNING", connect.state(source));
+  }
+
+  /** Skipping needs a change after the current position; with none, the command refuses and says so. */
+  private static final int SKIP_REFUSED = 3;
+
+  @Test
+  @Order(4)
+  void dlqInspectUnwrapStatsAndReplay() throws Exception {
+    JsonNode inspected = Eventually.await("a record in " + dlq, WAIT, () -> {
+      try {
+        Run r = sluice(cluster("dlq", "inspect", dlq, "-o", "json", "--from-beginning"));
+        return r.exit() == 0 ? r.json() : JSON.createArrayNode();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, j -> j.size() > 0);
+    assertTrue(inspected.toString().contains(sink), inspected.toString());
+
+    Run unwrap = sluice(cluster("dlq", "unwrap", dlq, "--from-beginning"));
+    assertEquals(0, unwrap.exit(), unwrap::toString);
+    assertTrue(unwrap.out().contains("not json"), unwrap::toString);
+
+    Run stats = sluice(cluster("dlq", "stats", dlq, "-o", "json"));
+    assertEquals(0, stats.exit(), stats::toString);
+    assertEquals(1, stats.json().path("records").asInt(), stats.out());
+    assertEquals(sink, stats.json().path("sinks").get(0).path("connector").asText(), stats.out());
+
+    // Back to the topic it came from (the default): the sink fails on it again, so it returns to the DLQ.
+    Run dry = sluice(cluster("dlq", "replay", dlq, "--dry-run"));
+    assertEquals(0, dry.exit(), dry::toString);
+    Run replay = sluice(cluster("dlq", "replay", dlq));
+    assertEquals(0, replay.exit(), replay::toString);
+    assertTrue(replay.out().startsWith("replayed 1 record(s) from " + dlq), replay::toString);
+    Eventually.await("the replayed record back in " + dlq, WAIT, () -> {
+      try {
+        return sluice(cluster("dlq", "stats", dlq, "-o", "json")).json().path("records").asInt();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, n -> n == 2);
+  }
+
+  @Test
+  @Order(5)
+  void reconcilePostgresToPostgres() throws Exception {
+    pipeline.awaitSinkMatchesSource();
+    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+    Run equal = sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders", "-o", "json");
+    assertEquals(0, equal.exit(), equal::toString);
+    try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
+      s.execute("UPDATE orders SET qty = qty + 1000 WHERE id = 7");
+    }
+    Run differ = sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
+    assertEquals(1, differ.exit(), differ::toString);
+    assertTrue(differ.out().contains("7"), differ::toString);
+    try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
+      s.execute("UPDATE orders SET qty = qty - 1000 WHERE id = 7");
+    }
+  }
+
+  @Test
+  @Order(6)
+  void reconcilePostgresToMariaDb() throws Exception {
+    Assumptions.assumeTrue(MariaDbServer.available(), () -> "SKIPPED: " + MariaDbServer.whyNot());
+    String maria = MariaDbServer.createDatabase("dist_" + ProcessHandle.current().pid());
+    try (Connection c = DriverManager.getConnection(maria); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE orders (id int PRIMARY KEY, item text NOT NULL, qty int NOT NULL)");
+      StringBuilder rows = new StringBuilder();
+      for (int i = 1; i <= 20; i++) {
+        rows.append(i == 1 ? "" : ",").append("(").append(i).append(",'item-").append(i).append("',").append(i)
+            .append(")");
+      }
+      s.execute("INSERT INTO orders VALUES " + rows);
+    }
+    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+    Run equal = sluice("reconcile", "--source", src, "--sink", maria, "--table", "public.orders:orders");
+    assertEquals(0, equal.exit(), equal::toString);
+  }
+
+  @Test
+  @Order(7)
+  void schemaCheckAgainstTheRegistry() throws Exception {
+    String subject = pipeline.name + "-value";
+    String v1 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"}]}";
+    HttpResponse<String> registered = HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/subjects/"
+            + subject + "/versions")).header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("schema", v1).toString())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, registered.statusCode(), registered.body());
+    Path compatible = Files.writeString(dir.resolve("order.avsc"), "{\"type\":\"record\",\"name\":\"Order\","
+        + "\"fields\":[{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"note\",\"type\":\"string\",\"default\":\"\"}]}");
+    Run ok = sluice("schema", "check", "--subject", subject, "--file", compatible.toString(), "--registry",
+        registryUrl);
+    assertEquals(0, ok.exit(), ok::toString);
+    Path breaking = Files.writeString(dir.resolve("broken.avsc"), "{\"type\":\"record\",\"name\":\"Order\","
+        + "\"fields\":[{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"note\",\"type\":\"string\"}]}");
+    Run refused = sluice("schema", "check", "--subject", subject, "--file", breaking.toString(), "--registry",
+        registryUrl);
+    assertEquals(1, refused.exit(), refused::toString);
+  }
+
+  @Test
+  @Order(8)
+  void alertsCheckConfig() throws Exception {
+    Path good = Files.writeString(dir.resolve("alertmanager.yml"), """
+        route:
+          receiver: team
+          group_by: [alertname]
+        receivers:
+          - name: team
+            webhook_configs:
+              - url: http://127.0.0.1:9/hook
+        """);
+    Run ok = sluice("alerts", "check-config", good.toString());
+    assertEquals(0, ok.exit(), ok::toString);
+    Path bad = Files.writeString(dir.resolve("bad.yml"), """
+        route:
+          receiver: nobody
+        receivers:
+          - name: team
+        """);
+    Run refused = sluice("alerts", "check-config", bad.toString());
+    assertNotEquals(0, refused.exit(), refused::toString);
+    assertFalse((refused.out() + refused.err()).isBlank(), refused::toString);
+    assertTrue((refused.out() + refused.err()).contains("nobody"), refused::toString);
+  }
+}
