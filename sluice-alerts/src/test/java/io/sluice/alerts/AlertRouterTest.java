@@ -540,6 +540,22 @@ class AlertRouterTest {
   }
 
   @Test
+  void aReloadNamingAnUnsupportedReceiverIsRefusedAndTheOldReceiversKeepNotifying() throws Exception {
+    Path file = dir.resolve("unsupported.yml");
+    Files.writeString(file, webhookConfig(""));
+    AlertRouter r = AlertRouter.builder().port(0).configFile(file).dataDir(dir.resolve("u")).clock(clock)
+        .manualTicks().start();
+    routers.add(r);
+    Files.writeString(file, webhookConfig("") + "    sns_configs: [{topic_arn: 'arn:aws:sns:eu-west-1:1:x'}]\n");
+    var refused = Http.post(r.url() + "/-/reload", "");
+    assertEquals(500, refused.statusCode());
+    assertTrue(refused.body().contains("receiver \"hook\": sns_configs is not supported by Sluice"), refused.body());
+    postAlerts(r, alert("HighLag", "orders", clock.instant(), null));
+    step(r, Duration.ofSeconds(31));
+    assertEquals(1, receivers.take("hook").size(), "the running webhook receiver still notifies");
+  }
+
+  @Test
   void sighupReloadsTheFile() throws Exception {
     Path file = dir.resolve("hup.yml");
     Files.writeString(file, webhookConfig(""));

@@ -55,8 +55,8 @@ public record Config(
 
   public record Receiver(String name, List<Integration> integrations) {}
 
-  /** The integrations Sluice can send to; other Alertmanager kinds are accepted in the file and reported unsupported. */
-  public sealed interface Integration permits Webhook, Slack, PagerDuty, Email, Unsupported {
+  /** The integrations Sluice sends to; a config naming any other Alertmanager kind is refused by the loader. */
+  public sealed interface Integration permits Webhook, Slack, PagerDuty, Email {
     boolean sendResolved();
 
     /** Alertmanager's integration name, used in the notification log key and metrics. */
@@ -96,7 +96,6 @@ public record Config(
     }
   }
 
-  public record Unsupported(String kind, boolean sendResolved) implements Integration {}
 
   /** The parts of Prometheus' common HTTP client config a receiver needs. */
   public record HttpConfig(

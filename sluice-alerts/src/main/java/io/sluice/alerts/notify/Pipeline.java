@@ -67,9 +67,6 @@ public final class Pipeline implements Notifier {
           list.add(new PagerDutySender(p, http, timeout, templates));
         } else if (i instanceof Config.Email e) {
           list.add(new EmailSender(e, timeout, templates));
-        } else {
-          log.warn("receiver {}: {} integration is not supported by Sluice; its notifications are dropped",
-              r.name(), i.kind());
         }
       }
       senders.put(r.name(), list);

@@ -55,6 +55,29 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aReceiverSluiceCannotSendToIsRefusedNamingTheSupportedOnes() throws Exception {
+    List<String> e = errors("""
+        route: {receiver: team-x}
+        receivers:
+          - name: team-x
+            webhook_configs: [{url: 'http://127.0.0.1:9/hook'}]
+            opsgenie_configs: [{api_key: k}]
+          - name: chat
+            msteams_configs: [{webhook_url: 'http://127.0.0.1:9/teams'}]
+            telegram_configs: [{bot_token: t, chat_id: 1}]
+        """);
+    assertTrue(e.contains("receiver \"team-x\": opsgenie_configs is not supported by Sluice (supported: "
+        + "email_configs, pagerduty_configs, slack_configs, webhook_configs)"), e.toString());
+    assertTrue(e.stream().anyMatch(x -> x.startsWith("receiver \"chat\": msteams_configs is not supported")),
+        e.toString());
+    assertTrue(e.stream().anyMatch(x -> x.startsWith("receiver \"chat\": telegram_configs is not supported")),
+        e.toString());
+    // An empty list names no integration: nothing would be dropped, so nothing is refused.
+    assertEquals("a", parse("route: {receiver: a}\nreceivers: [{name: a, discord_configs: []}]").receivers().get(0)
+        .name());
+  }
+
+  @Test
   void collectsEveryErrorWithAlertmanagersWording() {
     List<String> e = errors("""
         route:

@@ -48,6 +48,18 @@ class AlertsCommandTest {
     assertEquals(1, bad.exit(), bad.out());
     assertTrue(bad.out().contains("  FAILED: ") && bad.out().contains("nobody"), bad.out());
 
+    Path opsgenie = Files.writeString(dir.resolve("opsgenie.yml"), """
+        route:
+          receiver: oncall
+        receivers:
+          - name: oncall
+            opsgenie_configs: [{api_key: k}]
+        """);
+    Run unsupported = run("alerts", "check-config", opsgenie.toString());
+    assertEquals(1, unsupported.exit(), unsupported.out());
+    assertTrue(unsupported.out().contains("receiver \"oncall\": opsgenie_configs is not supported by Sluice "
+        + "(supported: email_configs, pagerduty_configs, slack_configs, webhook_configs)"), unsupported.out());
+
     Run missing = run("alerts", "check-config", dir.resolve("absent.yml").toString());
     assertEquals(1, missing.exit());
     assertTrue(missing.out().contains("no such file"), missing.out());
