@@ -13,12 +13,17 @@ import java.util.Optional;
  *
  * <p>Header names are lower-cased. {@link #param(String)} looks at the query string first and then at an
  * {@code application/x-www-form-urlencoded} body, which is how the Prometheus API accepts POSTed queries.
+ *
+ * <p>A query pair whose escapes do not decode ({@code a=%zz}) is left out of {@link #query()}, as Go's
+ * {@code url.ParseQuery} leaves it out, and named in {@link #queryError()}: an API that refuses such a query (as
+ * Prometheus' {@code ParseForm} callers do) says so, one that ignores it goes on with the pairs that did decode.
  */
 public record HttpRequest(
     String method,
     String path,
     Map<String, String> pathParams,
     Map<String, List<String>> query,
+    Optional<String> queryError,
     Map<String, String> headers,
     byte[] body) {
 
@@ -72,20 +77,46 @@ public record HttpRequest(
 
   /** Parses {@code a=1&b=2&a=3} into ordered multi-values; used for query strings and form bodies alike. */
   public static Map<String, List<String>> parseForm(String encoded) {
+    return parse(encoded).values();
+  }
+
+  /** The decoded pairs and, when any pair did not decode, the first such error in Go's words. */
+  record Form(Map<String, List<String>> values, Optional<String> error) {}
+
+  static Form parse(String encoded) {
     Map<String, List<String>> out = new LinkedHashMap<>();
+    String error = null;
     if (encoded == null || encoded.isEmpty()) {
-      return out;
+      return new Form(out, Optional.empty());
     }
     for (String pair : encoded.split("&")) {
       if (pair.isEmpty()) {
         continue;
       }
       int eq = pair.indexOf('=');
-      String k = decode(eq < 0 ? pair : pair.substring(0, eq));
-      String v = eq < 0 ? "" : decode(pair.substring(eq + 1));
-      out.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+      try {
+        String k = decode(eq < 0 ? pair : pair.substring(0, eq));
+        String v = eq < 0 ? "" : decode(pair.substring(eq + 1));
+        out.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+      } catch (IllegalArgumentException e) {
+        if (error == null) {
+          error = "invalid URL escape " + firstBadEscape(pair);
+        }
+      }
     }
-    return out;
+    return new Form(out, Optional.ofNullable(error));
+  }
+
+  private static String firstBadEscape(String pair) {
+    for (int i = 0; i < pair.length(); i++) {
+      if (pair.charAt(i) == '%') {
+        String esc = pair.substring(i, Math.min(pair.length(), i + 3));
+        if (esc.length() < 3 || Character.digit(esc.charAt(1), 16) < 0 || Character.digit(esc.charAt(2), 16) < 0) {
+          return "\"" + esc + "\"";
+        }
+      }
+    }
+    return "\"" + pair + "\"";
   }
 
   private static String decode(String s) {

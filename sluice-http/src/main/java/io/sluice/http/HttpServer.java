@@ -57,7 +57,8 @@ public final class HttpServer implements AutoCloseable {
     connector.setHost(b.host);
     connector.setPort(b.port);
     jetty.addConnector(connector);
-    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool));
+    jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool,
+        b.maxRequestBytes));
   }
 
   public static Builder builder(String name) {
@@ -95,8 +96,10 @@ public final class HttpServer implements AutoCloseable {
     private final List<Route> routes = new ArrayList<>();
     private HttpHandler notFound = req -> HttpResponse.text(404, "text/plain", "404 page not found\n");
     private HttpHandler methodNotAllowed = req -> HttpResponse.text(405, "text/plain", "405 method not allowed\n");
-    private Function<Throwable, HttpResponse> onError =
-        e -> HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
+    private Function<Throwable, HttpResponse> onError = e -> e instanceof MalformedRequestException m
+        ? HttpResponse.text(m.status(), "text/plain", m.getMessage() + "\n")
+        : HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
+    private long maxRequestBytes = 8L << 20;
 
     private Builder(String name) {
       this.name = name;
@@ -161,6 +164,19 @@ public final class HttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The largest request body a handler is given: a larger one is refused with a {@link MalformedRequestException}
+     * (413) before it is read, by its Content-Length or, when chunked, as soon as the count passes the limit, so one
+     * request cannot fill the heap the servers share. 8 MiB unless set.
+     */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      if (maxRequestBytes <= 0) {
+        throw new IllegalArgumentException("maxRequestBytes must be positive: " + maxRequestBytes);
+      }
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
     /** Maps any exception a handler throws to the server's error shape. */
     public Builder onError(Function<Throwable, HttpResponse> onError) {
       this.onError = onError;
@@ -192,9 +208,13 @@ public final class HttpServer implements AutoCloseable {
     private final HttpHandler methodNotAllowed;
     private final Function<Throwable, HttpResponse> onError;
     private final Executor pool;
+    private final long maxRequestBytes;
+    /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
+    private static final long DRAIN_LIMIT = 64L << 20;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
-        Function<Throwable, HttpResponse> onError, Executor pool) {
+        Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
       this.routes = routes;
       this.notFound = notFound;
       this.methodNotAllowed = methodNotAllowed;
@@ -223,16 +243,33 @@ public final class HttpServer implements AutoCloseable {
         write(mapError(e), response, callback);
         return true;
       }
+      if (request.getLength() > maxRequestBytes) {
+        return refuseTooLarge(request, response, callback);
+      }
+      int limit = (int) Math.min(Integer.MAX_VALUE - 8, maxRequestBytes);
       if (target.route != null && target.route.nonBlocking()) {
-        Content.Source.asByteArrayAsync(request, -1).whenComplete((body, failure) ->
-            write(failure != null ? mapError(failure) : answer(request, target, body), response, callback));
+        Content.Source.asByteArrayAsync(request, limit).whenComplete((body, failure) -> {
+          // Jetty ends an accumulation past its maximum with an IOException saying so.
+          if (failure != null && String.valueOf(failure.getMessage()).contains("too large")) {
+            refuseTooLarge(request, response, callback);
+          } else {
+            write(failure != null ? mapError(failure) : answer(request, target, body), response, callback);
+          }
+        });
         return true;
       }
       try {
         pool.execute(() -> {
           HttpResponse out;
           try (InputStream in = Content.Source.asInputStream(request)) {
-            out = answer(request, target, in.readAllBytes());
+            // One byte past the limit tells a body at the limit from a larger one without reading the rest.
+            byte[] body = in.readNBytes(limit + 1);
+            if (body.length > limit) {
+              drain(in);
+              out = tooLarge();
+            } else {
+              out = answer(request, target, body);
+            }
           } catch (Throwable e) {
             out = mapError(e);
           }
@@ -242,6 +279,41 @@ public final class HttpServer implements AutoCloseable {
         callback.failed(e);
       }
       return true;
+    }
+
+    /**
+     * Answers 413 once the rest of the body has been read and dropped (up to {@link #DRAIN_LIMIT}): closing a
+     * connection with unread input resets it, and a client still sending would lose the answer.
+     */
+    private boolean refuseTooLarge(Request request, Response response, Callback callback) {
+      try {
+        pool.execute(() -> {
+          if (request.getLength() <= DRAIN_LIMIT) {
+            try (InputStream in = Content.Source.asInputStream(request)) {
+              drain(in);
+            } catch (Throwable ignored) {
+              // The answer goes out all the same.
+            }
+          }
+          write(tooLarge(), response, callback);
+        });
+      } catch (RejectedExecutionException e) {
+        callback.failed(e);
+      }
+      return true;
+    }
+
+    private static void drain(InputStream in) throws java.io.IOException {
+      byte[] sink = new byte[64 * 1024];
+      long total = 0;
+      for (int n; total < DRAIN_LIMIT && (n = in.read(sink)) >= 0; ) {
+        total += n;
+      }
+    }
+
+    private HttpResponse tooLarge() {
+      HttpResponse out = mapError(MalformedRequestException.tooLarge(maxRequestBytes));
+      return out.withHeader("Connection", "close");
     }
 
     private Target target(Request request) {
@@ -267,13 +339,13 @@ public final class HttpServer implements AutoCloseable {
 
     private HttpResponse answer(Request request, Target target, byte[] body) {
       try {
-        Map<String, List<String>> query = HttpRequest.parseForm(request.getHttpURI().getQuery());
+        HttpRequest.Form query = HttpRequest.parse(request.getHttpURI().getQuery());
         Map<String, String> headers = new LinkedHashMap<>();
         for (HttpField f : request.getHeaders()) {
           headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);
         }
-        HttpRequest r = new HttpRequest(target.method, PathDecoder.decode(target.rawPath), target.params, query,
-            headers, body);
+        HttpRequest r = new HttpRequest(target.method, PathDecoder.decode(target.rawPath), target.params,
+            query.values(), query.error(), headers, body);
         return target.handler(notFound, methodNotAllowed).handle(r);
       } catch (Throwable e) {
         return mapError(e);
