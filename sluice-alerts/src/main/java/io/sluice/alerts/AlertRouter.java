@@ -105,7 +105,7 @@ public final class AlertRouter implements AutoCloseable {
       rt.inhibitor.observe(a);
       rt.dispatcher.process(a);
     });
-    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port);
+    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port).maxRequestBytes(b.maxRequestBytes);
     Api.routes(hb, new BackendImpl());
     Ui.routes(hb);
     this.server = hb.start();
@@ -361,6 +361,7 @@ public final class AlertRouter implements AutoCloseable {
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port = 9093;
+    private long maxRequestBytes = 4L << 20;
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -402,6 +403,12 @@ public final class AlertRouter implements AutoCloseable {
     }
 
     /** 9093 by default; 0 picks a free port. */
+    /** The largest request body the server reads (default 4 MiB); a larger one is answered 413. */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
     public Builder port(int port) {
       this.port = port;
       return this;

@@ -10,6 +10,7 @@ import io.sluice.alerts.config.ConfigException;
 import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.alerts.state.StateStore;
 import io.sluice.alerts.types.Times;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -553,6 +554,28 @@ class AlertRouterTest {
     postAlerts(r, alert("HighLag", "orders", clock.instant(), null));
     step(r, Duration.ofSeconds(31));
     assertEquals(1, receivers.take("hook").size(), "the running webhook receiver still notifies");
+  }
+
+  @Test
+  void aBodyOverTheLimitIs413AndAnUndecodableQueryPairIsLeftOut() throws Exception {
+    AlertRouter r = AlertRouter.builder().port(0).configYaml(webhookConfig("")).dataDir(dir.resolve("limit"))
+        .clock(clock).manualTicks().maxRequestBytes(2048).start();
+    routers.add(r);
+    String many = "[" + String.join(",", java.util.Collections.nCopies(40,
+        alert("HighLag", "orders", T0, null))) + "]";
+    var big = Http.post(r.url() + "/api/v2/alerts", many);
+    assertEquals(413, big.statusCode(), big.body());
+    assertEquals(413, Http.json(big).get("code").asInt(), big.body());
+    assertEquals(0, Http.json(Http.get(r.url() + "/api/v2/alerts")).size(), "nothing was taken in");
+    postAlerts(r, alert("HighLag", "orders", T0, null));
+    URI u = URI.create(r.url());
+    try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+      socket.getOutputStream().write("GET /api/v2/alerts?filter=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+      assertTrue(answer.contains("\"alertname\":\"HighLag\""), answer);
+    }
   }
 
   @Test

@@ -91,7 +91,8 @@ public final class Platform implements AutoCloseable {
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
       MetricsExporter exporter = MetricsExporter.builder(connect).host(host)
-          .port(config.port(SluiceConfig.EXPORTER_PORT)).start();
+          .port(config.port(SluiceConfig.EXPORTER_PORT))
+          .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
       started.push(exporter::close);
       urls.put("exporter", exporter.url());
     } catch (RuntimeException e) {
@@ -109,6 +110,7 @@ public final class Platform implements AutoCloseable {
     AlertRouter.Builder b = AlertRouter.builder()
         .host(host)
         .port(port)
+        .maxRequestBytes(config.bytes(SluiceConfig.ALERTS_MAX_REQUEST))
         .dataDir(dataDir.resolve("alerts"))
         .stateStore(state)
         .reloadOnSighup();
@@ -135,6 +137,7 @@ public final class Platform implements AutoCloseable {
     MetricsServer.Builder b = MetricsServer.builder()
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
+        .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
         .dataDir(dataDir.resolve("metrics"))
         .retention(Duration.ofMillis(retentionMs));
     // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
@@ -152,6 +155,7 @@ public final class Platform implements AutoCloseable {
         .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
         .host(host)
         .port(config.port(SluiceConfig.REGISTRY_PORT))
+        .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
         .start();
     started.push(registry::close);
     urls.put("registry", registry.url());

@@ -58,7 +58,7 @@ public final class HttpServer implements AutoCloseable {
     connector.setPort(b.port);
     jetty.addConnector(connector);
     jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool,
-        b.maxRequestBytes));
+        b.maxRequestBytes, b.refuseUndecodableQuery));
   }
 
   public static Builder builder(String name) {
@@ -100,6 +100,7 @@ public final class HttpServer implements AutoCloseable {
         ? HttpResponse.text(m.status(), "text/plain", m.getMessage() + "\n")
         : HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
     private long maxRequestBytes = 8L << 20;
+    private boolean refuseUndecodableQuery;
 
     private Builder(String name) {
       this.name = name;
@@ -177,6 +178,15 @@ public final class HttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Refuses a query string with a pair that does not decode (400, {@link MalformedRequestException}) instead of
+     * leaving the pair out, as Go's servers do: for APIs imitating a server that refuses them (Jersey's).
+     */
+    public Builder refuseUndecodableQuery() {
+      this.refuseUndecodableQuery = true;
+      return this;
+    }
+
     /** Maps any exception a handler throws to the server's error shape. */
     public Builder onError(Function<Throwable, HttpResponse> onError) {
       this.onError = onError;
@@ -209,12 +219,15 @@ public final class HttpServer implements AutoCloseable {
     private final Function<Throwable, HttpResponse> onError;
     private final Executor pool;
     private final long maxRequestBytes;
+    private final boolean refuseUndecodableQuery;
     /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
     private static final long DRAIN_LIMIT = 64L << 20;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
-        Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes) {
+        Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
+        boolean refuseUndecodableQuery) {
       this.maxRequestBytes = maxRequestBytes;
+      this.refuseUndecodableQuery = refuseUndecodableQuery;
       this.routes = routes;
       this.notFound = notFound;
       this.methodNotAllowed = methodNotAllowed;
@@ -340,6 +353,9 @@ public final class HttpServer implements AutoCloseable {
     private HttpResponse answer(Request request, Target target, byte[] body) {
       try {
         HttpRequest.Form query = HttpRequest.parse(request.getHttpURI().getQuery());
+        if (refuseUndecodableQuery && query.error().isPresent()) {
+          return mapError(MalformedRequestException.badQuery(query.error().get()));
+        }
         Map<String, String> headers = new LinkedHashMap<>();
         for (HttpField f : request.getHeaders()) {
           headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);

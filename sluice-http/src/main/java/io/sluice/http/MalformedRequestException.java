@@ -1,8 +1,8 @@
 package io.sluice.http;
 
 /**
- * A request the server refuses before any handler sees it: a body over the server's limit (413) or a path with a
- * broken percent-escape (400). Each server's {@link HttpServer.Builder#onError} renders it in its API's own error
+ * A request the server refuses before any handler sees it: a body over the server's limit (413), a path with a
+ * broken percent-escape (400), or, where the server asks for it, such a query string (400). Each server's {@link HttpServer.Builder#onError} renders it in its API's own error
  * shape with {@link #status()}.
  */
 public final class MalformedRequestException extends RuntimeException {
@@ -19,6 +19,10 @@ public final class MalformedRequestException extends RuntimeException {
 
   static MalformedRequestException badPath(String path, String reason) {
     return new MalformedRequestException(400, "invalid URL path " + path + ": " + reason);
+  }
+
+  static MalformedRequestException badQuery(String reason) {
+    return new MalformedRequestException(400, "invalid query string: " + reason);
   }
 
   /** 413 or 400. */

@@ -84,7 +84,8 @@ public final class MetricsServer implements AutoCloseable {
       Duration subqueryStep = parsed != null ? parsed.global().evaluationInterval() : Duration.ofSeconds(15);
       this.engine = Engine.builder().timeout(b.queryTimeout).maxSamples(b.maxSamples)
           .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(subqueryStep).build();
-      HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port);
+      HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port)
+          .maxRequestBytes(b.maxRequestBytes);
       sm = new ScrapeManager(db, b.clock);
       this.scrapes = sm;
       n = Notifier.builder().retries(b.notifierRetries, Duration.ofMillis(500)).build();
@@ -123,6 +124,7 @@ public final class MetricsServer implements AutoCloseable {
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port = 9090;
+    private long maxRequestBytes = 10L << 20;
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -144,6 +146,12 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /** 9090 by default; 0 picks a free port (see {@link MetricsServer#port()}). */
+    /** The largest request body the server reads (default 10 MiB); a larger one is answered 413. */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
     public Builder port(int port) {
       this.port = port;
       return this;

@@ -59,6 +59,7 @@ public final class SchemaRegistry implements AutoCloseable {
     private String topic = "_schemas";
     private String host = "127.0.0.1";
     private int port = 8081;
+    private long maxRequestBytes = 8L << 20;
     private Duration timeout = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
     private Duration comparisonBudget = JsonSchemaProvider.DEFAULT_BUDGET;
@@ -90,6 +91,12 @@ public final class SchemaRegistry implements AutoCloseable {
     }
 
     /** How long a request may wait for the log (reads to its end, appends); default 30 s. */
+    /** The largest request body the API reads (default 8 MiB); a larger one is answered 413. */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
       return this;
@@ -117,7 +124,8 @@ public final class SchemaRegistry implements AutoCloseable {
       RegistryState state = new RegistryState(providers);
       KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
       try {
-        HttpServer server = RestApi.start(host, port, state, store, providers, new CompatibilityChecker(providers));
+        HttpServer server = RestApi.start(host, port, maxRequestBytes, state, store, providers,
+            new CompatibilityChecker(providers));
         return new SchemaRegistry(store, server);
       } catch (RuntimeException e) {
         store.close();

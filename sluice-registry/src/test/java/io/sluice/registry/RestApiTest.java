@@ -471,4 +471,44 @@ class RestApiTest {
   private static List<String> names(Http.Answer a) {
     return Http.MAPPER.convertValue(a.json(), List.class);
   }
+
+  /** A request line as written: the JDK's client will not send a malformed escape. */
+  private static String raw(String target) throws Exception {
+    java.net.URI u = java.net.URI.create(registry.url());
+    try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+      socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void badQueryValuesGetConfluentsAnswersNotA500() throws Exception {
+    // Jersey cannot convert the int parameters, so no resource matches: 404, as Confluent answers.
+    for (String q : java.util.List.of("offset=x", "limit=x", "offset=1&limit=ten")) {
+      Http.Answer a = http.get("/schemas?" + q);
+      assertEquals(404, a.status(), q + ": " + a.body());
+      assertEquals("{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}", a.body());
+    }
+    assertEquals(200, http.get("/schemas?offset=0&limit=5").status());
+    String undecodable = raw("/subjects?subjectPrefix=%zz");
+    assertTrue(undecodable.startsWith("HTTP/1.1 400"), undecodable);
+    assertTrue(undecodable.contains("{\"error_code\":400,\"message\":\"invalid query string: invalid URL escape "
+        + "\\\"%zz\\\"\"}"), undecodable);
+  }
+
+  @Test
+  void aBodyOverTheLimitIs413InConfluentsShape() {
+    try (SchemaRegistry small = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(SharedKafka.unique("_schemas")).port(0).maxRequestBytes(1024).start()) {
+      Http client = new Http(small.url());
+      String subject = subject();
+      Http.Answer big = client.register(subject, rec("{\"name\":\"" + "a".repeat(2000) + "\",\"type\":\"int\"}"));
+      assertEquals(413, big.status(), big.body());
+      assertEquals(413, big.errorCode(), big.body());
+      assertTrue(big.json().path("message").asText().contains("limit of 1024 bytes"), big.body());
+      assertEquals(404, client.get("/subjects/" + subject + "/versions").status(), "nothing registered");
+      assertEquals(200, client.register(subject, V1).status());
+    }
+  }
 }

@@ -13,6 +13,7 @@ import io.sluice.alerts.types.Times;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
+import io.sluice.http.MalformedRequestException;
 import io.sluice.http.Json;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,6 +97,9 @@ public final class Api {
   }
 
   private static HttpResponse error(Throwable e) {
+    if (e instanceof MalformedRequestException m) {
+      return HttpResponse.json(m.status(), Map.of("code", m.status(), "message", m.getMessage()));
+    }
     if (e instanceof ApiError ae) {
       if (ae.v1) {
         return HttpResponse.json(ae.status, Map.of("status", "error",

@@ -35,6 +35,10 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String ALERTS_PORT = "alerts.port";
   /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
   public static final String EXPORTER_PORT = "exporter.port";
+  public static final String REGISTRY_MAX_REQUEST = "registry.max.request.bytes";
+  public static final String METRICS_MAX_REQUEST = "metrics.max.request.bytes";
+  public static final String ALERTS_MAX_REQUEST = "alerts.max.request.bytes";
+  public static final String EXPORTER_MAX_REQUEST = "exporter.max.request.bytes";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
   /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
@@ -56,7 +60,12 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(ALERTS_STATE_TOPIC, "sluice-alerts-state"),
       Map.entry(METRICS_PORT, "9090"),
       Map.entry(METRICS_RETENTION, "15d"),
-      Map.entry(EXPORTER_PORT, "5556"));
+      Map.entry(EXPORTER_PORT, "5556"),
+      // One request must not fill the heap the broker and Connect share; each API's largest real request fits.
+      Map.entry(REGISTRY_MAX_REQUEST, "8MiB"),
+      Map.entry(METRICS_MAX_REQUEST, "10MiB"),
+      Map.entry(ALERTS_MAX_REQUEST, "4MiB"),
+      Map.entry(EXPORTER_MAX_REQUEST, "64KiB"));
 
   public SluiceConfig {
     values = Map.copyOf(values);
@@ -126,6 +135,33 @@ public record SluiceConfig(Map<String, String> values) {
       return p;
     } catch (NumberFormatException e) {
       throw new ConfigException(key + " must be a port number (0-65535), not '" + v + "'");
+    }
+  }
+
+  /** A size in bytes: a number, optionally with a unit (B, KB, MB, GB, KiB, MiB, GiB), e.g. {@code 8MiB}. */
+  public long bytes(String key) {
+    String v = get(key).trim();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*([KMG]i?B|B)?").matcher(v);
+    if (!m.matches()) {
+      throw new ConfigException(key + " must be a size such as 4MiB or 1048576, not '" + v + "'");
+    }
+    long unit = switch (m.group(2) == null ? "B" : m.group(2)) {
+      case "KB" -> 1_000L;
+      case "MB" -> 1_000_000L;
+      case "GB" -> 1_000_000_000L;
+      case "KiB" -> 1L << 10;
+      case "MiB" -> 1L << 20;
+      case "GiB" -> 1L << 30;
+      default -> 1L;
+    };
+    try {
+      long n = Math.multiplyExact(Long.parseLong(m.group(1)), unit);
+      if (n <= 0) {
+        throw new ConfigException(key + " must be more than 0 bytes, not '" + v + "'");
+      }
+      return n;
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new ConfigException(key + " is too large: '" + v + "'");
     }
   }
 

@@ -60,4 +60,21 @@ class SluiceConfigTest {
     var port = assertThrows(SluiceConfig.ConfigException.class, () -> c.port(SluiceConfig.KAFKA_PORT));
     assertTrue(port.getMessage().contains("kafka.port"), port.getMessage());
   }
+
+  @Test
+  void requestBodyLimitsHaveDefaultsPerSurfaceAndTakeUnits() {
+    SluiceConfig d = SluiceConfig.load(Optional.empty(), Map.of());
+    assertEquals(8L << 20, d.bytes(SluiceConfig.REGISTRY_MAX_REQUEST));
+    assertEquals(10L << 20, d.bytes(SluiceConfig.METRICS_MAX_REQUEST));
+    assertEquals(4L << 20, d.bytes(SluiceConfig.ALERTS_MAX_REQUEST));
+    assertEquals(64L << 10, d.bytes(SluiceConfig.EXPORTER_MAX_REQUEST));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.REGISTRY_MAX_REQUEST, "512KiB",
+        SluiceConfig.METRICS_MAX_REQUEST, "1000", SluiceConfig.ALERTS_MAX_REQUEST, "2 MB",
+        SluiceConfig.EXPORTER_MAX_REQUEST, "lots"));
+    assertEquals(512 * 1024, c.bytes(SluiceConfig.REGISTRY_MAX_REQUEST));
+    assertEquals(1000, c.bytes(SluiceConfig.METRICS_MAX_REQUEST));
+    assertEquals(2_000_000, c.bytes(SluiceConfig.ALERTS_MAX_REQUEST));
+    var bad = assertThrows(SluiceConfig.ConfigException.class, () -> c.bytes(SluiceConfig.EXPORTER_MAX_REQUEST));
+    assertEquals("exporter.max.request.bytes must be a size such as 4MiB or 1048576, not 'lots'", bad.getMessage());
+  }
 }

@@ -89,6 +89,7 @@ public final class MetricsExporter implements AutoCloseable {
     }), 0, 1, TimeUnit.SECONDS);
 
     http = HttpServer.builder("metrics exporter").host(b.host).port(b.port).maxThreads(8)
+        .maxRequestBytes(b.maxRequestBytes)
         .get("/metrics", req -> scrape(req.header("accept").orElse("")))
         .get("/", req -> HttpResponse.text(200, "text/html; charset=utf-8",
             "<html><body><a href=\"/metrics\">/metrics</a></body></html>\n"))
@@ -180,6 +181,7 @@ public final class MetricsExporter implements AutoCloseable {
     private final ConnectRuntime connect;
     private String host = "127.0.0.1";
     private int port = 5556;
+    private long maxRequestBytes = 64L << 10;
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
 
@@ -193,6 +195,12 @@ public final class MetricsExporter implements AutoCloseable {
     }
 
     /** 0 picks a free port. */
+    /** The largest request body the server reads (default 64 KiB); a larger one is answered 413. */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
     public Builder port(int port) {
       this.port = port;
       return this;

@@ -3,6 +3,7 @@ package io.sluice.metrics.web;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
+import io.sluice.http.MalformedRequestException;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.Engine;
@@ -88,6 +89,12 @@ public final class Api {
 
   // ---- errors
 
+  private static String quoted(String text) {
+    StringBuilder sb = new StringBuilder();
+    ResultJson.string(sb, String.valueOf(text));
+    return sb.toString();
+  }
+
   /** An API error with Prometheus's errorType. */
   static final class ApiError extends RuntimeException {
     final String type;
@@ -108,6 +115,10 @@ public final class Api {
 
   static HttpResponse error(Throwable e) {
     String type;
+    if (e instanceof MalformedRequestException m) {
+      return HttpResponse.text(m.status(), HttpResponse.JSON, "{\"status\":\"error\",\"errorType\":\"bad_data\","
+          + "\"error\":" + quoted(m.getMessage()) + "}");
+    }
     if (e instanceof ApiError a) {
       type = a.type;
     } else if (e instanceof QueryException q) {
@@ -236,6 +247,11 @@ public final class Api {
   }
 
   private HttpResponse series(HttpRequest r) {
+    // Prometheus parses this endpoint's form itself and refuses a pair that does not decode; its other endpoints
+    // read single values, and Go leaves such a pair out.
+    if (r.queryError().isPresent()) {
+      throw badData("error parsing form values: " + r.queryError().get());
+    }
     List<List<Matcher>> sets = matchers(r);
     if (sets.isEmpty()) {
       throw badData("no match[] parameter provided");

@@ -203,4 +203,38 @@ class ApiTest {
     Reply metrics = get("/metrics");
     assertTrue(metrics.body().contains("prometheus_tsdb_head_series 3"));
   }
+
+  static String raw(String url, String target) throws Exception {
+    URI u = URI.create(url);
+    try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+      socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void anUndecodableQueryPairIsLeftOutAsGoDoesExceptWhereParseFormIsChecked() throws Exception {
+    String query = raw(server.url(), "/api/v1/query?query=up&time=1700000000&junk=%zz");
+    assertTrue(query.startsWith("HTTP/1.1 200"), query);
+    assertTrue(query.contains("\"status\":\"success\""), query);
+    String series = raw(server.url(), "/api/v1/series?match%5B%5D=up&junk=%zz");
+    assertTrue(series.startsWith("HTTP/1.1 400"), series);
+    assertTrue(series.contains("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"error parsing form values: "
+        + "invalid URL escape \\\"%zz\\\"\"}"), series);
+  }
+
+  @Test
+  void aBodyOverTheLimitIs413InPrometheusShape() throws Exception {
+    try (MetricsServer small = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n")
+        .maxRequestBytes(1024).start()) {
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(small.url() + "/api/v1/query"))
+          .header("Content-Type", "application/x-www-form-urlencoded")
+          .POST(HttpRequest.BodyPublishers.ofString("query=" + "1%2B".repeat(1000) + "1")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(413, r.statusCode(), r.body());
+      assertEquals("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"request body is larger than the "
+          + "limit of 1024 bytes\"}", r.body());
+    }
+  }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
+import io.sluice.http.MalformedRequestException;
 import io.sluice.http.Json;
 import io.sluice.registry.schema.CompatibilityChecker;
 import io.sluice.registry.schema.CompatibilityLevel;
@@ -46,11 +47,13 @@ public final class RestApi {
     this.state = service.state();
   }
 
-  /** Starts the API on {@code host:port} (0 picks a free port). */
-  public static HttpServer start(String host, int port, RegistryState state, KafkaLogStore store,
-      Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker) {
+  /** Starts the API on {@code host:port} (0 picks a free port), reading request bodies up to the limit. */
+  public static HttpServer start(String host, int port, long maxRequestBytes, RegistryState state,
+      KafkaLogStore store, Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker) {
     RestApi api = new RestApi(new RegistryService(state, store, providers, checker));
-    return api.routes(HttpServer.builder("registry").host(host).port(port).maxThreads(64)).start();
+    // Confluent's Jersey refuses a query string that does not decode; Sluice answers it 400 in Confluent's shape.
+    return api.routes(HttpServer.builder("registry").host(host).port(port).maxThreads(64)
+        .maxRequestBytes(maxRequestBytes).refuseUndecodableQuery()).start();
   }
 
   private HttpServer.Builder routes(HttpServer.Builder b) {
@@ -151,8 +154,8 @@ public final class RestApi {
     String prefix = req.param("subjectPrefix").orElse("");
     boolean deleted = req.flag("deleted");
     boolean latestOnly = req.flag("latestOnly");
-    int offset = Math.max(0, req.param("offset").map(Integer::parseInt).orElse(0));
-    int limit = req.param("limit").map(Integer::parseInt).filter(l -> l > 0).orElse(Integer.MAX_VALUE);
+    int offset = Math.max(0, intParam(req, "offset").orElse(0));
+    int limit = intParam(req, "limit").filter(l -> l > 0).orElse(Integer.MAX_VALUE);
     List<Map<String, Object>> out = state.read(() -> {
       List<Map<String, Object>> all = new ArrayList<>();
       for (String subject : state.subjects(deleted)) {
@@ -342,9 +345,28 @@ public final class RestApi {
     return HttpResponse.json(status, CONTENT_TYPE, body);
   }
 
+  /**
+   * An int query parameter as Confluent's Jersey reads it: a value that is not an int fails the resource match, which
+   * JAX-RS answers 404 Not Found.
+   */
+  private static Optional<Integer> intParam(HttpRequest req, String name) {
+    Optional<String> v = req.param(name);
+    if (v.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Integer.parseInt(v.get().trim()));
+    } catch (NumberFormatException e) {
+      throw new RegistryException(404, 404, "HTTP 404 Not Found");
+    }
+  }
+
   private HttpResponse mapError(Throwable e) {
     if (e instanceof RegistryException r) {
       return error(r.status, r.errorCode, r.getMessage());
+    }
+    if (e instanceof MalformedRequestException m) {
+      return error(m.status(), m.status(), m.getMessage());
     }
     if (e instanceof ComparisonBudgetExceededException) {
       return error(500, 50002, "Operation timed out: " + e.getMessage());
