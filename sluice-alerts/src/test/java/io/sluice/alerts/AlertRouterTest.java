@@ -578,6 +578,17 @@ class AlertRouterTest {
     }
   }
 
+  /** As in Alertmanager 0.27: of API v1, only the alerts endpoints remain (the README says so). */
+  @Test
+  void apiV1IsAlertsOnly() throws Exception {
+    AlertRouter r = start(webhookConfig(""));
+    assertEquals(200, Http.get(r.url() + "/api/v1/alerts").statusCode());
+    for (String gone : List.of("/api/v1/silences", "/api/v1/status", "/api/v1/receivers", "/api/v1/alerts/groups")) {
+      assertEquals(404, Http.get(r.url() + gone).statusCode(), gone);
+    }
+    assertEquals(200, Http.get(r.url() + "/api/v2/silences").statusCode());
+  }
+
   @Test
   void sighupReloadsTheFile() throws Exception {
     Path file = dir.resolve("hup.yml");

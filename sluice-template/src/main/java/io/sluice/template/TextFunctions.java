@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 
 /**
  * The string functions Prometheus's and Alertmanager's template sets both add to Go's builtins, with the same

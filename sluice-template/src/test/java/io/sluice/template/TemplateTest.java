@@ -135,4 +135,12 @@ class TemplateTest {
     assertEquals("a+b a+b [a b] a;b; 2", run("{{ .parts }} {{ print .parts }} {{ .plain }}"
         + " {{ range .parts }}{{ . }};{{ end }} {{ len .parts }}", data));
   }
+
+  @Test
+  void regexFunctionsUseRe2InLinearTime() {
+    String hostile = "a".repeat(5_000) + "b";
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+        () -> assertEquals("false", run("{{ match \"^(a+)+$\" \"" + hostile + "\" }}", null)));
+    assertEquals("x-42", run("{{ reReplaceAll \"id(\\\\d+)\" \"x-$1\" \"id42\" }}", null));
+  }
 }

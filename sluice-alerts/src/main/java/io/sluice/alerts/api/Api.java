@@ -22,7 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -237,7 +237,7 @@ public final class Api {
     if (rx.isPresent()) {
       try {
         receiver = Optional.of(Pattern.compile("^(?:" + rx.get() + ")$"));
-      } catch (java.util.regex.PatternSyntaxException e) {
+      } catch (com.google.re2j.PatternSyntaxException e) {
         throw new ApiError(400, "failed to parse receiver param: " + e.getDescription(), v1);
       }
     }

@@ -1,7 +1,7 @@
 package io.sluice.alerts.labels;
 
 import java.util.Map;
-import java.util.regex.Pattern;
+import com.google.re2j.Pattern;
 
 /**
  * One label matcher as Alertmanager defines it. Regular expressions are fully anchored, as in Alertmanager, and a
@@ -36,7 +36,7 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     if (type.isRegex()) {
       try {
         p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
-      } catch (java.util.regex.PatternSyntaxException e) {
+      } catch (com.google.re2j.PatternSyntaxException e) {
         throw new IllegalArgumentException("invalid regular expression \"" + value + "\": " + e.getDescription());
       }
     }

@@ -50,4 +50,20 @@ class MatchersTest {
     assertEquals("{a=\"1\", b=\"2\"}", Matchers.labelSetString(Map.of("b", "2", "a", "1")));
     assertEquals("a=\"x\\\"y\"", Matcher.eq("a", "x\"y").toString());
   }
+
+  /** Go's RE2, as Alertmanager: linear time whatever the pattern, and RE2's syntax. */
+  @Test
+  void regexMatchersRunInLinearTimeWithRe2Syntax() {
+    Matcher nested = Matchers.parse("connector=~\"(a+)+$\"").get(0);
+    String hostile = "a".repeat(5_000) + "b";
+    // A backtracking engine needs 2^5000 steps for this; RE2 answers at once.
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+        () -> assertFalse(nested.matches(Map.of("connector", hostile))));
+    assertTrue(nested.matches(Map.of("connector", "aaa")));
+    assertTrue(Matchers.parse("id=~\"\\\\d+\"").get(0).matches(Map.of("id", "42")));
+    // Backreferences are not RE2: refused as Go refuses them.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Matchers.parse("a=~\"(x)\\\\1\""));
+    assertTrue(e.getMessage().contains("invalid escape sequence"), e.getMessage());
+  }
 }

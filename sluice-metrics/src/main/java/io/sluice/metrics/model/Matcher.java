@@ -1,7 +1,7 @@
 package io.sluice.metrics.model;
 
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 
 /** One label matcher of a selector. Regular expressions are anchored at both ends, as in Prometheus. */
 public record Matcher(Type type, String name, String value, Pattern pattern) {

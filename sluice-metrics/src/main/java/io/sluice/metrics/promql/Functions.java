@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 
 /** Every PromQL function's evaluation: one entry per function in one table. */
 final class Functions {
@@ -486,7 +486,7 @@ final class Functions {
     }
     List<Value.Sample> out = new ArrayList<>();
     for (Value.Sample s : a.get(0).vector()) {
-      java.util.regex.Matcher m = p.matcher(s.labels().get(src));
+      com.google.re2j.Matcher m = p.matcher(s.labels().get(src));
       Labels l = s.labels();
       if (m.matches()) {
         l = l.toBuilder().set(dst, expand(replacement, m)).build();
@@ -497,7 +497,7 @@ final class Functions {
   }
 
   /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; unknown groups are empty. */
-  static String expand(String template, java.util.regex.Matcher m) {
+  static String expand(String template, com.google.re2j.Matcher m) {
     StringBuilder sb = new StringBuilder();
     int i = 0;
     while (i < template.length()) {
@@ -544,7 +544,7 @@ final class Functions {
     return sb.toString();
   }
 
-  private static String group(java.util.regex.Matcher m, String name) {
+  private static String group(com.google.re2j.Matcher m, String name) {
     try {
       String g;
       if (name.chars().allMatch(Character::isDigit)) {

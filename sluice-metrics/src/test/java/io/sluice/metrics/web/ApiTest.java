@@ -237,4 +237,21 @@ class ApiTest {
           + "limit of 1024 bytes\"}", r.body());
     }
   }
+
+  @Test
+  void regexMatchersRunInLinearTimeWithRe2Syntax() throws Exception {
+    String hostile = "a".repeat(5_000) + "b";
+    Appender app = server.storage().appender();
+    app.append(Labels.of("__name__", "hostile_total", "job", hostile), NOW - 60_000, 1);
+    app.commit();
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      Reply r = get("/api/v1/query?query=" + enc("count(hostile_total{job=~\"(a+)+$\"}) or vector(0)")
+          + "&time=1700000000");
+      assertEquals(200, r.status(), r.body());
+      assertEquals("0", r.json().at("/data/result/0/value/1").asText(), r.body());
+    });
+    Reply backref = get("/api/v1/query?query=" + enc("up{job=~\"(a)\\\\1\"}"));
+    assertEquals(400, backref.status(), backref.body());
+    assertTrue(backref.body().contains("invalid escape sequence"), backref.body());
+  }
 }

@@ -70,7 +70,7 @@ class ParserTest {
       "a + on(x) 1|1:3: parse error: vector matching only allowed between instant vectors",
       "a + bool b|1:3: parse error: bool modifier can only be used on comparison operators",
       "\"s\" + 1|1:5: parse error: binary expression must contain only scalar and instant vector types",
-      "foo{a=~\"(\"}|1:8: parse error: invalid regular expression \"(\": Unclosed group",
+      "foo{a=~\"(\"}|1:8: parse error: invalid regular expression \"(\": missing closing )",
   })
   void errorsLookLikePrometheus(String input, String message) {
     ParseException e = assertThrows(ParseException.class, () -> Parser.parse(input));
