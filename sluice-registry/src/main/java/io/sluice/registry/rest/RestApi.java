@@ -5,6 +5,8 @@ import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
+import io.sluice.registry.service.RegistryRefusal;
+import io.sluice.registry.service.RegistryService;
 import io.sluice.http.Json;
 import io.sluice.registry.schema.CompatibilityChecker;
 import io.sluice.registry.schema.CompatibilityLevel;
@@ -128,7 +130,7 @@ public final class RestApi {
 
   private StoredSchema stored(HttpRequest req) {
     int id = schemaId(req);
-    return state.schemaById(id).orElseThrow(() -> RegistryException.schemaIdNotFound(id));
+    return state.schemaById(id).orElseThrow(() -> RegistryRefusal.schemaIdNotFound(id));
   }
 
   private List<Version> versionsOfId(HttpRequest req) {
@@ -193,8 +195,8 @@ public final class RestApi {
     List<String> messages;
     try {
       messages = check.get();
-    } catch (RegistryException e) {
-      if (e.errorCode != 42201 || !req.flag("verbose")) {
+    } catch (RegistryRefusal e) {
+      if (e.kind() != RegistryRefusal.Kind.INVALID_SCHEMA || !req.flag("verbose")) {
         throw e;
       }
       messages = List.of(e.getMessage());
@@ -211,7 +213,7 @@ public final class RestApi {
     String subject = req.pathParam("subject");
     Optional<CompatibilityLevel> level = state.subjectConfig(subject);
     if (level.isEmpty() && !req.flag("defaultToGlobal")) {
-      throw RegistryException.subjectConfigNotFound(subject);
+      throw RegistryRefusal.subjectConfigNotFound(subject);
     }
     return ok(configJson(level.orElseGet(() -> service.level(null)), service.explicitPolicy(subject)));
   }
@@ -230,11 +232,11 @@ public final class RestApi {
     boolean hasLevel = b.has("compatibility");
     boolean hasPolicy = b.has("compatibilityPolicy");
     CompatibilityLevel level = hasLevel || !hasPolicy
-        ? CompatibilityLevel.forName(b.path("compatibility").asText(null)).orElseThrow(RegistryException::invalidCompatibility)
+        ? CompatibilityLevel.forName(b.path("compatibility").asText(null)).orElseThrow(RegistryRefusal::invalidCompatibility)
         : null;
     CompatibilityPolicy policy = hasPolicy
         ? CompatibilityPolicy.forName(b.path("compatibilityPolicy").asText(null))
-            .orElseThrow(RegistryException::invalidCompatibility)
+            .orElseThrow(RegistryRefusal::invalidCompatibility)
         : null;
     service.setConfig(subject, level, policy);
     Map<String, Object> echo = new LinkedHashMap<>();
@@ -251,7 +253,7 @@ public final class RestApi {
     String subject = req.pathParam("subject");
     Optional<Mode> mode = state.subjectMode(subject);
     if (mode.isEmpty() && !req.flag("defaultToGlobal")) {
-      throw RegistryException.subjectModeNotFound(subject);
+      throw RegistryRefusal.subjectModeNotFound(subject);
     }
     return ok(Map.of("mode", mode.orElseGet(() -> service.effectiveMode(null)).name()));
   }
@@ -276,11 +278,11 @@ public final class RestApi {
     String text = schema == null || schema.isNull() ? null : schema.isTextual() ? schema.asText() : schema.toString();
     String typeName = b.hasNonNull("schemaType") ? b.get("schemaType").asText() : null;
     SchemaType type = SchemaType.forName(typeName)
-        .orElseThrow(() -> RegistryException.invalidSchema("Invalid schema type " + typeName));
+        .orElseThrow(() -> RegistryRefusal.invalidSchema("Invalid schema type " + typeName));
     List<SchemaReference> refs = new ArrayList<>();
     for (JsonNode r : b.path("references")) {
       if (!r.hasNonNull("name") || !r.hasNonNull("subject")) {
-        throw RegistryException.invalidSchema("Invalid schema reference " + r + ": name and subject are required");
+        throw RegistryRefusal.invalidSchema("Invalid schema reference " + r + ": name and subject are required");
       }
       refs.add(new SchemaReference(r.get("name").asText(), r.get("subject").asText(), r.path("version").asInt(-1)));
     }
@@ -291,7 +293,7 @@ public final class RestApi {
 
   private static Mode modeOf(HttpRequest req) {
     JsonNode b = body(req);
-    return Mode.forName(b.path("mode").asText(null)).orElseThrow(RegistryException::invalidMode);
+    return Mode.forName(b.path("mode").asText(null)).orElseThrow(RegistryRefusal::invalidMode);
   }
 
   // ---- responses ----
@@ -362,6 +364,9 @@ public final class RestApi {
   }
 
   private HttpResponse mapError(Throwable e) {
+    if (e instanceof RegistryRefusal r) {
+      return error(ConfluentErrors.status(r.kind()), ConfluentErrors.code(r.kind()), r.getMessage());
+    }
     if (e instanceof RegistryException r) {
       return error(r.status, r.errorCode, r.getMessage());
     }

@@ -1,4 +1,4 @@
-package io.sluice.registry.rest;
+package io.sluice.registry.service;
 
 import io.sluice.registry.schema.CompatibilityChecker;
 import io.sluice.registry.schema.CompatibilityChecker.Previous;
@@ -28,15 +28,15 @@ import java.util.Optional;
  * which request is refused with which error. Writes go through {@link KafkaLogStore#write}, so each rule is decided
  * against the state at the log position its event is appended after.
  */
-final class RegistryService {
-  static final CompatibilityLevel DEFAULT_LEVEL = CompatibilityLevel.BACKWARD;
+public final class RegistryService {
+  public static final CompatibilityLevel DEFAULT_LEVEL = CompatibilityLevel.BACKWARD;
 
   private final RegistryState state;
   private final KafkaLogStore store;
   private final Map<SchemaType, SchemaProvider> providers;
   private final CompatibilityChecker checker;
 
-  RegistryService(RegistryState state, KafkaLogStore store, Map<SchemaType, SchemaProvider> providers,
+  public RegistryService(RegistryState state, KafkaLogStore store, Map<SchemaType, SchemaProvider> providers,
       CompatibilityChecker checker) {
     this.state = state;
     this.store = store;
@@ -45,12 +45,12 @@ final class RegistryService {
   }
 
   /** What a client sent to register, look up or check. */
-  record SchemaRequest(String schema, SchemaType type, List<SchemaReference> references, Integer id, Integer version) {}
+  public record SchemaRequest(String schema, SchemaType type, List<SchemaReference> references, Integer id, Integer version) {}
 
   /** A version as the API shows it. */
-  record VersionView(String subject, int version, int id, ParsedSchema schema) {}
+  public record VersionView(String subject, int version, int id, ParsedSchema schema) {}
 
-  RegistryState state() {
+  public RegistryState state() {
     return state;
   }
 
@@ -59,11 +59,11 @@ final class RegistryService {
   private ParsedSchema parse(SchemaRequest req, boolean normalize) {
     SchemaProvider provider = providers.get(req.type());
     if (provider == null) {
-      throw RegistryException.invalidSchema("Schema type " + req.type() + " is not supported yet by this registry; "
+      throw RegistryRefusal.invalidSchema("Schema type " + req.type() + " is not supported yet by this registry; "
           + "supported: " + providers.keySet());
     }
     if (req.schema() == null || req.schema().isBlank()) {
-      throw RegistryException.invalidSchema("Empty schema");
+      throw RegistryRefusal.invalidSchema("Empty schema");
     }
     List<SchemaReference> refs = new ArrayList<>();
     for (SchemaReference r : req.references()) {
@@ -71,7 +71,7 @@ final class RegistryService {
       if (v == -1) {
         List<Version> live = state.versions(r.subject(), false);
         if (live.isEmpty()) {
-          throw RegistryException.invalidSchema("Invalid schema reference " + r.name() + ": subject " + r.subject()
+          throw RegistryRefusal.invalidSchema("Invalid schema reference " + r.name() + ": subject " + r.subject()
               + " not found");
         }
         v = live.get(live.size() - 1).version();
@@ -83,29 +83,29 @@ final class RegistryService {
       ParsedSchema parsed = provider.parse(req.schema(), refs, deps);
       return normalize ? parsed.normalize() : parsed;
     } catch (InvalidSchemaException e) {
-      throw RegistryException.invalidSchema(e.getMessage());
+      throw RegistryRefusal.invalidSchema(e.getMessage());
     } catch (IllegalArgumentException e) {
-      throw RegistryException.invalidSchema("Invalid schema reference: " + e.getMessage());
+      throw RegistryRefusal.invalidSchema("Invalid schema reference: " + e.getMessage());
     }
   }
 
   // ---- lookups ----
 
-  List<Version> liveOrAll(String subject, boolean includeDeleted) {
+  public List<Version> liveOrAll(String subject, boolean includeDeleted) {
     List<Version> vs = state.versions(subject, includeDeleted);
     if (vs.isEmpty()) {
-      throw RegistryException.subjectNotFound(subject);
+      throw RegistryRefusal.subjectNotFound(subject);
     }
     return vs;
   }
 
   /** Resolves a path's version ({@code latest}, {@code -1} or a number) within a subject. */
-  Version resolve(String subject, String versionText, boolean includeDeleted) {
+  public Version resolve(String subject, String versionText, boolean includeDeleted) {
     int v = parseVersion(versionText);
     return state.read(() -> {
       List<Version> vs = state.versions(subject, true);
       if (vs.isEmpty()) {
-        throw RegistryException.subjectNotFound(subject);
+        throw RegistryRefusal.subjectNotFound(subject);
       }
       if (v == -1) {
         for (int i = vs.size() - 1; i >= 0; i--) {
@@ -114,19 +114,19 @@ final class RegistryService {
           }
         }
         if (!includeDeleted) {
-          throw RegistryException.subjectNotFound(subject);
+          throw RegistryRefusal.subjectNotFound(subject);
         }
-        throw RegistryException.versionNotFound(v);
+        throw RegistryRefusal.versionNotFound(v);
       }
       Optional<Version> found = state.version(subject, v);
       if (found.isEmpty() || (found.get().deleted() && !includeDeleted)) {
-        throw RegistryException.versionNotFound(v);
+        throw RegistryRefusal.versionNotFound(v);
       }
       return found.get();
     });
   }
 
-  static int parseVersion(String text) {
+  public static int parseVersion(String text) {
     if ("latest".equals(text)) {
       return -1;
     }
@@ -138,19 +138,19 @@ final class RegistryService {
     } catch (NumberFormatException e) {
       // falls through to the 42202 below
     }
-    throw RegistryException.invalidVersion(text);
+    throw RegistryRefusal.invalidVersion(text);
   }
 
-  VersionView view(Version v) {
-    StoredSchema s = state.schemaById(v.id()).orElseThrow(() -> RegistryException.versionNotFound(v.version()));
+  public VersionView view(Version v) {
+    StoredSchema s = state.schemaById(v.id()).orElseThrow(() -> RegistryRefusal.versionNotFound(v.version()));
     return new VersionView(v.subject(), v.version(), v.id(), s.schema());
   }
 
   /** {@code POST /subjects/{s}}: is this schema registered under the subject, and as which version. */
-  VersionView lookup(String subject, SchemaRequest req, boolean normalize, boolean includeDeleted) {
+  public VersionView lookup(String subject, SchemaRequest req, boolean normalize, boolean includeDeleted) {
     List<Version> versions = state.versions(subject, includeDeleted);
     if (versions.isEmpty()) {
-      throw RegistryException.subjectNotFound(subject);
+      throw RegistryRefusal.subjectNotFound(subject);
     }
     ParsedSchema parsed = parse(req, normalize);
     SchemaKey key = SchemaKey.of(parsed);
@@ -162,12 +162,12 @@ final class RegistryService {
         }
       }
     }
-    throw RegistryException.schemaNotFound();
+    throw RegistryRefusal.schemaNotFound();
   }
 
   // ---- register ----
 
-  int register(String subject, SchemaRequest req, boolean normalize) {
+  public int register(String subject, SchemaRequest req, boolean normalize) {
     ParsedSchema parsed = parse(req, normalize);
     SchemaKey key = SchemaKey.of(parsed);
     // Already registered here: the log holds it, so memory answers without a round trip to Kafka. As in Confluent,
@@ -194,13 +194,13 @@ final class RegistryService {
     Mode mode = effectiveMode(subject);
     boolean importing = (req.id() != null && req.id() >= 0) || (req.version() != null && req.version() > 0);
     if (mode == Mode.READONLY || mode == Mode.READONLY_OVERRIDE) {
-      throw RegistryException.notPermitted("Subject " + subject + " is in read-only mode");
+      throw RegistryRefusal.notPermitted("Subject " + subject + " is in read-only mode");
     }
     if (importing && mode != Mode.IMPORT) {
-      throw RegistryException.notPermitted("Subject " + subject + " is not in import mode");
+      throw RegistryRefusal.notPermitted("Subject " + subject + " is not in import mode");
     }
     if (!importing && mode != Mode.READWRITE) {
-      throw RegistryException.notPermitted("Subject " + subject + " is not in read-write mode");
+      throw RegistryRefusal.notPermitted("Subject " + subject + " is not in read-write mode");
     }
     Optional<Integer> knownId = state.idOf(key);
     List<Version> live = state.versions(subject, false);
@@ -213,23 +213,23 @@ final class RegistryService {
         id = req.id();
         Optional<StoredSchema> holder = state.schemaEverBoundTo(id);
         if (holder.isPresent() && !SchemaKey.of(holder.get().schema()).equals(key)) {
-          throw RegistryException.idMismatch("Overwrite new schema with id " + id + " is not permitted.");
+          throw RegistryRefusal.idMismatch("Overwrite new schema with id " + id + " is not permitted.");
         }
         if (knownId.isPresent() && knownId.get() != id) {
-          throw RegistryException.idMismatch("Schema already registered with id " + knownId.get()
+          throw RegistryRefusal.idMismatch("Schema already registered with id " + knownId.get()
               + " instead of input id " + id);
         }
       }
       if (req.version() != null && req.version() >= 1) {
         if (state.version(subject, req.version()).isPresent()) {
-          throw RegistryException.notPermitted("Version " + req.version() + " already exists in subject " + subject);
+          throw RegistryRefusal.notPermitted("Version " + req.version() + " already exists in subject " + subject);
         }
         version = req.version();
       }
     } else {
       List<String> errors = checker.check(level(subject), policy(subject), parsed, previousFor(level(subject), live));
       if (!errors.isEmpty()) {
-        throw RegistryException.incompatible(subject, errors);
+        throw RegistryRefusal.incompatible(subject, errors);
       }
       id = knownId.orElseGet(() -> state.maxId() + 1);
     }
@@ -256,7 +256,7 @@ final class RegistryService {
    * Checks against one live version. As in Confluent, a subject without versions checked against {@code latest} is
    * compatible (nothing to break), while a numbered version that does not exist is 40402.
    */
-  List<String> checkAgainstVersion(String subject, String versionText, SchemaRequest req, boolean normalize) {
+  public List<String> checkAgainstVersion(String subject, String versionText, SchemaRequest req, boolean normalize) {
     int requested = parseVersion(versionText);
     return state.read(() -> {
       List<Version> live = state.versions(subject, false);
@@ -264,19 +264,19 @@ final class RegistryService {
           ? (live.isEmpty() ? Optional.empty() : Optional.of(live.get(live.size() - 1)))
           : live.stream().filter(v -> v.version() == requested).findFirst();
       if (target.isEmpty() && requested != -1) {
-        throw RegistryException.versionNotFound(requested);
+        throw RegistryRefusal.versionNotFound(requested);
       }
       ParsedSchema parsed = parse(req, normalize);
       if (target.isEmpty()) {
         return List.<String>of();
       }
       Version v = target.get();
-      StoredSchema old = state.schemaById(v.id()).orElseThrow(() -> RegistryException.versionNotFound(v.version()));
+      StoredSchema old = state.schemaById(v.id()).orElseThrow(() -> RegistryRefusal.versionNotFound(v.version()));
       return checker.checkOne(level(subject), policy(subject), parsed, new Previous(v.version(), old.schema()));
     });
   }
 
-  List<String> checkAgainstSubject(String subject, SchemaRequest req, boolean normalize) {
+  public List<String> checkAgainstSubject(String subject, SchemaRequest req, boolean normalize) {
     return state.read(() -> {
       ParsedSchema parsed = parse(req, normalize);
       CompatibilityLevel level = level(subject);
@@ -284,21 +284,21 @@ final class RegistryService {
     });
   }
 
-  CompatibilityLevel level(String subject) {
+  public CompatibilityLevel level(String subject) {
     return state.subjectConfig(subject).or(state::globalConfig).orElse(DEFAULT_LEVEL);
   }
 
   /** The policy set on the subject, else the global one; empty when neither is set (STRICT applies). */
-  Optional<CompatibilityPolicy> explicitPolicy(String subject) {
+  public Optional<CompatibilityPolicy> explicitPolicy(String subject) {
     return (subject == null ? Optional.<CompatibilityPolicy>empty() : state.subjectPolicy(subject))
         .or(state::globalPolicy);
   }
 
-  CompatibilityPolicy policy(String subject) {
+  public CompatibilityPolicy policy(String subject) {
     return explicitPolicy(subject).orElse(CompatibilityPolicy.STRICT);
   }
 
-  Mode effectiveMode(String subject) {
+  public Mode effectiveMode(String subject) {
     return state.subjectMode(subject).or(state::globalMode).orElse(Mode.READWRITE);
   }
 
@@ -307,17 +307,17 @@ final class RegistryService {
   private void requireWritable(String subject) {
     Mode mode = effectiveMode(subject);
     if (mode == Mode.READONLY || mode == Mode.READONLY_OVERRIDE) {
-      throw RegistryException.notPermitted("Subject " + subject + " is in read-only mode");
+      throw RegistryRefusal.notPermitted("Subject " + subject + " is in read-only mode");
     }
   }
 
-  int deleteVersion(String subject, String versionText, boolean permanent) {
+  public int deleteVersion(String subject, String versionText, boolean permanent) {
     int requested = parseVersion(versionText);
     return store.write(s -> {
       requireWritable(subject);
       List<Version> all = state.versions(subject, true);
       if (all.isEmpty()) {
-        throw RegistryException.subjectNotFound(subject);
+        throw RegistryRefusal.subjectNotFound(subject);
       }
       Version v;
       if (requested == -1) {
@@ -328,42 +328,42 @@ final class RegistryService {
           }
         }
         if (v == null) {
-          throw RegistryException.subjectNotFound(subject);
+          throw RegistryRefusal.subjectNotFound(subject);
         }
       } else {
-        v = state.version(subject, requested).orElseThrow(() -> RegistryException.versionNotFound(requested));
+        v = state.version(subject, requested).orElseThrow(() -> RegistryRefusal.versionNotFound(requested));
       }
       if (!permanent && v.deleted()) {
-        throw RegistryException.versionSoftDeleted(subject, v.version());
+        throw RegistryRefusal.versionSoftDeleted(subject, v.version());
       }
       if (permanent && !v.deleted()) {
-        throw RegistryException.versionNotSoftDeleted(subject, v.version());
+        throw RegistryRefusal.versionNotSoftDeleted(subject, v.version());
       }
       if (!state.referencedBy(subject, v.version()).isEmpty()) {
-        throw RegistryException.referenceExists(subject, v.version());
+        throw RegistryRefusal.referenceExists(subject, v.version());
       }
       return new Decision<>(new LogEvent.VersionDeleted(subject, v.version(), permanent), v.version());
     });
   }
 
-  List<Integer> deleteSubject(String subject, boolean permanent) {
+  public List<Integer> deleteSubject(String subject, boolean permanent) {
     return store.write(s -> {
       requireWritable(subject);
       List<Version> all = state.versions(subject, true);
       if (all.isEmpty()) {
-        throw RegistryException.subjectNotFound(subject);
+        throw RegistryRefusal.subjectNotFound(subject);
       }
       boolean anyLive = all.stream().anyMatch(v -> !v.deleted());
       if (!permanent && !anyLive) {
-        throw RegistryException.subjectSoftDeleted(subject);
+        throw RegistryRefusal.subjectSoftDeleted(subject);
       }
       if (permanent && anyLive) {
-        throw RegistryException.subjectNotSoftDeleted(subject);
+        throw RegistryRefusal.subjectNotSoftDeleted(subject);
       }
       List<Integer> versions = new ArrayList<>();
       for (Version v : all) {
         if (!state.referencedBy(subject, v.version()).isEmpty()) {
-          throw RegistryException.referenceExists(subject, v.version());
+          throw RegistryRefusal.referenceExists(subject, v.version());
         }
         if (permanent || !v.deleted()) {
           versions.add(v.version());
@@ -376,7 +376,7 @@ final class RegistryService {
   // ---- config and mode ----
 
   /** Sets the level and/or the policy; a null argument keeps what is set. */
-  void setConfig(String subject, CompatibilityLevel level, CompatibilityPolicy policy) {
+  public void setConfig(String subject, CompatibilityLevel level, CompatibilityPolicy policy) {
     store.write(s -> {
       CompatibilityLevel l = level != null ? level
           : (subject == null ? state.globalConfig() : state.subjectConfig(subject)).orElse(null);
@@ -387,36 +387,36 @@ final class RegistryService {
   }
 
   /** Removes a subject's (or the global) level; answers the level in force before. */
-  CompatibilityLevel deleteConfig(String subject) {
+  public CompatibilityLevel deleteConfig(String subject) {
     return store.write(s -> {
       if (subject == null) {
         return new Decision<>(new LogEvent.ConfigSet(null, null, null), level(null));
       }
       // Confluent answers 40401 here, not 40408, when the subject has no level of its own.
       CompatibilityLevel current = state.subjectConfig(subject)
-          .orElseThrow(() -> RegistryException.subjectNotFound(subject));
+          .orElseThrow(() -> RegistryRefusal.subjectNotFound(subject));
       return new Decision<>(new LogEvent.ConfigSet(subject, null, null), current);
     });
   }
 
-  Mode setMode(String subject, Mode mode, boolean force) {
+  public Mode setMode(String subject, Mode mode, boolean force) {
     return store.write(s -> {
       if (mode == Mode.IMPORT && !force) {
         boolean hasSchemas = subject == null ? !state.subjects(true).isEmpty() : !state.versions(subject, true).isEmpty();
         if (hasSchemas && effectiveMode(subject) != Mode.IMPORT) {
-          throw RegistryException.notPermitted("Cannot import since found existing subjects");
+          throw RegistryRefusal.notPermitted("Cannot import since found existing subjects");
         }
       }
       return new Decision<>(new LogEvent.ModeSet(subject, mode), mode);
     });
   }
 
-  Mode deleteMode(String subject) {
+  public Mode deleteMode(String subject) {
     return store.write(s -> {
       if (subject == null) {
         return new Decision<>(new LogEvent.ModeSet(null, null), effectiveMode(null));
       }
-      Mode current = state.subjectMode(subject).orElseThrow(() -> RegistryException.subjectNotFound(subject));
+      Mode current = state.subjectMode(subject).orElseThrow(() -> RegistryRefusal.subjectNotFound(subject));
       return new Decision<>(new LogEvent.ModeSet(subject, null), current);
     });
   }
