@@ -76,6 +76,42 @@ class SluiceLauncherIT {
     }
   }
 
+  /**
+   * Under {@code SLUICE_NO_BUILD} (as the build's own tests run it) the launcher runs the distribution it finds even
+   * when sources are newer than its stamp, instead of starting a Maven build inside a test's deadline; without the
+   * variable it would build. Shown on a copy of the launcher whose checkout has a source newer than the stamp and no
+   * Maven at all.
+   */
+  @Test
+  void theLauncherRunsWhatWasBuiltInsteadOfBuildingAgain(@TempDir Path dir) throws Exception {
+    Path root = Path.of(System.getProperty("sluice.root"));
+    Path home = Files.createDirectories(dir.resolve("sluice-app/target/sluice"));
+    Files.createSymbolicLink(home.resolve("lib"), root.resolve("sluice-app/target/sluice/lib"));
+    Files.createSymbolicLink(home.resolve("plugins"), root.resolve("sluice-app/target/sluice/plugins"));
+    Files.copy(root.resolve("sluice"), dir.resolve("sluice"));
+    Files.createFile(home.resolve(".built")).toFile().setLastModified(System.currentTimeMillis() - 60_000);
+    Files.writeString(Files.createDirectories(dir.resolve("sluice-x")).resolve("pom.xml"), "<project/>");
+    Path file = Files.writeString(dir.resolve("alertmanager.yml"), "route: {receiver: a}\nreceivers: [{name: a}]\n");
+
+    ProcessBuilder noBuild = new ProcessBuilder(dir.resolve("sluice").toString(), "alerts", "check-config",
+        file.toString()).redirectErrorStream(true);
+    noBuild.environment().put("SLUICE_NO_BUILD", "1");
+    Process p = noBuild.start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), out);
+    assertTrue(out.contains("SUCCESS") && !out.contains("building"), out);
+
+    ProcessBuilder stale = new ProcessBuilder(dir.resolve("sluice").toString(), "alerts", "check-config",
+        file.toString()).redirectErrorStream(true);
+    stale.environment().remove("SLUICE_NO_BUILD");
+    Process q = stale.start();
+    String tried = new String(q.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(q.waitFor(120, TimeUnit.SECONDS));
+    assertTrue(tried.contains("sluice: building"), "without the variable a stale checkout is rebuilt: " + tried);
+    assertTrue(q.exitValue() != 0, "and this copy has no Maven to build with: " + tried);
+  }
+
   private static int freePort() throws java.io.IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
