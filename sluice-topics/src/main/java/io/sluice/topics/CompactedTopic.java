@@ -72,6 +72,10 @@ public final class CompactedTopic {
     } catch (TimeoutException e) {
       throw new TopicException("Kafka did not answer within " + timeout + " creating " + what + " " + topic, true, e);
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+        // the client gave up first, its own timeouts being the caller's
+        throw new TopicException("Kafka did not answer within " + timeout + " creating " + what + " " + topic, true, e);
+      }
       throw new TopicException("cannot create or describe " + what + " " + topic + ": " + e.getCause(), false, e);
     }
   }

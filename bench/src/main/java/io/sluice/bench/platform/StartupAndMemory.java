@@ -9,21 +9,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Start-to-ready time of {@code sluice up} on an empty data directory (process start to the {@code sluice ready}
- * line), and the resident memory of the process idling with one PostgreSQL source connector running.
+ * Start-to-ready time on an empty data directory and resident memory idling with one PostgreSQL source connector, of
+ * {@code sluice up} and, side by side in the same run, of the stack a user assembles instead ({@link AssembledStack}:
+ * a Kafka broker, a Connect distributed worker with the same plugins, Apicurio Registry, Prometheus and Alertmanager,
+ * each its own process). The system description's figure (30 s, 4 GB) is printed as a second, labelled baseline.
  *
- * <p>Run: {@code bench/run StartupAndMemory [runs]}. Each run is {@code ./sluice up} as an operator starts it. The
- * first run after a build records the class-data-sharing archive (slower); the median is taken over the later runs.
+ * <p>Run: {@code bench/run StartupAndMemory [runs]}. Sluice and the assembled stack alternate, run by run. Sluice's
+ * first run after a build records the class-data-sharing archive (slower), so medians are over the later runs.
  */
 public final class StartupAndMemory {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     Path root = Path.of(System.getProperty("sluice.root", ".")).toAbsolutePath();
     Files.deleteIfExists(root.resolve("sluice-app/target/sluice/sluice.jsa"));
+    Optional<String> noBaseline = AssembledStack.missing(root);
+    noBaseline.ifPresent(why -> System.out.println("assembled stack SKIPPED: " + why));
+    List<String> javaOpts = List.of(System.getProperty("assembled.jvm", "-Xmx1g -XX:+UseParallelGC").split(" "));
     List<Double> readySeconds = new ArrayList<>();
     List<Long> rssMb = new ArrayList<>();
+    List<Double> assembledReady = new ArrayList<>();
+    List<Long> assembledRssMb = new ArrayList<>();
     try (BenchDatabase db = new BenchDatabase()) {
       for (int i = 0; i < runs; i++) {
         Path data = Files.createTempDirectory("sluice-startup");
@@ -42,33 +50,68 @@ public final class StartupAndMemory {
           if (i > 0) {
             readySeconds.add(ready);
           }
-          String dbName = "startup_" + i;
-          db.createDatabase(dbName);
-          db.execute(dbName, "CREATE TABLE public.t (id int PRIMARY KEY, v text)");
-          Map<String, String> source = db.sourceConfig(dbName, dbName);
-          Rest rest = new Rest("http://127.0.0.1:" + connectPort);
-          rest.create("idle", source);
-          rest.awaitRunning("idle");
-          Thread.sleep(20_000);
-          long rss = rssKb(javaPid(p)) / 1024;
+          long rss = idleWithOneSource(db, "startup_" + i, "http://127.0.0.1:" + connectPort,
+              () -> rssKb(javaPid(p))) / 1024;
           if (i > 0) {
             rssMb.add(rss);
           }
-          System.out.printf(Locale.ROOT, "run %d: ready in %.2f s, idle RSS with one connector %d MB%n", i + 1, ready, rss);
+          System.out.printf(Locale.ROOT, "run %d sluice up: ready in %.2f s, idle RSS with one connector %d MB%n",
+              i + 1, ready, rss);
         } finally {
           new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor();
           // The first run writes the archive as it exits: let it finish before the next start.
           p.waitFor();
         }
+        if (noBaseline.isEmpty()) {
+          try (AssembledStack stack = AssembledStack.start(root, Files.createTempDirectory("assembled"), javaOpts)) {
+            long rss = idleWithOneSource(db, "assembled_" + i, stack.connectUrl, stack::rssKb) / 1024;
+            assembledReady.add(stack.readySeconds);
+            assembledRssMb.add(rss);
+            System.out.printf(Locale.ROOT, "run %d assembled stack: ready in %.2f s, idle RSS with one connector %d MB"
+                + " (five processes)%n", i + 1, stack.readySeconds, rss);
+          }
+        }
       }
     }
-    readySeconds.sort(null);
-    rssMb.sort(null);
-    double medianReady = readySeconds.get(readySeconds.size() / 2);
-    System.out.printf(Locale.ROOT, "%nmedian of the %d runs after the first: ready %.2f s (%.1fx faster than the 30 s of the hand-assembled "
-        + "stack), idle RSS %d MB (%.1fx less than its 4 GB)%n", runs - 1, medianReady, 30 / medianReady,
-        rssMb.get(rssMb.size() / 2), 4096.0 / rssMb.get(rssMb.size() / 2));
+    double medianReady = median(readySeconds);
+    double medianRss = median(rssMb.stream().map(Long::doubleValue).toList());
+    System.out.printf(Locale.ROOT, "%nsluice up, median of the %d runs after the first: ready %.2f s, idle RSS %.0f MB%n",
+        runs - 1, medianReady, medianRss);
+    if (!assembledReady.isEmpty()) {
+      double aReady = median(assembledReady);
+      double aRss = median(assembledRssMb.stream().map(Long::doubleValue).toList());
+      System.out.printf(Locale.ROOT, "assembled stack (Kafka, Connect, Apicurio, Prometheus, Alertmanager), median of %d "
+          + "runs: ready %.2f s, idle RSS %.0f MB%n", assembledReady.size(), aReady, aRss);
+      System.out.printf(Locale.ROOT, "measured baseline: %.1fx faster to ready, %.1fx less memory%n", aReady / medianReady,
+          aRss / medianRss);
+    }
+    System.out.printf(Locale.ROOT, "description's figure (30 s, 4 GB; not measured): %.1fx faster, %.1fx less memory%n",
+        30 / medianReady, 4096.0 / medianRss);
     System.exit(0);
+  }
+
+  /** Starts one PostgreSQL source on the worker, lets it idle 20 s, and reads the memory. */
+  private static long idleWithOneSource(BenchDatabase db, String name, String connectUrl, Reading rss)
+      throws Exception {
+    db.createDatabase(name);
+    db.execute(name, "CREATE TABLE public.t (id int PRIMARY KEY, v text)");
+    Map<String, String> source = db.sourceConfig(name, name);
+    Rest rest = new Rest(connectUrl);
+    rest.create("idle", source);
+    rest.awaitRunning("idle");
+    Thread.sleep(20_000);
+    return rss.kb();
+  }
+
+  @FunctionalInterface
+  private interface Reading {
+    long kb() throws Exception;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
   }
 
   /** The JVM: the launcher itself when it exec'd java, else its child. */
@@ -78,7 +121,7 @@ public final class StartupAndMemory {
         .map(ProcessHandle::pid).findFirst().orElse(p.pid());
   }
 
-  private static long rssKb(long pid) throws Exception {
+  static long rssKb(long pid) throws Exception {
     for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
       if (line.startsWith("VmRSS:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", ""));
