@@ -2,13 +2,13 @@ package io.sluice.registry;
 
 import io.sluice.http.HttpServer;
 import io.sluice.registry.rest.RestApi;
-import io.sluice.registry.schema.CompatibilityChecker;
-import io.sluice.registry.schema.SchemaFormats;
-import io.sluice.registry.schema.SchemaProvider;
-import io.sluice.registry.schema.SchemaType;
+import io.sluice.schema.CompatibilityChecker;
+import io.sluice.schema.SchemaFormats;
+import io.sluice.schema.SchemaProvider;
+import io.sluice.schema.SchemaType;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.RegistryState;
-import io.sluice.registry.schema.jsonschema.JsonSchemaProvider;
+import io.sluice.schema.jsonschema.JsonSchemaProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

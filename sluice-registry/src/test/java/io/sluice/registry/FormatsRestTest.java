@@ -1,5 +1,6 @@
 package io.sluice.registry;
 
+import io.sluice.schema.testing.TickingClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,15 +1,15 @@
 package io.sluice.registry.service;
 
-import io.sluice.registry.schema.CompatibilityChecker;
-import io.sluice.registry.schema.CompatibilityChecker.Previous;
-import io.sluice.registry.schema.CompatibilityLevel;
-import io.sluice.registry.schema.CompatibilityPolicy;
-import io.sluice.registry.schema.Dependency;
-import io.sluice.registry.schema.InvalidSchemaException;
-import io.sluice.registry.schema.ParsedSchema;
-import io.sluice.registry.schema.SchemaProvider;
-import io.sluice.registry.schema.SchemaReference;
-import io.sluice.registry.schema.SchemaType;
+import io.sluice.schema.CompatibilityChecker;
+import io.sluice.schema.CompatibilityChecker.Previous;
+import io.sluice.schema.CompatibilityLevel;
+import io.sluice.schema.CompatibilityPolicy;
+import io.sluice.schema.Dependency;
+import io.sluice.schema.InvalidSchemaException;
+import io.sluice.schema.ParsedSchema;
+import io.sluice.schema.SchemaProvider;
+import io.sluice.schema.SchemaReference;
+import io.sluice.schema.SchemaType;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.KafkaLogStore.Decision;
 import io.sluice.registry.store.LogEvent;

@@ -1,6 +1,6 @@
 package io.sluice.registry.store;
 
-import io.sluice.registry.schema.ComparisonBudgetExceededException;
+import io.sluice.schema.ComparisonBudgetExceededException;
 import io.sluice.topics.TopicLog;
 import java.time.Duration;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.sluice.registry.store;
 
-import io.sluice.registry.schema.CompatibilityLevel;
-import io.sluice.registry.schema.CompatibilityPolicy;
-import io.sluice.registry.schema.SchemaReference;
-import io.sluice.registry.schema.SchemaType;
+import io.sluice.schema.CompatibilityLevel;
+import io.sluice.schema.CompatibilityPolicy;
+import io.sluice.schema.SchemaReference;
+import io.sluice.schema.SchemaType;
 import java.util.List;
 
 /**

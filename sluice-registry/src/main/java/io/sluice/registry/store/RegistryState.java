@@ -1,13 +1,13 @@
 package io.sluice.registry.store;
 
-import io.sluice.registry.schema.CompatibilityLevel;
-import io.sluice.registry.schema.CompatibilityPolicy;
-import io.sluice.registry.schema.Dependency;
-import io.sluice.registry.schema.InvalidSchemaException;
-import io.sluice.registry.schema.ParsedSchema;
-import io.sluice.registry.schema.SchemaProvider;
-import io.sluice.registry.schema.SchemaReference;
-import io.sluice.registry.schema.SchemaType;
+import io.sluice.schema.CompatibilityLevel;
+import io.sluice.schema.CompatibilityPolicy;
+import io.sluice.schema.Dependency;
+import io.sluice.schema.InvalidSchemaException;
+import io.sluice.schema.ParsedSchema;
+import io.sluice.schema.SchemaProvider;
+import io.sluice.schema.SchemaReference;
+import io.sluice.schema.SchemaType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,7 +1,0 @@
-package io.sluice.registry.schema;
-
-/**
- * The text of one referenced schema, handed to a parser. A schema's dependencies come transitively resolved and
- * ordered so that each one appears after everything it depends on.
- */
-public record Dependency(String name, SchemaType type, String schema) {}

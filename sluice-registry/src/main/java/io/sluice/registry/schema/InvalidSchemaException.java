@@ -1,8 +1,0 @@
-package io.sluice.registry.schema;
-
-/** Schema text that its format's parser rejects; the message is the parser's, shown to the client as 42201. */
-public final class InvalidSchemaException extends Exception {
-  public InvalidSchemaException(String message) {
-    super(message);
-  }
-}
