@@ -1,10 +1,10 @@
 package io.sluice.bench.registry;
 
-import io.sluice.registry.schema.CompatibilityPolicy;
-import io.sluice.registry.schema.ParsedSchema;
-import io.sluice.registry.schema.SchemaFormats;
-import io.sluice.registry.schema.SchemaProvider;
-import io.sluice.registry.schema.SchemaType;
+import io.sluice.schema.CompatibilityPolicy;
+import io.sluice.schema.ParsedSchema;
+import io.sluice.schema.SchemaFormats;
+import io.sluice.schema.SchemaProvider;
+import io.sluice.schema.SchemaType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
