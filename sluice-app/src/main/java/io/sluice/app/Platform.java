@@ -2,7 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.connect.ConnectRuntime;
-import io.sluice.connect.metrics.MetricsExporter;
+import io.sluice.exporter.MetricsExporter;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
@@ -56,6 +56,7 @@ public final class Platform implements AutoCloseable {
           .groupId(config.get(SluiceConfig.CONNECT_GROUP))
           .pluginPath(pluginPath)
           .dataDir(dataDir)
+          .consumerInterceptor(MetricsExporter.FRESHNESS)
           .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
       EmbeddedKafka.Builder kafkaBuilder = config.externalKafka().isPresent() ? null : EmbeddedKafka.builder()
           .dataDir(dataDir.resolve("kafka"))

@@ -1,7 +1,6 @@
 package io.sluice.connect;
 
 import io.sluice.connect.convert.JsonEnvelopeConverter;
-import io.sluice.connect.metrics.FreshnessInterceptor;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import java.io.IOException;
@@ -36,6 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConnectRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ConnectRuntime.class);
+  /** The consumer configuration key that carries the worker's REST address ({@code host:port}) to interceptors. */
+  public static final String WORKER_KEY = "sluice.worker";
 
   /** Internal topics, named as every Connect tool expects them. */
   public static final String OFFSETS_TOPIC = "connect-offsets";
@@ -100,6 +101,7 @@ public final class ConnectRuntime implements AutoCloseable {
     private String statusTopic = STATUS_TOPIC;
     private String secretsTopic = SECRETS_TOPIC;
     private final Map<String, String> overrides = new HashMap<>();
+    private final java.util.List<String> consumerInterceptors = new java.util.ArrayList<>();
 
     private Builder() {}
 
@@ -145,6 +147,16 @@ public final class ConnectRuntime implements AutoCloseable {
     }
 
     /** Any Connect worker property, applied last. */
+    /**
+     * Adds an interceptor to every consumer the worker creates (its sink tasks'). Each is configured with
+     * {@link #WORKER_KEY}, this worker's REST address, so that an interceptor can tell which worker's observer it
+     * reports to when several workers share a JVM.
+     */
+    public Builder consumerInterceptor(Class<?> interceptor) {
+      consumerInterceptors.add(interceptor.getName());
+      return this;
+    }
+
     public Builder workerProperty(String key, String value) {
       overrides.put(key, value);
       return this;
@@ -201,10 +213,10 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", bootstrapServers);
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
       c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
-      // Sink consumers report which change events they committed, for the exporter's freshness histogram; the key
-      // tells the interceptor which worker (and so which exporter) it belongs to when several share a JVM.
-      c.put("consumer.interceptor.classes", FreshnessInterceptor.class.getName());
-      c.put("consumer." + FreshnessInterceptor.WORKER_KEY, restHost + ":" + restPort);
+      if (!consumerInterceptors.isEmpty()) {
+        c.put("consumer.interceptor.classes", String.join(",", consumerInterceptors));
+        c.put("consumer." + WORKER_KEY, restHost + ":" + restPort);
+      }
       c.put("sluice.secrets.topic", secretsTopic);
       c.putAll(overrides);
       return c;

@@ -1,7 +1,7 @@
 package io.sluice.bench.exporter;
 
 import io.sluice.connect.ConnectRuntime;
-import io.sluice.connect.metrics.MetricsExporter;
+import io.sluice.exporter.MetricsExporter;
 import io.sluice.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -44,7 +44,8 @@ public final class ScrapeBenchmark {
     Path dir = Files.createTempDirectory("sluice-exporter-bench");
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dir.resolve("kafka")).port(freePort()).start();
         ConnectRuntime connect = ConnectRuntime.builder().bootstrapServers(kafka.bootstrapServers())
-            .restPort(freePort()).dataDir(dir).pluginPath(Files.createDirectories(dir.resolve("plugins"))).start();
+            .restPort(freePort()).dataDir(dir).pluginPath(Files.createDirectories(dir.resolve("plugins")))
+            .consumerInterceptor(MetricsExporter.FRESHNESS).start();
         MetricsExporter exporter = MetricsExporter.builder(connect).port(0).start()) {
       int pairs = connectors / 2;
       try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {

@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import java.util.Map;
 import org.apache.kafka.common.metrics.MeasurableStat;

@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

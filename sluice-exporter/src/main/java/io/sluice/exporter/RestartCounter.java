@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

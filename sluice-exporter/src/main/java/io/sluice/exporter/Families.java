@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;

@@ -1,11 +1,11 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.connect.ConnectRuntime;
-import io.sluice.connect.metrics.ConnectorCatalog.Connector;
+import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import java.io.ByteArrayOutputStream;
@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
  * OpenMetrics when the scraper asks for it, with the official Prometheus Java client's writers.
  *
  * <pre>{@code
- * MetricsExporter exporter = MetricsExporter.builder(connectRuntime).port(5556).start();
+ * ConnectRuntime connect = ConnectRuntime.builder()...consumerInterceptor(MetricsExporter.FRESHNESS).start();
+ * MetricsExporter exporter = MetricsExporter.builder(connect).port(5556).start();
  * }</pre>
+ *
+ * <p>The freshness histogram needs {@link #FRESHNESS} on the worker's consumers; without it the histogram stays empty.
  *
  * <p>A scrape reads only memory: the worker's metrics registry, its connector configs and statuses, restart counts
  * followed from the status topic, and the last reading of the slow values (end offsets, consumer lag, source log
@@ -41,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
   private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+  /** The consumer interceptor a worker needs for {@code svc_cdc_freshness_seconds}; give it to the worker's builder. */
+  public static final Class<?> FRESHNESS = FreshnessInterceptor.class;
 
   private final HttpServer http;
   private final PrometheusRegistry registry;
@@ -62,6 +67,9 @@ public final class MetricsExporter implements AutoCloseable {
     recorder = freshness::observe;
     worker = b.connect.restUrl().replaceFirst("^https?://", "");
     FreshnessInterceptor.register(worker, recorder);
+    if (!workerConfig.getOrDefault("consumer.interceptor.classes", "").contains(FreshnessInterceptor.class.getName())) {
+      log.warn("worker {} runs without the freshness interceptor: change-event freshness will not be measured", worker);
+    }
 
     registry = new PrometheusRegistry();
     RuntimeCollector collector = new RuntimeCollector(catalog, metrics, restarts, slow);

@@ -1,8 +1,9 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.sluice.connect.ConnectRuntime;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -26,11 +27,10 @@ import org.apache.kafka.common.TopicPartition;
  * that are not JSON (another converter) or carry neither are not measured.
  *
  * <p>Kafka creates interceptors by class name, so the link to the exporter is a per-worker registry: the worker passes
- * its id as {@value #WORKER_KEY} in the consumer config, and the exporter of that worker registers a
+ * its REST address as {@link ConnectRuntime#WORKER_KEY} in the consumer config, and the exporter of that worker registers a
  * {@link Recorder} under the same id.
  */
 public final class FreshnessInterceptor implements ConsumerInterceptor<byte[], byte[]> {
-  public static final String WORKER_KEY = "sluice.metrics.worker";
   private static final Map<String, Recorder> recorders = new ConcurrentHashMap<>();
   private static final JsonFactory JSON = new JsonFactory();
   /** Bounds memory when commits stall: past this many pending records a partition stops being sampled. */
@@ -56,7 +56,7 @@ public final class FreshnessInterceptor implements ConsumerInterceptor<byte[], b
 
   @Override
   public void configure(Map<String, ?> configs) {
-    Object w = configs.get(WORKER_KEY);
+    Object w = configs.get(ConnectRuntime.WORKER_KEY);
     worker = w == null ? null : w.toString();
     connector = connectorOf(String.valueOf(configs.get(ConsumerConfig.CLIENT_ID_CONFIG)));
   }

@@ -1,11 +1,11 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.sluice.connect.metrics.ConnectorCatalog.Connector;
-import io.sluice.connect.metrics.ConnectorCatalog.Kind;
-import io.sluice.connect.metrics.SlowReadings.Readings;
-import io.sluice.connect.metrics.SlowReadings.Timed;
+import io.sluice.exporter.ConnectorCatalog.Connector;
+import io.sluice.exporter.ConnectorCatalog.Kind;
+import io.sluice.exporter.SlowReadings.Readings;
+import io.sluice.exporter.SlowReadings.Timed;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.HashSet;

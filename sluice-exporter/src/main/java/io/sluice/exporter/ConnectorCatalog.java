@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
-import io.sluice.connect.metrics.ConnectorCatalog.Connector;
-import io.sluice.connect.metrics.ConnectorCatalog.Kind;
+import io.sluice.exporter.ConnectorCatalog.Connector;
+import io.sluice.exporter.ConnectorCatalog.Kind;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import java.sql.Connection;
 import java.sql.Driver;

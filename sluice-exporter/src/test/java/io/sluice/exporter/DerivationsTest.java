@@ -1,10 +1,10 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.sluice.connect.metrics.ConnectorCatalog.Connector;
-import io.sluice.connect.metrics.ConnectorCatalog.Kind;
+import io.sluice.exporter.ConnectorCatalog.Connector;
+import io.sluice.exporter.ConnectorCatalog.Kind;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.sluice.connect.metrics;
+package io.sluice.exporter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,7 +57,8 @@ class MetricsExporterTest {
 
   @BeforeAll
   static void start() {
-    worker = TestWorkers.worker(SharedKafka.unique("exporter"), dataDir).start();
+    worker = TestWorkers.worker(SharedKafka.unique("exporter"), dataDir).consumerInterceptor(MetricsExporter.FRESHNESS)
+        .start();
     exporter = MetricsExporter.builder(worker).port(0).refreshInterval(Duration.ofSeconds(1)).start();
     rest = new ConnectClient(worker.restUrl());
     pipeline = new Pipeline(SharedKafka.unique("mx"));
