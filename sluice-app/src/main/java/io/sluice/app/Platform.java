@@ -9,8 +9,6 @@ import io.sluice.kafka.ExitControl;
 import io.sluice.alerts.AlertRouter;
 import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
-import io.sluice.metrics.promql.parser.Parser;
-import io.sluice.alerts.config.ConfigException;
 import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,28 +117,24 @@ public final class Platform implements AutoCloseable {
     AlertRouter router;
     try {
       router = b.start();
-    } catch (ConfigException e) {
-      throw new SluiceConfig.ConfigException("alert router configuration: " + String.join("; ", e.errors()));
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException("alert router configuration: " + e.getMessage());
     }
     started.push(router::close);
     urls.put("alerts", router.url());
   }
 
   private void startMetricsServer(SluiceConfig config, String host, Path dataDir) {
-    String retention = config.get(SluiceConfig.METRICS_RETENTION);
-    long retentionMs;
-    try {
-      retentionMs = Parser.parseDuration(retention);
-    } catch (RuntimeException e) {
-      throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + " must be a duration such as 15d, not '"
-          + retention + "'");
-    }
     MetricsServer.Builder b = MetricsServer.builder()
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
         .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
-        .dataDir(dataDir.resolve("metrics"))
-        .retention(Duration.ofMillis(retentionMs));
+        .dataDir(dataDir.resolve("metrics"));
+    try {
+      b.retention(config.get(SluiceConfig.METRICS_RETENTION));
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + ": " + e.getMessage());
+    }
     // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
     java.net.URI router = java.net.URI.create(urls.get("alerts"));
     b.alertmanager(router.getHost() + ":" + router.getPort());

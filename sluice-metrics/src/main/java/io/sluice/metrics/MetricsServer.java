@@ -1,5 +1,6 @@
 package io.sluice.metrics;
 
+import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpServer;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.promql.Engine;
@@ -178,6 +179,16 @@ public final class MetricsServer implements AutoCloseable {
     /** How long samples are kept ({@code --storage.retention}); 15 days by default. */
     public Builder retention(Duration retention) {
       this.retention = retention;
+      return this;
+    }
+
+    /** The retention as Prometheus' {@code --storage.tsdb.retention.time} takes it ({@code 15d}, {@code 12h}). */
+    public Builder retention(String retention) {
+      try {
+        this.retention = GoDuration.parse(retention);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("retention must be a duration such as 15d, not '" + retention + "'", e);
+      }
       return this;
     }
 

@@ -1,16 +1,14 @@
 package io.sluice.template;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
+import io.sluice.gofmt.GoFloat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Go's {@code fmt} formatting of the values templates print, so that an annotation expands to the very string
- * Prometheus produces: {@code %v} of a float64 ({@code 1e+06}), {@code %.4g} (humanize), {@code %.2f} (rounding the
- * exact binary value half to even, as Go does, not half up as {@link java.util.Formatter} does).
+ * Prometheus produces: {@code %v} of a float64 ({@code 1e+06}), maps, slices, and {@code printf}'s verbs. Floats are
+ * written by {@link GoFloat}.
  */
 public final class GoFormat {
   private GoFormat() {}
@@ -24,7 +22,7 @@ public final class GoFormat {
       return s.string();
     }
     if (v instanceof Double d) {
-      return g(d, -1);
+      return GoFloat.g(d, -1);
     }
     if (v instanceof Map<?, ?> m) {
       StringBuilder sb = new StringBuilder("map[");
@@ -49,103 +47,6 @@ public final class GoFormat {
       return sb.append(']').toString();
     }
     return v.toString();
-  }
-
-  /** Go's {@code %g} with a precision ({@code -1}: the shortest representation, as {@code %v}). */
-  public static String g(double v, int prec) {
-    if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
-      // NaN, +Inf, -Inf, 0, -0 print alike in every verb
-      return Double.isNaN(v) ? "NaN" : Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : 1 / v < 0 ? "-0" : "0";
-    }
-    boolean shortest = prec < 0;
-    Digits d = shortest ? Digits.shortest(v) : Digits.rounded(v, prec == 0 ? 1 : prec);
-    int p = shortest ? d.digits.length() : (prec == 0 ? 1 : prec);
-    int eprec = shortest ? 6 : p;
-    int exp = d.point - 1;
-    if (exp < -4 || exp >= eprec) {
-      return d.sign() + e(d, Math.min(p, d.digits.length()) - 1);
-    }
-    int fracDigits = Math.max((p > d.point ? d.digits.length() : p) - d.point, 0);
-    return d.sign() + f(d, fracDigits);
-  }
-
-  /** Go's {@code %.Nf}: the exact binary value rounded half to even. */
-  public static String f(double v, int prec) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return g(v, -1);
-    }
-    BigDecimal b = new BigDecimal(v).setScale(prec, RoundingMode.HALF_EVEN);
-    String s = b.abs().toPlainString();
-    return (v < 0 || (v == 0 && 1 / v < 0) ? "-" : "") + s;
-  }
-
-  /** Go's {@code %.Ne}. */
-  public static String e(double v, int prec) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return g(v, -1);
-    }
-    if (v == 0) {
-      return (1 / v < 0 ? "-" : "") + "0" + (prec > 0 ? "." + "0".repeat(prec) : "") + "e+00";
-    }
-    Digits d = Digits.rounded(v, prec + 1);
-    return d.sign() + e(d, prec);
-  }
-
-  private static String e(Digits d, int frac) {
-    StringBuilder sb = new StringBuilder().append(d.digits.charAt(0));
-    if (frac > 0) {
-      sb.append('.');
-      for (int i = 1; i <= frac; i++) {
-        sb.append(i < d.digits.length() ? d.digits.charAt(i) : '0');
-      }
-    }
-    int exp = d.point - 1;
-    sb.append('e').append(exp < 0 ? '-' : '+');
-    int a = Math.abs(exp);
-    if (a < 10) {
-      sb.append('0');
-    }
-    return sb.append(a).toString();
-  }
-
-  private static String f(Digits d, int frac) {
-    StringBuilder sb = new StringBuilder();
-    if (d.point > 0) {
-      for (int i = 0; i < d.point; i++) {
-        sb.append(i < d.digits.length() ? d.digits.charAt(i) : '0');
-      }
-    } else {
-      sb.append('0');
-    }
-    if (frac > 0) {
-      sb.append('.');
-      for (int i = 0; i < frac; i++) {
-        int at = d.point + i;
-        sb.append(at >= 0 && at < d.digits.length() ? d.digits.charAt(at) : '0');
-      }
-    }
-    return sb.toString();
-  }
-
-  /** A decimal 0.{@code digits} × 10^{@code point}, without trailing zeros. */
-  private record Digits(boolean negative, String digits, int point) {
-    String sign() {
-      return negative ? "-" : "";
-    }
-
-    static Digits shortest(double v) {
-      return of(v < 0, new BigDecimal(Double.toString(Math.abs(v))));
-    }
-
-    static Digits rounded(double v, int significant) {
-      return of(v < 0, new BigDecimal(Math.abs(v)).round(new MathContext(significant, RoundingMode.HALF_EVEN)));
-    }
-
-    private static Digits of(boolean negative, BigDecimal b) {
-      b = b.stripTrailingZeros();
-      String digits = b.unscaledValue().toString();
-      return new Digits(negative, digits, digits.length() - b.scale());
-    }
   }
 
   /** Go's {@code fmt.Sprintf} for the verbs templates use: %s %v %d %f %e %g %q %x %%, with width and precision. */
@@ -258,9 +159,9 @@ public final class GoFormat {
           return null;
         }
         String s = switch (verb) {
-          case 'e' -> e(d, prec < 0 ? 6 : prec);
-          case 'g' -> g(d, prec);
-          default -> f(d, prec < 0 ? 6 : prec);
+          case 'e' -> GoFloat.e(d, prec < 0 ? 6 : prec);
+          case 'g' -> GoFloat.g(d, prec);
+          default -> GoFloat.f(d, prec < 0 ? 6 : prec);
         };
         return plus && d >= 0 && !Double.isNaN(d) ? "+" + s : s;
       default:

@@ -2,8 +2,12 @@ package io.sluice.alerts.config;
 
 import java.util.List;
 
-/** A configuration that cannot be used; {@link #errors()} lists every problem found, in file order. */
-public final class ConfigException extends Exception {
+/**
+ * A configuration that cannot be used; {@link #errors()} lists every problem found, in file order. Unchecked, as any
+ * refused argument, so that whoever starts the router can report it beside the other components' refusals without
+ * knowing this type.
+ */
+public final class ConfigException extends IllegalArgumentException {
   private final List<String> errors;
 
   public ConfigException(List<String> errors) {

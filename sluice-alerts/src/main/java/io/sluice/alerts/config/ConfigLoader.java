@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.sluice.alerts.labels.Matcher;
+import io.sluice.gofmt.GoDuration;
 import io.sluice.alerts.labels.Matchers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -582,7 +583,7 @@ public final class ConfigLoader {
       return dflt;
     }
     try {
-      return Durations.parse(n.path(key).asText());
+      return GoDuration.parse(n.path(key).asText());
     } catch (IllegalArgumentException e) {
       errors.add(key + ": " + e.getMessage());
       return dflt;

@@ -1,5 +1,6 @@
 package io.sluice.app.reconcile;
 
+import io.sluice.gofmt.GoDuration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,8 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -206,19 +205,12 @@ public final class ReconcileCommand implements Callable<Integer> {
     return p;
   }
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
-
-  /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT30S}). */
+  /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h30m} (as Prometheus writes durations), or ISO-8601 ({@code PT30S}). */
   static Duration duration(String text) {
-    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      };
+    try {
+      return GoDuration.parse(text.trim().toLowerCase(Locale.ROOT));
+    } catch (IllegalArgumentException notPrometheus) {
+      // ISO-8601, below
     }
     try {
       return Duration.parse(text.trim().toUpperCase(Locale.ROOT));

@@ -1,6 +1,6 @@
 package io.sluice.metrics.promql;
 
-import io.sluice.metrics.model.GoFloat;
+import io.sluice.gofmt.GoFloat;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.parser.AggregateOp;
 import io.sluice.metrics.promql.parser.Expr;

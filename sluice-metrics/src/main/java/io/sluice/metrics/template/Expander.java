@@ -1,6 +1,7 @@
 package io.sluice.metrics.template;
 
 import io.sluice.template.Builtins;
+import io.sluice.gofmt.GoFloat;
 import io.sluice.template.GoFormat;
 import io.sluice.template.Template;
 import io.sluice.template.Template.TemplateException;
@@ -118,7 +119,7 @@ public final class Expander {
     f.put("humanize", a -> humanize(toFloat(a.get(0))));
     f.put("humanize1024", a -> humanize1024(toFloat(a.get(0))));
     f.put("humanizeDuration", a -> humanizeDuration(toFloat(a.get(0))));
-    f.put("humanizePercentage", a -> GoFormat.g(toFloat(a.get(0)) * 100, 4) + "%");
+    f.put("humanizePercentage", a -> GoFloat.g(toFloat(a.get(0)) * 100, 4) + "%");
     f.put("humanizeTimestamp", a -> humanizeTimestamp(toFloat(a.get(0))));
     f.put("pathPrefix", a -> "");
     f.put("externalURL", a -> externalUrl);
@@ -178,7 +179,7 @@ public final class Expander {
 
   static String humanize(double v) {
     if (v == 0 || Double.isNaN(v) || Double.isInfinite(v)) {
-      return GoFormat.g(v, 4);
+      return GoFloat.g(v, 4);
     }
     String prefix = "";
     if (Math.abs(v) >= 1) {
@@ -189,7 +190,7 @@ public final class Expander {
         prefix = p;
         v /= 1000;
       }
-      return GoFormat.g(v, 4) + prefix;
+      return GoFloat.g(v, 4) + prefix;
     }
     for (String p : new String[] {"m", "u", "n", "p", "f", "a", "z", "y"}) {
       if (Math.abs(v) >= 1) {
@@ -198,12 +199,12 @@ public final class Expander {
       prefix = p;
       v *= 1000;
     }
-    return GoFormat.g(v, 4) + prefix;
+    return GoFloat.g(v, 4) + prefix;
   }
 
   static String humanize1024(double v) {
     if (Math.abs(v) <= 1 || Double.isNaN(v) || Double.isInfinite(v)) {
-      return GoFormat.g(v, 4);
+      return GoFloat.g(v, 4);
     }
     String prefix = "";
     for (String p : new String[] {"ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"}) {
@@ -213,15 +214,15 @@ public final class Expander {
       prefix = p;
       v /= 1024;
     }
-    return GoFormat.g(v, 4) + prefix;
+    return GoFloat.g(v, 4) + prefix;
   }
 
   static String humanizeDuration(double v) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return GoFormat.g(v, 4);
+      return GoFloat.g(v, 4);
     }
     if (v == 0) {
-      return GoFormat.g(v, 4) + "s";
+      return GoFloat.g(v, 4) + "s";
     }
     if (Math.abs(v) >= 1) {
       String sign = "";
@@ -243,7 +244,7 @@ public final class Expander {
       if (minutes != 0) {
         return sign + minutes + "m " + seconds + "s";
       }
-      return sign + GoFormat.g(v, 4) + "s";
+      return sign + GoFloat.g(v, 4) + "s";
     }
     String prefix = "";
     for (String p : new String[] {"m", "u", "n", "p", "f", "a", "z", "y"}) {
@@ -253,13 +254,13 @@ public final class Expander {
       prefix = p;
       v *= 1000;
     }
-    return GoFormat.g(v, 4) + prefix + "s";
+    return GoFloat.g(v, 4) + prefix + "s";
   }
 
   /** Go's {@code time.Time.String()} of a Unix timestamp in UTC, as Prometheus 2.x prints it. */
   static String humanizeTimestamp(double v) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return GoFormat.g(v, 4);
+      return GoFloat.g(v, 4);
     }
     long nanos = Math.round(v * 1e9);
     Instant t = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));

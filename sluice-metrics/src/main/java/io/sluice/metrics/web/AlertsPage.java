@@ -56,7 +56,7 @@ final class AlertsPage {
             sb.append("<tr><td>").append(TargetsPage.esc(al.labels().toString())).append("</td><td class=\"")
                 .append(al.state().apiName()).append("\">").append(al.state().apiName().toUpperCase(Locale.ROOT))
                 .append("</td><td>").append(RulesApi.time(al.activeAt())).append("</td><td>")
-                .append(io.sluice.metrics.model.GoFloat.format(al.value())).append("</td><td>");
+                .append(io.sluice.gofmt.GoFloat.format(al.value())).append("</td><td>");
             for (Map.Entry<String, String> e : new java.util.TreeMap<>(al.annotations()).entrySet()) {
               sb.append("<b>").append(TargetsPage.esc(e.getKey())).append("</b>: ")
                   .append(TargetsPage.esc(e.getValue())).append("<br>");

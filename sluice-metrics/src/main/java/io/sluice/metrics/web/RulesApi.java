@@ -3,7 +3,7 @@ package io.sluice.metrics.web;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
-import io.sluice.metrics.model.GoFloat;
+import io.sluice.gofmt.GoFloat;
 import io.sluice.metrics.rules.Alert;
 import io.sluice.metrics.rules.AlertingRule;
 import io.sluice.metrics.rules.Group;

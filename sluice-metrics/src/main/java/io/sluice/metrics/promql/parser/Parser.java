@@ -1,5 +1,6 @@
 package io.sluice.metrics.promql.parser;
 
+import io.sluice.gofmt.GoDuration;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.parser.Lexer.Kind;
@@ -49,48 +50,18 @@ public final class Parser {
     throw new ParseException("1:1: parse error: expected vector selector, got " + e.type().description());
   }
 
-  /** A duration such as {@code 5m} or {@code 1h30m}, in milliseconds. */
-  /** Prometheus's spelling of a duration: 0s, 90s as 1m30s, 1h14m. */
+  /** Prometheus's spelling of a duration: 0s, 90s as 1m30s, 1h14m, 90d (not 12w6d). */
   public static String formatDuration(long ms) {
     return Printer.duration(ms);
   }
 
+  /** A duration such as {@code 5m} or {@code 1h30m}, in milliseconds; refused as PromQL refuses it. */
   public static long parseDuration(String s) {
-    long total = 0;
-    int p = 0;
-    if (s.isEmpty()) {
-      throw new ParseException("empty duration string");
+    try {
+      return GoDuration.parseMillis(s);
+    } catch (IllegalArgumentException e) {
+      throw new ParseException(e.getMessage());
     }
-    while (p < s.length()) {
-      int start = p;
-      while (p < s.length() && Character.isDigit(s.charAt(p))) {
-        p++;
-      }
-      if (start == p) {
-        throw new ParseException("not a valid duration string: \"" + s + "\"");
-      }
-      long n = Long.parseLong(s.substring(start, p));
-      long unit;
-      if (s.startsWith("ms", p)) {
-        unit = 1;
-        p += 2;
-      } else if (p < s.length()) {
-        unit = switch (s.charAt(p)) {
-          case 's' -> 1000L;
-          case 'm' -> 60_000L;
-          case 'h' -> 3_600_000L;
-          case 'd' -> 86_400_000L;
-          case 'w' -> 7 * 86_400_000L;
-          case 'y' -> 365 * 86_400_000L;
-          default -> throw new ParseException("not a valid duration string: \"" + s + "\"");
-        };
-        p++;
-      } else {
-        throw new ParseException("not a valid duration string: \"" + s + "\"");
-      }
-      total += n * unit;
-    }
-    return total;
   }
 
   // ---- tokens

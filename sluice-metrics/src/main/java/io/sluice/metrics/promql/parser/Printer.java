@@ -1,5 +1,6 @@
 package io.sluice.metrics.promql.parser;
 
+import io.sluice.gofmt.GoDuration;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import java.util.ArrayList;
@@ -32,19 +33,7 @@ final class Printer {
   }
 
   static String duration(long ms) {
-    if (ms == 0) {
-      return "0s";
-    }
-    StringBuilder sb = new StringBuilder();
-    long[] units = {365L * 24 * 3600_000, 7L * 24 * 3600_000, 24L * 3600_000, 3600_000, 60_000, 1000, 1};
-    String[] names = {"y", "w", "d", "h", "m", "s", "ms"};
-    for (int i = 0; i < units.length; i++) {
-      if (ms >= units[i]) {
-        sb.append(ms / units[i]).append(names[i]);
-        ms %= units[i];
-      }
-    }
-    return sb.toString();
+    return GoDuration.format(java.time.Duration.ofMillis(ms));
   }
 
   static String selector(Expr.VectorSelector s) {

@@ -1,0 +1,136 @@
+package io.sluice.gofmt;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * A float64 printed as Go prints it, so that Sluice's APIs, pages and templates show the very string Prometheus and
+ * Alertmanager show: {@code strconv.FormatFloat} with the shortest precision ({@code 'f'} for sample values,
+ * {@code 'e'} for alert values) and {@code fmt}'s {@code %g}, {@code %e} and {@code %.Nf} (rounding the exact binary
+ * value half to even, as Go does, not half up as {@link java.util.Formatter} does). NaN, {@code +Inf}, {@code -Inf} and
+ * {@code -0} are written as Go writes them.
+ */
+public final class GoFloat {
+  private GoFloat() {}
+
+  /** {@code strconv.FormatFloat(v, 'f', -1, 64)}: the shortest decimal that reads back as {@code v}, no exponent. */
+  public static String format(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
+      return special(v);
+    }
+    Digits d = Digits.shortest(v);
+    return d.sign() + fixed(d, Math.max(d.digits.length() - d.point, 0));
+  }
+
+  /** {@code strconv.FormatFloat(v, 'e', -1, 64)}: the shortest mantissa, as Prometheus' API prints alert values. */
+  public static String formatE(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return special(v);
+    }
+    if (v == 0) {
+      return (1 / v < 0 ? "-" : "") + "0e+00";
+    }
+    Digits d = Digits.shortest(v);
+    return d.sign() + exponent(d, d.digits.length() - 1);
+  }
+
+  /** Go's {@code %g} with a precision ({@code -1}: the shortest representation, as {@code %v}). */
+  public static String g(double v, int prec) {
+    if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
+      return special(v);
+    }
+    boolean shortest = prec < 0;
+    Digits d = shortest ? Digits.shortest(v) : Digits.rounded(v, prec == 0 ? 1 : prec);
+    int p = shortest ? d.digits.length() : (prec == 0 ? 1 : prec);
+    int eprec = shortest ? 6 : p;
+    int exp = d.point - 1;
+    if (exp < -4 || exp >= eprec) {
+      return d.sign() + exponent(d, Math.min(p, d.digits.length()) - 1);
+    }
+    int fracDigits = Math.max((p > d.point ? d.digits.length() : p) - d.point, 0);
+    return d.sign() + fixed(d, fracDigits);
+  }
+
+  /** Go's {@code %.Nf}: the exact binary value rounded half to even. */
+  public static String f(double v, int prec) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return special(v);
+    }
+    String s = new BigDecimal(v).setScale(prec, RoundingMode.HALF_EVEN).abs().toPlainString();
+    return (v < 0 || (v == 0 && 1 / v < 0) ? "-" : "") + s;
+  }
+
+  /** Go's {@code %.Ne}. */
+  public static String e(double v, int prec) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return special(v);
+    }
+    if (v == 0) {
+      return (1 / v < 0 ? "-" : "") + "0" + (prec > 0 ? "." + "0".repeat(prec) : "") + "e+00";
+    }
+    Digits d = Digits.rounded(v, prec + 1);
+    return d.sign() + exponent(d, prec);
+  }
+
+  private static String special(double v) {
+    return Double.isNaN(v) ? "NaN" : Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : 1 / v < 0 ? "-0" : "0";
+  }
+
+  private static String exponent(Digits d, int frac) {
+    StringBuilder sb = new StringBuilder().append(d.digits.charAt(0));
+    if (frac > 0) {
+      sb.append('.');
+      for (int i = 1; i <= frac; i++) {
+        sb.append(i < d.digits.length() ? d.digits.charAt(i) : '0');
+      }
+    }
+    int exp = d.point - 1;
+    sb.append('e').append(exp < 0 ? '-' : '+');
+    int a = Math.abs(exp);
+    if (a < 10) {
+      sb.append('0');
+    }
+    return sb.append(a).toString();
+  }
+
+  private static String fixed(Digits d, int frac) {
+    StringBuilder sb = new StringBuilder();
+    if (d.point > 0) {
+      for (int i = 0; i < d.point; i++) {
+        sb.append(i < d.digits.length() ? d.digits.charAt(i) : '0');
+      }
+    } else {
+      sb.append('0');
+    }
+    if (frac > 0) {
+      sb.append('.');
+      for (int i = 0; i < frac; i++) {
+        int at = d.point + i;
+        sb.append(at >= 0 && at < d.digits.length() ? d.digits.charAt(at) : '0');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** A decimal 0.{@code digits} × 10^{@code point}, without trailing zeros. */
+  private record Digits(boolean negative, String digits, int point) {
+    String sign() {
+      return negative ? "-" : "";
+    }
+
+    static Digits shortest(double v) {
+      return of(v < 0, new BigDecimal(Double.toString(Math.abs(v))));
+    }
+
+    static Digits rounded(double v, int significant) {
+      return of(v < 0, new BigDecimal(Math.abs(v)).round(new MathContext(significant, RoundingMode.HALF_EVEN)));
+    }
+
+    private static Digits of(boolean negative, BigDecimal b) {
+      b = b.stripTrailingZeros();
+      String digits = b.unscaledValue().toString();
+      return new Digits(negative, digits, digits.length() - b.scale());
+    }
+  }
+}
