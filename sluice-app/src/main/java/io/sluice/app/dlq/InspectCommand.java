@@ -1,5 +1,6 @@
 package io.sluice.app.dlq;
 
+import io.sluice.app.cli.TextTable;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,6 @@
 package io.sluice.app.dlq;
 
+import io.sluice.app.cli.TextTable;
 import io.sluice.ops.dlq.RecordFilter;
 import io.sluice.ops.dlq.ReplayRequest;
 import io.sluice.ops.dlq.ReplayResult;

@@ -1,5 +1,6 @@
 package io.sluice.app.offsets;
 
+import io.sluice.app.cli.TextTable;
 import io.sluice.ops.offsets.Field;
 import io.sluice.ops.offsets.OffsetSurgery;
 import io.sluice.ops.offsets.RestoreEstimate;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** The human-readable forms of the surgery results. */
@@ -107,33 +107,6 @@ final class Printing {
   }
 
   static String table(List<String> header, List<List<String>> rows) {
-    int[] w = new int[header.size()];
-    Function<List<String>, Void> measure = row -> {
-      for (int i = 0; i < row.size(); i++) {
-        w[i] = Math.max(w[i], row.get(i).length());
-      }
-      return null;
-    };
-    measure.apply(header);
-    rows.forEach(measure::apply);
-    StringBuilder sb = new StringBuilder();
-    for (List<String> row : concat(header, rows)) {
-      StringBuilder line = new StringBuilder("  ");
-      for (int i = 0; i < row.size(); i++) {
-        line.append(String.format(Locale.ROOT, "%-" + Math.max(1, w[i]) + "s", row.get(i)));
-        if (i < row.size() - 1) {
-          line.append("  ");
-        }
-      }
-      sb.append(line.toString().stripTrailing()).append('\n');
-    }
-    return sb.toString();
-  }
-
-  private static List<List<String>> concat(List<String> header, List<List<String>> rows) {
-    List<List<String>> all = new ArrayList<>();
-    all.add(header);
-    all.addAll(rows);
-    return all;
+    return new TextTable(header).indent("  ").rows(rows).render();
   }
 }
