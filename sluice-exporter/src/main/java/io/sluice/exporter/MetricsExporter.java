@@ -1,16 +1,12 @@
 package io.sluice.exporter;
 
 import io.prometheus.metrics.core.metrics.Histogram;
-import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.connect.ConnectRuntime;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.sluice.http.MetricsPage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -43,7 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
-  private static final ExpositionFormats FORMATS = ExpositionFormats.init();
   /** The consumer interceptor a worker needs for {@code svc_cdc_freshness_seconds}; give it to the worker's builder. */
   public static final Class<?> FRESHNESS = FreshnessInterceptor.class;
 
@@ -98,7 +93,7 @@ public final class MetricsExporter implements AutoCloseable {
 
     http = HttpServer.builder("metrics exporter").host(b.host).port(b.port).maxThreads(8)
         .maxRequestBytes(b.maxRequestBytes)
-        .get("/metrics", req -> scrape(req.header("accept").orElse("")))
+        .get("/metrics", MetricsPage.serving(registry))
         .get("/", req -> HttpResponse.text(200, "text/html; charset=utf-8",
             "<html><body><a href=\"/metrics\">/metrics</a></body></html>\n"))
         .start();
@@ -118,16 +113,7 @@ public final class MetricsExporter implements AutoCloseable {
     return http.port();
   }
 
-  private HttpResponse scrape(String accept) {
-    ExpositionFormatWriter writer = FORMATS.findWriter(accept);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-    try {
-      writer.write(out, registry.scrape());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return HttpResponse.of(200, writer.getContentType(), out.toByteArray());
-  }
+
 
   private static void guarded(String what, Runnable r) {
     try {

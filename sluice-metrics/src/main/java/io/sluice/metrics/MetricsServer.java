@@ -1,5 +1,8 @@
 package io.sluice.metrics;
 
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpServer;
 import io.sluice.metrics.config.Config;
@@ -95,7 +98,7 @@ public final class MetricsServer implements AutoCloseable {
           .sender(notifier::send).build();
       this.ruler = r;
       Api api = new Api(db, engine, b.clock, scrapes::activeTargets, () -> ready, PROMETHEUS_COMPATIBLE_VERSION)
-          .selfMetrics(this::selfMetrics);
+          .selfMetrics(selfMetrics());
       new RulesApi(ruler, this::reload, notifier::endpoints).register(hb);
       this.http = api.register(hb).start();
       ruler.externalUrl(b.externalUrl != null ? b.externalUrl : http.url());
@@ -339,28 +342,30 @@ public final class MetricsServer implements AutoCloseable {
     return notifier.stats();
   }
 
-  private String selfMetrics() {
-    Db.Stats s = db.stats();
-    Notifier.Stats n = notifier.stats();
-    StringBuilder sb = new StringBuilder();
-    metric(sb, "prometheus_tsdb_head_series", "gauge", "Total number of series in the head block.", s.headSeries());
-    metric(sb, "prometheus_tsdb_blocks_loaded", "gauge", "Number of currently loaded data blocks.", s.blocks());
-    metric(sb, "prometheus_tsdb_out_of_order_samples_total", "counter", "Samples rejected as out of order.",
-        db.outOfOrderSamples());
-    metric(sb, "prometheus_notifications_sent_total", "counter", "Total number of alerts sent.", n.sent());
-    metric(sb, "prometheus_notifications_errors_total", "counter",
-        "Total number of errors sending alert notifications.", n.errors());
-    metric(sb, "prometheus_notifications_dropped_total", "counter", "Total number of alerts dropped.", n.dropped());
-    metric(sb, "prometheus_notifications_queue_length", "gauge", "The number of alert notifications in the queue.",
-        n.queueLength());
-    metric(sb, "prometheus_ready", "gauge", "Whether the server is ready.", ready ? 1 : 0);
-    return sb.toString();
+  /** The server's own metrics, named as Prometheus names them, read from the store and notifier at each scrape. */
+  private PrometheusRegistry selfMetrics() {
+    PrometheusRegistry r = new PrometheusRegistry();
+    gauge(r, "prometheus_tsdb_head_series", "Total number of series in the head block.", () -> db.stats().headSeries());
+    gauge(r, "prometheus_tsdb_blocks_loaded", "Number of currently loaded data blocks.", () -> db.stats().blocks());
+    counter(r, "prometheus_tsdb_out_of_order_samples_total", "Samples rejected as out of order.",
+        db::outOfOrderSamples);
+    counter(r, "prometheus_notifications_sent_total", "Total number of alerts sent.", () -> notifier.stats().sent());
+    counter(r, "prometheus_notifications_errors_total", "Total number of errors sending alert notifications.",
+        () -> notifier.stats().errors());
+    counter(r, "prometheus_notifications_dropped_total", "Total number of alerts dropped.",
+        () -> notifier.stats().dropped());
+    gauge(r, "prometheus_notifications_queue_length", "The number of alert notifications in the queue.",
+        () -> notifier.stats().queueLength());
+    gauge(r, "prometheus_ready", "Whether the server is ready.", () -> ready ? 1 : 0);
+    return r;
   }
 
-  private static void metric(StringBuilder sb, String name, String type, String help, long value) {
-    sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
-        .append(name).append(' ').append(value).append('\n');
+  private static void gauge(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier value) {
+    GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsLong())).register(r);
+  }
+
+  private static void counter(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier value) {
+    CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsLong())).register(r);
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
+import io.sluice.http.MetricsPage;
 import io.sluice.http.Json;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,8 +92,7 @@ public final class Api {
         .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "OK"))
         .get("/-/ready", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "OK"))
         .post("/-/reload", a::reload)
-        .get("/metrics", r -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8",
-            backend.metrics().exposition()))
+        .get("/metrics", MetricsPage.serving(backend.metrics().registry()))
         .onError(Api::error);
   }
 

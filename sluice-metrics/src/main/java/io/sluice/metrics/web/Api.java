@@ -2,6 +2,8 @@ package io.sluice.metrics.web;
 
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
+import io.sluice.http.MetricsPage;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
 import io.sluice.metrics.model.Labels;
@@ -47,7 +49,7 @@ public final class Api {
   private final Supplier<List<Target>> targets;
   private final BooleanSupplier ready;
   private final String version;
-  private Supplier<String> selfMetrics = () -> "";
+  private PrometheusRegistry selfMetrics = new PrometheusRegistry();
 
   public Api(Queryable storage, Engine engine, Clock clock, Supplier<List<Target>> targets, BooleanSupplier ready,
       String version) {
@@ -60,8 +62,8 @@ public final class Api {
   }
 
   /** The server's own exposition, served on {@code /metrics} so it can scrape itself. */
-  public Api selfMetrics(Supplier<String> exposition) {
-    this.selfMetrics = exposition;
+  public Api selfMetrics(PrometheusRegistry registry) {
+    this.selfMetrics = registry;
     return this;
   }
 
@@ -77,7 +79,7 @@ public final class Api {
         // Grafana asks for exemplars when a panel enables them; we store none.
         .get("/api/v1/query_exemplars", r -> ok("[]")).post("/api/v1/query_exemplars", r -> ok("[]"))
         .get("/api/v1/status/buildinfo", this::buildInfo)
-        .get("/metrics", r -> HttpResponse.text(200, "text/plain; version=0.0.4; charset=utf-8", selfMetrics.get()))
+        .get("/metrics", r -> MetricsPage.render(selfMetrics, r.header("accept").orElse("")))
         .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Prometheus Server is Healthy.\n"))
         .get("/-/ready", r -> ready.getAsBoolean()
             ? HttpResponse.text(200, "text/plain; charset=utf-8", "Prometheus Server is Ready.\n")
