@@ -6,22 +6,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import io.sluice.topics.TopicScan;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads Kafka Connect's offsets topic the way the worker does: from the beginning to the current end, the latest
- * record per key winning. Keys are compared as bytes because the worker looks positions up by exact key bytes.
+ * Reads Kafka Connect's offsets topic the way the worker does: from the beginning to the current end (one
+ * {@link TopicScan}), the latest record per key winning. Keys are compared as bytes because the worker looks positions up by exact key bytes.
  */
 public final class OffsetsTopic {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -71,11 +67,7 @@ public final class OffsetsTopic {
 
   /** The partitions' current end offsets: where records written from now on will start. */
   public Map<Integer, Long> endOffsets(Duration timeout) {
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-      Map<Integer, Long> out = new HashMap<>();
-      consumer.endOffsets(partitions(consumer, timeout), timeout).forEach((tp, o) -> out.put(tp.partition(), o));
-      return out;
-    }
+    return scan(timeout).endOffsets();
   }
 
   /** The latest record per key among those written at or after {@code from} (partition → offset), sorted by key. */
@@ -87,58 +79,17 @@ public final class OffsetsTopic {
 
   private Read read(Map<Integer, Long> from, Duration timeout, ReadListener listener) {
     List<OffsetRecord> out = new ArrayList<>();
-    Map<Integer, Long> endOffsets = new HashMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-      List<TopicPartition> partitions = partitions(consumer, timeout);
-      consumer.assign(partitions);
-      Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-      long total = 0;
-      for (TopicPartition tp : partitions) {
-        long start = Math.max(begin.get(tp), from == null ? 0 : from.getOrDefault(tp.partition(), 0L));
-        consumer.seek(tp, start);
-        total += Math.max(0, end.get(tp) - start);
-        endOffsets.put(tp.partition(), end.get(tp));
+    Map<Integer, Long> ends = scan(timeout).from(from == null ? Map.of() : from).progress(listener::read).read(r -> {
+      if (r.key() != null) {
+        out.add(new OffsetRecord(new String(r.key(), StandardCharsets.UTF_8),
+            r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
       }
-      long done = 0;
-      listener.read(0, total);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("timed out after " + timeout.toMillis() + " ms reading " + topic
-              + " (" + done + " of " + total + " records read)");
-        }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) {
-            continue;
-          }
-          done++;
-          if (r.key() == null) {
-            continue;
-          }
-          out.add(new OffsetRecord(new String(r.key(), StandardCharsets.UTF_8),
-              r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
-        }
-        listener.read(done, total);
-      }
-    }
-    return new Read(endOffsets, out);
+    });
+    return new Read(ends, out);
   }
 
-  private KafkaConsumer<byte[], byte[]> consumer() {
-    return new KafkaConsumer<>(Map.of(
-        "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false", "client.id", "sluice-offsets-reader",
-        // The offsets topic is small per record; large fetches make a 100,000-record read a few round trips.
-        "max.poll.records", "10000", "fetch.max.bytes", "67108864", "max.partition.fetch.bytes", "16777216"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer());
-  }
-
-  private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, Duration timeout) {
-    var infos = consumer.partitionsFor(topic, timeout);
-    if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("topic " + topic + " does not exist on " + bootstrapServers);
-    }
-    return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+  private TopicScan scan(Duration timeout) {
+    return TopicScan.of(bootstrapServers, topic).timeout(timeout).clientId("sluice-offsets-reader");
   }
 
   /** The id of the Kafka cluster, so a backup can name where it came from. */

@@ -63,6 +63,7 @@ public final class OffsetSurgery {
   private final Duration connectorTimeout;
   private final SourceDatabase.Overrides sourceOverride;
   private final SurgeryJournal journal;
+  private final ConnectorControl control;
 
   private OffsetSurgery(Builder b) {
     this.bootstrapServers = Objects.requireNonNull(b.bootstrapServers, "bootstrapServers");
@@ -80,6 +81,7 @@ public final class OffsetSurgery {
     this.connectorTimeout = b.connectorTimeout;
     this.sourceOverride = b.sourceOverride;
     this.journal = new SurgeryJournal(backupDir);
+    this.control = new ConnectorControl(api, journal, log, connectorTimeout);
   }
 
   public static Builder builder() {
@@ -169,7 +171,7 @@ public final class OffsetSurgery {
   // ------------------------------------------------------------------------------------------------------ show
 
   public Positions show(String connector) {
-    ObjectNode config = requireConnector(connector);
+    ObjectNode config = control.requireConnector(connector);
     String cls = config.path("connector.class").asText(null);
     Optional<OffsetFormat> format = OffsetFormat.forConnectorClass(cls);
     List<Position> positions = new ArrayList<>();
@@ -204,7 +206,7 @@ public final class OffsetSurgery {
 
   private Change change(String connector, String operation, Options options, Move move) {
     long t0 = System.nanoTime();
-    ObjectNode config = requireConnector(connector);
+    ObjectNode config = control.requireConnector(connector);
     OffsetFormat format = OffsetFormat.forConnectorClass(config.path("connector.class").asText(null)).orElseThrow(() ->
         OffsetSurgeryException.refused("connector " + connector + " is a " + config.path("connector.class").asText()
             + ": offset surgery knows the Debezium PostgreSQL, MySQL/MariaDB and SQL Server sources"));
@@ -220,15 +222,15 @@ public final class OffsetSurgery {
     // A skip moves relative to the stored position, so it must start from the one the stopped connector committed
     // last: a running connector keeps committing until it stops.
     boolean needsHalt = operation.equals("skip");
-    Halt early = null;
+    ConnectorControl.Halt early = null;
     List<PositionChange> changes = new ArrayList<>();
     String retention;
     try {
       if (needsHalt && !options.dryRun()) {
-        early = halt(connector, operation, null);
+        early = control.halt(connector, operation, null);
         if (format instanceof PostgresOffsets) {
           // The slot's pending changes can only be read while no one streams from it.
-          awaitSlotIdle(source.get());
+          control.awaitSlotIdle(source.get());
         }
         read = read(readTimeout);
         mine = read.snapshot().forConnector(connector);
@@ -265,16 +267,16 @@ public final class OffsetSurgery {
       }
       Path backup = new OffsetBackup(backupDir, clock).write(connector, mine);
       log.accept("backup: " + backup);
-      Halt halt = early != null ? early.withBackup(backup) : halt(connector, operation, backup);
+      ConnectorControl.Halt halt = early != null ? early.withBackup(backup) : control.halt(connector, operation, backup);
       early = null;
       String via = writeChanges(connector, halt, mine, backup, changes);
-      release(halt);
+      control.release(halt);
       return new Change(connector, operation, format.database(), changes, backup, retention, options.force(), estimate,
           false, via, since(t0));
     } catch (RuntimeException e) {
       if (early != null) {
         // Refused after halting for the slot peek: nothing was written, so the connector goes back as it was.
-        release(early);
+        control.release(early);
       }
       throw e;
     }
@@ -317,7 +319,7 @@ public final class OffsetSurgery {
   }
 
   /** Writes the new positions, reads them back, and puts the backup back if anything differs. */
-  private String writeChanges(String connector, Halt halt, OffsetsSnapshot original, Path backup,
+  private String writeChanges(String connector, ConnectorControl.Halt halt, OffsetsSnapshot original, Path backup,
       List<PositionChange> changes) {
     Map<Integer, Long> before = topic.endOffsets(readTimeout);
     String via;
@@ -361,7 +363,7 @@ public final class OffsetSurgery {
   }
 
   /** Puts a connector's positions back from the backup taken before the change, verifies, and resumes it. */
-  private OffsetSurgeryException undo(String connector, Halt halt, OffsetsSnapshot original, Set<String> strays,
+  private OffsetSurgeryException undo(String connector, ConnectorControl.Halt halt, OffsetsSnapshot original, Set<String> strays,
       Path backup, RuntimeException cause) {
     List<OffsetRecord> back = new ArrayList<>(original.records());
     Set<String> keys = new HashSet<>();
@@ -374,7 +376,7 @@ public final class OffsetSurgery {
       if (!mismatches.isEmpty()) {
         throw new IllegalStateException("restore verification failed: " + String.join("; ", mismatches));
       }
-      release(halt);
+      control.release(halt);
       log.accept("restored from " + backup + " after: " + cause.getMessage());
       return OffsetSurgeryException.failed(cause.getMessage() + ". The positions of " + connector + " were restored"
           + " from backup " + backup + " and verified; the connector is back in its earlier state", cause);
@@ -430,9 +432,9 @@ public final class OffsetSurgery {
         before);
     log.accept("backup of the current positions: " + safety);
 
-    List<Halt> halts = new ArrayList<>();
+    List<ConnectorControl.Halt> halts = new ArrayList<>();
     for (String c : existing) {
-      halts.add(halt(c, "restore", safety));
+      halts.add(control.halt(c, "restore", safety));
     }
     Map<Integer, Long> end = topic.endOffsets(readTimeout);
     Progress bar = progress.apply("restore");
@@ -451,7 +453,7 @@ public final class OffsetSurgery {
       throw OffsetSurgeryException.failed("verification after restore found " + mismatches.size() + " differing"
           + " records (" + mismatches.get(0) + "); connectors " + existing + " are left stopped", null);
     }
-    halts.forEach(this::release);
+    halts.forEach(control::release);
     return new RestoreReport(file, safety, records.size(), List.copyOf(connectors), forced, estimate, since(t0));
   }
 
@@ -464,7 +466,7 @@ public final class OffsetSurgery {
       throw OffsetSurgeryException.refused("reset needs an explicit snapshot decision: deleting a connector's offsets"
           + " without one makes it take a full snapshot, which may overload the source. " + SnapshotChoice.choices());
     }
-    ObjectNode config = requireConnector(connector);
+    ObjectNode config = control.requireConnector(connector);
     String cls = config.path("connector.class").asText(null);
     var translation = SnapshotModes.translate(cls, choice.value, null).orElseThrow();
     if (translation instanceof SnapshotModes.Translation.Refused r) {
@@ -480,7 +482,7 @@ public final class OffsetSurgery {
     }
     Path backup = new OffsetBackup(backupDir, clock).write(connector, mine);
     log.accept("backup: " + backup);
-    Halt halt = halt(connector, "reset", backup);
+    ConnectorControl.Halt halt = control.halt(connector, "reset", backup);
     try {
       Map<Integer, Long> before = topic.endOffsets(readTimeout);
       if (halt.viaStop() && api.offsets(connector).isPresent()) {
@@ -502,7 +504,7 @@ public final class OffsetSurgery {
     } catch (RuntimeException e) {
       throw undo(connector, halt, mine, Set.of(), backup, e);
     }
-    release(halt);
+    control.release(halt);
     return new ResetReport(connector, choice, backup, live.size(), false, since(t0));
   }
 
@@ -520,84 +522,6 @@ public final class OffsetSurgery {
           + e.getMessage(), e);
     } finally {
       bar.finish();
-    }
-  }
-
-  private ObjectNode requireConnector(String connector) {
-    return api.config(connector).orElseThrow(() -> OffsetSurgeryException.refused("unknown connector '" + connector
-        + "': Kafka Connect at " + api.baseUrl() + " has no such connector (GET /connectors lists them)"));
-  }
-
-  /** A connector halted for surgery: how (stop, or pause on runtimes without stop) and what it was doing before. */
-  private record Halt(String connector, String previousState, boolean viaStop, String operation, Path backup) {
-    Halt withBackup(Path b) {
-      return new Halt(connector, previousState, viaStop, operation, b);
-    }
-  }
-
-  private Halt halt(String connector, String operation, Path backup) {
-    String state = api.state(connector);
-    String previous = journal.previousState(connector).orElse(state);
-    journal.halted(connector, previous, operation, backup);
-    log.accept("stopping " + connector + " (" + state + ")");
-    if (api.stop(connector, connectorTimeout)) {
-      return new Halt(connector, previous, true, operation, backup);
-    }
-    if (!state.equals("PAUSED")) {
-      api.pause(connector, connectorTimeout);
-    }
-    return new Halt(connector, previous, false, operation, backup);
-  }
-
-  /** Puts the connector back into the state it had before surgery; stopped tasks read the new offsets on start. */
-  private void release(Halt h) {
-    String prev = h.previousState().toUpperCase(Locale.ROOT);
-    if (!h.viaStop()) {
-      // Paused tasks keep their in-memory position: only a restart makes them read the topic again.
-      api.restart(h.connector(), true);
-    }
-    switch (prev) {
-      case "STOPPED" -> { }
-      case "PAUSED" -> {
-        if (h.viaStop()) {
-          api.pause(h.connector(), connectorTimeout);
-        }
-      }
-      default -> api.resume(h.connector());
-    }
-    journal.released(h.connector());
-    log.accept("resumed " + h.connector() + " (" + prev + " before)");
-  }
-
-  private void awaitSlotIdle(SourceDatabase source) {
-    long deadline = System.nanoTime() + connectorTimeout.toNanos();
-    String sql = "SELECT active FROM pg_replication_slots WHERE slot_name = ?";
-    while (true) {
-      try (var c = source.connect(); var s = c.prepareStatement(sql)) {
-        s.setString(1, source.slotName());
-        try (var rs = s.executeQuery()) {
-          if (!rs.next()) {
-            throw OffsetSurgeryException.refused("replication slot " + source.slotName() + " does not exist on "
-                + source.jdbcUrl() + ": there are no pending changes to skip");
-          }
-          if (!rs.getBoolean(1)) {
-            return;
-          }
-        }
-      } catch (java.sql.SQLException e) {
-        throw OffsetSurgeryException.refused("cannot read replication slot " + source.slotName() + " on " + source
-            + ": " + e.getMessage());
-      }
-      if (System.nanoTime() > deadline) {
-        throw OffsetSurgeryException.refused("replication slot " + source.slotName() + " is still in use after the"
-            + " connector stopped: another client streams from it");
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
     }
   }
 

@@ -413,8 +413,10 @@ class OffsetSurgeryTest {
         OffsetSurgery.Options.NONE);
     assertTrue(Files.exists(reset.backup()));
     assertEquals(1, reset.removed());
-    assertEquals("no_data", rest.call("GET", "/connectors/" + SOURCE + "/config", null).json().path("snapshot.mode")
-        .asText());
+    // The worker answers GET from its own view of the config topic, a moment behind the write the reset made.
+    Eventually.await("snapshot.mode no_data in the connector's config", Duration.ofSeconds(30),
+        () -> rest.call("GET", "/connectors/" + SOURCE + "/config", null).json().path("snapshot.mode").asText(),
+        mode -> mode.equals("no_data"));
     rest.awaitRunning(SOURCE);
     pipeline.insert(40, 40);
     Eventually.await("row 40 streamed", Duration.ofSeconds(90), () -> createdIds(end), ids -> ids.contains(40));
