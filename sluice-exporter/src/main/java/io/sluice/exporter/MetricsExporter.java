@@ -188,13 +188,13 @@ public final class MetricsExporter implements AutoCloseable {
       return this;
     }
 
-    /** 0 picks a free port. */
     /** The largest request body the server reads (default 64 KiB); a larger one is answered 413. */
     public Builder maxRequestBytes(long maxRequestBytes) {
       this.maxRequestBytes = maxRequestBytes;
       return this;
     }
 
+    /** 0 picks a free port. */
     public Builder port(int port) {
       this.port = port;
       return this;
