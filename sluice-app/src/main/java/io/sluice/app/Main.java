@@ -1,6 +1,7 @@
 package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
+import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
     description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
     subcommands = {
         UpCommand.class,
+        ConnectorsCommand.class,
         OffsetsCommand.class,
         DlqCommand.class,
         ReconcileCommand.class,

@@ -399,4 +399,113 @@ class DistributionIT {
     assertFalse((refused.out() + refused.err()).isBlank(), refused::toString);
     assertTrue((refused.out() + refused.err()).contains("nobody"), refused::toString);
   }
+
+  /** The connectors command, every subcommand, on a JDBC sink of its own (an empty topic, so it idles RUNNING). */
+  @Test
+  @Order(9)
+  void connectorsCommands() throws Exception {
+    String name = pipeline.name + "-cli";
+    Map<String, String> config = new java.util.LinkedHashMap<>(pipeline.sinkConfig());
+    config.put("topics", pipeline.name + "-cli-empty");
+    String password = config.get("connection.password");
+    StringBuilder yaml = new StringBuilder("name: " + name + "\nconfig:\n");
+    config.forEach((k, v) -> yaml.append("  ").append(k).append(": ")
+        .append(k.equals("tasks.max") ? v : "'" + v + "'").append('\n'));
+    Path file = Files.writeString(dir.resolve("cli-sink.yaml"), yaml.toString());
+    String[] c = {"--connect-url", connectUrl, "--alerts-url", alertsUrl};
+
+    Run dry = sluice(with(c, "connectors", "apply", "-f", file.toString(), "--dry-run"));
+    assertEquals(0, dry.exit(), dry::toString);
+    assertTrue(dry.out().contains("connector " + name + " would be created:"), dry::toString);
+    assertTrue(dry.out().contains("  + connection.password: ********"), dry::toString);
+    assertFalse(dry.out().contains(password), "the password is never printed: " + dry);
+    assertTrue(connect.config(name).isEmpty(), "a dry run creates nothing");
+
+    Run created = sluice(with(c, "connectors", "apply", "-f", file.toString()));
+    assertEquals(0, created.exit(), created::toString);
+    assertTrue(created.out().startsWith("connector " + name + " created:"), created::toString);
+    Run running = sluice(with(c, "connectors", "watch", name, "--until", "RUNNING", "--timeout", "2m"));
+    assertEquals(0, running.exit(), running::toString);
+    assertTrue(running.out().contains(name + "  connector  RUNNING"), running::toString);
+
+    Run again = sluice(with(c, "connectors", "apply", "-f", file.toString()));
+    assertEquals(0, again.exit(), again::toString);
+    assertTrue(again.out().startsWith("connector " + name + " unchanged"), again::toString);
+
+    // batch.size was filled in by the worker (2000); the file now asks for 100.
+    Files.writeString(file, yaml + "  batch.size: 100\n");
+    Run updated = sluice(with(c, "connectors", "apply", "-f", file.toString()));
+    assertEquals(0, updated.exit(), updated::toString);
+    assertTrue(updated.out().contains("connector " + name + " updated:\n  ~ batch.size: 2000 -> 100"), updated::toString);
+    Eventually.await("batch.size 100 applied", WAIT, () -> connect.config(name).orElseThrow().path("batch.size")
+        .asText(), "100"::equals);
+
+    Run list = sluice(with(c, "connectors", "list"));
+    assertEquals(0, list.exit(), list::toString);
+    assertTrue(list.out().startsWith("NAME"), list::toString);
+    assertTrue(list.out().lines().anyMatch(l -> l.startsWith(name + " ") && l.contains("sink")), list::toString);
+    JsonNode listed = sluice(with(c, "connectors", "list", "-o", "json")).json();
+    JsonNode mine = null;
+    for (JsonNode n : listed) {
+      mine = n.path("name").asText().equals(name) ? n : mine;
+    }
+    assertEquals("sink", mine.path("type").asText(), listed::toString);
+    assertEquals(1, mine.path("tasks").path("total").asInt(), listed::toString);
+
+    Run described = sluice(with(c, "connectors", "describe", name));
+    assertEquals(0, described.exit(), described::toString);
+    assertTrue(described.out().contains("Class:   io.debezium.connector.jdbc.JdbcSinkConnector"), described::toString);
+    assertTrue(described.out().contains("Topics:") && described.out().contains("Config:"), described::toString);
+    assertFalse(described.out().contains(password), described::toString);
+    JsonNode describedJson = sluice(with(c, "connectors", "describe", name, "-o", "json")).json();
+    assertEquals(name, describedJson.path("name").asText());
+    assertFalse(describedJson.path("config").path("connection.password").asText().equals(password));
+
+    Run paused = sluice(with(c, "connectors", "pause", name, "--silence", "1h", "--comment", "planned maintenance"));
+    assertEquals(0, paused.exit(), paused::toString);
+    assertTrue(paused.out().contains("connector " + name + " paused"), paused::toString);
+    assertEquals("PAUSED", connect.state(name));
+    JsonNode silences = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(alertsUrl + "/api/v2/silences"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body());
+    JsonNode silence = null;
+    for (JsonNode s : silences) {
+      silence = s.path("comment").asText().equals("planned maintenance") ? s : silence;
+    }
+    assertTrue(silence != null, silences::toString);
+    assertEquals("active", silence.path("status").path("state").asText(), silence::toString);
+    assertEquals(name, silence.path("matchers").get(0).path("value").asText(), silence::toString);
+    assertEquals("connector", silence.path("matchers").get(0).path("name").asText(), silence::toString);
+
+    Run resumed = sluice(with(c, "connectors", "resume", name));
+    assertEquals(0, resumed.exit(), resumed::toString);
+    assertEquals("RUNNING", connect.state(name));
+    Run restarted = sluice(with(c, "connectors", "restart", name, "--include-tasks"));
+    assertEquals(0, restarted.exit(), restarted::toString);
+    Run stopped = sluice(with(c, "connectors", "stop", name));
+    assertEquals(0, stopped.exit(), stopped::toString);
+    Run watched = sluice(with(c, "connectors", "watch", name, "--until", "stopped", "--timeout", "30s", "-o", "json"));
+    assertEquals(0, watched.exit(), watched::toString);
+    assertTrue(watched.out().contains("\"state\":\"STOPPED\""), watched::toString);
+
+    // A config Connect refuses changes nothing and says which key is wrong.
+    Path bad = Files.writeString(dir.resolve("bad-sink.json"), JSON.writeValueAsString(Map.of("name", name + "-bad",
+        "config", Map.of("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector", "topics", "t",
+            "tasks.max", "many"))));
+    Run refused = sluice(with(c, "connectors", "apply", "-f", bad.toString()));
+    assertEquals(1, refused.exit(), refused::toString);
+    assertTrue(refused.err().contains("tasks.max: Invalid value many"), refused::toString);
+    assertTrue(connect.config(name + "-bad").isEmpty(), "nothing created");
+
+    Run deleted = sluice(with(c, "connectors", "delete", name));
+    assertEquals(0, deleted.exit(), deleted::toString);
+    Run gone = sluice(with(c, "connectors", "describe", name));
+    assertEquals(1, gone.exit(), gone::toString);
+    assertTrue(gone.err().contains("no connector " + name), gone::toString);
+    Run unreachable = sluice("connectors", "list", "--connect-url", "http://127.0.0.1:" + freePort());
+    assertEquals(3, unreachable.exit(), unreachable::toString);
+  }
+
+  private static String[] with(String[] flags, String... args) {
+    return Stream.concat(Stream.of(args), Stream.of(flags)).toArray(String[]::new);
+  }
 }

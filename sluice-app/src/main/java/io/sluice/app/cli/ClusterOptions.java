@@ -24,6 +24,9 @@ public final class ClusterOptions {
   @Option(names = "--registry", paramLabel = "URL", description = "schema registry URL (default: the sluice up registry)")
   String registryUrl;
 
+  @Option(names = "--alerts-url", paramLabel = "URL", description = "alert router URL (default: the sluice up router)")
+  String alertsUrl;
+
   @Option(names = "--data-dir", paramLabel = "DIR", description = "data directory for backups (default ./data)")
   Path dataDir;
 
@@ -49,6 +52,10 @@ public final class ClusterOptions {
 
   public String registryUrl() {
     return registryUrl != null ? registryUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.REGISTRY_PORT);
+  }
+
+  public String alertsUrl() {
+    return alertsUrl != null ? alertsUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.ALERTS_PORT);
   }
 
   public Path dataDir() {

@@ -8,7 +8,9 @@ import io.sluice.client.HttpTransport;
 import io.sluice.client.HttpTransport.Reply;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -129,6 +131,24 @@ public final class ConnectRestClient {
     if (r.status() != 204) {
       expect(r, 202, "restart connector " + connector);
     }
+  }
+
+  /** The topics the connector has used: {@code GET /connectors/{name}/topics}. */
+  public List<String> topics(String connector) {
+    Reply r = http.send("GET", path(connector) + "/topics", null, true);
+    List<String> out = new ArrayList<>();
+    json(expect(r, 200, "read the topics of connector " + connector)).path(connector).path("topics")
+        .forEach(t -> out.add(t.asText()));
+    return out;
+  }
+
+  /**
+   * Connect's verdict on a config before anything is written ({@code PUT /connector-plugins/{class}/config/validate}):
+   * {@code error_count} and, per key, its {@code value.errors}.
+   */
+  public JsonNode validate(String connectorClass, ObjectNode config) {
+    return json(expect(http.send("PUT", "/connector-plugins/" + HttpTransport.segment(connectorClass) + "/config/validate",
+        config.toString(), true), 200, "validate the config of " + connectorClass));
   }
 
   /** The connector's offsets as Connect reports them, or empty when Connect has no offsets API. */

@@ -1,0 +1,140 @@
+package io.sluice.app.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice connectors apply -f FILE}: creates the connector or updates its config, after Connect validated it,
+ * showing what changes. The file is JSON or YAML, either Connect's create body ({@code {"name": …, "config": {…}}})
+ * or the config alone with its {@code name}.
+ */
+@Command(name = "apply", mixinStandardHelpOptions = true,
+    description = "Create or update a connector from a JSON or YAML file: validated first, with a diff of what changes.")
+final class ApplyCommand extends ConnectorsBase {
+  @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "connector JSON or YAML")
+  Path file;
+
+  @Option(names = "--dry-run", description = "validate and show the diff, change nothing")
+  boolean dryRun;
+
+  @Option(names = "--resend-secrets", description = "update even when only secrets may differ (a Sluice worker stores "
+      + "them as references, which cannot be compared with the file)")
+  boolean resendSecrets;
+
+  /** The connector a file describes. */
+  record Wanted(String name, Map<String, String> config) {}
+
+  static Wanted read(Path file) throws IOException {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+        : new ObjectMapper();
+    JsonNode root;
+    try {
+      root = mapper.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + " is not valid " + (mapper.getFactory() instanceof YAMLFactory
+          ? "YAML" : "JSON") + ": " + e.getMessage().lines().findFirst().orElse(""));
+    }
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(file + ": expected an object with name and config");
+    }
+    JsonNode config = root.has("config") ? root.path("config") : root;
+    if (!config.isObject()) {
+      throw new IllegalArgumentException(file + ": config must be an object of keys and values");
+    }
+    String connector = root.path("name").asText(config.path("name").asText(""));
+    if (connector.isBlank()) {
+      throw new IllegalArgumentException(file + ": the connector needs a name (\"name\": …)");
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    config.fields().forEachRemaining(e -> {
+      if (e.getValue().isContainerNode()) {
+        throw new IllegalArgumentException(file + ": " + e.getKey() + " must be a single value, not a list or object");
+      }
+      // Connect configs are strings; YAML's 2000 and true are meant as "2000" and "true".
+      out.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText());
+    });
+    out.putIfAbsent("name", connector);
+    if (!out.containsKey("connector.class")) {
+      throw new IllegalArgumentException(file + ": connector.class is missing");
+    }
+    return new Wanted(connector, out);
+  }
+
+  @Override
+  int execute() throws IOException {
+    Wanted wanted = read(file);
+    ObjectNode config = JSON.valueToTree(wanted.config());
+
+    JsonNode verdict = connect().validate(wanted.config().get("connector.class"), config);
+    ArrayNode problems = JSON.createArrayNode();
+    for (JsonNode c : verdict.path("configs")) {
+      JsonNode v = c.path("value");
+      for (JsonNode e : v.path("errors")) {
+        problems.addObject().put("key", v.path("name").asText()).put("error", e.asText());
+      }
+    }
+    if (verdict.path("error_count").asInt() > 0) {
+      if (output == Format.json) {
+        ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", "refused");
+        o.set("errors", problems);
+        printJson(o);
+      } else {
+        err.println("error: Kafka Connect refused the config of " + wanted.name() + " ("
+            + verdict.path("error_count").asInt() + " error(s)); nothing was changed:");
+        problems.forEach(p -> err.println("  " + p.path("key").asText() + ": " + p.path("error").asText()));
+      }
+      return ConnectorsCommand.REFUSED;
+    }
+
+    Optional<ObjectNode> current = connect().config(wanted.name());
+    Map<String, String> before = new LinkedHashMap<>();
+    current.ifPresent(c -> c.fields().forEachRemaining(e -> before.put(e.getKey(), e.getValue().asText())));
+    ConfigDiff diff = ConfigDiff.between(before, wanted.config());
+    boolean change = !diff.isEmpty() && (resendSecrets || !diff.onlyResent());
+    String action = current.isEmpty() ? "create" : change ? "update" : "unchanged";
+    List<ConfigDiff.Line> lines = change || current.isEmpty() ? diff.lines() : List.of();
+
+    if (!dryRun) {
+      if (current.isEmpty()) {
+        connect().create(wanted.name(), config);
+      } else if (change) {
+        connect().putConfig(wanted.name(), config);
+      }
+    }
+    if (output == Format.json) {
+      ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", action).put("dryRun", dryRun);
+      ArrayNode changes = o.putArray("changes");
+      for (ConfigDiff.Line l : lines) {
+        changes.addObject().put("kind", l.kind().name().toLowerCase(Locale.ROOT)).put("key", l.key())
+            .put("before", Secrets.shown(l.key(), l.before())).put("after", Secrets.shown(l.key(), l.after()));
+      }
+      printJson(o);
+      return ConnectorsCommand.OK;
+    }
+    String verb = switch (action) {
+      case "create" -> dryRun ? "would be created" : "created";
+      case "update" -> dryRun ? "would be updated" : "updated";
+      default -> "unchanged";
+    };
+    out.println("connector " + wanted.name() + " " + verb + (lines.isEmpty() ? "" : ":"));
+    lines.forEach(l -> out.println(l.render()));
+    if (!change && !diff.isEmpty()) {
+      out.println("  (secrets not compared: the worker keeps them as references; --resend-secrets sends them again)");
+    }
+    return ConnectorsCommand.OK;
+  }
+}

@@ -1,0 +1,64 @@
+package io.sluice.app.connectors;
+
+import io.sluice.connect.snapshot.SnapshotModes;
+import io.sluice.connect.tuning.ConnectorDefaults;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * What applying a config changes, key by key, against the connector's current config. Keys a Sluice worker fills in
+ * itself (its throughput defaults, the Debezium snapshot mode derived from {@code snapshot}) are not reported as
+ * removed when the file leaves them out: the worker adds them back. Secrets are never printed; a secret that the
+ * worker stored as a reference cannot be compared, so it counts as sent again.
+ */
+record ConfigDiff(List<Line> lines) {
+  /** How a key changes. */
+  enum Kind { ADD, CHANGE, REMOVE, RESEND }
+
+  record Line(Kind kind, String key, String before, String after) {
+    String render() {
+      return switch (kind) {
+        case ADD -> "  + " + key + ": " + Secrets.shown(key, after);
+        case REMOVE -> "  - " + key + ": " + Secrets.shown(key, before);
+        case CHANGE -> "  ~ " + key + ": " + Secrets.shown(key, before) + " -> " + Secrets.shown(key, after);
+        case RESEND -> "  ~ " + key + ": (secret, sent again)";
+      };
+    }
+  }
+
+  static ConfigDiff between(Map<String, String> current, Map<String, String> wanted) {
+    List<Line> lines = new ArrayList<>();
+    Map<String, String> fills = ConnectorDefaults.forClass(wanted.get("connector.class"));
+    TreeSet<String> keys = new TreeSet<>(current.keySet());
+    keys.addAll(wanted.keySet());
+    for (String k : keys) {
+      String before = current.get(k);
+      String after = wanted.get(k);
+      if (after == null) {
+        boolean filledIn = Objects.equals(fills.get(k), before)
+            || (k.equals(SnapshotModes.DEBEZIUM_KEY) && wanted.containsKey(SnapshotModes.KEY));
+        if (!filledIn) {
+          lines.add(new Line(Kind.REMOVE, k, before, null));
+        }
+      } else if (before == null) {
+        lines.add(new Line(Kind.ADD, k, null, after));
+      } else if (!before.equals(after)) {
+        boolean storedAsReference = Secrets.isSecretKey(k) && Secrets.isReference(before) && !Secrets.isReference(after);
+        lines.add(new Line(storedAsReference ? Kind.RESEND : Kind.CHANGE, k, before, after));
+      }
+    }
+    return new ConfigDiff(lines);
+  }
+
+  boolean isEmpty() {
+    return lines.isEmpty();
+  }
+
+  /** True when only secrets the worker stores as references differ: nothing that can be seen changes. */
+  boolean onlyResent() {
+    return lines.stream().allMatch(l -> l.kind() == Kind.RESEND);
+  }
+}

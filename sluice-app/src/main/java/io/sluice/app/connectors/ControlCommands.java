@@ -1,0 +1,113 @@
+package io.sluice.app.connectors;
+
+import io.sluice.gofmt.GoDuration;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The commands that change one connector's state: pause, resume, restart, stop, delete. */
+final class ControlCommands {
+  private ControlCommands() {}
+
+  /** How long a state change may take to show in the connector's status. */
+  static final Duration SETTLE = Duration.ofSeconds(60);
+
+  abstract static class OnOne extends ConnectorsBase {
+    @Parameters(index = "0", paramLabel = "NAME", description = "the connector")
+    String name;
+
+    void said(String what) {
+      if (output == Format.json) {
+        printJson(JSON.createObjectNode().put("name", name).put("action", what));
+      } else {
+        out.println("connector " + name + " " + what);
+      }
+    }
+  }
+
+  @Command(name = "pause", mixinStandardHelpOptions = true,
+      description = "Pause a connector (its tasks stop processing, keep their resources); optionally silence its alerts.")
+  static final class Pause extends OnOne {
+    @Option(names = "--silence", paramLabel = "DURATION",
+        description = "also silence the connector's alerts on the router for this long (e.g. 1h, 30m)")
+    String silence;
+
+    @Option(names = "--user", paramLabel = "NAME", description = "who is named on the silence (default: your login)")
+    String user = System.getProperty("user.name", "sluice");
+
+    @Option(names = "--comment", paramLabel = "TEXT", description = "why, for whoever sees the silence")
+    String comment;
+
+    @Override
+    int execute() {
+      Duration d = null;
+      if (silence != null) {
+        try {
+          d = GoDuration.parse(silence);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--silence " + silence + ": " + e.getMessage() + " (e.g. 1h, 30m)");
+        }
+      }
+      connect().pause(name, SETTLE);
+      said("paused");
+      if (d != null) {
+        String id = new Silencer(cluster.alertsUrl()).silence(name, d, user,
+            comment != null ? comment : "paused with sluice connectors pause " + name);
+        if (output == Format.table) {
+          out.println("alerts of connector " + name + " silenced for " + GoDuration.format(d) + " (silence " + id
+              + " on " + cluster.alertsUrl() + ")");
+        }
+      }
+      return ConnectorsCommand.OK;
+    }
+  }
+
+  @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused or stopped connector.")
+  static final class Resume extends OnOne {
+    @Override
+    int execute() {
+      connect().resume(name);
+      connect().awaitStatus(name, s -> "RUNNING".equals(s.path("connector").path("state").asText()), SETTLE,
+          "RUNNING");
+      said("resumed");
+      return ConnectorsCommand.OK;
+    }
+  }
+
+  @Command(name = "restart", mixinStandardHelpOptions = true, description = "Restart a connector, and its tasks with --include-tasks.")
+  static final class Restart extends OnOne {
+    @Option(names = "--include-tasks", description = "restart the tasks too")
+    boolean includeTasks;
+
+    @Override
+    int execute() {
+      connect().restart(name, includeTasks);
+      said(includeTasks ? "restarted with its tasks" : "restarted");
+      return ConnectorsCommand.OK;
+    }
+  }
+
+  @Command(name = "stop", mixinStandardHelpOptions = true,
+      description = "Stop a connector: its tasks shut down and release their resources; its offsets stay.")
+  static final class Stop extends OnOne {
+    @Override
+    int execute() {
+      if (!connect().stop(name, SETTLE)) {
+        throw new IllegalStateException("Kafka Connect at " + connect().baseUrl() + " has no stop (Kafka 3.5 or newer)");
+      }
+      said("stopped");
+      return ConnectorsCommand.OK;
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a connector.")
+  static final class Delete extends OnOne {
+    @Override
+    int execute() {
+      connect().delete(name);
+      said("deleted");
+      return ConnectorsCommand.OK;
+    }
+  }
+}
