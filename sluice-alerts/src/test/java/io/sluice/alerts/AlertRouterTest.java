@@ -287,6 +287,40 @@ class AlertRouterTest {
     assertEquals(List.of("ConnectConnectorDown:resolved", "ConnectHighLag:firing"), now);
   }
 
+  /** A sink down on a pipeline silences the lag and throughput alerts that name the pipeline's source. */
+  @Test
+  void aSinkDownInhibitsItsPipelinesLagAndThroughput() throws Exception {
+    AlertRouter r = start(bundledWithWebhooks());
+    postAlerts(r,
+        onPipeline("ConnectConnectorDown", "critical", "orders-sink", "orders-src"),
+        onPipeline("ConnectHighLag", "critical", "orders-src", "orders-src"),
+        onPipeline("ConnectLowThroughput", "warning", "orders-src", "orders-src"),
+        onPipeline("ConnectHighLag", "critical", "payments-src", "payments-src"));
+    r.tick();
+    step(r, Duration.ofSeconds(10));
+    List<String> paged = new ArrayList<>();
+    for (Receivers.Received x : receivers.take("paging")) {
+      for (JsonNode a : x.body().get("alerts")) {
+        paged.add(a.get("labels").get("alertname").asText() + "/" + a.get("labels").get("connector").asText());
+      }
+    }
+    paged.sort(null);
+    assertEquals(List.of("ConnectConnectorDown/orders-sink", "ConnectHighLag/payments-src"), paged);
+    JsonNode suppressed = Http.json(Http.get(r.url() + "/api/v2/alerts?active=false&inhibited=true"));
+    List<String> names = new ArrayList<>();
+    suppressed.forEach(a -> names.add(a.get("labels").get("alertname").asText()));
+    names.sort(null);
+    assertEquals(List.of("ConnectHighLag", "ConnectLowThroughput"), names);
+    step(r, Duration.ofMinutes(5));
+    assertTrue(receivers.take("warnings").isEmpty(), "the pipeline's throughput warning is inhibited too");
+  }
+
+  private static String onPipeline(String alertname, String severity, String connector, String pipeline) {
+    return "{\"labels\":{\"alertname\":\"" + alertname + "\",\"severity\":\"" + severity + "\",\"connector\":\""
+        + connector + "\",\"pipeline\":\"" + pipeline + "\"},\"startsAt\":\"" + T0 + "\",\"endsAt\":\""
+        + T0.plus(Duration.ofDays(3)) + "\"}";
+  }
+
   @Test
   void muteTimeIntervalHoldsWarningsOutsideBusinessHours() throws Exception {
     clock.set(Instant.parse("2026-11-21T10:00:00Z")); // a Saturday

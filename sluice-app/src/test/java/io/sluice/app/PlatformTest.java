@@ -68,7 +68,7 @@ class PlatformTest {
       pipeline.awaitSinkMatchesSource();
       var exported = new ConnectClient(first.urls().get("exporter")).call("GET", "/metrics", null);
       assertEquals(200, exported.status(), exported.body());
-      assertTrue(exported.body().contains("svc_connect_connector_status{connector=\"src\"} 1.0"), exported.body());
+      assertTrue(exported.body().contains("svc_connect_connector_status{connector=\"src\",pipeline=\"src\"} 1.0"), exported.body());
     } finally {
       first.close();
     }

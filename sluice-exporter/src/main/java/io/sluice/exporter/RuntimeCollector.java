@@ -114,10 +114,12 @@ final class RuntimeCollector implements MultiCollector {
 
   private static void connectorSeries(Families f, List<Connector> connectors) {
     for (Connector c : connectors) {
+      // `pipeline` from the config, known even when the tasks (and their series) are gone: the router inhibits a
+      // pipeline's lag alerts while its sink is down on it.
       f.gauge("svc_connect_connector_status", "Connector state: 1 when RUNNING, else 0.",
-          "RUNNING".equals(c.state()) ? 1 : 0, "connector", c.name());
+          "RUNNING".equals(c.state()) ? 1 : 0, "connector", c.name(), "pipeline", c.pipeline());
       f.gauge("svc_connect_connector_status_info", "Connector state name; always 1.", 1, "connector", c.name(),
-          "state", c.state());
+          "pipeline", c.pipeline(), "state", c.state());
     }
   }
 

@@ -147,6 +147,7 @@ class MetricsExporterTest {
     assertEquals(0, e.value(ERRORS, "connector", source, "task", "0"));
     assertEquals(1, e.value(STATUS, "connector", source));
     assertEquals(1, e.value(STATUS + "_info", "connector", sink, "state", "RUNNING"));
+    assertEquals(1, e.value(STATUS, "connector", sink, "pipeline", source), "the sink's status names its pipeline");
     assertEquals(0, e.value(RESTARTS, "connector", source, "task", "0"));
     double ratio = e.value("svc_connect_connector_task_metrics_running_ratio", "connector", sink, "task", "0");
     assertTrue(ratio > 0 && ratio <= 1, "running ratio " + ratio);
