@@ -27,7 +27,8 @@ import org.apache.kafka.common.metrics.Metrics;
  */
 final class RuntimeCollector implements MultiCollector {
   /** How a Connect metric becomes a series. */
-  private enum Shape { COUNTER, GAUGE, MILLIS_TIMESTAMP }
+  /** How a Kafka metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
+  private enum Shape { COUNTER, GAUGE, MILLIS_GAUGE, MILLIS_TIMESTAMP }
 
   /** One metric of Connect's registry (group and name) and the series it is exported as. */
   private record TaskMetric(String group, String name, Shape shape, boolean withPipeline, String exported,
@@ -55,16 +56,18 @@ final class RuntimeCollector implements MultiCollector {
           "Records the task sent to its dead letter queue."),
       new TaskMetric("connector-task-metrics", "running-ratio", Shape.GAUGE, false,
           "svc_connect_connector_task_metrics_running_ratio", "Share of time the task spent running."),
-      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms", Shape.GAUGE, false,
-          "svc_connect_source_task_metrics_poll_batch_avg_time_ms",
-          "Average time to poll and convert a batch of source records, ms."),
-      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms", Shape.GAUGE, false,
-          "svc_connect_source_task_metrics_poll_batch_max_time_ms",
-          "Longest time to poll and convert a batch of source records, ms."),
-      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms", Shape.GAUGE, false,
-          "svc_connect_sink_task_metrics_put_batch_avg_time_ms", "Average time to put a batch into the sink, ms."),
-      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms", Shape.GAUGE, false,
-          "svc_connect_sink_task_metrics_put_batch_max_time_ms", "Longest time to put a batch into the sink, ms."),
+      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms", Shape.MILLIS_GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_avg_time_seconds",
+          "Average time to poll and convert a batch of source records, in seconds."),
+      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms", Shape.MILLIS_GAUGE, false,
+          "svc_connect_source_task_metrics_poll_batch_max_time_seconds",
+          "Longest time to poll and convert a batch of source records, in seconds."),
+      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms", Shape.MILLIS_GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_avg_time_seconds",
+          "Average time to put a batch into the sink, in seconds."),
+      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms", Shape.MILLIS_GAUGE, false,
+          "svc_connect_sink_task_metrics_put_batch_max_time_seconds",
+          "Longest time to put a batch into the sink, in seconds."),
       new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES, Shape.COUNTER, false,
           "svc_connect_task_offset_commit_success", "Successful offset commits."),
       new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES, Shape.COUNTER, false,
@@ -186,6 +189,7 @@ final class RuntimeCollector implements MultiCollector {
             }
           }
           case GAUGE -> f.gauge(m.exported(), m.help(), v, l);
+          case MILLIS_GAUGE -> f.gauge(m.exported(), m.help(), v / 1000.0, l);
           case MILLIS_TIMESTAMP -> {
             // NaN until the first commit: no series rather than a time in 1970.
             if (!v.isNaN()) {
@@ -234,9 +238,9 @@ final class RuntimeCollector implements MultiCollector {
         }
         Object v = MBEANS.getAttribute(n, "MilliSecondsBehindSource");
         if (v instanceof Number num) {
-          f.gauge("svc_debezium_milliseconds_behind_source",
-              "Time between the source's last event and its processing by Debezium, ms.", num.doubleValue(),
-              "connector", connector);
+          f.gauge("svc_debezium_behind_source_seconds",
+              "Time between the source's last event and its processing by Debezium, in seconds.",
+              num.doubleValue() / 1000.0, "connector", connector);
         }
       }
     } catch (javax.management.JMException e) {

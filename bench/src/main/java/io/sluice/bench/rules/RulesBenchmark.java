@@ -217,15 +217,15 @@ public final class RulesBenchmark {
         list.add(gauge("svc_connect_connector_status", down ? 0 : 1, "connector", c));
         list.add(gauge("svc_connect_connector_status_info", 1, "connector", c, "state", down ? "FAILED" : "RUNNING"));
       }
-      list.add(gauge("svc_connect_source_task_metrics_poll_batch_avg_time_ms", 300 + rnd.nextInt(200), "connector",
-          src, "task", "0"));
+      list.add(gauge("svc_connect_source_task_metrics_poll_batch_avg_time_seconds", (300 + rnd.nextInt(200)) / 1000.0,
+          "connector", src, "task", "0"));
       list.add(gauge("svc_postgres_replication_slot_retained_wal_bytes", bad ? 9e9 : 5e7, "connector", src, "slot",
           "sluice_" + p));
       list.add(gauge("svc_postgres_max_slot_wal_keep_size_bytes", 1e10, "connector", src));
       list.add(gauge("svc_postgres_replication_slot_wal_status", 1, "connector", src, "slot", "sluice_" + p,
           "wal_status", "reserved"));
-      list.add(gauge("svc_connect_sink_task_metrics_put_batch_avg_time_ms", bad ? 2500 : 100 + rnd.nextInt(100),
-          "connector", sink, "task", "0"));
+      list.add(gauge("svc_connect_sink_task_metrics_put_batch_avg_time_seconds",
+          bad ? 2.5 : (100 + rnd.nextInt(100)) / 1000.0, "connector", sink, "task", "0"));
       list.add(counter("svc_connect_dlq_records_total", bad ? 0.5 : 0, "connector", sink, "topic", "dlq-" + sink));
       // Healthy: 90 % of changes arrive within 0.5 s, all within 5 s; in trouble: a tenth take 5 to 10 minutes.
       for (String le : LE) {
