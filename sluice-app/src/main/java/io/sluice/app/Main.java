@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
 import io.sluice.app.connectors.ConnectorsCommand;
+import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         UpCommand.class,
         ConnectorsCommand.class,
+        DemoCommand.class,
         OffsetsCommand.class,
         DlqCommand.class,
         ReconcileCommand.class,

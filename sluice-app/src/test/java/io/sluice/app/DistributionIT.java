@@ -505,6 +505,56 @@ class DistributionIT {
     assertEquals(3, unreachable.exit(), unreachable::toString);
   }
 
+  /** sluice demo on the class's sluice up: the shop flows into its copy, --check reconciles, stop removes it. */
+  @Test
+  @Order(10)
+  void demoRunsChecksAndStops() throws Exception {
+    String[] c = {"--data-dir", data.toString(), "--connect-url", connectUrl, "--alerts-url", alertsUrl,
+        "--registry", registryUrl, "--metrics-url", metricsUrl};
+    Run none = sluice(with(c, "demo", "--check"));
+    assertEquals(1, none.exit(), none::toString);
+    assertTrue(none.err().contains("no demo is running"), none::toString);
+
+    int sourcePort = freePort();
+    int sinkPort = freePort();
+    List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString(), "demo", "--rate", "100",
+        "--source-port", "" + sourcePort, "--sink-port", "" + sinkPort));
+    command.addAll(List.of(c));
+    Process demo = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("demo.out").toFile()).start();
+    try {
+      Eventually.await("the demo says where to look", WAIT, () -> read(dir.resolve("demo.out")),
+          out -> out.contains("sluice demo: a shop under load"));
+      String shown = read(dir.resolve("demo.out"));
+      assertTrue(shown.contains("jdbc:postgresql://127.0.0.1:" + sourcePort + "/shop"), shown);
+      assertTrue(shown.contains(metricsUrl + "/graph"), shown);
+      Eventually.await("both demo connectors running", WAIT, () -> List.of(connect.state("demo-shop-source"),
+          connect.state("demo-shop-sink")), states -> states.equals(List.of("RUNNING", "RUNNING")));
+
+      Run check = sluice(with(c, "demo", "--check", "--timeout", "150"));
+      assertEquals(0, check.exit(), check::toString);
+      assertTrue(check.out().contains("public.orders (PostgreSQL) -> public.orders (PostgreSQL): EQUAL"), check::toString);
+      assertTrue(check.out().contains("public.order_lines (PostgreSQL) -> public.order_lines (PostgreSQL): EQUAL"),
+          check::toString);
+      assertTrue(check.out().contains("demo check: source and sink are equal"), check::toString);
+
+      Run again = sluice(with(c, "demo"));
+      assertEquals(1, again.exit(), again::toString);
+      assertTrue(again.err().contains("already running"), again::toString);
+
+      Run stop = sluice(with(c, "demo", "stop"));
+      assertEquals(0, stop.exit(), stop::toString);
+      assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "the demo process ends on stop");
+      assertTrue(read(dir.resolve("demo.out")).contains("demo stopped; its databases stay"), read(dir.resolve("demo.out")));
+      assertTrue(connect.config("demo-shop-source").isEmpty() && connect.config("demo-shop-sink").isEmpty(),
+          "stop removes the demo's connectors");
+      assertTrue(Files.isDirectory(data.resolve("demo/source-pg")), "the shop stays for the next run");
+    } finally {
+      demo.destroy();
+      demo.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
   private static String[] with(String[] flags, String... args) {
     return Stream.concat(Stream.of(args), Stream.of(flags)).toArray(String[]::new);
   }

@@ -24,6 +24,9 @@ public final class ClusterOptions {
   @Option(names = "--registry", paramLabel = "URL", description = "schema registry URL (default: the sluice up registry)")
   String registryUrl;
 
+  @Option(names = "--metrics-url", paramLabel = "URL", description = "metrics server URL (default: the sluice up metrics server)")
+  String metricsUrl;
+
   @Option(names = "--alerts-url", paramLabel = "URL", description = "alert router URL (default: the sluice up router)")
   String alertsUrl;
 
@@ -52,6 +55,11 @@ public final class ClusterOptions {
 
   public String registryUrl() {
     return registryUrl != null ? registryUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.REGISTRY_PORT);
+  }
+
+  public String metricsUrl() {
+    return metricsUrl != null ? metricsUrl
+        : "http://" + config().host() + ":" + config().port(SluiceConfig.METRICS_PORT);
   }
 
   public String alertsUrl() {

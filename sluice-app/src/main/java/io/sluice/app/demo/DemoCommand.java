@@ -1,0 +1,337 @@
+package io.sluice.app.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.app.cli.ClusterOptions;
+import io.sluice.app.reconcile.ReconcileCommand;
+import io.sluice.client.HttpTransport;
+import io.sluice.connect.client.ConnectRestClient;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice demo}: a live pipeline on a running {@code sluice up} with nothing installed. A shop database (its
+ * own PostgreSQL, from Maven-provided binaries) with a steady load, a Debezium source and a JDBC sink into a second
+ * PostgreSQL. Runs until Ctrl-C or {@code sluice demo stop}, which remove the connectors and the replication slot;
+ * the databases stay under the data directory for the next run.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "A live CDC pipeline to look at: a shop database under load, a Debezium source, a JDBC sink.",
+    subcommands = {DemoCommand.Stop.class})
+public final class DemoCommand implements Callable<Integer> {
+  static final String SOURCE = "demo-shop-source";
+  static final String SINK = "demo-shop-sink";
+  static final String SLOT = "demo_shop";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Mixin ClusterOptions cluster;
+
+  @Option(names = "--rate", paramLabel = "CHANGES/S", defaultValue = "200",
+      description = "changes per second the load writes (default ${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(names = "--source-port", defaultValue = "15432", description = "the shop PostgreSQL's port (default ${DEFAULT-VALUE})")
+  int sourcePort;
+
+  @Option(names = "--sink-port", defaultValue = "15433", description = "the copy PostgreSQL's port (default ${DEFAULT-VALUE})")
+  int sinkPort;
+
+  @Option(names = "--check", description = "beside a running demo: hold the load, wait for the sink, reconcile the "
+      + "tables (exit 0 when equal), let the load go on")
+  boolean check;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "180",
+      description = "with --check: how long the sink may take to catch up (default ${DEFAULT-VALUE})")
+  int timeoutSeconds;
+
+  PrintStream out = System.out;
+  PrintStream err = System.err;
+
+  Path demoDir() {
+    return cluster.dataDir().resolve("demo");
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    return check ? check() : run();
+  }
+
+  private int run() throws Exception {
+    Path dir = Files.createDirectories(demoDir());
+    Optional<DemoState> already = DemoState.running(dir);
+    if (already.isPresent()) {
+      err.println("error: a demo is already running (pid " + already.get().pid() + "); sluice demo --check compares "
+          + "it, sluice demo stop ends it");
+      return 1;
+    }
+    ConnectRestClient connect = new ConnectRestClient(cluster.connectUrl());
+    try {
+      connect.connectorNames();
+    } catch (HttpTransport.UnreachableException e) {
+      err.println("error: no Kafka Connect at " + cluster.connectUrl() + ": start ./sluice up first (or give "
+          + "--connect-url)");
+      return 3;
+    }
+    Files.deleteIfExists(dir.resolve("hold"));
+    out.println("starting the shop databases under " + dir + " ...");
+    ShopDatabases dbs = ShopDatabases.start(dir, sourcePort, sinkPort);
+    DemoState state = new DemoState(ProcessHandle.current().pid(), cluster.connectUrl(), dbs.sourceUrl(),
+        dbs.sinkUrl(), SOURCE, SINK, SLOT);
+    ShopLoad load = new ShopLoad(dbs, rate, dir, line -> err.println(line));
+    Thread loader = new Thread(load, "demo-load");
+    CountDownLatch ended = new CountDownLatch(1);
+    Thread cleanup = new Thread(() -> {
+      load.stop();
+      loader.interrupt();
+      out.println("stopping the demo: deleting " + SOURCE + " and " + SINK + " ...");
+      for (String name : List.of(SINK, SOURCE)) {
+        try {
+          if (connect.config(name).isPresent()) {
+            connect.delete(name);
+          }
+        } catch (RuntimeException e) {
+          err.println("could not delete " + name + ": " + e.getMessage());
+        }
+      }
+      try {
+        awaitSlotReleased(dbs);
+        dbs.dropSlot(SLOT);
+        dbs.close();
+        Files.deleteIfExists(DemoState.file(dir));
+      } catch (IOException | RuntimeException e) {
+        err.println("stopping the demo: " + e.getMessage());
+      }
+      out.println("demo stopped; its databases stay under " + dir + " for the next run");
+      out.flush();
+      ended.countDown();
+    }, "demo-stop");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+
+    apply(connect, SOURCE, sourceConfig(dbs));
+    apply(connect, SINK, sinkConfig(dbs));
+    state.write(dir);
+    loader.start();
+    out.println();
+    out.println("sluice demo: a shop under load (" + rate + " changes/s) flowing into its copy");
+    out.println("  source database    " + dbs.sourceUrl() + "?user=postgres   (tables customers, orders, order_lines)");
+    out.println("  sink database      " + dbs.sinkUrl() + "?user=postgres");
+    out.println("  connectors         ./sluice connectors list   (" + SOURCE + ", " + SINK + ")");
+    out.println("  Connect            " + cluster.connectUrl() + "/connectors/" + SOURCE + "/status");
+    out.println("  topics             demo.public.customers, demo.public.orders, demo.public.order_lines");
+    out.println("  schema registry    " + cluster.registryUrl() + "/subjects");
+    out.println("  metrics            " + cluster.metricsUrl() + "/graph  (svc_connect_source_connector_metrics_"
+        + "source_record_poll_total)");
+    out.println("  alerts             " + cluster.alertsUrl() + "/#/alerts");
+    out.println("  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)");
+    out.println("  stop               Ctrl-C, or ./sluice demo stop");
+    out.flush();
+    long last = -1;
+    while (ended.getCount() > 0) {
+      Thread.sleep(30_000);
+      long now = load.changes();
+      if (now != last && ended.getCount() > 0) {
+        out.println("demo: " + now + " changes written");
+        out.flush();
+        last = now;
+      }
+    }
+    return 0;
+  }
+
+  private static void apply(ConnectRestClient connect, String name, ObjectNode config) {
+    if (connect.config(name).isPresent()) {
+      connect.putConfig(name, config);
+    } else {
+      connect.create(name, config);
+    }
+  }
+
+  private static ObjectNode sourceConfig(ShopDatabases dbs) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    c.put("plugin.name", "pgoutput");
+    c.put("database.hostname", "127.0.0.1");
+    c.put("database.port", String.valueOf(dbs.sourcePort()));
+    c.put("database.user", ShopDatabases.USER);
+    c.put("database.password", ShopDatabases.USER);
+    c.put("database.dbname", ShopDatabases.SOURCE_DB);
+    c.put("topic.prefix", "demo");
+    c.put("slot.name", SLOT);
+    c.put("table.include.list", "public.customers,public.orders,public.order_lines");
+    c.put("heartbeat.interval.ms", "10000");
+    return JSON.valueToTree(c);
+  }
+
+  private static ObjectNode sinkConfig(ShopDatabases dbs) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    c.put("connection.url", dbs.sinkUrl());
+    c.put("connection.username", ShopDatabases.USER);
+    c.put("connection.password", ShopDatabases.USER);
+    // Named, not a pattern: a pattern subscription sees topics created after it only at its next metadata refresh
+    // (5 minutes by default), and the source creates them with its first change.
+    c.put("topics", String.join(",", ShopDatabases.TABLES.stream().map(t -> "demo.public." + t).toList()));
+    c.put("insert.mode", "upsert");
+    c.put("delete.enabled", "true");
+    c.put("primary.key.mode", "record_key");
+    c.put("schema.evolution", "basic");
+    // demo.public.orders → table orders in the copy.
+    c.put("transforms", "table");
+    c.put("transforms.table.type", "org.apache.kafka.connect.transforms.RegexRouter");
+    c.put("transforms.table.regex", "demo\\.public\\.(.*)");
+    c.put("transforms.table.replacement", "$1");
+    c.put("tasks.max", "1");
+    return JSON.valueToTree(c);
+  }
+
+  private static void awaitSlotReleased(ShopDatabases dbs) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Connection c = dbs.source(); var s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + SLOT
+              + "' AND active")) {
+        rs.next();
+        if (rs.getInt(1) == 0) {
+          return;
+        }
+        Thread.sleep(200);
+      } catch (SQLException | InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- check
+
+  private int check() throws Exception {
+    Path dir = demoDir();
+    Optional<DemoState> running = DemoState.running(dir);
+    if (running.isEmpty()) {
+      err.println("error: no demo is running under " + dir + " (start one with ./sluice demo)");
+      return 1;
+    }
+    DemoState s = running.get();
+    Path hold = dir.resolve("hold");
+    Path held = dir.resolve("held");
+    Files.deleteIfExists(held);
+    Files.writeString(hold, "sluice demo --check, pid " + ProcessHandle.current().pid());
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!Files.exists(held)) {
+        if (System.nanoTime() > deadline) {
+          err.println("error: the demo's load did not hold within 30 s");
+          return 1;
+        }
+        Thread.sleep(100);
+      }
+      out.println("load held after " + Files.readString(held).trim() + " changes; waiting for the sink to catch up ...");
+      out.flush();
+      if (!awaitCaughtUp(s, Duration.ofSeconds(timeoutSeconds))) {
+        err.println("the sink did not catch up within " + timeoutSeconds + " s; reconciling anyway");
+      }
+      List<String> args = new ArrayList<>(List.of("--source", s.sourceUrl() + "?user=postgres",
+          "--sink", s.sinkUrl() + "?user=postgres"));
+      for (String t : ShopDatabases.TABLES) {
+        args.addAll(List.of("--table", "public." + t + ":public." + t));
+      }
+      ReconcileCommand reconcile = new ReconcileCommand();
+      CommandLine cl = new CommandLine(reconcile);
+      cl.setOut(new java.io.PrintWriter(out, true));
+      cl.setErr(new java.io.PrintWriter(err, true));
+      int exit = cl.execute(args.toArray(String[]::new));
+      out.println(exit == 0 ? "demo check: source and sink are equal" : "demo check: source and sink differ (exit "
+          + exit + ")");
+      return exit;
+    } finally {
+      Files.deleteIfExists(hold);
+      out.println("load resumed");
+      out.flush();
+    }
+  }
+
+  /** True once every table has the same row count on both sides, twice in a row a second apart. */
+  private static boolean awaitCaughtUp(DemoState s, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int agreed = 0;
+    while (System.nanoTime() < deadline) {
+      try (Connection src = java.sql.DriverManager.getConnection(s.sourceUrl(), ShopDatabases.USER, "");
+          Connection dst = java.sql.DriverManager.getConnection(s.sinkUrl(), ShopDatabases.USER, "")) {
+        boolean same = true;
+        for (String t : ShopDatabases.TABLES) {
+          same &= count(src, t) == count(dst, t);
+        }
+        agreed = same ? agreed + 1 : 0;
+        if (agreed >= 2) {
+          return true;
+        }
+      } catch (SQLException notYet) {
+        // The sink creates its tables with the first change to each: not there yet.
+        agreed = 0;
+      }
+      Thread.sleep(1000);
+    }
+    return false;
+  }
+
+  private static long count(Connection c, String table) throws SQLException {
+    try (var st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public." + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------------- stop
+
+  @Command(name = "stop", mixinStandardHelpOptions = true,
+      description = "End a running demo: its connectors and replication slot are removed, its databases kept.")
+  static final class Stop implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+
+    @Override
+    public Integer call() throws Exception {
+      Path dir = cluster.dataDir().resolve("demo");
+      Optional<DemoState> running = DemoState.running(dir);
+      if (running.isPresent()) {
+        ProcessHandle p = ProcessHandle.of(running.get().pid()).orElseThrow();
+        p.destroy();
+        try {
+          p.onExit().get(120, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          System.err.println("error: the demo (pid " + p.pid() + ") did not stop within 120 s");
+          return 1;
+        }
+        System.out.println("demo stopped (pid " + p.pid() + ")");
+        return 0;
+      }
+      // No demo process: remove what a killed one may have left.
+      ConnectRestClient connect = new ConnectRestClient(cluster.connectUrl());
+      int removed = 0;
+      for (String name : List.of(SINK, SOURCE)) {
+        if (connect.config(name).isPresent()) {
+          connect.delete(name);
+          removed++;
+        }
+      }
+      Files.deleteIfExists(DemoState.file(dir));
+      System.out.println(removed == 0 ? "no demo is running" : "removed " + removed + " connector(s) a stopped demo left");
+      return 0;
+    }
+  }
+}
