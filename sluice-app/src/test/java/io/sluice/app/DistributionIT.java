@@ -505,10 +505,31 @@ class DistributionIT {
     assertEquals(3, unreachable.exit(), unreachable::toString);
   }
 
-  /** sluice demo on the class's sluice up: the shop flows into its copy, --check reconciles, stop removes it. */
+  /** The README's quickstart block, one command a line, comments dropped. */
+  private static List<String[]> quickstart() throws IOException {
+    String readme = Files.readString(root.resolve("README.md"));
+    int at = readme.indexOf("```", readme.indexOf("## Quickstart"));
+    String block = readme.substring(readme.indexOf('\n', at) + 1, readme.indexOf("```", at + 3));
+    List<String[]> commands = new ArrayList<>();
+    for (String line : block.split("\n")) {
+      String command = line.replaceAll("#.*", "").strip();
+      if (!command.isEmpty()) {
+        commands.add(command.split("\\s+"));
+      }
+    }
+    return commands;
+  }
+
+  /**
+   * The README's quickstart, command by command as written there (with this class's addresses added), on the class's
+   * sluice up: the demo's shop flows into its copy, --check reconciles, stop removes it.
+   */
   @Test
   @Order(10)
-  void demoRunsChecksAndStops() throws Exception {
+  void theQuickstartAsTheReadmeWritesIt() throws Exception {
+    List<String[]> commands = quickstart();
+    assertEquals(List.of("./sluice demo", "./sluice connectors list", "./sluice demo --check", "./sluice demo stop"),
+        commands.stream().map(c -> String.join(" ", c)).toList(), "the test runs what the README says");
     String[] c = {"--data-dir", data.toString(), "--connect-url", connectUrl, "--alerts-url", alertsUrl,
         "--registry", registryUrl, "--metrics-url", metricsUrl};
     Run none = sluice(with(c, "demo", "--check"));
@@ -517,8 +538,9 @@ class DistributionIT {
 
     int sourcePort = freePort();
     int sinkPort = freePort();
-    List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString(), "demo", "--rate", "100",
-        "--source-port", "" + sourcePort, "--sink-port", "" + sinkPort));
+    List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString()));
+    command.addAll(List.of(commands.get(0)).subList(1, commands.get(0).length));
+    command.addAll(List.of("--rate", "100", "--source-port", "" + sourcePort, "--sink-port", "" + sinkPort));
     command.addAll(List.of(c));
     Process demo = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(dir.resolve("demo.out").toFile()).start();
@@ -530,8 +552,12 @@ class DistributionIT {
       assertTrue(shown.contains(metricsUrl + "/graph"), shown);
       Eventually.await("both demo connectors running", WAIT, () -> List.of(connect.state("demo-shop-source"),
           connect.state("demo-shop-sink")), states -> states.equals(List.of("RUNNING", "RUNNING")));
+      Run listed = sluice(with(c, readmeArgs(commands.get(1))));
+      assertEquals(0, listed.exit(), listed::toString);
+      assertTrue(listed.out().lines().anyMatch(l -> l.startsWith("demo-shop-source") && l.contains("RUNNING")),
+          listed::toString);
 
-      Run check = sluice(with(c, "demo", "--check", "--timeout", "150"));
+      Run check = sluice(with(c, with(new String[] {"--timeout", "150"}, readmeArgs(commands.get(2)))));
       assertEquals(0, check.exit(), check::toString);
       assertTrue(check.out().contains("public.orders (PostgreSQL) -> public.orders (PostgreSQL): EQUAL"), check::toString);
       assertTrue(check.out().contains("public.order_lines (PostgreSQL) -> public.order_lines (PostgreSQL): EQUAL"),
@@ -542,7 +568,7 @@ class DistributionIT {
       assertEquals(1, again.exit(), again::toString);
       assertTrue(again.err().contains("already running"), again::toString);
 
-      Run stop = sluice(with(c, "demo", "stop"));
+      Run stop = sluice(with(c, readmeArgs(commands.get(3))));
       assertEquals(0, stop.exit(), stop::toString);
       assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "the demo process ends on stop");
       assertTrue(read(dir.resolve("demo.out")).contains("demo stopped; its databases stay"), read(dir.resolve("demo.out")));
@@ -553,6 +579,31 @@ class DistributionIT {
       demo.destroy();
       demo.waitFor(60, TimeUnit.SECONDS);
     }
+  }
+
+  /** The README's "your own PostgreSQL" file, with this test's database put in, is one Connect accepts. */
+  @Test
+  @Order(11)
+  void theQuickstartsOwnSourceFileValidates() throws Exception {
+    String readme = Files.readString(root.resolve("README.md"));
+    int at = readme.indexOf("```yaml", readme.indexOf("## Quickstart"));
+    String yaml = readme.substring(readme.indexOf('\n', at) + 1, readme.indexOf("```", at + 7));
+    assertTrue(yaml.contains("name: orders-source"), yaml);
+    String ours = yaml.replace("database.port: 5432", "database.port: " + SharedPostgres.port())
+        .replace("database.user: cdc", "database.user: " + Pipeline.CDC_USER)
+        .replace("database.password: secret", "database.password: '" + Pipeline.CDC_PASSWORD + "'")
+        .replace("database.dbname: shop", "database.dbname: " + pipeline.sourceDb);
+    Path file = Files.writeString(dir.resolve("orders-source.yaml"), ours);
+    Run dry = sluice("connectors", "apply", "-f", file.toString(), "--dry-run", "--connect-url", connectUrl);
+    assertEquals(0, dry.exit(), dry::toString);
+    assertTrue(dry.out().contains("connector orders-source would be created:"), dry::toString);
+    assertTrue(dry.out().contains("  + database.password: ********"), dry::toString);
+  }
+
+  /** A README command line without its leading {@code ./sluice}. */
+  private static String[] readmeArgs(String[] line) {
+    assertEquals("./sluice", line[0]);
+    return java.util.Arrays.copyOfRange(line, 1, line.length);
   }
 
   private static String[] with(String[] flags, String... args) {
