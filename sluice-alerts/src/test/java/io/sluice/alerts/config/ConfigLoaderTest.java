@@ -194,7 +194,7 @@ class ConfigLoaderTest {
   @Test
   void bundledDefaultLoads() throws Exception {
     Config c = ConfigLoader.parse(io.sluice.alerts.AlertRouter.defaultConfig(), dir, Map.of());
-    assertEquals(3, c.inhibitRules().size());
+    assertEquals(4, c.inhibitRules().size(), "down explains lag (by connector and by pipeline), errors the DLQ, critical warnings");
     assertEquals(List.of("alertname", "severity", "connector"), c.route().groupBy());
     Config.Route paging = c.route().routes().get(1);
     assertEquals("paging", paging.receiver());
