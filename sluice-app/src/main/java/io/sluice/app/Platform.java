@@ -139,7 +139,12 @@ public final class Platform implements AutoCloseable {
     java.net.URI router = java.net.URI.create(urls.get("alerts"));
     b.alertmanager(router.getHost() + ":" + router.getPort());
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
-    MetricsServer metrics = b.start();
+    MetricsServer metrics;
+    try {
+      metrics = b.start();
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException("metrics server configuration: " + e.getMessage());
+    }
     started.push(metrics::close);
     urls.put("metrics", metrics.url());
   }

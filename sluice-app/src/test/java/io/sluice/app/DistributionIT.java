@@ -13,15 +13,11 @@ import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -29,10 +25,8 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -46,6 +40,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import io.sluice.app.PackagedSluice.Run;
+import static io.sluice.app.PackagedSluice.freePort;
+import static io.sluice.app.PackagedSluice.read;
 
 /**
  * Every user-facing command of the distribution the build produced ({@code sluice-app/target/sluice}, through the
@@ -63,8 +60,7 @@ class DistributionIT {
   @TempDir static Path dir;
   private static Path root;
   private static Path data;
-  private static Process up;
-  private static final List<String> upOut = Collections.synchronizedList(new ArrayList<>());
+  private static PackagedSluice.Up up;
   private static String kafka;
   private static String connectUrl;
   private static String registryUrl;
@@ -77,31 +73,9 @@ class DistributionIT {
   private static String sink;
   private static String dlq;
 
-  /** What a command printed and how it ended. */
-  record Run(int exit, String out, String err) {
-    JsonNode json() {
-      try {
-        return JSON.readTree(out);
-      } catch (IOException e) {
-        throw new AssertionError("not JSON: " + out + "\nstderr: " + err, e);
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
   @BeforeAll
   static void up() throws Exception {
-    root = Path.of(System.getProperty("sluice.root"));
+    root = PackagedSluice.root();
     assertTrue(Files.isRegularFile(root.resolve("sluice-app/target/sluice/lib/sluice-app.jar")),
         "the build did not produce the distribution");
     data = dir.resolve("data");
@@ -117,29 +91,9 @@ class DistributionIT {
     metricsUrl = "http://127.0.0.1:" + metricsPort;
     alertsUrl = "http://127.0.0.1:" + alertsPort;
     exporterUrl = "http://127.0.0.1:" + exporterPort;
-    ProcessBuilder pb = new ProcessBuilder(root.resolve("sluice").toString(), "up", "--data-dir", data.toString(),
-        "--kafka-port", "" + kafkaPort, "--connect-port", "" + connectPort, "--registry-port", "" + registryPort,
-        "--metrics-port", "" + metricsPort, "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort)
-        .directory(dir.toFile()).redirectError(dir.resolve("up.stderr").toFile());
-    pb.environment().put("SLUICE_NO_CDS", "1");
-    up = pb.start();
-    CountDownLatch ready = new CountDownLatch(1);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          upOut.add(line);
-          if (line.startsWith("sluice ready")) {
-            ready.countDown();
-          }
-        }
-      } catch (IOException ended) {
-        // The process ended; the assertions below say how.
-      }
-    }, "sluice-up-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    assertTrue(ready.await(240, TimeUnit.SECONDS), () -> "no ready line; stdout " + upOut + "\nstderr "
-        + read(dir.resolve("up.stderr")));
+    up = PackagedSluice.up(dir, List.of("--data-dir", data.toString(), "--kafka-port", "" + kafkaPort,
+        "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
+        "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort));
     connect = new ConnectRestClient(connectUrl);
     pipeline = new Pipeline("dist_" + ProcessHandle.current().pid());
     source = pipeline.name + "-source";
@@ -149,41 +103,14 @@ class DistributionIT {
 
   @AfterAll
   static void down() throws Exception {
-    if (up == null) {
-      return;
-    }
-    up.destroy();
-    boolean ended = up.waitFor(120, TimeUnit.SECONDS);
-    if (!ended) {
-      up.destroyForcibly();
-    }
-    assertTrue(ended, "./sluice up did not stop within 120 s of SIGTERM");
-    assertEquals(0, up.exitValue(), () -> "./sluice up exit on SIGTERM; stderr " + read(dir.resolve("up.stderr")));
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return "(" + e + ")";
+    if (up != null) {
+      assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
     }
   }
 
   /** Runs {@code ./sluice args} as a user does, in its own process. */
   static Run sluice(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString()));
-    command.addAll(List.of(args));
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
-        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .start();
-    if (!p.waitFor(180, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("./sluice " + String.join(" ", args) + " did not finish in 180 s: " + read(out)
-          + read(err));
-    }
-    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    return PackagedSluice.run(dir, args);
   }
 
   private static String[] cluster(String... args) {
@@ -199,7 +126,7 @@ class DistributionIT {
   @Test
   @Order(1)
   void upPrintsOneReadyLineAndEveryComponentAnswers() throws Exception {
-    String line = upOut.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
+    String line = up.readyLine();
     for (String url : List.of(connectUrl, registryUrl, metricsUrl, alertsUrl, "kafka=" + kafka)) {
       assertTrue(line.contains(url), line);
     }

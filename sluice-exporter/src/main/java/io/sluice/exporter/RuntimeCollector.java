@@ -117,12 +117,15 @@ final class RuntimeCollector implements MultiCollector {
 
   private static void connectorSeries(Families f, List<Connector> connectors) {
     for (Connector c : connectors) {
-      // `pipeline` from the config, known even when the tasks (and their series) are gone: the router inhibits a
-      // pipeline's lag alerts while its sink is down on it.
-      f.gauge("svc_connect_connector_status", "Connector state: 1 when RUNNING, else 0.",
-          "RUNNING".equals(c.state()) ? 1 : 0, "connector", c.name(), "pipeline", c.pipeline());
-      f.gauge("svc_connect_connector_status_info", "Connector state name; always 1.", 1, "connector", c.name(),
-          "pipeline", c.pipeline(), "state", c.state());
+      // A connector Connect calls RUNNING whose task failed moves no data: it counts as FAILED, so that a sink whose
+      // database went away is down. `pipeline` comes from the config, known even when the tasks (and their series)
+      // are gone: the router inhibits a pipeline's lag alerts while its sink is down on it.
+      boolean taskFailed = c.tasks().stream().anyMatch(t -> "FAILED".equals(t.state()));
+      String state = "RUNNING".equals(c.state()) && taskFailed ? "FAILED" : c.state();
+      f.gauge("svc_connect_connector_status", "Connector state: 1 when RUNNING with no failed task, else 0.",
+          "RUNNING".equals(state) ? 1 : 0, "connector", c.name(), "pipeline", c.pipeline());
+      f.gauge("svc_connect_connector_status_info", "Connector state name (FAILED when a task failed); always 1.", 1,
+          "connector", c.name(), "pipeline", c.pipeline(), "state", state);
     }
   }
 

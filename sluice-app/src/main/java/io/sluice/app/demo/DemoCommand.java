@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "A live CDC pipeline to look at: a shop database under load, a Debezium source, a JDBC sink.",
-    subcommands = {DemoCommand.Stop.class})
+    subcommands = {DemoCommand.Stop.class, DemoCommand.Fault.class})
 public final class DemoCommand implements Callable<Integer> {
   static final String SOURCE = "demo-shop-source";
   static final String SINK = "demo-shop-sink";
@@ -140,19 +140,65 @@ public final class DemoCommand implements Callable<Integer> {
         + "source_record_poll_total)");
     out.println("  alerts             " + cluster.alertsUrl() + "/#/alerts");
     out.println("  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)");
+    out.println("  rehearse a fault   ./sluice demo fault sink-down|lag, then ./sluice demo fault recover");
     out.println("  stop               Ctrl-C, or ./sluice demo stop");
     out.flush();
     long last = -1;
+    long reported = System.nanoTime();
     while (ended.getCount() > 0) {
-      Thread.sleep(30_000);
+      Thread.sleep(500);
+      Path fault = dir.resolve("fault");
+      if (Files.exists(fault) && ended.getCount() > 0) {
+        String kind = Files.readString(fault).trim();
+        String said;
+        try {
+          said = applyFault(kind, dbs, connect);
+        } catch (IOException | RuntimeException e) {
+          said = "could not apply " + kind + ": " + e.getMessage();
+        }
+        Files.writeString(dir.resolve("fault-done"), said);
+        Files.deleteIfExists(fault);
+        out.println("demo fault " + kind + ": " + said);
+        out.flush();
+      }
       long now = load.changes();
-      if (now != last && ended.getCount() > 0) {
+      if (System.nanoTime() - reported > 30_000_000_000L && now != last && ended.getCount() > 0) {
         out.println("demo: " + now + " changes written");
         out.flush();
         last = now;
+        reported = System.nanoTime();
       }
     }
     return 0;
+  }
+
+  /** Applies a fault the demo owns the means of; returns what happens next and how to recover. */
+  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect) throws IOException {
+    return switch (kind) {
+      case "sink-down" -> {
+        dbs.stopSink();
+        yield "the copy's PostgreSQL (port " + dbs.sinkPort() + ") is stopped while the load goes on: " + SINK
+            + "'s task fails at its next write, ConnectConnectorDown fires for it after 2 minutes and reaches the alert"
+            + " router; its pipeline's lag alerts are inhibited meanwhile. Recover: ./sluice demo fault recover";
+      }
+      case "lag" -> {
+        connect.pause(SINK, Duration.ofSeconds(60));
+        yield SINK + " is paused while the load goes on: the pipeline falls behind (ConnectHighLag once 300,000 "
+            + "records behind for 5 minutes, inhibited while ConnectConnectorDown fires for the paused sink after 2 "
+            + "minutes; silence planned pauses with ./sluice connectors pause --silence). Recover: ./sluice demo fault "
+            + "recover";
+      }
+      case "recover" -> {
+        boolean started = dbs.startSink();
+        if ("PAUSED".equals(connect.state(SINK))) {
+          connect.resume(SINK);
+        }
+        connect.restart(SINK, true);
+        yield (started ? "the copy's PostgreSQL is running again; " : "") + SINK + " and its tasks restarted: it "
+            + "catches up from its committed offsets (./sluice demo --check compares once it has)";
+      }
+      default -> throw new IllegalArgumentException("unknown fault " + kind);
+    };
   }
 
   private static void apply(ConnectRestClient connect, String name, ObjectNode config) {
@@ -294,6 +340,50 @@ public final class DemoCommand implements Callable<Integer> {
     try (var st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM public." + table)) {
       rs.next();
       return rs.getLong(1);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- fault
+
+  @Command(name = "fault", mixinStandardHelpOptions = true,
+      description = "Rehearse a fault on the running demo: sink-down (the copy's database stops), lag (the sink "
+          + "pauses while the load goes on); recover undoes either.")
+  static final class Fault implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+
+    @CommandLine.Parameters(index = "0", paramLabel = "sink-down|lag|recover")
+    String kind;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!List.of("sink-down", "lag", "recover").contains(kind)) {
+        System.err.println("error: unknown fault '" + kind + "' (sink-down, lag, recover)");
+        return 2;
+      }
+      Path dir = cluster.dataDir().resolve("demo");
+      if (DemoState.running(dir).isEmpty()) {
+        System.err.println("error: no demo is running under " + dir + " (start one with ./sluice demo)");
+        return 1;
+      }
+      Path done = dir.resolve("fault-done");
+      Files.deleteIfExists(done);
+      Files.writeString(dir.resolve("fault"), kind);
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (!Files.exists(done)) {
+        if (System.nanoTime() > deadline) {
+          System.err.println("error: the demo did not apply the fault within 90 s");
+          return 1;
+        }
+        Thread.sleep(200);
+      }
+      String said = Files.readString(done);
+      Files.deleteIfExists(done);
+      if (said.startsWith("could not")) {
+        System.err.println("error: " + said);
+        return 1;
+      }
+      System.out.println(kind + ": " + said);
+      return 0;
     }
   }
 

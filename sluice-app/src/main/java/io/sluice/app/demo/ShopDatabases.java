@@ -21,18 +21,22 @@ final class ShopDatabases implements AutoCloseable {
   static final List<String> TABLES = List.of("customers", "orders", "order_lines");
 
   private final EmbeddedPostgres source;
-  private final EmbeddedPostgres sink;
+  private final Path sinkData;
+  private final int sinkPort;
+  private volatile EmbeddedPostgres sink;
 
-  private ShopDatabases(EmbeddedPostgres source, EmbeddedPostgres sink) {
+  private ShopDatabases(EmbeddedPostgres source, EmbeddedPostgres sink, Path sinkData) {
     this.source = source;
     this.sink = sink;
+    this.sinkData = sinkData;
+    this.sinkPort = sink.getPort();
   }
 
   static ShopDatabases start(Path dir, int sourcePort, int sinkPort) throws IOException {
     EmbeddedPostgres source = server(dir.resolve("source-pg"), sourcePort, true);
     try {
       EmbeddedPostgres sink = server(dir.resolve("sink-pg"), sinkPort, false);
-      ShopDatabases dbs = new ShopDatabases(source, sink);
+      ShopDatabases dbs = new ShopDatabases(source, sink, dir.resolve("sink-pg"));
       dbs.createSchema();
       return dbs;
     } catch (IOException | RuntimeException e) {
@@ -61,7 +65,26 @@ final class ShopDatabases implements AutoCloseable {
   }
 
   String sinkUrl() {
-    return "jdbc:postgresql://127.0.0.1:" + sink.getPort() + "/" + SINK_DB;
+    return "jdbc:postgresql://127.0.0.1:" + sinkPort + "/" + SINK_DB;
+  }
+
+  /** The sink-down fault: the copy's server stops, as a sink database that went away. */
+  synchronized boolean stopSink() throws IOException {
+    if (sink == null) {
+      return false;
+    }
+    sink.close();
+    sink = null;
+    return true;
+  }
+
+  /** Starts the copy's server again on its data and port. */
+  synchronized boolean startSink() throws IOException {
+    if (sink != null) {
+      return false;
+    }
+    sink = server(sinkData, sinkPort, false);
+    return true;
   }
 
   int sourcePort() {
@@ -69,7 +92,7 @@ final class ShopDatabases implements AutoCloseable {
   }
 
   int sinkPort() {
-    return sink.getPort();
+    return sinkPort;
   }
 
   Connection source() throws SQLException {
@@ -126,7 +149,7 @@ final class ShopDatabases implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
-      sink.close();
+      stopSink();
     } finally {
       source.close();
     }

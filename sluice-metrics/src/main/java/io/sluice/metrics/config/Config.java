@@ -38,7 +38,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
   public record StaticConfig(List<String> targets, Map<String, String> labels) {}
 
   /** A configuration that cannot be used; the message says which field and why. */
-  public static final class ConfigException extends RuntimeException {
+  public static final class ConfigException extends IllegalArgumentException {
     public ConfigException(String message) {
       super(message);
     }

@@ -1,0 +1,138 @@
+package io.sluice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The distribution the build produced, run through the repository's {@code ./sluice} launcher as separate processes,
+ * as a user runs it: {@code ./sluice up} for a test class, and one command at a time.
+ */
+final class PackagedSluice {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private PackagedSluice() {}
+
+  /** What a command printed and how it ended. */
+  record Run(int exit, String out, String err) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(out);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + out + "\nstderr: " + err, e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+    }
+  }
+
+  /** A running {@code ./sluice up} and the lines it printed. */
+  record Up(Process process, List<String> out, Path stderr) {
+    String readyLine() {
+      return out.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
+    }
+  }
+
+  static Path root() {
+    return Path.of(System.getProperty("sluice.root"));
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** Starts {@code ./sluice up args} in {@code dir} and returns once it printed its ready line. */
+  static Up up(Path dir, List<String> args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString(), "up"));
+    command.addAll(args);
+    Path stderr = dir.resolve("up.stderr");
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile());
+    pb.environment().put("SLUICE_NO_CDS", "1");
+    Process up = pb.start();
+    List<String> out = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch ready = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = r.readLine()) != null; ) {
+          out.add(line);
+          if (line.startsWith("sluice ready")) {
+            ready.countDown();
+          }
+        }
+      } catch (IOException ended) {
+        // The process ended; the caller's assertions say how.
+      }
+    }, "sluice-up-stdout");
+    reader.setDaemon(true);
+    reader.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+    while (!ready.await(200, TimeUnit.MILLISECONDS)) {
+      if (!up.isAlive() || System.nanoTime() > deadline) {
+        up.destroyForcibly();
+        String err = read(stderr);
+        throw new AssertionError("no ready line" + (up.isAlive() ? "" : " (exit " + up.waitFor() + ")") + "; stdout "
+            + out + "\nstderr " + err.lines().filter(l -> !l.contains(" WARN ")).reduce("", (a, b) -> a + "\n" + b));
+      }
+    }
+    return new Up(up, out, stderr);
+  }
+
+  /** Stops it as an operator does (SIGTERM) and returns its exit code; fails if it does not end within 120 s. */
+  static int down(Up up) throws InterruptedException {
+    up.process().destroy();
+    if (!up.process().waitFor(120, TimeUnit.SECONDS)) {
+      up.process().destroyForcibly();
+      throw new AssertionError("./sluice up did not stop within 120 s of SIGTERM");
+    }
+    return up.process().exitValue();
+  }
+
+  /** Runs {@code ./sluice args} in {@code dir}, in its own process, and waits for it. */
+  static Run run(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString()));
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+    if (!p.waitFor(180, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("./sluice " + String.join(" ", args) + " did not finish in 180 s: " + read(out)
+          + read(err));
+    }
+    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  /** Starts {@code ./sluice args} in the background, its output in {@code log}. */
+  static Process start(Path dir, Path log, List<String> args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString()));
+    command.addAll(args);
+    return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+  }
+}
