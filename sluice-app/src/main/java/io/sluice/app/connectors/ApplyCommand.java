@@ -88,7 +88,7 @@ final class ApplyCommand extends ConnectorsBase {
       }
     }
     if (verdict.path("error_count").asInt() > 0) {
-      if (output == Format.json) {
+      if (output.json()) {
         ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", "refused");
         o.set("errors", problems);
         printJson(o);
@@ -115,7 +115,7 @@ final class ApplyCommand extends ConnectorsBase {
         connect().putConfig(wanted.name(), config);
       }
     }
-    if (output == Format.json) {
+    if (output.json()) {
       ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", action).put("dryRun", dryRun);
       ArrayNode changes = o.putArray("changes");
       for (ConfigDiff.Line l : lines) {

@@ -3,26 +3,21 @@ package io.sluice.app.connectors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.app.cli.ClusterOptions;
+import io.sluice.app.cli.OutputFormat;
 import io.sluice.client.HttpTransport;
 import io.sluice.connect.client.ConnectApiException;
 import io.sluice.connect.client.ConnectRestClient;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** What every {@code sluice connectors} subcommand shares: where Connect is, the output format, exit codes. */
 abstract class ConnectorsBase implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** Output formats. */
-  enum Format { table, json }
-
   @Mixin ClusterOptions cluster;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "table|json", defaultValue = "table",
-      description = "table for people (default), json for scripts")
-  Format output;
+  @Mixin OutputFormat output;
 
   PrintStream out = System.out;
   PrintStream err = System.err;
@@ -57,10 +52,6 @@ abstract class ConnectorsBase implements Callable<Integer> {
   abstract int execute() throws java.io.IOException, InterruptedException;
 
   void printJson(Object tree) {
-    try {
-      out.println(JSON.writeValueAsString(tree));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    OutputFormat.printJson(out, tree);
   }
 }

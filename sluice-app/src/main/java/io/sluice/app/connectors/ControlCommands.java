@@ -18,7 +18,7 @@ final class ControlCommands {
     String name;
 
     void said(String what) {
-      if (output == Format.json) {
+      if (output.json()) {
         printJson(JSON.createObjectNode().put("name", name).put("action", what));
       } else {
         out.println("connector " + name + " " + what);
@@ -54,7 +54,7 @@ final class ControlCommands {
       if (d != null) {
         String id = new Silencer(cluster.alertsUrl()).silence(name, d, user,
             comment != null ? comment : "paused with sluice connectors pause " + name);
-        if (output == Format.table) {
+        if (!output.json()) {
           out.println("alerts of connector " + name + " silenced for " + GoDuration.format(d) + " (silence " + id
               + " on " + cluster.alertsUrl() + ")");
         }

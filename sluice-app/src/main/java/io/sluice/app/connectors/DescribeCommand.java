@@ -28,7 +28,7 @@ final class DescribeCommand extends ConnectorsBase {
     config.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
     sorted.forEach((k, v) -> masked.put(k, Secrets.shown(k, v)));
 
-    if (output == Format.json) {
+    if (output.json()) {
       ObjectNode o = JSON.createObjectNode();
       o.put("name", name);
       o.put("type", status.path("type").asText());

@@ -35,7 +35,7 @@ final class ListCommand extends ConnectorsBase {
   @Override
   int execute() {
     List<Row> rows = rows(connect().connectorsExpanded());
-    if (output == Format.json) {
+    if (output.json()) {
       ArrayNode a = JSON.createArrayNode();
       for (Row r : rows) {
         ObjectNode o = a.addObject().put("name", r.name()).put("type", r.type()).put("state", r.state())

@@ -79,7 +79,7 @@ final class WatchCommand extends ControlCommands.OnOne {
 
   private void line(String what, String state, String worker) {
     String at = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
-    if (output == Format.json) {
+    if (output.json()) {
       out.println(JSON.createObjectNode().put("time", at).put("connector", name).put("of", what).put("state", state)
           .put("worker", worker).toString());
     } else {

@@ -31,7 +31,7 @@ final class InspectCommand extends DlqCommandBase {
   @Override
   int execute() {
     Inspection inspection = dlq().inspect(topic, read.options());
-    if (output == Format.json) {
+    if (output.json()) {
       printJson(json(inspection));
       return 0;
     }

@@ -54,10 +54,10 @@ final class ReplayCommand extends DlqCommandBase {
   int execute() {
     ReplayRequest request = new ReplayRequest(topic, ReplayTarget.parse(to), RecordFilter.parse(filters),
         parseRate(rate), dryRun, includeReplayed, group, limit);
-    Progress progress = output == Format.json ? Progress.NONE
+    Progress progress = output.json() ? Progress.NONE
         : ProgressBar.onStderr(dryRun ? "replay (dry run)" : "replay");
     ReplayResult r = dlq().replay(request, progress);
-    if (output == Format.json) {
+    if (output.json()) {
       var n = JSON.valueToTree(r);
       printJson(n);
     } else {

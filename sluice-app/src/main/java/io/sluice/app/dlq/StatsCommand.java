@@ -24,7 +24,7 @@ final class StatsCommand extends DlqCommandBase {
   int execute() {
     DeadLetterQueue dlq = dlq();
     List<DlqStats> all = topic == null ? dlq.stats() : List.of(dlq.stats(topic));
-    if (output == Format.json) {
+    if (output.json()) {
       ArrayNode array = JsonNodeFactory.instance.arrayNode();
       all.forEach(s -> array.add(json(s)));
       printJson(topic == null ? array : array.get(0));

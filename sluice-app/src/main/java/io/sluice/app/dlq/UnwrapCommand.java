@@ -27,7 +27,7 @@ final class UnwrapCommand extends DlqCommandBase {
   @Override
   int execute() {
     List<Unwrapped> all = dlq().unwrap(topic, read.options());
-    if (output == Format.json) {
+    if (output.json()) {
       ArrayNode array = JsonNodeFactory.instance.arrayNode();
       for (Unwrapped u : all) {
         var n = array.addObject();
