@@ -1,0 +1,109 @@
+package io.sluice.serde.avro;
+
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.RegistryApiException;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes values as Avro in Confluent's wire format, their schema registered (or looked up) in a Confluent-compatible
+ * registry under the configured subject name strategy. Once a schema's id is known no registry call is made again.
+ *
+ * <pre>{@code
+ * props.put("value.serializer", AvroSerializer.class.getName());
+ * props.put("schema.registry.url", "http://127.0.0.1:8081");
+ * }</pre>
+ */
+public final class AvroSerializer implements Serializer<Object> {
+  private SerdeConfig config;
+  private SchemaRegistryClient client;
+  private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
+  private final Map<String, SchemaRegistryClient.SubjectVersion> latest = new ConcurrentHashMap<>();
+
+  public AvroSerializer() {}
+
+  /** A serializer on an existing client, for callers that share one. */
+  public AvroSerializer(SchemaRegistryClient client, Map<String, ?> configs, boolean isKey) {
+    this.config = SerdeConfig.of(configs, isKey);
+    this.client = client;
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    config = SerdeConfig.of(configs, isKey);
+    client = config.client();
+  }
+
+  @Override
+  public byte[] serialize(String topic, Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (config == null) {
+      throw new SerializationException("AvroSerializer is not configured: schema.registry.url is needed");
+    }
+    Schema schema = AvroSchemas.of(value);
+    String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(schema));
+    int id;
+    try {
+      id = config.useLatestVersion() ? latest(subject).id() : idOf(subject, schema);
+    } catch (RegistryApiException e) {
+      throw new SerializationException("Error registering Avro schema for subject " + subject + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new SerializationException("Error reaching the schema registry for subject " + subject + ": "
+          + e.getMessage(), e);
+    }
+    return WireFormat.frame(id, encode(schema, value));
+  }
+
+  private int idOf(String subject, Schema schema) {
+    Integer known = ids.get(schema);
+    if (known != null) {
+      return known;
+    }
+    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("AVRO", schema.toString(), List.of());
+    int id = config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
+        new SerializationException("Error retrieving Avro schema for subject " + subject + ": Schema not found; "
+            + "auto.register.schemas is false"));
+    ids.put(schema, id);
+    return id;
+  }
+
+  private SchemaRegistryClient.SubjectVersion latest(String subject) {
+    return latest.computeIfAbsent(subject, s -> client.latest(s).orElseThrow(() -> new SerializationException(
+        "Error retrieving the latest version of subject " + s + ": Subject not found")));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static byte[] encode(Schema schema, Object value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    try {
+      if (value instanceof byte[] bytes) {
+        value = ByteBuffer.wrap(bytes);
+      }
+      DatumWriter<Object> writer = value instanceof SpecificRecord ? new SpecificDatumWriter<>(schema)
+          : new GenericDatumWriter<>(schema);
+      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+      writer.write(value, encoder);
+      encoder.flush();
+    } catch (IOException | RuntimeException e) {
+      throw new SerializationException("Error serializing Avro message: " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+}

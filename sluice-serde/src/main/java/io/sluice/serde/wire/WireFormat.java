@@ -1,0 +1,95 @@
+package io.sluice.serde.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Confluent's framing of a registry-aware record: magic byte {@code 0}, the schema id as 4 big-endian bytes, then the
+ * payload; for Protobuf, between id and payload, the path of message indexes to the record's message type, as a
+ * zig-zag varint count followed by each index as a zig-zag varint, with the common case of the first top-level
+ * message ({@code [0]}) written as the single byte {@code 0x00}.
+ */
+public final class WireFormat {
+  public static final byte MAGIC = 0;
+  /** Magic byte and schema id. */
+  public static final int HEADER = 5;
+
+  private WireFormat() {}
+
+  /** A framed record's schema id and where its payload starts. */
+  public record Framed(int schemaId, ByteBuffer payload) {}
+
+  /** Magic byte, id, then the payload. */
+  public static byte[] frame(int schemaId, byte[] payload) {
+    return ByteBuffer.allocate(HEADER + payload.length).put(MAGIC).putInt(schemaId).put(payload).array();
+  }
+
+  /** The id and the payload after the header; refuses what is not framed, as Confluent's deserializers do. */
+  public static Framed unframe(byte[] data) {
+    if (data == null || data.length < HEADER) {
+      throw new SerializationException("Unknown magic byte!");
+    }
+    ByteBuffer b = ByteBuffer.wrap(data);
+    if (b.get() != MAGIC) {
+      throw new SerializationException("Unknown magic byte!");
+    }
+    int id = b.getInt();
+    return new Framed(id, b.slice());
+  }
+
+  /** Protobuf's message-index path, as written after the id. */
+  public static byte[] messageIndexes(List<Integer> path) {
+    if (path.size() == 1 && path.get(0) == 0) {
+      return new byte[] {0};
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    writeZigZag(out, path.size());
+    for (int i : path) {
+      writeZigZag(out, i);
+    }
+    return out.toByteArray();
+  }
+
+  /** Reads the message-index path at the buffer's position, leaving it at the payload. */
+  public static List<Integer> readMessageIndexes(ByteBuffer b) {
+    int count = readZigZag(b);
+    if (count == 0) {
+      return List.of(0);
+    }
+    if (count < 0 || count > b.remaining()) {
+      throw new SerializationException("Invalid message indexes: count " + count);
+    }
+    List<Integer> path = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      path.add(readZigZag(b));
+    }
+    return path;
+  }
+
+  private static void writeZigZag(ByteArrayOutputStream out, int value) {
+    int v = (value << 1) ^ (value >> 31);
+    while ((v & ~0x7F) != 0) {
+      out.write((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out.write(v);
+  }
+
+  private static int readZigZag(ByteBuffer b) {
+    int v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (!b.hasRemaining()) {
+        throw new SerializationException("Invalid message indexes: the varint ends early");
+      }
+      int x = b.get();
+      v |= (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        return (v >>> 1) ^ -(v & 1);
+      }
+    }
+    throw new SerializationException("Invalid message indexes: varint too long");
+  }
+}
