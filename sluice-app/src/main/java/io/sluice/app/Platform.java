@@ -191,6 +191,19 @@ public final class Platform implements AutoCloseable {
   }
 
   /** The line printed once everything is ready. */
+  /** The plugin folders of the distribution this code runs from. */
+  public static Path bundledPlugins() {
+    String home = System.getProperty("sluice.home");
+    if (home != null) {
+      return Path.of(home, "plugins");
+    }
+    try {
+      Path jar = Path.of(Platform.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return jar.getParent().getParent().resolve("plugins");
+    } catch (java.net.URISyntaxException e) {
+      return Path.of("plugins");
+    }
+  }
   public String readyLine() {
     StringBuilder sb = new StringBuilder("sluice ready");
     urls.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));

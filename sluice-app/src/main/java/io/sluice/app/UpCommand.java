@@ -94,7 +94,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + e.getMessage());
       return 2;
     }
-    Path plugins = config.find(SluiceConfig.PLUGIN_PATH).map(Path::of).orElseGet(UpCommand::bundledPlugins);
+    Path plugins = config.find(SluiceConfig.PLUGIN_PATH).map(Path::of).orElseGet(Platform::bundledPlugins);
     if (!Files.isDirectory(plugins)) {
       System.err.println("sluice: plugin folder " + plugins + " does not exist (build with ./mvnw package, or pass --plugin-path)");
       return 2;
@@ -143,16 +143,5 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   /** {@code <app home>/plugins}, where the build lays out the bundled connectors next to {@code lib/}. */
-  static Path bundledPlugins() {
-    String home = System.getProperty("sluice.home");
-    if (home != null) {
-      return Path.of(home, "plugins");
-    }
-    try {
-      Path jar = Path.of(UpCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return jar.getParent().getParent().resolve("plugins");
-    } catch (java.net.URISyntaxException e) {
-      return Path.of("plugins");
-    }
-  }
+
 }

@@ -163,4 +163,52 @@ class DemoFaultIT {
       System.out.println("demo output:\n" + read(dir.resolve("demo.out")));
     }
   }
+
+  /** With no sluice up running, the demo starts one in its own process and stops it with itself. */
+  @Test
+  void withoutASluiceUpTheDemoStartsOneAndStopsIt() throws Exception {
+    Path own = java.nio.file.Files.createDirectories(dir.resolve("standalone"));
+    int connect = freePort();
+    Path config = Files.writeString(own.resolve("sluice.yaml"), """
+        kafka.port: %d
+        connect.port: %d
+        registry.port: %d
+        metrics.port: %d
+        alerts.port: %d
+        exporter.port: %d
+        """.formatted(freePort(), connect, freePort(), freePort(), freePort(), freePort()));
+    String[] flags = {"--config", config.toString(), "--data-dir", own.resolve("data").toString()};
+    List<String> args = new ArrayList<>(List.of("demo", "--rate", "50", "--source-port", "" + freePort(),
+        "--sink-port", "" + freePort()));
+    args.addAll(List.of(flags));
+    Path log = own.resolve("demo.out");
+    Process demo = PackagedSluice.start(own, log, args);
+    try {
+      Eventually.await("the demo with its own sluice up says where to look", WAIT, () -> read(log),
+          out -> out.contains("sluice demo: a shop under load"));
+      String out = read(log);
+      assertTrue(out.contains("no sluice up at http://127.0.0.1:" + connect + ": starting one in this process"), out);
+      assertTrue(out.contains("sluice ready"), out);
+      Run check = PackagedSluice.run(own, Stream.concat(Stream.of("demo", "--check", "--timeout", "150"),
+          Stream.of(flags)).toArray(String[]::new));
+      assertEquals(0, check.exit(), check::toString);
+      Run stop = PackagedSluice.run(own, Stream.concat(Stream.of("demo", "stop"), Stream.of(flags))
+          .toArray(String[]::new));
+      assertEquals(0, stop.exit(), stop::toString);
+      assertTrue(demo.waitFor(120, TimeUnit.SECONDS), "the demo ends, with the sluice up it started");
+      assertTrue(read(log).contains("stopping the sluice up the demo started"), read(log));
+      assertTrue(isClosed(connect), "its Connect no longer listens");
+    } finally {
+      demo.destroy();
+      demo.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean isClosed(int port) {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      return false;
+    } catch (java.io.IOException refused) {
+      return true;
+    }
+  }
 }

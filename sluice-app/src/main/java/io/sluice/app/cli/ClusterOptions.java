@@ -42,6 +42,17 @@ public final class ClusterOptions {
     return config;
   }
 
+  /** True when --connect-url was given: the user named a Connect cluster, none is to be started. */
+  public boolean connectUrlGiven() {
+    return connectUrl != null;
+  }
+
+  /** The configuration a platform started on behalf of a command runs with (--config, and --data-dir over it). */
+  public SluiceConfig platformConfig() {
+    return dataDir == null ? config()
+        : SluiceConfig.load(Optional.ofNullable(configFile), Map.of(SluiceConfig.DATA_DIR, dataDir.toString()));
+  }
+
   public String bootstrapServers() {
     if (bootstrap != null) {
       return bootstrap;

@@ -2,7 +2,9 @@ package io.sluice.app.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.app.Platform;
 import io.sluice.app.cli.ClusterOptions;
+import io.sluice.kafka.ExitControl;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.client.HttpTransport;
 import io.sluice.connect.client.ConnectRestClient;
@@ -82,13 +84,23 @@ public final class DemoCommand implements Callable<Integer> {
       return 1;
     }
     ConnectRestClient connect = new ConnectRestClient(cluster.connectUrl());
+    Platform platform = null;
     try {
       connect.connectorNames();
     } catch (HttpTransport.UnreachableException e) {
-      err.println("error: no Kafka Connect at " + cluster.connectUrl() + ": start ./sluice up first (or give "
-          + "--connect-url)");
-      return 3;
+      if (cluster.connectUrlGiven()) {
+        err.println("error: no Kafka Connect at " + cluster.connectUrl() + " (start it, or leave out --connect-url "
+            + "and the demo starts a sluice up of its own)");
+        return 3;
+      }
+      out.println("no sluice up at " + cluster.connectUrl() + ": starting one in this process; it stops with the demo");
+      out.flush();
+      // Embedded engines may not end this JVM; one that asks to is reported, and the demo goes on stopping in order.
+      ExitControl.install((code, message) -> err.println("an embedded engine asked to exit (" + code + "): " + message));
+      platform = Platform.start(cluster.platformConfig(), Platform.bundledPlugins());
+      out.println(platform.readyLine());
     }
+    Platform started = platform;
     Files.deleteIfExists(dir.resolve("hold"));
     out.println("starting the shop databases under " + dir + " ...");
     ShopDatabases dbs = ShopDatabases.start(dir, sourcePort, sinkPort);
@@ -117,6 +129,10 @@ public final class DemoCommand implements Callable<Integer> {
         Files.deleteIfExists(DemoState.file(dir));
       } catch (IOException | RuntimeException e) {
         err.println("stopping the demo: " + e.getMessage());
+      }
+      if (started != null) {
+        out.println("stopping the sluice up the demo started ...");
+        started.close();
       }
       out.println("demo stopped; its databases stay under " + dir + " for the next run");
       out.flush();
