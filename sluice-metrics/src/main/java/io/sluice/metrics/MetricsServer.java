@@ -1,8 +1,10 @@
 package io.sluice.metrics;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpServer;
 import io.sluice.metrics.config.Config;
@@ -342,30 +344,40 @@ public final class MetricsServer implements AutoCloseable {
     return notifier.stats();
   }
 
-  /** The server's own metrics, named as Prometheus names them, read from the store and notifier at each scrape. */
+  /**
+   * The server's own metrics, named as Prometheus names them. One collector reads the store's and the notifier's
+   * statistics once per scrape (the store's walk every head series) and writes every family from that reading.
+   */
   private PrometheusRegistry selfMetrics() {
     PrometheusRegistry r = new PrometheusRegistry();
-    gauge(r, "prometheus_tsdb_head_series", "Total number of series in the head block.", () -> db.stats().headSeries());
-    gauge(r, "prometheus_tsdb_blocks_loaded", "Number of currently loaded data blocks.", () -> db.stats().blocks());
-    counter(r, "prometheus_tsdb_out_of_order_samples_total", "Samples rejected as out of order.",
-        db::outOfOrderSamples);
-    counter(r, "prometheus_notifications_sent_total", "Total number of alerts sent.", () -> notifier.stats().sent());
-    counter(r, "prometheus_notifications_errors_total", "Total number of errors sending alert notifications.",
-        () -> notifier.stats().errors());
-    counter(r, "prometheus_notifications_dropped_total", "Total number of alerts dropped.",
-        () -> notifier.stats().dropped());
-    gauge(r, "prometheus_notifications_queue_length", "The number of alert notifications in the queue.",
-        () -> notifier.stats().queueLength());
-    gauge(r, "prometheus_ready", "Whether the server is ready.", () -> ready ? 1 : 0);
+    r.register((MultiCollector) () -> {
+      Db.Stats s = db.stats();
+      Notifier.Stats n = notifier.stats();
+      return new MetricSnapshots(
+          gauge("prometheus_tsdb_head_series", "Total number of series in the head block.", s.headSeries()),
+          gauge("prometheus_tsdb_blocks_loaded", "Number of currently loaded data blocks.", s.blocks()),
+          counter("prometheus_tsdb_out_of_order_samples", "Samples rejected as out of order.",
+              db.outOfOrderSamples()),
+          counter("prometheus_notifications_sent", "Total number of alerts sent.", n.sent()),
+          counter("prometheus_notifications_errors", "Total number of errors sending alert notifications.",
+              n.errors()),
+          counter("prometheus_notifications_dropped", "Total number of alerts dropped.", n.dropped()),
+          gauge("prometheus_notifications_queue_length", "The number of alert notifications in the queue.",
+              n.queueLength()),
+          gauge("prometheus_ready", "Whether the server is ready.", ready ? 1 : 0));
+    });
     return r;
   }
 
-  private static void gauge(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier value) {
-    GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsLong())).register(r);
+  private static GaugeSnapshot gauge(String name, String help, double value) {
+    return GaugeSnapshot.builder().name(name).help(help)
+        .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build();
   }
 
-  private static void counter(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier value) {
-    CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.getAsLong())).register(r);
+  /** {@code name} without {@code _total}: the writer adds it. */
+  private static CounterSnapshot counter(String name, String help, double value) {
+    return CounterSnapshot.builder().name(name).help(help)
+        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(value).build()).build();
   }
 
   @Override

@@ -202,6 +202,8 @@ class ApiTest {
     assertTrue(page.contentType().startsWith("text/html"));
     Reply metrics = get("/metrics");
     assertTrue(metrics.body().contains("prometheus_tsdb_head_series 3"));
+    assertTrue(metrics.body().contains("\nprometheus_notifications_sent_total "), metrics.body());
+    assertTrue(metrics.body().contains("# HELP prometheus_ready Whether the server is ready."), metrics.body());
   }
 
   static String raw(String url, String target) throws Exception {
