@@ -143,6 +143,13 @@ public final class SchemaRegistryClient {
         "read the configuration of subject " + subject);
   }
 
+  /** Sets the subject's compatibility level ({@code PUT /config/{subject}}), e.g. NONE before forcing a break in. */
+  public void setCompatibility(String subject, String level) {
+    expect(http.send("PUT", "/config/" + HttpTransport.segment(subject),
+        JSON.createObjectNode().put("compatibility", level).toString(), true),
+        "set the compatibility of subject " + subject);
+  }
+
   private void remember(String subject, Schema schema, int id) {
     idsBySubject.computeIfAbsent(subject, s -> new ConcurrentHashMap<>()).put(schema, id);
     byId.putIfAbsent(id, schema);

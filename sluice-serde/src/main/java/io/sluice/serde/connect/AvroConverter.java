@@ -1,0 +1,262 @@
+package io.sluice.serde.connect;
+
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.avro.ReaderSchema;
+import io.sluice.serde.client.RegistryApiException;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.storage.Converter;
+
+/**
+ * Kafka Connect's converter for Avro in Confluent's wire format, on Sluice's (or any Confluent-compatible) registry:
+ * {@code value.converter=io.sluice.serde.connect.AvroConverter} with {@code value.converter.schema.registry.url}.
+ *
+ * <p>Writing, each Connect schema becomes an Avro schema once ({@link ConnectAvro}), is registered (or looked up) under
+ * the subject name strategy once, and every record after that costs an encode and no registry call.
+ *
+ * <p>Reading, the writer schema is fetched by id once. With {@code reader.schema.version} set ({@code latest} or a
+ * version number of the subject), records are read with that schema instead and {@code schema.mismatch} says what is
+ * forgiven ({@link ReaderSchema.Mode}); a record that cannot be read gets the header {@value #SCHEMA_ID_HEADER} (its
+ * writer schema id) and fails with a {@link DataException} naming the id, so a sink with {@code errors.tolerance=all}
+ * sends it, raw and with Connect's error headers, to its dead letter queue and goes on.
+ */
+public final class AvroConverter implements Converter {
+  public static final String READER_SCHEMA_VERSION = "reader.schema.version";
+  public static final String SCHEMA_MISMATCH = "schema.mismatch";
+  /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
+  public static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
+
+  private final ConnectAvro data = new ConnectAvro();
+  private SerdeConfig config;
+  private SchemaRegistryClient client;
+  private String readerVersion;
+  private ReaderSchema.Mode mode;
+  private final Map<org.apache.avro.Schema, Integer> ids = new ConcurrentHashMap<>();
+  private final Map<org.apache.avro.Schema, GenericDatumWriter<Object>> writers = new ConcurrentHashMap<>();
+  private final Map<Integer, Reading> readings = new ConcurrentHashMap<>();
+
+  /** How records of one writer schema id are read: the datum reader and the Connect schema of what it yields. */
+  private record Reading(GenericDatumReader<Object> reader, org.apache.avro.Schema readSchema, Schema connectSchema,
+      RuntimeException failure) {}
+
+  public AvroConverter() {}
+
+  /** A converter on an existing client, for callers (tests, tools) that share one. */
+  public AvroConverter(SchemaRegistryClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public ConfigDef config() {
+    return new ConfigDef()
+        .define(SerdeConfig.REGISTRY_URL, ConfigDef.Type.LIST, ConfigDef.Importance.HIGH,
+            "URL of the Confluent-compatible schema registry (the first of a list is used).")
+        .define(SerdeConfig.AUTO_REGISTER, ConfigDef.Type.BOOLEAN, true, ConfigDef.Importance.MEDIUM,
+            "Register a schema the subject does not have yet.")
+        .define(SerdeConfig.USE_LATEST_VERSION, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
+            "Write with the subject's latest schema id instead of registering the record's schema.")
+        .define(SerdeConfig.KEY_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
+            "Subject name strategy for keys: TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy.")
+        .define(SerdeConfig.VALUE_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
+            "Subject name strategy for values.")
+        .define(READER_SCHEMA_VERSION, ConfigDef.Type.STRING, null, ConfigDef.Importance.MEDIUM,
+            "Read with this version of the subject (\"latest\" or a number) instead of each record's writer schema.")
+        .define(SCHEMA_MISMATCH, ConfigDef.Type.STRING, "dlq", ConfigDef.Importance.MEDIUM,
+            "With a reader schema: dlq (fail the record), ignore-unknown (drop writer fields the reader lacks) or "
+                + "fill-default (also fill reader fields the writer lacks with a fixed default).");
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    config = SerdeConfig.of(configs, isKey);
+    if (client == null) {
+      client = config.client();
+    }
+    Object version = configs.get(READER_SCHEMA_VERSION);
+    readerVersion = version == null || version.toString().isBlank() ? null : version.toString().trim();
+    if (readerVersion != null && !readerVersion.equals("latest") && !readerVersion.matches("[1-9][0-9]*")) {
+      throw new ConfigException(READER_SCHEMA_VERSION, readerVersion, "\"latest\" or a version number");
+    }
+    Object m = configs.get(SCHEMA_MISMATCH);
+    try {
+      mode = ReaderSchema.Mode.parse(m == null ? null : m.toString());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(SCHEMA_MISMATCH, m, e.getMessage());
+    }
+  }
+
+  @Override
+  public byte[] fromConnectData(String topic, Schema schema, Object value) {
+    if (value == null) {
+      return null; // a tombstone stays a tombstone
+    }
+    if (schema == null) {
+      throw new DataException("The Avro converter needs a schema: this record has none (schemaless data from "
+          + "topic " + topic + ")");
+    }
+    requireConfigured();
+    org.apache.avro.Schema avro = data.avroSchema(schema);
+    Object datum = data.avroValue(schema, avro, value);
+    int id = idOf(topic, avro);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    out.write(WireFormat.MAGIC);
+    out.write(id >>> 24);
+    out.write(id >>> 16);
+    out.write(id >>> 8);
+    out.write(id);
+    try {
+      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+      writers.computeIfAbsent(avro, GenericDatumWriter::new).write(datum, encoder);
+    } catch (IOException | RuntimeException e) {
+      throw new DataException("Failed to serialize Avro data from topic " + topic + ": " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  private int idOf(String topic, org.apache.avro.Schema avro) {
+    Integer known = ids.get(avro);
+    if (known != null) {
+      return known;
+    }
+    String subject = config.strategy().subject(topic, config.isKey(), recordName(avro));
+    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of());
+    try {
+      int id;
+      if (config.useLatestVersion()) {
+        id = client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
+            + "(use.latest.version=true)")).id();
+      } else if (config.autoRegister()) {
+        id = client.register(subject, s);
+      } else {
+        id = client.idOf(subject, s).orElseThrow(() -> new DataException("Schema not found in subject " + subject
+            + " and auto.register.schemas=false"));
+      }
+      ids.put(avro, id);
+      return id;
+    } catch (RegistryApiException e) {
+      throw new DataException("Failed to register the Avro schema of topic " + topic + " under subject " + subject
+          + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String recordName(org.apache.avro.Schema avro) {
+    return switch (avro.getType()) {
+      case RECORD, ENUM, FIXED -> avro.getFullName();
+      default -> avro.getType().getName();
+    };
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, byte[] value) {
+    return toConnectData(topic, null, value);
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
+    if (value == null) {
+      return SchemaAndValue.NULL;
+    }
+    requireConfigured();
+    WireFormat.Framed framed;
+    try {
+      framed = WireFormat.unframe(value);
+    } catch (RuntimeException e) {
+      throw new DataException("Failed to deserialize data for topic " + topic + " to Avro: " + e.getMessage(), e);
+    }
+    int id = framed.schemaId();
+    try {
+      Reading reading = readings.computeIfAbsent(id, i -> reading(topic, i));
+      if (reading.failure() != null) {
+        throw reading.failure();
+      }
+      ByteBuffer payload = framed.payload();
+      BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload.array(),
+          payload.arrayOffset() + payload.position(), payload.remaining(), null);
+      Object datum = reading.reader().read(null, decoder);
+      return new SchemaAndValue(reading.connectSchema(),
+          data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
+    } catch (IOException | RuntimeException e) {
+      if (headers != null) {
+        try {
+          headers.add(SCHEMA_ID_HEADER, String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+        } catch (IllegalStateException readOnly) {
+          // the id is in the message too
+        }
+      }
+      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** How records of writer schema {@code id} are read; a failure to resolve is kept, so each such record fails fast. */
+  private Reading reading(String topic, int id) {
+    org.apache.avro.Schema writer = writerSchema(id);
+    if (readerVersion == null) {
+      return new Reading(new GenericDatumReader<>(writer), writer, data.connectSchema(writer), null);
+    }
+    String subject = config.strategy().subject(topic, config.isKey(), recordName(writer));
+    try {
+      // "latest" is fetched again for each new writer id: a new writer schema is when the subject may have moved on.
+      Optional<SchemaRegistryClient.SubjectVersion> v = client.version(subject, readerVersion);
+      if (v.isEmpty()) {
+        return failed("subject " + subject + " has no version " + readerVersion + " to read with");
+      }
+      if (!"AVRO".equals(v.get().schema().type())) {
+        return failed("version " + readerVersion + " of subject " + subject + " is " + v.get().schema().type());
+      }
+      org.apache.avro.Schema reader = new org.apache.avro.Schema.Parser().parse(v.get().schema().schema());
+      org.apache.avro.Schema effective = ReaderSchema.resolve(writer, reader, mode);
+      return new Reading(new GenericDatumReader<>(writer, effective), effective, data.connectSchema(effective), null);
+    } catch (ReaderSchema.MismatchException e) {
+      return failed(e.getMessage() + " (subject " + subject + ", reader version " + readerVersion + ", "
+          + SCHEMA_MISMATCH + "=" + mode.configValue() + ")");
+    }
+  }
+
+  private static Reading failed(String why) {
+    return new Reading(null, null, null, new DataException(why));
+  }
+
+  private org.apache.avro.Schema writerSchema(int id) {
+    SchemaRegistryClient.Schema s;
+    try {
+      s = client.schemaById(id);
+    } catch (RegistryApiException e) {
+      throw new DataException("Failed to fetch schema id " + id + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
+    }
+    if (!"AVRO".equals(s.type())) {
+      throw new DataException("Schema id " + id + " is " + s.type() + ", not Avro");
+    }
+    return new org.apache.avro.Schema.Parser().parse(s.schema());
+  }
+
+  private void requireConfigured() {
+    if (config == null) {
+      throw new DataException("AvroConverter is not configured: schema.registry.url is needed");
+    }
+  }
+}

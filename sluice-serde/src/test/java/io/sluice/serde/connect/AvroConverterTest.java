@@ -1,0 +1,203 @@
+package io.sluice.serde.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.avro.AvroSerializer;
+import io.sluice.serde.client.SchemaRegistryClient;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericData;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Connect Avro converter against Sluice's registry: Debezium's envelope both ways, and reading with a reader schema. */
+class AvroConverterTest {
+  private static SchemaRegistry registry;
+  private static SchemaRegistryClient client;
+
+  @BeforeAll
+  static void start() {
+    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(SharedKafka.unique("_schemas")).port(0).start();
+    client = new SchemaRegistryClient(registry.url());
+  }
+
+  @AfterAll
+  static void stop() {
+    registry.close();
+  }
+
+  private static AvroConverter converter(boolean isKey, String... pairs) {
+    Map<String, Object> c = new HashMap<>();
+    c.put(SerdeConfig.REGISTRY_URL, registry.url());
+    for (int i = 0; i < pairs.length; i += 2) {
+      c.put(pairs[i], pairs[i + 1]);
+    }
+    AvroConverter converter = new AvroConverter();
+    converter.configure(c, isKey);
+    return converter;
+  }
+
+  /** The shape of a Debezium PostgreSQL change event, with the semantic types a shop table has. */
+  private static final Schema ROW = SchemaBuilder.struct().name("demo-shop.public.orders.Value").optional()
+      .field("id", Schema.INT32_SCHEMA)
+      .field("total", Decimal.builder(2).parameter("connect.decimal.precision", "10").build())
+      .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
+      .field("updated_at", SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").version(1).optional().build())
+      .field("attrs", SchemaBuilder.string().name("io.debezium.data.Json").version(1).optional().build())
+      .field("shipped_on", Date.builder().optional().build())
+      .field("priority", Schema.OPTIONAL_INT16_SCHEMA)
+      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
+      .field("counts", SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.INT64_SCHEMA).optional().build())
+      .build();
+  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
+      .field("version", Schema.STRING_SCHEMA).field("connector", Schema.STRING_SCHEMA)
+      .field("ts_ms", Schema.INT64_SCHEMA).field("lsn", Schema.OPTIONAL_INT64_SCHEMA).build();
+  private static final Schema ENVELOPE = SchemaBuilder.struct().name("demo-shop.public.orders.Envelope").version(2)
+      .optional()
+      .field("before", ROW).field("after", ROW).field("source", SOURCE).field("op", Schema.STRING_SCHEMA)
+      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
+
+  private static Struct row(int id, long micros) {
+    return new Struct(ROW).put("id", id).put("total", new BigDecimal("12.34")).put("placed_at", micros)
+        .put("updated_at", "2026-11-25T07:00:00.123456Z").put("attrs", "{\"gift\":true}")
+        .put("shipped_on", new java.util.Date(86_400_000L * 20_000)).put("priority", (short) 3)
+        .put("tags", List.of("a", "b")).put("counts", Map.of(1, 10L, 2, 20L));
+  }
+
+  @Test
+  void debeziumEnvelopeTravelsWithItsSemanticTypesAndMicroseconds() {
+    String topic = SharedKafka.unique("demo-shop.public.orders");
+    AvroConverter writer = converter(false);
+    Struct event = new Struct(ENVELOPE).put("after", row(7, 1_764_054_000_123_456L))
+        .put("source", new Struct(SOURCE).put("version", "3.7.0").put("connector", "postgresql").put("ts_ms", 1L))
+        .put("op", "c").put("ts_ms", 2L);
+
+    byte[] bytes = writer.fromConnectData(topic, ENVELOPE, event);
+    assertEquals(0, bytes[0], "magic byte");
+    SchemaRegistryClient.SubjectVersion registered = client.latest(topic + "-value").orElseThrow();
+    assertEquals(1, registered.version());
+    org.apache.avro.Schema avro = new org.apache.avro.Schema.Parser().parse(registered.schema().schema());
+    assertEquals("demo_shop.public.orders.Envelope", avro.getFullName(), "Avro names are adjusted");
+    assertEquals("demo-shop.public.orders.Envelope", avro.getProp("connect.name"), "the Connect name travels");
+    org.apache.avro.Schema after = avro.getField("after").schema();
+    assertEquals(org.apache.avro.Schema.Type.UNION, after.getType());
+    assertEquals(org.apache.avro.Schema.Type.NULL, after.getTypes().get(0).getType(), "optional is [null, T]");
+    org.apache.avro.Schema placedAt = after.getTypes().get(1).getField("placed_at").schema();
+    assertEquals("io.debezium.time.MicroTimestamp", placedAt.getProp("connect.name"));
+    assertEquals("decimal", after.getTypes().get(1).getField("total").schema().getLogicalType().getName());
+
+    SchemaAndValue read = converter(false).toConnectData(topic, bytes);
+    Struct back = (Struct) read.value();
+    assertEquals("demo-shop.public.orders.Envelope", read.schema().name());
+    assertEquals(Integer.valueOf(2), read.schema().version());
+    assertNull(back.get("before"));
+    Struct a = back.getStruct("after");
+    assertEquals(1_764_054_000_123_456L, a.getInt64("placed_at"), "microseconds survive");
+    assertEquals("io.debezium.time.MicroTimestamp", a.schema().field("placed_at").schema().name());
+    assertEquals("io.debezium.data.Json", a.schema().field("attrs").schema().name());
+    assertEquals(new BigDecimal("12.34"), a.get("total"));
+    assertEquals(Schema.Type.INT16, a.schema().field("priority").schema().type());
+    assertEquals((short) 3, a.get("priority"));
+    assertEquals(row(7, 1_764_054_000_123_456L).get("shipped_on"), a.get("shipped_on"));
+    assertEquals(Map.of(1, 10L, 2, 20L), a.getMap("counts"));
+    assertEquals(List.of("a", "b"), a.getArray("tags"));
+    assertEquals("c", back.getString("op"));
+
+    // The same schema again: same id, nothing new in the subject.
+    byte[] again = writer.fromConnectData(topic, ENVELOPE, new Struct(ENVELOPE).put("before", row(7, 1L))
+        .put("source", new Struct(SOURCE).put("version", "3.7.0").put("connector", "postgresql").put("ts_ms", 1L))
+        .put("op", "d"));
+    assertEquals(java.nio.ByteBuffer.wrap(bytes, 1, 4).getInt(), java.nio.ByteBuffer.wrap(again, 1, 4).getInt());
+    assertEquals(List.of(1), client.versions(topic + "-value"));
+    assertNull(writer.fromConnectData(topic, ENVELOPE, null), "a tombstone stays null");
+    assertEquals(SchemaAndValue.NULL, converter(false).toConnectData(topic, null));
+  }
+
+  @Test
+  void keysAndPrimitivesUseTheKeySubject() {
+    String topic = SharedKafka.unique("keys");
+    Schema key = SchemaBuilder.struct().name("k.Key").field("id", Schema.INT32_SCHEMA).build();
+    AvroConverter c = converter(true);
+    byte[] bytes = c.fromConnectData(topic, key, new Struct(key).put("id", 5));
+    assertTrue(client.latest(topic + "-key").isPresent());
+    assertEquals(5, ((Struct) c.toConnectData(topic, bytes).value()).getInt32("id"));
+    byte[] ts = converter(false).fromConnectData(topic, Timestamp.SCHEMA, new java.util.Date(1234));
+    assertEquals(new java.util.Date(1234), converter(false).toConnectData(topic, ts).value());
+  }
+
+  private static final String V1 = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"shop\",\"fields\":["
+      + "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"},{\"name\":\"qty\",\"type\":\"int\"}]}";
+
+  private static byte[] write(String topic, String schema, Object... fields) {
+    org.apache.avro.Schema s = new org.apache.avro.Schema.Parser().parse(schema);
+    GenericData.Record r = new GenericData.Record(s);
+    for (int i = 0; i < fields.length; i += 2) {
+      r.put((String) fields[i], fields[i + 1]);
+    }
+    AvroSerializer serializer = new AvroSerializer();
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    return serializer.serialize(topic, r);
+  }
+
+  @Test
+  void readerSchemaDecidesWhatIsForgiven() throws Exception {
+    String topic = SharedKafka.unique("orders");
+    client.register(topic + "-value", new SchemaRegistryClient.Schema("AVRO", V1, List.of()));
+    client.setCompatibility(topic + "-value", "NONE");
+    byte[] extraField = write(topic, V1.replace("]}", ",{\"name\":\"note\",\"type\":\"string\"}]}"),
+        "id", 1, "item", "pen", "qty", 2, "note", "gift");
+    byte[] missingQty = write(topic, V1.replace(",{\"name\":\"qty\",\"type\":\"int\"}", ""), "id", 2, "item", "ink");
+    byte[] qtyAsString = write(topic, V1.replace("{\"name\":\"qty\",\"type\":\"int\"}",
+        "{\"name\":\"qty\",\"type\":\"string\"}"), "id", 3, "item", "pad", "qty", "two");
+
+    AvroConverter strict = converter(false, "reader.schema.version", "1");
+    AvroConverter tolerant = converter(false, "reader.schema.version", "1", "schema.mismatch", "ignore-unknown");
+    AvroConverter filling = converter(false, "reader.schema.version", "1", "schema.mismatch", "fill-default");
+
+    RecordHeaders headers = new RecordHeaders();
+    DataException unknown = assertThrows(DataException.class, () -> strict.toConnectData(topic, headers, extraField));
+    assertTrue(unknown.getMessage().contains("note"), unknown.getMessage());
+    int extraId = java.nio.ByteBuffer.wrap(extraField, 1, 4).getInt();
+    assertTrue(unknown.getMessage().contains("schema id " + extraId), unknown.getMessage());
+    assertEquals(String.valueOf(extraId),
+        new String(headers.lastHeader(AvroConverter.SCHEMA_ID_HEADER).value(), StandardCharsets.UTF_8));
+
+    Struct tolerated = (Struct) tolerant.toConnectData(topic, extraField).value();
+    assertEquals(2, tolerated.getInt32("qty"));
+    assertNull(tolerated.schema().field("note"), "the reader's shape, not the writer's");
+    assertThrows(DataException.class, () -> tolerant.toConnectData(topic, missingQty));
+
+    Struct filled = (Struct) filling.toConnectData(topic, missingQty).value();
+    assertEquals("ink", filled.getString("item"));
+    assertEquals(0, filled.getInt32("qty"), "a missing int is filled with 0");
+    assertEquals("pen", ((Struct) filling.toConnectData(topic, extraField).value()).getString("item"));
+
+    for (AvroConverter c : List.of(strict, tolerant, filling)) {
+      DataException e = assertThrows(DataException.class, () -> c.toConnectData(topic, qtyAsString));
+      assertTrue(e.getMessage().contains("qty"), e.getMessage());
+    }
+    // Without a reader schema every record reads with its own writer schema.
+    assertEquals("two", ((Struct) converter(false).toConnectData(topic, qtyAsString).value()).getString("qty"));
+    assertThrows(DataException.class, () -> strict.toConnectData(topic, new byte[] {1, 2, 3}));
+  }
+}
