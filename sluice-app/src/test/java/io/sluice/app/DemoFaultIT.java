@@ -169,6 +169,7 @@ class DemoFaultIT {
   void withoutASluiceUpTheDemoStartsOneAndStopsIt() throws Exception {
     Path own = java.nio.file.Files.createDirectories(dir.resolve("standalone"));
     int connect = freePort();
+    int registry = freePort();
     Path config = Files.writeString(own.resolve("sluice.yaml"), """
         kafka.port: %d
         connect.port: %d
@@ -176,10 +177,10 @@ class DemoFaultIT {
         metrics.port: %d
         alerts.port: %d
         exporter.port: %d
-        """.formatted(freePort(), connect, freePort(), freePort(), freePort(), freePort()));
+        """.formatted(freePort(), connect, registry, freePort(), freePort(), freePort()));
     String[] flags = {"--config", config.toString(), "--data-dir", own.resolve("data").toString()};
     List<String> args = new ArrayList<>(List.of("demo", "--rate", "50", "--source-port", "" + freePort(),
-        "--sink-port", "" + freePort()));
+        "--sink-port", "" + freePort(), "--format", "avro"));
     args.addAll(List.of(flags));
     Path log = own.resolve("demo.out");
     Process demo = PackagedSluice.start(own, log, args);
@@ -189,9 +190,15 @@ class DemoFaultIT {
       String out = read(log);
       assertTrue(out.contains("no sluice up at http://127.0.0.1:" + connect + ": starting one in this process"), out);
       assertTrue(out.contains("sluice ready"), out);
+      assertTrue(out.contains("(avro)"), out);
       Run check = PackagedSluice.run(own, Stream.concat(Stream.of("demo", "--check", "--timeout", "150"),
           Stream.of(flags)).toArray(String[]::new));
       assertEquals(0, check.exit(), check::toString);
+      // --format avro: the change events' schemas live in the registry, the sink read them through it.
+      List<String> subjects = new io.sluice.serde.client.SchemaRegistryClient("http://127.0.0.1:" + registry)
+          .subjects();
+      assertTrue(subjects.containsAll(List.of("demo.public.orders-key", "demo.public.orders-value",
+          "demo.public.order_lines-value")), subjects.toString());
       Run stop = PackagedSluice.run(own, Stream.concat(Stream.of("demo", "stop"), Stream.of(flags))
           .toArray(String[]::new));
       assertEquals(0, stop.exit(), stop::toString);

@@ -31,7 +31,7 @@ record ConfigDiff(List<Line> lines) {
 
   static ConfigDiff between(Map<String, String> current, Map<String, String> wanted) {
     List<Line> lines = new ArrayList<>();
-    Map<String, String> fills = ConnectorDefaults.forClass(wanted.get("connector.class"));
+    Map<String, String> fills = ConnectorDefaults.missing(wanted.get("name"), wanted);
     TreeSet<String> keys = new TreeSet<>(current.keySet());
     keys.addAll(wanted.keySet());
     for (String k : keys) {

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.Platform;
 import io.sluice.app.cli.ClusterOptions;
-import io.sluice.kafka.ExitControl;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.client.HttpTransport;
 import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.kafka.ExitControl;
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.connect.AvroConverter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,6 +56,14 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--sink-port", defaultValue = "15433", description = "the copy PostgreSQL's port (default ${DEFAULT-VALUE})")
   int sinkPort;
+
+  /** How change events travel on the topics: Connect's JSON with the schema inlined, or framed by the registry. */
+  enum Format { json, avro }
+
+  @Option(names = "--format", defaultValue = "json", paramLabel = "FORMAT",
+      description = "change events as json (schema inlined in every record) or avro (schemas in the registry, "
+          + "Sluice's Avro converter on both connectors) (default ${DEFAULT-VALUE})")
+  Format format;
 
   @Option(names = "--check", description = "beside a running demo: hold the load, wait for the sink, reconcile the "
       + "tables (exit 0 when equal), let the load go on")
@@ -140,8 +150,8 @@ public final class DemoCommand implements Callable<Integer> {
     }, "demo-stop");
     Runtime.getRuntime().addShutdownHook(cleanup);
 
-    apply(connect, SOURCE, sourceConfig(dbs));
-    apply(connect, SINK, sinkConfig(dbs));
+    apply(connect, SOURCE, withFormat(sourceConfig(dbs)));
+    apply(connect, SINK, withFormat(sinkConfig(dbs)));
     state.write(dir);
     loader.start();
     out.println();
@@ -150,7 +160,8 @@ public final class DemoCommand implements Callable<Integer> {
     out.println("  sink database      " + dbs.sinkUrl() + "?user=postgres");
     out.println("  connectors         ./sluice connectors list   (" + SOURCE + ", " + SINK + ")");
     out.println("  Connect            " + cluster.connectUrl() + "/connectors/" + SOURCE + "/status");
-    out.println("  topics             demo.public.customers, demo.public.orders, demo.public.order_lines");
+    out.println("  topics             demo.public.customers, demo.public.orders, demo.public.order_lines   ("
+        + format + ")");
     out.println("  schema registry    " + cluster.registryUrl() + "/subjects");
     out.println("  metrics            " + cluster.metricsUrl() + "/graph  (svc_connect_source_connector_metrics_"
         + "source_record_poll_total)");
@@ -223,6 +234,17 @@ public final class DemoCommand implements Callable<Integer> {
     } else {
       connect.create(name, config);
     }
+  }
+
+  /** The converters of {@code --format} on both sides; json leaves the worker's own (JSON with schemas). */
+  private ObjectNode withFormat(ObjectNode config) {
+    if (format == Format.avro) {
+      for (String side : List.of("key", "value")) {
+        config.put(side + ".converter", AvroConverter.class.getName());
+        config.put(side + ".converter." + SerdeConfig.REGISTRY_URL, cluster.registryUrl());
+      }
+    }
+    return config;
   }
 
   private static ObjectNode sourceConfig(ShopDatabases dbs) {

@@ -13,6 +13,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.apache.kafka.common.header.Header;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,7 +43,7 @@ final class InspectCommand extends DlqCommandBase {
       String origin = e.topic() == null ? null : e.topic() + "[" + e.partition() + "]@" + e.offset();
       String connector = e.connector() == null ? null : e.connector() + "/" + e.taskId();
       records.row(r.partition(), r.offset(), r.timestamp(), e.stage(), e.exceptionSimpleName(), origin, connector,
-          r.valueSchemaId(), r.replayed() ? r.replay().time() : null, TextTable.shorten(e.exceptionMessage(), 100));
+          schema(inspection, r.valueSchemaId()), r.replayed() ? r.replay().time() : null, TextTable.shorten(e.exceptionMessage(), 100));
     }
     records.print(out);
     out.println();
@@ -51,6 +52,14 @@ final class InspectCommand extends DlqCommandBase {
     inspection.groups().forEach(g -> summary.row(g.exceptionClass(), g.stage(), g.count(), g.replayed()));
     summary.print(out);
     return 0;
+  }
+
+  private static String schema(Inspection inspection, Integer id) {
+    if (id == null) {
+      return null;
+    }
+    List<String> subjects = inspection.subjects().getOrDefault(id, List.of());
+    return subjects.isEmpty() ? String.valueOf(id) : id + " " + subjects.get(0);
   }
 
   static ObjectNode json(Inspection inspection) {
@@ -66,6 +75,10 @@ final class InspectCommand extends DlqCommandBase {
       putBytes(n, "value", r.value());
       if (r.valueSchemaId() != null) {
         n.put("schemaId", r.valueSchemaId());
+        List<String> subjects = inspection.subjects().getOrDefault(r.valueSchemaId(), List.of());
+        if (!subjects.isEmpty()) {
+          n.put("subject", subjects.get(0));
+        }
       }
       ErrorContext e = r.error();
       ObjectNode error = n.putObject("error");

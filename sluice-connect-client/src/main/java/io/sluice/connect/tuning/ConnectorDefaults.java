@@ -13,6 +13,13 @@ import java.util.Map;
  * <p>{@code errors.log.enable} is on because Connect counts {@code total-errors-logged}, which the bundled
  * {@code ConnectHighErrorRate} alert watches, only when errors are logged (record contents stay out of the log unless
  * {@code errors.log.include.messages} is set).
+ *
+ * <p>A sink also gets a dead letter queue, {@code <connector>.dlq}, with Connect's error context headers and
+ * {@code errors.tolerance=all}, unless its config says anything of its own about error tolerance or a dead letter
+ * topic: a record its converter cannot read (a schema break, bytes that are not what the converter expects) is then
+ * kept and visible to {@code sluice dlq} and the DLQ alerts instead of failing the task. The topic takes the
+ * cluster's default replication factor ({@code -1}), as Connect's own internal topics do under Sluice; Connect's
+ * default of 3 cannot be met on one broker.
  */
 public final class ConnectorDefaults {
   private static final Map<String, String> DEBEZIUM_SOURCE = Map.of(
@@ -28,8 +35,37 @@ public final class ConnectorDefaults {
 
   private ConnectorDefaults() {}
 
+  /** The defaults the connector {@code name} with {@code config} does not set itself: what Sluice fills in. */
+  public static Map<String, String> missing(String name, Map<String, String> config) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    forClass(config.get("connector.class")).forEach((k, v) -> {
+      if (!config.containsKey(k)) {
+        out.put(k, v);
+      }
+    });
+    if (isSink(config.get("connector.class")) && name != null && !name.isBlank()
+        && !config.containsKey("errors.tolerance") && !config.containsKey("errors.deadletterqueue.topic.name")) {
+      out.put("errors.tolerance", "all");
+      out.put("errors.deadletterqueue.topic.name", name + ".dlq");
+      out.put("errors.deadletterqueue.context.headers.enable", "true");
+      if (!config.containsKey("errors.deadletterqueue.topic.replication.factor")) {
+        out.put("errors.deadletterqueue.topic.replication.factor", "-1");
+      }
+    }
+    return out;
+  }
+
+  /** Sinks by class name: the bundled JDBC sink, and the convention every sink connector we know follows. */
+  static boolean isSink(String connectorClass) {
+    if (connectorClass == null) {
+      return false;
+    }
+    String simple = connectorClass.substring(connectorClass.lastIndexOf('.') + 1);
+    return simple.contains("Sink");
+  }
+
   /** The defaults for a connector class; empty for classes Sluice does not tune. */
-  public static Map<String, String> forClass(String connectorClass) {
+  static Map<String, String> forClass(String connectorClass) {
     if (connectorClass == null) {
       return Map.of();
     }

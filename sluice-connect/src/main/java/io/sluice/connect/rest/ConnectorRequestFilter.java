@@ -176,11 +176,9 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   /** Translation, throughput defaults and, for a named connector (not a validation), secrets moved to the store. */
   private void applyAdditions(ObjectNode config, String connector) {
     translateSnapshotMode(config);
-    ConnectorDefaults.forClass(text(config, "connector.class")).forEach((k, v) -> {
-      if (!config.has(k)) {
-        config.put(k, v);
-      }
-    });
+    Map<String, String> given = new java.util.HashMap<>();
+    config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+    ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
     if (connector != null) {
       hideSecrets(connector, config);
     }

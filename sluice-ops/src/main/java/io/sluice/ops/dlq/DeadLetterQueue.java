@@ -29,13 +29,15 @@ public final class DeadLetterQueue {
   private final Unwrapper unwrapper;
   private final Clock clock;
   private final Path backupDir;
+  private final SchemaRegistryClient registry;
 
   private DeadLetterQueue(Builder b) {
     this.backupDir = b.backupDir;
     this.clientProperties = Map.copyOf(b.clientProperties);
     this.producerOverrides = Map.copyOf(b.producerOverrides);
     this.connectUrl = b.connectUrl;
-    this.unwrapper = new Unwrapper(b.registryUrl == null ? null : new SchemaRegistryClient(b.registryUrl));
+    this.registry = b.registryUrl == null ? null : new SchemaRegistryClient(b.registryUrl);
+    this.unwrapper = new Unwrapper(registry);
     this.clock = b.clock;
   }
 
@@ -45,7 +47,21 @@ public final class DeadLetterQueue {
 
   /** The records chosen by {@code options}, headers decoded, with counts per exception class and stage. */
   public Inspection inspect(String topic, ReadOptions options) {
-    return Inspection.of(topic, new DlqReader(clientProperties).read(topic, options));
+    Inspection inspection = Inspection.of(topic, new DlqReader(clientProperties).read(topic, options));
+    if (registry == null) {
+      return inspection;
+    }
+    Map<Integer, List<String>> subjects = new java.util.TreeMap<>();
+    for (DlqRecord r : inspection.records()) {
+      if (r.valueSchemaId() != null && !subjects.containsKey(r.valueSchemaId())) {
+        try {
+          subjects.put(r.valueSchemaId(), registry.subjectsOf(r.valueSchemaId()));
+        } catch (RuntimeException unreachable) {
+          subjects.put(r.valueSchemaId(), List.of()); // the id is still shown; the subject is a convenience
+        }
+      }
+    }
+    return inspection.withSubjects(subjects);
   }
 
   /** The original value of each record chosen by {@code options}. */

@@ -1,5 +1,7 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.serde.wire.WireFormat;
+
 import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -23,7 +25,7 @@ public record DlqRecord(String topic, int partition, long offset, Instant timest
 
   static DlqRecord of(ConsumerRecord<byte[], byte[]> r) {
     return new DlqRecord(r.topic(), r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp()), r.key(),
-        r.value(), r.headers(), ErrorContext.from(r.headers()), RegistryFraming.schemaId(r.value()),
+        r.value(), r.headers(), ErrorContext.from(r.headers()), WireFormat.schemaIdOrNull(r.value()),
         ReplayMark.from(r.headers()));
   }
 

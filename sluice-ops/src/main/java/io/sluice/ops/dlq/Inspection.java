@@ -12,8 +12,11 @@ import java.util.Map;
  * @param topic the dead-letter topic
  * @param records the records, headers decoded
  * @param groups counts per exception class and stage, largest first
+ * @param subjects the registry subjects of each schema id the records' values are framed with, where a registry was
+ *     given to ask
  */
-public record Inspection(String topic, List<DlqRecord> records, List<ErrorGroup> groups) {
+public record Inspection(String topic, List<DlqRecord> records, List<ErrorGroup> groups,
+    Map<Integer, List<String>> subjects) {
 
   /**
    * The records that failed with one exception class in one stage.
@@ -39,6 +42,10 @@ public record Inspection(String topic, List<DlqRecord> records, List<ErrorGroup>
     counts.forEach((k, c) -> groups.add(new ErrorGroup(k.exceptionClass(), k.stage(), c[0], c[1])));
     groups.sort(Comparator.comparingLong(ErrorGroup::count).reversed()
         .thenComparing(g -> String.valueOf(g.exceptionClass())).thenComparing(g -> String.valueOf(g.stage())));
-    return new Inspection(topic, records, groups);
+    return new Inspection(topic, records, groups, Map.of());
+  }
+
+  Inspection withSubjects(Map<Integer, List<String>> subjects) {
+    return new Inspection(topic, records, groups, Map.copyOf(subjects));
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -111,7 +112,7 @@ final class Unwrapper {
       return new Unwrapped(record.partition(), record.offset(), record.error(), source, path, null, null, null, "null",
           null, null);
     }
-    Integer id = RegistryFraming.schemaId(bytes);
+    Integer id = WireFormat.schemaIdOrNull(bytes);
     if (id != null) {
       return framed(record, path, id, bytes);
     }
@@ -137,13 +138,13 @@ final class Unwrapper {
       return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
           "base64", e.getMessage(), bytes);
     }
-    int length = bytes.length - RegistryFraming.HEADER;
+    int length = bytes.length - WireFormat.HEADER;
     switch (schema.type()) {
       case "AVRO" -> {
         try {
           Schema avro = new Schema.Parser().parse(schema.schema());
           Object datum = new GenericDatumReader<>(avro).read(null,
-              DecoderFactory.get().binaryDecoder(bytes, RegistryFraming.HEADER, length, null));
+              DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER, length, null));
           return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "AVRO",
               GenericData.get().toString(datum), "json", null, bytes);
         } catch (IOException | RuntimeException e) {
@@ -152,7 +153,7 @@ final class Unwrapper {
         }
       }
       case "JSON" -> {
-        String text = utf8(ByteBuffer.wrap(bytes, RegistryFraming.HEADER, length));
+        String text = utf8(ByteBuffer.wrap(bytes, WireFormat.HEADER, length));
         if (text == null) {
           return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "JSON",
               base64, "base64", "JSON Schema payload is not UTF-8 text", bytes);
@@ -162,7 +163,7 @@ final class Unwrapper {
       }
       default -> {
         String payload = Base64.getEncoder().encodeToString(
-            java.util.Arrays.copyOfRange(bytes, RegistryFraming.HEADER, bytes.length));
+            java.util.Arrays.copyOfRange(bytes, WireFormat.HEADER, bytes.length));
         return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id,
             schema.type(), payload, "base64", schema.type() + " payload left encoded (message indexes + message, "
                 + "base64); decode it with the schema of id " + id, bytes);

@@ -128,6 +128,17 @@ public final class SchemaRegistryClient {
     return out;
   }
 
+  /** The subjects that hold the schema with this id ({@code GET /schemas/ids/{id}/subjects}); empty when unknown. */
+  public List<String> subjectsOf(int id) {
+    Reply r = http.send("GET", "/schemas/ids/" + id + "/subjects", null, true);
+    if (r.status() == 404) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    expect(r, "list the subjects of schema id " + id).forEach(s -> out.add(s.asText()));
+    return out;
+  }
+
   public List<String> subjects() {
     List<String> out = new ArrayList<>();
     expect(http.send("GET", "/subjects", null, true), "list subjects").forEach(s -> out.add(s.asText()));

@@ -40,6 +40,18 @@ public final class WireFormat {
     return new Framed(id, b.slice());
   }
 
+  /**
+   * The schema id of framed bytes, or null when they are not framed: for tools that meet values of any kind (a dead
+   * letter queue holds whatever a sink could not read). A JSON document or text never starts with byte 0, so a plain
+   * value is never mistaken for a framed one unless it is binary to begin with; then the registry lookup decides.
+   */
+  public static Integer schemaIdOrNull(byte[] bytes) {
+    if (bytes == null || bytes.length <= HEADER || bytes[0] != MAGIC) {
+      return null;
+    }
+    return ByteBuffer.wrap(bytes, 1, 4).getInt();
+  }
+
   /** Protobuf's message-index path, as written after the id. */
   public static byte[] messageIndexes(List<Integer> path) {
     if (path.size() == 1 && path.get(0) == 0) {
