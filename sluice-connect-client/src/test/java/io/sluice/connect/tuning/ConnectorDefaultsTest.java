@@ -1,0 +1,45 @@
+package io.sluice.connect.tuning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectorDefaultsTest {
+  private static final String SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
+
+  @Test
+  void aSinkGetsADeadLetterQueueNamedAfterIt() {
+    Map<String, String> filled = ConnectorDefaults.missing("orders-sink", Map.of("connector.class", SINK,
+        "batch.size", "100"));
+    assertEquals("all", filled.get("errors.tolerance"));
+    assertEquals("orders-sink.dlq", filled.get("errors.deadletterqueue.topic.name"));
+    assertEquals("true", filled.get("errors.deadletterqueue.context.headers.enable"));
+    assertEquals("-1", filled.get("errors.deadletterqueue.topic.replication.factor"));
+    assertFalse(filled.containsKey("batch.size"), "an explicit value wins");
+    assertEquals("2000", filled.get("consumer.override.max.poll.records"));
+  }
+
+  @Test
+  void aSinkThatSaysAnythingAboutErrorsKeepsItsOwnChoice() {
+    for (Map<String, String> own : java.util.List.of(Map.of("errors.tolerance", "none"),
+        Map.of("errors.deadletterqueue.topic.name", "mine"))) {
+      Map<String, String> config = new java.util.HashMap<>(own);
+      config.put("connector.class", SINK);
+      Map<String, String> filled = ConnectorDefaults.missing("s", config);
+      assertTrue(filled.keySet().stream().noneMatch(k -> k.startsWith("errors.") && !k.equals("errors.log.enable")),
+          filled.toString());
+    }
+  }
+
+  @Test
+  void sourcesGetNoDeadLetterQueue() {
+    Map<String, String> filled = ConnectorDefaults.missing("src", Map.of("connector.class",
+        "io.debezium.connector.postgresql.PostgresConnector"));
+    assertFalse(filled.containsKey("errors.tolerance"));
+    assertEquals("4096", filled.get("max.batch.size"));
+    assertTrue(ConnectorDefaults.missing("x", Map.of()).isEmpty());
+  }
+}
