@@ -23,6 +23,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code -Dbench.source.KEY=V} override worker and source settings, {@code -Dbench.sink.urlSuffix=?k=v} extends the sink's
  * JDBC URL (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
  * measured rows plus a fifth more of warm-up).
+ *
+ * <p>{@code -Dbench.variants=tuned,avro} compares converters instead: {@code avro} is {@code tuned} with Sluice's Avro
+ * converter (schemas in the platform's registry) on the source and the sink, against the JSON converter with its
+ * inlined schema; bytes on the topic per event are reported beside the rates.
  */
 public final class PipelineThroughput {
   private static final String ROW_SQL = "INSERT INTO public.orders SELECT g, 'item-' || g, g %% 100, now() "
@@ -47,8 +51,17 @@ public final class PipelineThroughput {
     Path plugins = Path.of(System.getProperty("sluice.plugin.path", "sluice-app/target/sluice/plugins"));
     try (BenchDatabase db = new BenchDatabase()) {
       List<String> variants = List.of(System.getProperty("bench.variants", "untuned,tuned").split(","));
-      Result untuned = variants.contains("untuned") ? run(db, plugins, "untuned", false, rows) : null;
-      Result tuned = variants.contains("tuned") ? run(db, plugins, "tuned", true, rows) : null;
+      Result untuned = variants.contains("untuned") ? run(db, plugins, "untuned", false, false, rows) : null;
+      Result tuned = variants.contains("tuned") ? run(db, plugins, "tuned", true, false, rows) : null;
+      Result avro = variants.contains("avro") ? run(db, plugins, "avro", true, true, rows) : null;
+      if (tuned != null && avro != null) {
+        System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows: JSON converter %,.0f events/s (%.0f bytes/event),"
+            + " Avro converter %,.0f events/s (%.0f bytes/event), ratio %.2fx%n", rows, tuned.eventsPerSecond,
+            tuned.bytesPerEvent, avro.eventsPerSecond, avro.bytesPerEvent, avro.eventsPerSecond / tuned.eventsPerSecond);
+        System.out.printf(Locale.ROOT, "PostgreSQL -> PostgreSQL through the JDBC sink: JSON %,.0f rows/s, Avro %,.0f "
+            + "rows/s, ratio %.2fx%n", tuned.sinkRowsPerSecond, avro.sinkRowsPerSecond,
+            avro.sinkRowsPerSecond / tuned.sinkRowsPerSecond);
+      }
       if (untuned == null || tuned == null) {
         System.exit(0);
       }
@@ -62,9 +75,9 @@ public final class PipelineThroughput {
     System.exit(0);
   }
 
-  record Result(double eventsPerSecond, long sinkRows, double sinkRowsPerSecond) {}
+  record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond) {}
 
-  private static Result run(BenchDatabase db, Path plugins, String label, boolean tuned, int rows)
+  private static Result run(BenchDatabase db, Path plugins, String label, boolean tuned, boolean avro, int rows)
       throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
@@ -72,6 +85,7 @@ public final class PipelineThroughput {
     flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
     flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(freePort()));
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(freePort()));
+    flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(freePort()));
     try (Platform platform = Platform.start(SluiceConfig.load(Optional.empty(), flags), plugins)) {
       Rest rest = new Rest(platform.connect().restUrl());
       String src = "src_" + label;
@@ -84,6 +98,14 @@ public final class PipelineThroughput {
       if (!tuned) {
         source.putAll(UNTUNED_SOURCE);
       }
+      Map<String, String> converters = new HashMap<>();
+      if (avro) {
+        for (String side : List.of("key", "value")) {
+          converters.put(side + ".converter", "io.sluice.serde.connect.AvroConverter");
+          converters.put(side + ".converter.schema.registry.url", platform.urls().get("registry"));
+        }
+      }
+      source.putAll(converters);
       source.putAll(overrides("bench.source.", ""));
       rest.create("source", source);
       rest.awaitRunning("source");
@@ -106,11 +128,12 @@ public final class PipelineThroughput {
       }
       awaitEvents(platform.bootstrapServers(), topic, next - 1);
       double eps = rows / ((System.nanoTime() - t0) / 1e9);
-      System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s (this JVM: %.1f CPU µs/event)%n",
-          label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows);
+      double bytes = bytesPerEvent(platform.bootstrapServers(), topic);
+      System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s (this JVM: %.1f CPU µs/event; "
+          + "%.0f bytes/event)%n", label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows, bytes);
 
       if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
-        return new Result(eps, 0, 0);
+        return new Result(eps, bytes, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
@@ -121,6 +144,7 @@ public final class PipelineThroughput {
       if (!tuned) {
         sinkConfig.putAll(UNTUNED_SINK);
       }
+      sinkConfig.putAll(converters);
       long expectedSink = next - 1;
       long t1 = System.nanoTime();
       long cpu1 = processCpuNanos();
@@ -136,7 +160,7 @@ public final class PipelineThroughput {
       double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
       System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row)%n",
           label, expectedSink, rps, (processCpuNanos() - cpu1) / 1e3 / expectedSink);
-      return new Result(eps, expectedSink, rps);
+      return new Result(eps, bytes, expectedSink, rps);
     }
   }
 
@@ -153,6 +177,29 @@ public final class PipelineThroughput {
 
   private static void insert(BenchDatabase db, String database, long from, int n) throws Exception {
     db.execute(database, String.format(Locale.ROOT, ROW_SQL, from, from + n - 1));
+  }
+
+  /** Key and value bytes per record over the first 20,000 records of the topic (uncompressed, as a consumer sees). */
+  private static double bytesPerEvent(String bootstrap, String topic) {
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
+        "max.poll.records", "5000"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      TopicPartition tp = new TopicPartition(topic, 0);
+      c.assign(List.of(tp));
+      c.seekToBeginning(List.of(tp));
+      long bytes = 0;
+      long records = 0;
+      while (records < 20_000) {
+        var batch = c.poll(java.time.Duration.ofSeconds(2));
+        if (batch.isEmpty()) {
+          break;
+        }
+        for (var r : batch) {
+          bytes += (r.key() == null ? 0 : r.key().length) + (r.value() == null ? 0 : r.value().length);
+          records++;
+        }
+      }
+      return records == 0 ? 0 : (double) bytes / records;
+    }
   }
 
   /** Waits until the topic holds at least {@code n} records (one per inserted row). */
