@@ -18,6 +18,8 @@ public record SerdeConfig(String registryUrl, boolean autoRegister, boolean useL
   public static final String USE_LATEST_VERSION = "use.latest.version";
   public static final String KEY_STRATEGY = "key.subject.name.strategy";
   public static final String VALUE_STRATEGY = "value.subject.name.strategy";
+  /** The one mapper of the serdes: thread-safe once configured, and costly enough to share. */
+  public static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   public static SerdeConfig of(Map<String, ?> configs, boolean isKey) {
     Object url = configs.get(REGISTRY_URL);

@@ -52,8 +52,8 @@ public final class ConverterThroughput {
       .field("op", Schema.STRING_SCHEMA).field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
 
   public static void main(String[] args) throws Exception {
-    int records = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+    int records = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
     List<Struct> events = events(10_000);
     String topic = "shop.public.orders";
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(Files.createTempDirectory("serde-bench-kafka"))

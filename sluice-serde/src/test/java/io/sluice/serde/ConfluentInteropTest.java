@@ -1,0 +1,182 @@
+package io.sluice.serde;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.avro.AvroDeserializer;
+import io.sluice.serde.avro.AvroSerializer;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.connect.AvroConverter;
+import io.sluice.serde.jsonschema.JsonSchemaDeserializer;
+import io.sluice.serde.jsonschema.JsonSchemaSerializer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sluice's serdes against Confluent's own, unchanged: the npm package {@code @confluentinc/schemaregistry} (Avro and
+ * JSON Schema serializers and deserializers) reads what Sluice wrote and Sluice reads what it wrote, both on Sluice's
+ * registry. Its dependencies are installed with {@code npm ci} from the lock file in {@code src/test/node} on first
+ * run; without Node the test is skipped on a developer machine and fails under {@code CI} (where {@code .ci/run}
+ * installs Node).
+ */
+class ConfluentInteropTest {
+  private static final Path DIR = Path.of("src/test/node");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HexFormat HEX = HexFormat.of();
+  private static SchemaRegistry registry;
+  private static SchemaRegistryClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    boolean present = onPath("node") && onPath("npm");
+    if (!present && System.getenv("CI") != null) {
+      throw new AssertionError("node and npm are not installed, and CI is set: .ci/run should have installed them");
+    }
+    if (!present) {
+      System.err.println("ConfluentInteropTest: SKIPPED: node and npm are not installed");
+    }
+    Assumptions.assumeTrue(present, "node and npm are not installed");
+    if (!Files.isDirectory(DIR.resolve("node_modules/@confluentinc/schemaregistry"))) {
+      List<String> install = node(List.of("npm", "ci", "--no-audit", "--no-fund"), 300);
+      assertEquals("0", install.get(0), "npm ci failed: " + install.get(1));
+    }
+    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(SharedKafka.unique("_schemas")).port(0).start();
+    client = new SchemaRegistryClient(registry.url());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  private static String confluent(String mode, String format, String topic, String arg) throws Exception {
+    List<String> r = node(List.of("node", "interop.js", mode, registry.url(), format, topic, arg), 120);
+    assertEquals("0", r.get(0), "node interop.js " + mode + " " + format + ": " + r.get(1));
+    return r.get(1).lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElseThrow().trim();
+  }
+
+  private static final Schema ORDER = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Order\","
+      + "\"namespace\":\"shop\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"item\",\"type\":\"string\"},"
+      + "{\"name\":\"note\",\"type\":[\"null\",\"string\"],\"default\":null}]}");
+
+  @Test
+  void avroWrittenBySluiceIsReadByConfluentAndTheOtherWay() throws Exception {
+    String topic = SharedKafka.unique("interop-avro");
+    AvroSerializer serializer = new AvroSerializer();
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    GenericRecord order = new GenericData.Record(ORDER);
+    order.put("id", 42L);
+    order.put("item", "tea");
+    order.put("note", "green");
+    byte[] ours = serializer.serialize(topic, order);
+    JsonNode read = JSON.readTree(confluent("read", "avro", topic, HEX.formatHex(ours)));
+    assertEquals(42, read.path("id").asLong());
+    assertEquals("tea", read.path("item").asText());
+    assertEquals("green", read.path("note").asText(), read.toString());
+
+    byte[] theirs = HEX.parseHex(confluent("write", "avro", topic, "{\"id\":7,\"item\":\"ink\",\"note\":null}"));
+    assertEquals(HEX.formatHex(ours, 0, 5), HEX.formatHex(theirs, 0, 5), "same magic byte and schema id");
+    AvroDeserializer deserializer = new AvroDeserializer();
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    GenericRecord back = (GenericRecord) deserializer.deserialize(topic, theirs);
+    assertEquals(7L, back.get("id"));
+    assertEquals("ink", back.get("item").toString());
+  }
+
+  @Test
+  void aConnectChangeEventFromTheAvroConverterIsReadByConfluent() throws Exception {
+    String topic = SharedKafka.unique("interop-connect");
+    org.apache.kafka.connect.data.Schema row = SchemaBuilder.struct().name("shop.public.orders.Value").optional()
+        .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
+        .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
+        .build();
+    org.apache.kafka.connect.data.Schema envelope = SchemaBuilder.struct().name("shop.public.orders.Envelope")
+        .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+        .build();
+    AvroConverter converter = new AvroConverter();
+    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
+        .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
+    JsonNode read = JSON.readTree(confluent("read", "avro", topic, HEX.formatHex(bytes)));
+    assertEquals("c", read.path("op").asText(), read.toString());
+    assertTrue(read.path("before").isNull(), read.toString());
+    JsonNode after = read.path("after").has("shop.public.orders.Value") ? read.path("after")
+        .path("shop.public.orders.Value") : read.path("after");
+    assertEquals(5, after.path("id").asInt(), read.toString());
+    assertEquals(1_764_054_000_123_456L, after.path("placed_at").asLong(), read.toString());
+  }
+
+  @Test
+  void jsonSchemaWrittenBySluiceIsReadByConfluentAndTheOtherWay() throws Exception {
+    String topic = SharedKafka.unique("interop-json");
+    String schema = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"shop.Order\","
+        + "\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"item\":{\"type\":\"string\"}},"
+        + "\"required\":[\"id\",\"item\"],\"additionalProperties\":false}";
+    JsonSchemaSerializer serializer = new JsonSchemaSerializer();
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+        "true"), false);
+    byte[] ours = serializer.serialize(topic, JSON.readTree("{\"schema\":" + schema
+        + ",\"payload\":{\"id\":1,\"item\":\"pen\"}}"));
+    assertEquals(1, client.versions(topic + "-value").size());
+    JsonNode read = JSON.readTree(confluent("read", "json", topic, HEX.formatHex(ours)));
+    assertEquals(JSON.readTree("{\"id\":1,\"item\":\"pen\"}"), read);
+
+    byte[] theirs = HEX.parseHex(confluent("write", "json", topic, "{\"id\":2,\"item\":\"cup\"}"));
+    JsonSchemaDeserializer deserializer = new JsonSchemaDeserializer();
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+        "true"), false);
+    assertEquals(JSON.readTree("{\"id\":2,\"item\":\"cup\"}"), deserializer.deserialize(topic, theirs));
+    // Both sides validate: a payload the schema refuses is refused by ours before anything is written.
+    org.apache.kafka.common.errors.SerializationException refused = org.junit.jupiter.api.Assertions.assertThrows(
+        org.apache.kafka.common.errors.SerializationException.class, () -> serializer.serialize(topic,
+            JSON.readTree("{\"schema\":" + schema + ",\"payload\":{\"id\":\"three\",\"item\":\"pad\"}}")));
+    assertTrue(refused.getMessage().contains("Validation error"), refused.getMessage());
+  }
+
+  /** Runs a command in the node folder: [exit code, output]. */
+  private static List<String> node(List<String> command, int timeoutSeconds) throws IOException,
+      InterruptedException {
+    Path log = Files.createTempFile("sluice-node", ".log");
+    Process p = new ProcessBuilder(command).directory(DIR.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      return List.of("-1", "timed out: " + command);
+    }
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    Files.deleteIfExists(log);
+    return new ArrayList<>(List.of(String.valueOf(p.exitValue()), out));
+  }
+
+  private static boolean onPath(String program) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
