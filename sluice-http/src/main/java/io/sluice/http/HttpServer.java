@@ -53,7 +53,14 @@ public final class HttpServer implements AutoCloseable {
     // default is half as many) and such requests can use every core.
     boolean anyNonBlocking = b.routes.stream().anyMatch(Route::nonBlocking);
     int selectors = anyNonBlocking ? Math.min(8, Runtime.getRuntime().availableProcessors()) : -1;
-    this.connector = new ServerConnector(jetty, -1, selectors);
+    // An encoded slash inside one segment is data, not a separator: Confluent's clients name a Protobuf import's
+    // subject by its path ("shop/common.proto") and send it as shop%2Fcommon.proto; Jetty refuses that by default.
+    // The router splits the raw path before it decodes a segment, so the slash stays inside its parameter.
+    org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
+    http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.DEFAULT.with("sluice",
+        org.eclipse.jetty.http.UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+    this.connector = new ServerConnector(jetty, -1, selectors,
+        new org.eclipse.jetty.server.HttpConnectionFactory(http));
     connector.setHost(b.host);
     connector.setPort(b.port);
     jetty.addConnector(connector);

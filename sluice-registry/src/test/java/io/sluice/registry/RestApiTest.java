@@ -97,6 +97,17 @@ class RestApiTest {
     assertEquals(List.of("subject", "version"), fieldNames(versions.get(0)));
   }
 
+  /** Confluent's clients name a Protobuf import's subject by its path, and send the slash encoded. */
+  @Test
+  void aSubjectWithAnEncodedSlashIsOneSubject() {
+    String s = SharedKafka.unique("shop") + "/common.proto";
+    String encoded = s.replace("/", "%2F");
+    int id = http.registerOk(encoded, own(V1, names.incrementAndGet()));
+    assertEquals(id, http.get("/subjects/" + encoded + "/versions/1").json().get("id").asInt());
+    assertEquals(s, http.get("/subjects/" + encoded + "/versions/1").json().get("subject").asText());
+    assertTrue(http.get("/subjects").body().contains("\"" + s + "\""));
+  }
+
   @Test
   void primitiveSchemaIsStoredInCanonicalForm() {
     String s = subject();

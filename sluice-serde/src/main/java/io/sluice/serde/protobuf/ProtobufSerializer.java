@@ -1,0 +1,107 @@
+package io.sluice.serde.protobuf;
+
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.Message;
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.RegistryApiException;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes Protobuf messages (generated classes or {@code DynamicMessage}) in Confluent's wire format: magic byte, schema
+ * id, the message's index path in its file, then the message. The message's {@code .proto} file is registered (or
+ * looked up) once per subject, its own imports first, each under its import path as subject and named in the
+ * schema's {@code references} (Confluent's default reference naming); Google's well-known types are built in.
+ */
+public final class ProtobufSerializer implements Serializer<Message> {
+  private SerdeConfig config;
+  private SchemaRegistryClient client;
+  private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+  private final Map<FileDescriptor, SchemaRegistryClient.Schema> schemas = new ConcurrentHashMap<>();
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    config = SerdeConfig.of(configs, isKey);
+    client = config.client();
+  }
+
+  @Override
+  public byte[] serialize(String topic, Message message) {
+    if (message == null) {
+      return null;
+    }
+    if (config == null) {
+      throw new SerializationException("ProtobufSerializer is not configured: schema.registry.url is needed");
+    }
+    Descriptor descriptor = message.getDescriptorForType();
+    String subject = config.strategy().subject(topic, config.isKey(), descriptor.getFullName());
+    int id;
+    try {
+      id = ids.computeIfAbsent(subject + '\u0000' + descriptor.getFile().getName(), k -> {
+        if (config.useLatestVersion()) {
+          return client.latest(subject).orElseThrow(() -> new SerializationException("Error retrieving the latest "
+              + "version of subject " + subject + ": Subject not found")).id();
+        }
+        SchemaRegistryClient.Schema schema = schema(descriptor.getFile());
+        return config.autoRegister() ? client.register(subject, schema) : client.idOf(subject, schema).orElseThrow(
+            () -> new SerializationException("Error retrieving Protobuf schema for subject " + subject
+                + ": Schema not found; auto.register.schemas is false"));
+      });
+    } catch (RegistryApiException e) {
+      throw new SerializationException("Error registering Protobuf schema for subject " + subject + ": "
+          + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    try {
+      out.write(WireFormat.frame(id, WireFormat.messageIndexes(indexes(descriptor))));
+      message.writeTo(out);
+    } catch (IOException e) {
+      throw new SerializationException("Error serializing Protobuf message: " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  /** The file's text and its references, its imports registered first (under their import paths). */
+  private SchemaRegistryClient.Schema schema(FileDescriptor file) {
+    SchemaRegistryClient.Schema known = schemas.get(file);
+    if (known != null) {
+      return known;
+    }
+    List<SchemaRegistryClient.Reference> refs = new ArrayList<>();
+    for (FileDescriptor dep : file.getDependencies()) {
+      if (ProtoDescriptors.isWellKnown(dep.getName())) {
+        continue;
+      }
+      SchemaRegistryClient.Schema depSchema = schema(dep);
+      client.register(dep.getName(), depSchema);
+      int version = client.lookup(dep.getName(), depSchema).orElseThrow().version();
+      refs.add(new SchemaRegistryClient.Reference(dep.getName(), dep.getName(), version));
+    }
+    SchemaRegistryClient.Schema schema = new SchemaRegistryClient.Schema("PROTOBUF", ProtoText.of(file), refs);
+    schemas.put(file, schema);
+    return schema;
+  }
+
+  /** The message's path in its file: top-level index, then the index within each enclosing message. */
+  static List<Integer> indexes(Descriptor descriptor) {
+    List<Integer> path = new ArrayList<>();
+    Descriptor d = descriptor;
+    while (d.getContainingType() != null) {
+      path.add(0, d.getContainingType().getNestedTypes().indexOf(d));
+      d = d.getContainingType();
+    }
+    path.add(0, d.getFile().getMessageTypes().indexOf(d));
+    return path;
+  }
+}
