@@ -11,6 +11,7 @@ import io.sluice.serde.avro.AvroDeserializer;
 import io.sluice.serde.avro.AvroSerializer;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.connect.AvroConverter;
+import io.sluice.serde.connect.JsonSchemaConverter;
 import io.sluice.serde.jsonschema.JsonSchemaDeserializer;
 import io.sluice.serde.jsonschema.JsonSchemaSerializer;
 import java.io.IOException;
@@ -127,6 +128,25 @@ class ConfluentInteropTest {
         .path("shop.public.orders.Value") : read.path("after");
     assertEquals(5, after.path("id").asInt(), read.toString());
     assertEquals(1_764_054_000_123_456L, after.path("placed_at").asLong(), read.toString());
+  }
+
+  @Test
+  void aConnectChangeEventFromTheJsonSchemaConverterIsReadByConfluent() throws Exception {
+    String topic = SharedKafka.unique("interop-connect-json");
+    org.apache.kafka.connect.data.Schema row = SchemaBuilder.struct().name("shop.public.orders.Value").optional()
+        .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
+        .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
+        .build();
+    org.apache.kafka.connect.data.Schema envelope = SchemaBuilder.struct().name("shop.public.orders.Envelope")
+        .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+        .build();
+    JsonSchemaConverter converter = new JsonSchemaConverter();
+    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
+        .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
+    JsonNode read = JSON.readTree(confluent("read", "json", topic, HEX.formatHex(bytes)));
+    assertEquals(JSON.readTree("{\"before\":null,\"after\":{\"id\":5,\"placed_at\":1764054000123456},"
+        + "\"op\":\"c\"}"), read);
   }
 
   @Test

@@ -8,7 +8,6 @@ import io.sluice.serde.wire.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +43,7 @@ public final class AvroConverter implements Converter {
   public static final String READER_SCHEMA_VERSION = "reader.schema.version";
   public static final String SCHEMA_MISMATCH = "schema.mismatch";
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
-  public static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
+  public static final String SCHEMA_ID_HEADER = RegistryConverterConfig.SCHEMA_ID_HEADER;
 
   private final ConnectAvro data = new ConnectAvro();
   private SerdeConfig config;
@@ -68,17 +67,7 @@ public final class AvroConverter implements Converter {
 
   @Override
   public ConfigDef config() {
-    return new ConfigDef()
-        .define(SerdeConfig.REGISTRY_URL, ConfigDef.Type.LIST, ConfigDef.Importance.HIGH,
-            "URL of the Confluent-compatible schema registry (the first of a list is used).")
-        .define(SerdeConfig.AUTO_REGISTER, ConfigDef.Type.BOOLEAN, true, ConfigDef.Importance.MEDIUM,
-            "Register a schema the subject does not have yet.")
-        .define(SerdeConfig.USE_LATEST_VERSION, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
-            "Write with the subject's latest schema id instead of registering the record's schema.")
-        .define(SerdeConfig.KEY_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
-            "Subject name strategy for keys: TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy.")
-        .define(SerdeConfig.VALUE_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
-            "Subject name strategy for values.")
+    return RegistryConverterConfig.definition()
         .define(READER_SCHEMA_VERSION, ConfigDef.Type.STRING, null, ConfigDef.Importance.MEDIUM,
             "Read with this version of the subject (\"latest\" or a number) instead of each record's writer schema.")
         .define(SCHEMA_MISMATCH, ConfigDef.Type.STRING, "dlq", ConfigDef.Importance.MEDIUM,
@@ -198,13 +187,7 @@ public final class AvroConverter implements Converter {
       return new SchemaAndValue(reading.connectSchema(),
           data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
     } catch (IOException | RuntimeException e) {
-      if (headers != null) {
-        try {
-          headers.add(SCHEMA_ID_HEADER, String.valueOf(id).getBytes(StandardCharsets.UTF_8));
-        } catch (IllegalStateException readOnly) {
-          // the id is in the message too
-        }
-      }
+      RegistryConverterConfig.markFailed(headers, id);
       throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
           + e.getMessage(), e);
     }

@@ -497,7 +497,8 @@ final class ConnectAvro {
     };
   }
 
-  private static byte[] bytes(ByteBuffer b) {
+  /** The remaining bytes of a buffer, its position untouched. */
+  static byte[] bytes(ByteBuffer b) {
     ByteBuffer dup = b.duplicate();
     byte[] out = new byte[dup.remaining()];
     dup.get(out);

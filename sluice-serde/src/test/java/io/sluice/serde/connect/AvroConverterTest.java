@@ -57,42 +57,13 @@ class AvroConverterTest {
     return converter;
   }
 
-  /** The shape of a Debezium PostgreSQL change event, with the semantic types a shop table has. */
-  private static final Schema ROW = SchemaBuilder.struct().name("demo-shop.public.orders.Value").optional()
-      .field("id", Schema.INT32_SCHEMA)
-      .field("total", Decimal.builder(2).parameter("connect.decimal.precision", "10").build())
-      .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
-      .field("updated_at", SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").version(1).optional().build())
-      .field("attrs", SchemaBuilder.string().name("io.debezium.data.Json").version(1).optional().build())
-      .field("shipped_on", Date.builder().optional().build())
-      .field("priority", Schema.OPTIONAL_INT16_SCHEMA)
-      .field("tags", SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build())
-      .field("counts", SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.INT64_SCHEMA).optional().build())
-      .build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-      .field("version", Schema.STRING_SCHEMA).field("connector", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.INT64_SCHEMA).field("lsn", Schema.OPTIONAL_INT64_SCHEMA).build();
-  private static final Schema ENVELOPE = SchemaBuilder.struct().name("demo-shop.public.orders.Envelope").version(2)
-      .optional()
-      .field("before", ROW).field("after", ROW).field("source", SOURCE).field("op", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
-
-  private static Struct row(int id, long micros) {
-    return new Struct(ROW).put("id", id).put("total", new BigDecimal("12.34")).put("placed_at", micros)
-        .put("updated_at", "2026-11-25T07:00:00.123456Z").put("attrs", "{\"gift\":true}")
-        .put("shipped_on", new java.util.Date(86_400_000L * 20_000)).put("priority", (short) 3)
-        .put("tags", List.of("a", "b")).put("counts", Map.of(1, 10L, 2, 20L));
-  }
-
   @Test
   void debeziumEnvelopeTravelsWithItsSemanticTypesAndMicroseconds() {
     String topic = SharedKafka.unique("demo-shop.public.orders");
     AvroConverter writer = converter(false);
-    Struct event = new Struct(ENVELOPE).put("after", row(7, 1_764_054_000_123_456L))
-        .put("source", new Struct(SOURCE).put("version", "3.7.0").put("connector", "postgresql").put("ts_ms", 1L))
-        .put("op", "c").put("ts_ms", 2L);
+    Struct event = DebeziumShapes.created(7, 1_764_054_000_123_456L);
 
-    byte[] bytes = writer.fromConnectData(topic, ENVELOPE, event);
+    byte[] bytes = writer.fromConnectData(topic, DebeziumShapes.ENVELOPE, event);
     assertEquals(0, bytes[0], "magic byte");
     SchemaRegistryClient.SubjectVersion registered = client.latest(topic + "-value").orElseThrow();
     assertEquals(1, registered.version());
@@ -118,18 +89,17 @@ class AvroConverterTest {
     assertEquals(new BigDecimal("12.34"), a.get("total"));
     assertEquals(Schema.Type.INT16, a.schema().field("priority").schema().type());
     assertEquals((short) 3, a.get("priority"));
-    assertEquals(row(7, 1_764_054_000_123_456L).get("shipped_on"), a.get("shipped_on"));
+    assertEquals(DebeziumShapes.row(7, 1_764_054_000_123_456L).get("shipped_on"), a.get("shipped_on"));
     assertEquals(Map.of(1, 10L, 2, 20L), a.getMap("counts"));
     assertEquals(List.of("a", "b"), a.getArray("tags"));
     assertEquals("c", back.getString("op"));
 
     // The same schema again: same id, nothing new in the subject.
-    byte[] again = writer.fromConnectData(topic, ENVELOPE, new Struct(ENVELOPE).put("before", row(7, 1L))
-        .put("source", new Struct(SOURCE).put("version", "3.7.0").put("connector", "postgresql").put("ts_ms", 1L))
-        .put("op", "d"));
+    byte[] again = writer.fromConnectData(topic, DebeziumShapes.ENVELOPE, DebeziumShapes.created(7, 1L)
+        .put("before", DebeziumShapes.row(7, 1L)).put("after", null).put("op", "d"));
     assertEquals(java.nio.ByteBuffer.wrap(bytes, 1, 4).getInt(), java.nio.ByteBuffer.wrap(again, 1, 4).getInt());
     assertEquals(List.of(1), client.versions(topic + "-value"));
-    assertNull(writer.fromConnectData(topic, ENVELOPE, null), "a tombstone stays null");
+    assertNull(writer.fromConnectData(topic, DebeziumShapes.ENVELOPE, null), "a tombstone stays null");
     assertEquals(SchemaAndValue.NULL, converter(false).toConnectData(topic, null));
   }
 
