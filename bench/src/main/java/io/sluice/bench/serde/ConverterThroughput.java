@@ -22,8 +22,8 @@ import org.apache.kafka.connect.storage.Converter;
  * Converter throughput on Debezium-shaped change events (an orders row with a decimal, a microsecond timestamp, a
  * zoned timestamp and a JSON column, inside the envelope with its source block), records per second on one thread,
  * each converter on the very same records: Kafka's JSON converter without schemas (the baseline the serde issue
- * names), with schemas (what a pipeline carries today), and Sluice's Avro converter on Sluice's registry (in this
- * JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate between the
+ * names), with schemas (what a pipeline carries today), and Sluice's Avro, JSON Schema and Protobuf converters on
+ * Sluice's registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate between the
  * converters so a slow minute of a shared machine hits all of them; the median round counts.
  *
  * <p>Run: {@code bench/run io.sluice.bench.serde.ConverterThroughput [records] [rounds]}.
@@ -66,6 +66,12 @@ public final class ConverterThroughput {
       AvroConverter avro = new AvroConverter();
       avro.configure(Map.of("schema.registry.url", registry.url()), false);
       converters.put("Avro (Sluice)", avro);
+      io.sluice.serde.connect.JsonSchemaConverter jsonSchema = new io.sluice.serde.connect.JsonSchemaConverter();
+      jsonSchema.configure(Map.of("schema.registry.url", registry.url()), false);
+      converters.put("JSON Schema (Sluice)", jsonSchema);
+      io.sluice.serde.connect.ProtobufConverter protobuf = new io.sluice.serde.connect.ProtobufConverter();
+      protobuf.configure(Map.of("schema.registry.url", registry.url()), false);
+      converters.put("Protobuf (Sluice)", protobuf);
 
       Map<String, double[]> write = new LinkedHashMap<>();
       Map<String, double[]> read = new LinkedHashMap<>();

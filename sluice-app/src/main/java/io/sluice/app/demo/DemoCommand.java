@@ -10,6 +10,8 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.kafka.ExitControl;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.connect.AvroConverter;
+import io.sluice.serde.connect.JsonSchemaConverter;
+import io.sluice.serde.connect.ProtobufConverter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -57,13 +59,16 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--sink-port", defaultValue = "15433", description = "the copy PostgreSQL's port (default ${DEFAULT-VALUE})")
   int sinkPort;
 
-  /** How change events travel on the topics: Connect's JSON with the schema inlined, or framed by the registry. */
-  enum Format { json, avro }
+  /** How change events travel: Connect's JSON with the schema inlined, or framed with their schema in the registry. */
+  static final Map<String, String> FORMATS = Map.of(
+      "avro", AvroConverter.class.getName(),
+      "json-schema", JsonSchemaConverter.class.getName(),
+      "protobuf", ProtobufConverter.class.getName());
 
   @Option(names = "--format", defaultValue = "json", paramLabel = "FORMAT",
-      description = "change events as json (schema inlined in every record) or avro (schemas in the registry, "
-          + "Sluice's Avro converter on both connectors) (default ${DEFAULT-VALUE})")
-  Format format;
+      description = "change events as json (the schema inlined in every record), or avro, json-schema or protobuf "
+          + "(schemas in the registry, Sluice's converter on both connectors) (default ${DEFAULT-VALUE})")
+  String format;
 
   @Option(names = "--check", description = "beside a running demo: hold the load, wait for the sink, reconcile the "
       + "tables (exit 0 when equal), let the load go on")
@@ -86,6 +91,10 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private int run() throws Exception {
+    if (!format.equals("json") && !FORMATS.containsKey(format)) {
+      err.println("error: unknown --format " + format + " (json, avro, json-schema, protobuf)");
+      return 2;
+    }
     Path dir = Files.createDirectories(demoDir());
     Optional<DemoState> already = DemoState.running(dir);
     if (already.isPresent()) {
@@ -111,6 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
       out.println(platform.readyLine());
     }
     Platform started = platform;
+    String bootstrap = started != null ? started.bootstrapServers() : cluster.bootstrapServers();
     Files.deleteIfExists(dir.resolve("hold"));
     out.println("starting the shop databases under " + dir + " ...");
     ShopDatabases dbs = ShopDatabases.start(dir, sourcePort, sinkPort);
@@ -167,7 +177,7 @@ public final class DemoCommand implements Callable<Integer> {
         + "source_record_poll_total)");
     out.println("  alerts             " + cluster.alertsUrl() + "/#/alerts");
     out.println("  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)");
-    out.println("  rehearse a fault   ./sluice demo fault sink-down|lag, then ./sluice demo fault recover");
+    out.println("  rehearse a fault   ./sluice demo fault sink-down|lag|poison, then ./sluice demo fault recover");
     out.println("  stop               Ctrl-C, or ./sluice demo stop");
     out.flush();
     long last = -1;
@@ -179,7 +189,7 @@ public final class DemoCommand implements Callable<Integer> {
         String kind = Files.readString(fault).trim();
         String said;
         try {
-          said = applyFault(kind, dbs, connect);
+          said = applyFault(kind, dbs, connect, bootstrap);
         } catch (IOException | RuntimeException e) {
           said = "could not apply " + kind + ": " + e.getMessage();
         }
@@ -200,8 +210,23 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Applies a fault the demo owns the means of; returns what happens next and how to recover. */
-  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect) throws IOException {
+  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect, String bootstrap)
+      throws IOException {
     return switch (kind) {
+      case "poison" -> {
+        try {
+          poisonRecord(bootstrap);
+        } catch (Exception e) {
+          throw new IOException("could not write to " + POISON_TOPIC + " at " + bootstrap + ": " + e.getMessage(), e);
+        }
+        yield "a record the sink cannot read (plain JSON, key {\"id\": -1}, in no format its converter reads) is on "
+            + POISON_TOPIC + ". " + SINK + " keeps running: Sluice gave it a dead letter queue, so the record goes to "
+            + SINK + ".dlq with Connect's error headers, and CdcCompletenessRisk (after 5 minutes) and "
+            + "ConnectDlqVolumeSpike (on a spike) fire for it. Look: ./sluice dlq inspect " + SINK + ".dlq. Recover: "
+            + "nothing from the shop was lost; a record whose cause is fixed goes back with ./sluice dlq replay "
+            + SINK + ".dlq (this one would fail again: leave it). A sink without a dead letter queue would fail its "
+            + "task instead (ConnectConnectorDown).";
+      }
       case "sink-down" -> {
         dbs.stopSink();
         yield "the copy's PostgreSQL (port " + dbs.sinkPort() + ") is stopped while the load goes on: " + SINK
@@ -210,10 +235,10 @@ public final class DemoCommand implements Callable<Integer> {
       }
       case "lag" -> {
         connect.pause(SINK, Duration.ofSeconds(60));
-        yield SINK + " is paused while the load goes on: the pipeline falls behind (ConnectHighLag once 300,000 "
-            + "records behind for 5 minutes, inhibited while ConnectConnectorDown fires for the paused sink after 2 "
-            + "minutes; silence planned pauses with ./sluice connectors pause --silence). Recover: ./sluice demo fault "
-            + "recover";
+        yield SINK + " is paused while the load goes on: ConnectConnectorDown fires for it after 2 minutes; the "
+            + "pipeline falls behind, and its ConnectLowThroughput (after 15 minutes) and ConnectHighLag (300,000 "
+            + "records behind for 5 minutes) are inhibited while the sink is down. Silence planned pauses with "
+            + "./sluice connectors pause --silence. Recover: ./sluice demo fault recover";
       }
       case "recover" -> {
         boolean started = dbs.startSink();
@@ -238,9 +263,10 @@ public final class DemoCommand implements Callable<Integer> {
 
   /** The converters of {@code --format} on both sides; json leaves the worker's own (JSON with schemas). */
   private ObjectNode withFormat(ObjectNode config) {
-    if (format == Format.avro) {
+    String converter = FORMATS.get(format);
+    if (converter != null) {
       for (String side : List.of("key", "value")) {
-        config.put(side + ".converter", AvroConverter.class.getName());
+        config.put(side + ".converter", converter);
         config.put(side + ".converter." + SerdeConfig.REGISTRY_URL, cluster.registryUrl());
       }
     }
@@ -389,13 +415,13 @@ public final class DemoCommand implements Callable<Integer> {
   static final class Fault implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
 
-    @CommandLine.Parameters(index = "0", paramLabel = "sink-down|lag|recover")
+    @CommandLine.Parameters(index = "0", paramLabel = "sink-down|lag|poison|recover")
     String kind;
 
     @Override
     public Integer call() throws Exception {
-      if (!List.of("sink-down", "lag", "recover").contains(kind)) {
-        System.err.println("error: unknown fault '" + kind + "' (sink-down, lag, recover)");
+      if (!List.of("sink-down", "lag", "poison", "recover").contains(kind)) {
+        System.err.println("error: unknown fault '" + kind + "' (sink-down, lag, poison, recover)");
         return 2;
       }
       Path dir = cluster.dataDir().resolve("demo");
@@ -403,6 +429,7 @@ public final class DemoCommand implements Callable<Integer> {
         System.err.println("error: no demo is running under " + dir + " (start one with ./sluice demo)");
         return 1;
       }
+
       Path done = dir.resolve("fault-done");
       Files.deleteIfExists(done);
       Files.writeString(dir.resolve("fault"), kind);
@@ -424,6 +451,27 @@ public final class DemoCommand implements Callable<Integer> {
       return 0;
     }
   }
+
+  /**
+   * A record written by hand onto the demo's orders topic, in no format the sink reads (plain JSON, without the
+   * envelope or registry framing its converter expects): the sink cannot turn it into a row.
+   */
+  static int poisonRecord(String bootstrap) throws Exception {
+    java.util.Properties props = new java.util.Properties();
+    props.put("bootstrap.servers", bootstrap);
+    try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+        new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+            new org.apache.kafka.common.serialization.ByteArraySerializer(),
+            new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(POISON_TOPIC,
+          "{\"id\": -1}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          "{\"order\": \"written by hand, in no format the sink reads\"}"
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8))).get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    return 0;
+  }
+
+  static final String POISON_TOPIC = "demo.public.orders";
 
   // ----------------------------------------------------------------------------------------------------- stop
 

@@ -34,6 +34,8 @@ import kotlin.ranges.IntRange;
  */
 public final class ProtobufSchemaProvider implements SchemaProvider {
   private static final String WELL_KNOWN_PREFIX = "google/protobuf/";
+  /** Field, message and file metadata of Confluent's converters; its registry knows it without a reference. */
+  public static final String CONFLUENT_META = "confluent/meta.proto";
   private static final int MAX_TAG = 536_870_911;
 
   @Override
@@ -103,7 +105,15 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
     return s.stripLeading();
   }
 
-  private static String wellKnown(String name) {
+  /** Google's well-known types (from Wire's copies) and Confluent's {@code confluent/meta.proto}, built in as there. */
+  public static String wellKnown(String name) {
+    if (name.equals(CONFLUENT_META)) {
+      try (InputStream in = ProtobufSchemaProvider.class.getClassLoader().getResourceAsStream(CONFLUENT_META)) {
+        return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return null;
+      }
+    }
     if (!name.startsWith(WELL_KNOWN_PREFIX)) {
       return null;
     }

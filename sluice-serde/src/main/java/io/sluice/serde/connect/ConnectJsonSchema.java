@@ -32,6 +32,8 @@ import org.apache.kafka.connect.errors.DataException;
  * value is {@code {"oneOf": [{"type": "null"}, …]}}, bytes are base64 strings, a Decimal is a JSON number, and a
  * Connect schema's name, version, doc and parameters are {@code title}, {@code connect.version},
  * {@code description} and {@code connect.parameters}, which keeps Debezium's semantic type names from source to sink.
+ * Unlike Confluent's converter, a struct's object is closed ({@code "additionalProperties": false}), so that a column
+ * added at the source is a compatible new version (a column dropped is then the incompatible change).
  */
 final class ConnectJsonSchema {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -74,6 +76,9 @@ final class ConnectJsonSchema {
         for (Field f : schema.fields()) {
           props.set(f.name(), json(f.schema(), f.index()));
         }
+        // A closed content model: under the registry's (Confluent's) rules a property added to an open one is an
+        // incompatible change, and a column added at the source must be a compatible new version.
+        out.put("additionalProperties", false);
       }
     }
     if (schema.name() != null) {

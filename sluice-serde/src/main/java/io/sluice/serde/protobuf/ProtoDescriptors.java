@@ -24,7 +24,6 @@ import com.squareup.wire.schema.internal.parser.ProtoParser;
 import com.squareup.wire.schema.internal.parser.TypeElement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -220,7 +219,4 @@ final class ProtoDescriptors {
     return WELL_KNOWN.containsKey(importPath);
   }
 
-  static String lower(Enum<?> e) {
-    return e.name().toLowerCase(Locale.ROOT);
-  }
 }

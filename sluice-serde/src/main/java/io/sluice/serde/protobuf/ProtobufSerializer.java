@@ -64,7 +64,7 @@ public final class ProtobufSerializer implements Serializer<Message> {
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(64);
     try {
-      out.write(WireFormat.frame(id, WireFormat.messageIndexes(indexes(descriptor))));
+      out.write(WireFormat.frame(id, WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor))));
       message.writeTo(out);
     } catch (IOException e) {
       throw new SerializationException("Error serializing Protobuf message: " + e.getMessage(), e);
@@ -91,17 +91,5 @@ public final class ProtobufSerializer implements Serializer<Message> {
     SchemaRegistryClient.Schema schema = new SchemaRegistryClient.Schema("PROTOBUF", ProtoText.of(file), refs);
     schemas.put(file, schema);
     return schema;
-  }
-
-  /** The message's path in its file: top-level index, then the index within each enclosing message. */
-  static List<Integer> indexes(Descriptor descriptor) {
-    List<Integer> path = new ArrayList<>();
-    Descriptor d = descriptor;
-    while (d.getContainingType() != null) {
-      path.add(0, d.getContainingType().getNestedTypes().indexOf(d));
-      d = d.getContainingType();
-    }
-    path.add(0, d.getFile().getMessageTypes().indexOf(d));
-    return path;
   }
 }

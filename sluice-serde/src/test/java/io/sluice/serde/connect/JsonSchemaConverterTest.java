@@ -17,6 +17,7 @@ import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.junit.jupiter.api.AfterAll;
@@ -80,6 +81,22 @@ class JsonSchemaConverterTest {
     assertNull(back.get("before"));
     assertEquals(List.of("version", "connector", "ts_ms", "lsn"),
         back.getStruct("source").schema().fields().stream().map(f -> f.name()).toList(), "fields keep their order");
+  }
+
+  /** Debezium after ALTER TABLE ADD COLUMN: a new optional field must be a new, compatible version (BACKWARD). */
+  @Test
+  void anAddedOptionalColumnIsACompatibleNewVersion() {
+    String topic = SharedKafka.unique("evolving");
+    Schema v1 = SchemaBuilder.struct().name("shop.public.items.Value")
+        .field("id", Schema.INT32_SCHEMA).field("item", Schema.STRING_SCHEMA).build();
+    Schema v2 = SchemaBuilder.struct().name("shop.public.items.Value")
+        .field("id", Schema.INT32_SCHEMA).field("item", Schema.STRING_SCHEMA)
+        .field("note", Schema.OPTIONAL_STRING_SCHEMA).build();
+    JsonSchemaConverter c = converter();
+    c.fromConnectData(topic, v1, new Struct(v1).put("id", 1).put("item", "pen"));
+    byte[] second = c.fromConnectData(topic, v2, new Struct(v2).put("id", 2).put("item", "ink").put("note", "x"));
+    assertEquals(List.of(1, 2), client.versions(topic + "-value"));
+    assertEquals("x", ((Struct) converter().toConnectData(topic, second).value()).getString("note"));
   }
 
   @Test

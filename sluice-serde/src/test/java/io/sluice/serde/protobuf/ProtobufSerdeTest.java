@@ -163,8 +163,8 @@ class ProtobufSerdeTest {
     String topic = SharedKafka.unique("refunds-proto");
     Descriptor refund = file.findMessageTypeByName("Refund");
     Descriptor line = file.findMessageTypeByName("Order").findNestedTypeByName("Line");
-    assertEquals(List.of(1), ProtobufSerializer.indexes(refund));
-    assertEquals(List.of(0, 0), ProtobufSerializer.indexes(line));
+    assertEquals(List.of(1), ProtobufSchemas.indexes(refund));
+    assertEquals(List.of(0, 0), ProtobufSchemas.indexes(line));
     ProtobufSerializer serializer = new ProtobufSerializer();
     serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), SerdeConfig.VALUE_STRATEGY,
         "io.confluent.kafka.serializers.subject.RecordNameStrategy"), false);

@@ -52,10 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Change events as Avro through the packaged {@code ./sluice up}: PostgreSQL → Debezium with Sluice's Avro converter →
  * topic (schemas in Sluice's registry) → the JDBC sink with the same converter → PostgreSQL; a column added at the
  * source becomes a new schema version and a new sink column, microseconds intact; and a sink pinned to a reader
- * schema meeting a writer it cannot read sends that record to the dead letter queue Sluice gave it, and goes on.
+ * schema meeting a writer it cannot read sends that record to the dead letter queue Sluice gave it, and goes on; and
+ * the same pipeline with the Protobuf and the JSON Schema converters.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class AvroPipelineIT {
+class SerdePipelineIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final String CONVERTER = AvroConverter.class.getName();
@@ -97,9 +98,13 @@ class AvroPipelineIT {
   }
 
   private static Map<String, String> avro(Map<String, String> config) {
+    return converted(config, CONVERTER);
+  }
+
+  private static Map<String, String> converted(Map<String, String> config, String converter) {
     Map<String, String> c = new LinkedHashMap<>(config);
     for (String side : List.of("key", "value")) {
-      c.put(side + ".converter", CONVERTER);
+      c.put(side + ".converter", converter);
       c.put(side + ".converter.schema.registry.url", registryUrl);
     }
     return c;
@@ -113,8 +118,12 @@ class AvroPipelineIT {
   }
 
   private static List<String> sinkRows(String sql) throws Exception {
+    return rows(pipeline.sinkDb, sql);
+  }
+
+  private static List<String> rows(String db, String sql) throws Exception {
     List<String> out = new ArrayList<>();
-    try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
+    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
       ResultSet rs = s.executeQuery(sql);
       while (rs.next()) {
         out.add(rs.getString(1));
@@ -238,6 +247,44 @@ class AvroPipelineIT {
     JsonNode first = inspect.json().path("records").get(0);
     assertEquals(brokenId, first.path("schemaId").asInt(), inspect.out());
     assertEquals(topic + "-value", first.path("subject").asText(), inspect.out());
+  }
+
+  @Test
+  @Order(3)
+  void protobufAndJsonSchemaCarryTheSamePipeline() throws Exception {
+    for (Map.Entry<String, String> format : Map.of("proto", "io.sluice.serde.connect.ProtobufConverter",
+        "jsons", "io.sluice.serde.connect.JsonSchemaConverter").entrySet()) {
+      Pipeline p = new Pipeline(format.getKey() + "_" + ProcessHandle.current().pid());
+      p.execute(p.sourceDb, "ALTER TABLE public.orders ADD COLUMN placed_at timestamp(6), ADD COLUMN total numeric(10,2)");
+      p.execute(p.sourceDb, "INSERT INTO public.orders SELECT g, 'item-' || g, g, '2026-11-25 07:00:00.123456', "
+          + "g * 1.25 FROM generate_series(1, 30) g");
+      apply(p.name + "-source", converted(p.sourceConfig(p.name + "_slot", Map.of()), format.getValue()));
+      apply(p.name + "-sink", converted(p.sinkConfig(), format.getValue()));
+      String row = "SELECT id || ':' || item || ':' || qty || ':' || placed_at::text || ':' || total FROM orders "
+          + "ORDER BY id";
+      List<String> expected = rows(p.sourceDb, row);
+      assertEquals(Eventually.await(format.getKey() + ": the sink equal to the source", WAIT, () -> {
+        try {
+          return rows(p.sinkDb, row);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }, expected::equals), expected, "microseconds and decimals intact");
+      SchemaRegistryClient.SubjectVersion v = registry.latest(p.topic() + "-value").orElseThrow();
+      assertEquals(format.getKey().equals("proto") ? "PROTOBUF" : "JSON", v.schema().type());
+      p.execute(p.sourceDb, "UPDATE public.orders SET qty = 500 WHERE id = 2");
+      p.execute(p.sourceDb, "DELETE FROM public.orders WHERE id = 3");
+      List<String> after = rows(p.sourceDb, row);
+      Eventually.await(format.getKey() + ": the update and the delete at the sink", WAIT, () -> {
+        try {
+          return rows(p.sinkDb, row);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }, after::equals);
+      connect.delete(p.name + "-sink");
+      connect.delete(p.name + "-source");
+    }
   }
 
   private static void awaitItems(String... expected) {

@@ -1,0 +1,134 @@
+package io.sluice.serde.connect;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.RegistryApiException;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.protobuf.ProtobufSchemas;
+import io.sluice.serde.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.storage.Converter;
+
+/**
+ * Kafka Connect's converter for Protobuf in Confluent's wire format, on Sluice's registry:
+ * {@code value.converter=io.sluice.serde.connect.ProtobufConverter}. Each Connect schema becomes one proto3 file once
+ * ({@link ConnectProtobuf} has the mapping), registered under the subject name strategy with the top message's full
+ * name; records are the message after the id and the index path {@code [0]}. Reading, any registered message is
+ * read by its index path. A record that cannot be read gets the {@value AvroConverter#SCHEMA_ID_HEADER} header and a
+ * {@link DataException} naming its schema id, for the sink's dead letter queue.
+ */
+public final class ProtobufConverter implements Converter {
+  private static final byte[] FIRST_MESSAGE = WireFormat.messageIndexes(List.of(0));
+
+  private final ConnectProtobuf data = new ConnectProtobuf();
+  private SerdeConfig config;
+  private SchemaRegistryClient client;
+  private ProtobufSchemas schemas;
+  private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
+  private final Map<String, Schema> readSchemas = new ConcurrentHashMap<>();
+
+  @Override
+  public ConfigDef config() {
+    return RegistryConverterConfig.definition();
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    config = SerdeConfig.of(configs, isKey);
+    client = config.client();
+    schemas = new ProtobufSchemas(client);
+  }
+
+  @Override
+  public byte[] fromConnectData(String topic, Schema schema, Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (schema == null) {
+      throw new DataException("The Protobuf converter needs a schema: this record from topic " + topic
+          + " has none");
+    }
+    requireConfigured();
+    ConnectProtobuf.Written w = data.written(schema);
+    int id = ids.computeIfAbsent(schema, s -> register(topic, w));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    try {
+      out.write(WireFormat.frame(id, FIRST_MESSAGE));
+      data.message(schema, w.message(), (Struct) value).writeTo(out);
+    } catch (IOException e) {
+      throw new DataException("Failed to serialize Protobuf data from topic " + topic + ": " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  private int register(String topic, ConnectProtobuf.Written w) {
+    String subject = config.strategy().subject(topic, config.isKey(), w.message().getFullName());
+    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of());
+    try {
+      if (config.useLatestVersion()) {
+        return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
+            + "(use.latest.version=true)")).id();
+      }
+      return config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
+          new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
+    } catch (RegistryApiException e) {
+      throw new DataException("Failed to register the Protobuf schema of topic " + topic + " under subject "
+          + subject + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, byte[] value) {
+    return toConnectData(topic, null, value);
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
+    if (value == null) {
+      return SchemaAndValue.NULL;
+    }
+    requireConfigured();
+    WireFormat.Framed framed;
+    try {
+      framed = WireFormat.unframe(value);
+    } catch (RuntimeException e) {
+      throw new DataException("Failed to deserialize data for topic " + topic + " to Protobuf: " + e.getMessage(), e);
+    }
+    int id = framed.schemaId();
+    try {
+      ByteBuffer payload = framed.payload();
+      List<Integer> path = WireFormat.readMessageIndexes(payload);
+      Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
+      Schema schema = readSchemas.computeIfAbsent(id + ":" + path,
+          k -> ConnectProtobuf.connectSchema(d, schemas.text(id)));
+      DynamicMessage message = DynamicMessage.parseFrom(d, CodedInputStream.newInstance(payload.array(),
+          payload.arrayOffset() + payload.position(), payload.remaining()));
+      return new SchemaAndValue(schema, data.connectValue(schema, message));
+    } catch (IOException | RuntimeException e) {
+      RegistryConverterConfig.markFailed(headers, id);
+      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private void requireConfigured() {
+    if (config == null) {
+      throw new DataException("ProtobufConverter is not configured: schema.registry.url is needed");
+    }
+  }
+}

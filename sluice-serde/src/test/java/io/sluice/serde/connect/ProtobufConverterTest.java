@@ -1,0 +1,111 @@
+package io.sluice.serde.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.DynamicMessage;
+import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.protobuf.ProtobufDeserializer;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Connect Protobuf converter against Sluice's registry: Debezium's envelope both ways. */
+class ProtobufConverterTest {
+  private static SchemaRegistry registry;
+  private static SchemaRegistryClient client;
+
+  @BeforeAll
+  static void start() {
+    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(SharedKafka.unique("_schemas")).port(0).start();
+    client = new SchemaRegistryClient(registry.url());
+  }
+
+  @AfterAll
+  static void stop() {
+    registry.close();
+  }
+
+  private static ProtobufConverter converter() {
+    ProtobufConverter c = new ProtobufConverter();
+    c.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    return c;
+  }
+
+  @Test
+  void debeziumEnvelopeTravelsAsProtobufWithItsSemanticTypes() {
+    String topic = SharedKafka.unique("shop.public.orders");
+    byte[] bytes = converter().fromConnectData(topic, DebeziumShapes.ENVELOPE,
+        DebeziumShapes.created(7, 1_764_054_000_123_456L));
+    assertEquals(0, bytes[0]);
+    assertEquals(0, bytes[5], "the top message: index path [0] as one byte");
+    SchemaRegistryClient.SubjectVersion registered = client.latest(topic + "-value").orElseThrow();
+    assertEquals("PROTOBUF", registered.schema().type());
+    String text = registered.schema().schema();
+    assertTrue(text.contains("io.debezium.time.MicroTimestamp") && text.contains("confluent/meta.proto"), text);
+
+    SchemaAndValue read = converter().toConnectData(topic, bytes);
+    assertEquals("demo-shop.public.orders.Envelope", read.schema().name());
+    Struct back = (Struct) read.value();
+    assertNull(back.get("before"), "an unset message is null");
+    Struct after = back.getStruct("after");
+    assertEquals("demo-shop.public.orders.Value", after.schema().name());
+    assertEquals(7, after.getInt32("id"));
+    assertEquals(1_764_054_000_123_456L, after.getInt64("placed_at"), "microseconds survive");
+    assertEquals("io.debezium.time.MicroTimestamp", after.schema().field("placed_at").schema().name());
+    assertEquals(Integer.valueOf(1), after.schema().field("placed_at").schema().version());
+    assertEquals("io.debezium.data.Json", after.schema().field("attrs").schema().name());
+    assertEquals(new BigDecimal("12.34"), after.get("total"));
+    assertEquals(Schema.Type.INT16, after.schema().field("priority").schema().type());
+    assertEquals((short) 3, after.get("priority"));
+    assertEquals(DebeziumShapes.row(7, 1L).get("shipped_on"), after.get("shipped_on"));
+    assertEquals(List.of("a", "b"), after.getArray("tags"));
+    assertEquals(Map.of(1, 10L, 2, 20L), after.getMap("counts"));
+    assertNull(back.getStruct("source").get("lsn"), "an unset optional scalar is null, not 0");
+    assertEquals("c", back.getString("op"));
+
+    // Any Confluent-compatible Protobuf reader reads the same bytes.
+    ProtobufDeserializer plain = new ProtobufDeserializer();
+    plain.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    DynamicMessage message = plain.deserialize(topic, bytes);
+    assertEquals("c", message.getField(message.getDescriptorForType().findFieldByName("op")));
+  }
+
+  @Test
+  void whatProtobufCannotSayIsRefusedAndAnUnreadableRecordIsMarked() {
+    String topic = SharedKafka.unique("refused");
+    Schema nested = SchemaBuilder.struct().name("t.Nested")
+        .field("grid", SchemaBuilder.array(SchemaBuilder.array(Schema.INT32_SCHEMA).build()).build()).build();
+    DataException e = assertThrows(DataException.class, () -> converter().fromConnectData(topic, nested,
+        new Struct(nested).put("grid", List.of(List.of(1)))));
+    assertTrue(e.getMessage().contains("grid"), e.getMessage());
+    assertThrows(DataException.class, () -> converter().fromConnectData(topic, Schema.STRING_SCHEMA, "x"));
+
+    byte[] bytes = converter().fromConnectData(topic, DebeziumShapes.ENVELOPE, DebeziumShapes.created(1, 1L));
+    byte[] broken = java.util.Arrays.copyOf(bytes, 7);
+    broken[6] = 0x0f; // field 1 with wire type 7, which does not exist
+    RecordHeaders headers = new RecordHeaders();
+    DataException unreadable = assertThrows(DataException.class,
+        () -> converter().toConnectData(topic, headers, broken));
+    int id = java.nio.ByteBuffer.wrap(bytes, 1, 4).getInt();
+    assertTrue(unreadable.getMessage().contains("schema id " + id), unreadable.getMessage());
+    assertEquals(String.valueOf(id), new String(headers.lastHeader(AvroConverter.SCHEMA_ID_HEADER).value(),
+        StandardCharsets.UTF_8));
+  }
+}
