@@ -54,6 +54,51 @@ class FormatsRestTest {
     return "syntax = \"proto3\";\npackage shop" + "" + ";\nimport \"money.proto\";\nmessage Order {\n" + fields + "\n}\n";
   }
 
+  /**
+   * Confluent's JavaScript and Go clients speak Protobuf schemas as base64 FileDescriptorProtos: they read them with
+   * {@code format=serialized} and register them in that form; the registry stores and compares the text either way.
+   */
+  @Test
+  void protobufAsSerializedDescriptorsInAndOut() throws Exception {
+    String money = subject();
+    String orders = subject();
+    registerOk(money, "PROTOBUF", MONEY);
+    Map<String, Object> ref = Map.of("name", "money.proto", "subject", money, "version", 1);
+    int id = registerOk(orders, "PROTOBUF", order("  string id = 1;\n  common.Money total = 2;"), ref);
+
+    JsonNode serialized = http.get("/schemas/ids/" + id + "?format=serialized").json();
+    com.google.protobuf.DescriptorProtos.FileDescriptorProto file = com.google.protobuf.DescriptorProtos
+        .FileDescriptorProto.parseFrom(java.util.Base64.getDecoder().decode(serialized.get("schema").asText()));
+    assertEquals("shop", file.getPackage());
+    assertEquals(List.of("money.proto"), file.getDependencyList());
+    assertEquals(".common.Money", file.getMessageType(0).getField(1).getTypeName(), "fully qualified, as protoc");
+    assertEquals("money.proto", serialized.get("references").get(0).get("name").asText());
+    assertEquals(serialized.get("schema"), http.get("/subjects/" + orders + "/versions/latest?format=serialized")
+        .json().get("schema"));
+    assertFalse(http.get("/schemas/ids/" + id).json().get("schema").asText().startsWith("Cg"), "text by default");
+
+    // The same file registered as a serialized descriptor is the same schema once normalized (type names qualified),
+    // as with Confluent's registry: same id, no new version.
+    String normalized = subject();
+    Http.Answer asText = http.post("/subjects/" + normalized + "/versions?normalize=true", Map.of("schema",
+        order("  string id = 1;\n  common.Money total = 2;"), "schemaType", "PROTOBUF", "references", List.of(ref)));
+    assertEquals(200, asText.status(), asText.body());
+    Http.Answer asDescriptor = http.post("/subjects/" + normalized + "/versions?normalize=true", Map.of("schema",
+        serialized.get("schema").asText(), "schemaType", "PROTOBUF", "references", List.of(ref)));
+    assertEquals(asText.json().get("id"), asDescriptor.json().get("id"), asDescriptor.body());
+    assertEquals("[1]", http.get("/subjects/" + normalized + "/versions").body());
+    String other = subject();
+    int fresh = registerOk(other, "PROTOBUF", java.util.Base64.getEncoder().encodeToString(
+        com.google.protobuf.DescriptorProtos.FileDescriptorProto.newBuilder().setName("x.proto").setSyntax("proto3")
+            .setPackage("x").addMessageType(com.google.protobuf.DescriptorProtos.DescriptorProto.newBuilder()
+                .setName("Thing").addField(com.google.protobuf.DescriptorProtos.FieldDescriptorProto.newBuilder()
+                    .setName("name").setNumber(1).setType(com.google.protobuf.DescriptorProtos.FieldDescriptorProto
+                        .Type.TYPE_STRING))).build().toByteArray()));
+    assertTrue(http.get("/schemas/ids/" + fresh).json().get("schema").asText().contains("string name = 1;"));
+    assertEquals(422, register(subject(), "PROTOBUF", "bm90IGEgZGVzY3JpcHRvcg==").status(),
+        "base64 that is no descriptor is an invalid schema");
+  }
+
   @Test
   void typesListsAllThreeFormats() {
     assertEquals("[\"JSON\",\"PROTOBUF\",\"AVRO\"]", http.get("/schemas/types").body());

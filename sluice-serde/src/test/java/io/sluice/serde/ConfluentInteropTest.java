@@ -34,9 +34,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sluice's serdes against Confluent's own, unchanged: the npm package {@code @confluentinc/schemaregistry} (Avro and
- * JSON Schema serializers and deserializers) reads what Sluice wrote and Sluice reads what it wrote, both on Sluice's
- * registry. Its dependencies are installed with {@code npm ci} from the lock file in {@code src/test/node} on first
+ * Sluice's serdes against Confluent's own, unchanged: the npm package {@code @confluentinc/schemaregistry} (Avro,
+ * Protobuf and JSON Schema serializers and deserializers) reads what Sluice wrote and Sluice reads what it wrote, both
+ * on Sluice's registry. Its dependencies are installed with {@code npm ci} from the lock file in {@code src/test/node} on first
  * run; without Node the test is skipped on a developer machine and fails under {@code CI} (where {@code .ci/run}
  * installs Node).
  */
@@ -73,8 +73,10 @@ class ConfluentInteropTest {
     }
   }
 
-  private static String confluent(String mode, String format, String topic, String arg) throws Exception {
-    List<String> r = node(List.of("node", "interop.js", mode, registry.url(), format, topic, arg), 120);
+  private static String confluent(String mode, String format, String topic, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("node", "interop.js", mode, registry.url(), format, topic));
+    command.addAll(List.of(args));
+    List<String> r = node(command, 120);
     assertEquals("0", r.get(0), "node interop.js " + mode + " " + format + ": " + r.get(1));
     return r.get(1).lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElseThrow().trim();
   }
@@ -105,6 +107,50 @@ class ConfluentInteropTest {
     GenericRecord back = (GenericRecord) deserializer.deserialize(topic, theirs);
     assertEquals(7L, back.get("id"));
     assertEquals("ink", back.get("item").toString());
+  }
+
+  private static final String PROTO = """
+      syntax = "proto3";
+      package shop;
+      message Order {
+        int64 id = 1;
+        string item = 2;
+        optional string note = 3;
+        repeated Line lines = 4;
+        message Line {
+          string sku = 1;
+          int32 qty = 2;
+        }
+      }
+      """;
+
+  /** Confluent's Protobuf client reads schemas as serialized descriptors (format=serialized), which the registry serves. */
+  @Test
+  void protobufWrittenBySluiceIsReadByConfluentAndTheOtherWay() throws Exception {
+    String topic = SharedKafka.unique("interop-proto");
+    com.google.protobuf.Descriptors.Descriptor order = io.sluice.schema.protobuf.ProtoDescriptors
+        .build("shop/order.proto", PROTO, path -> null).findMessageTypeByName("Order");
+    com.google.protobuf.Descriptors.Descriptor line = order.findNestedTypeByName("Line");
+    com.google.protobuf.DynamicMessage ours = com.google.protobuf.DynamicMessage.newBuilder(order)
+        .setField(order.findFieldByName("id"), 42L).setField(order.findFieldByName("item"), "tea")
+        .addRepeatedField(order.findFieldByName("lines"), com.google.protobuf.DynamicMessage.newBuilder(line)
+            .setField(line.findFieldByName("sku"), "T-1").setField(line.findFieldByName("qty"), 3).build())
+        .build();
+    io.sluice.serde.protobuf.ProtobufSerializer serializer = new io.sluice.serde.protobuf.ProtobufSerializer();
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    byte[] bytes = serializer.serialize(topic, ours);
+    JsonNode read = JSON.readTree(confluent("read", "protobuf", topic, HEX.formatHex(bytes)));
+    assertEquals(JSON.readTree("{\"id\":\"42\",\"item\":\"tea\",\"lines\":[{\"sku\":\"T-1\",\"qty\":3}]}"), read);
+
+    byte[] theirs = HEX.parseHex(confluent("write", "protobuf", topic,
+        "{\"id\":\"7\",\"item\":\"ink\",\"note\":\"blue\",\"lines\":[{\"sku\":\"I-2\",\"qty\":1}]}", "shop.Order"));
+    assertEquals(HEX.formatHex(bytes, 0, 6), HEX.formatHex(theirs, 0, 6), "same id, same index path [0]");
+    io.sluice.serde.protobuf.ProtobufDeserializer deserializer = new io.sluice.serde.protobuf.ProtobufDeserializer();
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    com.google.protobuf.DynamicMessage back = deserializer.deserialize(topic, theirs);
+    assertEquals(7L, back.getField(back.getDescriptorForType().findFieldByName("id")));
+    assertEquals("blue", back.getField(back.getDescriptorForType().findFieldByName("note")));
+    assertEquals(1, back.getRepeatedFieldCount(back.getDescriptorForType().findFieldByName("lines")));
   }
 
   @Test

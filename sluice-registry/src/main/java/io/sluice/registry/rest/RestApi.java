@@ -16,6 +16,7 @@ import io.sluice.schema.ParsedSchema;
 import io.sluice.schema.SchemaProvider;
 import io.sluice.schema.SchemaReference;
 import io.sluice.schema.SchemaType;
+import io.sluice.schema.protobuf.ProtobufSchemaProvider;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.Mode;
 import io.sluice.registry.store.RegistryState;
@@ -74,7 +75,8 @@ public final class RestApi {
         .get("/subjects/{subject}/versions", req -> ok(service.liveOrAll(req.pathParam("subject"), req.flag("deleted"))
             .stream().map(Version::version).toList()))
         .post("/subjects/{subject}/versions", this::register)
-        .get("/subjects/{subject}/versions/{version}", req -> ok(versionJson(service.view(version(req)))))
+        .get("/subjects/{subject}/versions/{version}", req -> ok(versionJson(service.view(version(req)),
+            serialized(req))))
         .get("/subjects/{subject}/versions/{version}/schema", req -> raw(service.view(version(req)).schema().canonical()))
         .get("/subjects/{subject}/versions/{version}/referencedby", req -> {
           Version v = version(req);
@@ -115,6 +117,13 @@ public final class RestApi {
 
   private HttpResponse schemaById(HttpRequest req) {
     int id = schemaId(req);
+    if (serialized(req)) {
+      StoredSchema s = stored(req);
+      Map<String, Object> body = new LinkedHashMap<>();
+      putTypeAndReferences(body, s.schema());
+      body.put("schema", schemaText(s.schema(), true));
+      return ok(body);
+    }
     byte[] cached = idResponses.get(id);
     if (cached != null && state.schemaById(id).isPresent()) {
       return HttpResponse.of(200, CONTENT_TYPE, cached);
@@ -304,13 +313,30 @@ public final class RestApi {
   }
 
   private static Map<String, Object> versionJson(RegistryService.VersionView v) {
+    return versionJson(v, false);
+  }
+
+  private static Map<String, Object> versionJson(RegistryService.VersionView v, boolean serialized) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("subject", v.subject());
     body.put("version", v.version());
     body.put("id", v.id());
     putTypeAndReferences(body, v.schema());
-    body.put("schema", v.schema().canonical());
+    body.put("schema", schemaText(v.schema(), serialized));
     return body;
+  }
+
+  /**
+   * {@code format=serialized}: a Protobuf schema as a base64 {@code FileDescriptorProto}, as Confluent's registry
+   * serves it to its JavaScript and Go clients; other formats ignore it, as there.
+   */
+  private static boolean serialized(HttpRequest req) {
+    return req.param("format").map("serialized"::equals).orElse(false);
+  }
+
+  private static String schemaText(ParsedSchema schema, boolean serialized) {
+    return serialized && schema.type() == SchemaType.PROTOBUF ? ProtobufSchemaProvider.serialized(schema)
+        : schema.canonical();
   }
 
   /** Confluent leaves {@code schemaType} out for Avro and {@code references} out when there are none. */

@@ -38,8 +38,13 @@ final class ProtoTypes {
   private final Map<Lookup, Optional<Declared>> resolved = new ConcurrentHashMap<>();
 
   private record Lookup(String name, String scope) {}
+  /** The imported files' texts by import path (the schema's own file, added under "", is not one). */
+  private final Map<String, String> imported = new java.util.LinkedHashMap<>();
 
   void add(ProtoFileElement file, String fileName, String fileText) {
+    if (!fileName.isEmpty()) {
+      imported.put(fileName, fileText);
+    }
     String pkg = file.getPackageName() == null ? "" : file.getPackageName();
     for (TypeElement t : file.getTypes()) {
       add(t, pkg, pkg, fileName, fileText);
@@ -53,6 +58,10 @@ final class ProtoTypes {
     for (TypeElement nested : t.getNestedTypes()) {
       add(nested, full, pkg, fileName, fileText);
     }
+  }
+
+  Map<String, String> imported() {
+    return java.util.Collections.unmodifiableMap(imported);
   }
 
   Optional<Declared> get(String fullName) {

@@ -49,7 +49,17 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
     if (text == null || text.isBlank()) {
       throw new InvalidSchemaException("Empty schema");
     }
-    ProtoFileElement file = parseFile("schema.proto", text);
+    ProtoFileElement file;
+    try {
+      file = parseFile("schema.proto", text);
+    } catch (InvalidSchemaException notText) {
+      // Confluent's registry also takes a base64 FileDescriptorProto, which its JavaScript and Go clients send.
+      String fromDescriptor = textOfSerialized(text, dependencies);
+      if (fromDescriptor == null) {
+        throw notText;
+      }
+      return parse(fromDescriptor, references, dependencies);
+    }
     ProtoTypes types = new ProtoTypes();
     types.add(file, "", text);
     Map<String, String> available = new HashMap<>();
@@ -103,6 +113,43 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
       s = nl < 0 ? "" : s.substring(nl + 1);
     }
     return s.stripLeading();
+  }
+
+  /** The text of a base64 serialized descriptor, or null when {@code text} is not one. */
+  private static String textOfSerialized(String text, List<Dependency> dependencies) {
+    byte[] bytes;
+    try {
+      bytes = java.util.Base64.getDecoder().decode(text.strip());
+    } catch (IllegalArgumentException notBase64) {
+      return null;
+    }
+    Map<String, String> deps = new HashMap<>();
+    dependencies.forEach(d -> deps.put(d.name(), d.schema()));
+    try {
+      return ProtoDescriptors.textOfSerialized(bytes, path -> importText(path, deps));
+    } catch (IllegalArgumentException notADescriptor) {
+      return null;
+    }
+  }
+
+  private static String importText(String path, Map<String, String> deps) {
+    String t = deps.containsKey(path) ? deps.get(path) : wellKnown(path);
+    if (t == null) {
+      throw new IllegalArgumentException("import \"" + path + "\" is neither a reference nor built in");
+    }
+    return t;
+  }
+
+  /**
+   * The schema as Confluent's {@code format=serialized} returns it: a base64 {@code FileDescriptorProto}, named by a
+   * hash of its text (clients keep descriptors in one pool by file name), its imports under their import paths.
+   */
+  public static String serialized(ParsedSchema schema) {
+    ProtobufSchema s = (ProtobufSchema) schema;
+    String name = "sluice-" + Integer.toHexString(s.canonical().hashCode()) + ".proto";
+    com.google.protobuf.Descriptors.FileDescriptor file = ProtoDescriptors.build(name, s.canonical(),
+        path -> importText(path, s.types().imported()));
+    return java.util.Base64.getEncoder().encodeToString(ProtoDescriptors.qualified(file).toByteArray());
   }
 
   /** Google's well-known types (from Wire's copies) and Confluent's {@code confluent/meta.proto}, built in as there. */

@@ -2,6 +2,7 @@ package io.sluice.serde.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
+import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.schema.protobuf.ProtobufSchemaProvider;
 import io.sluice.serde.client.SchemaRegistryClient;
 import java.util.ArrayList;

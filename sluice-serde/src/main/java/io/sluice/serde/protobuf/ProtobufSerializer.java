@@ -3,6 +3,7 @@ package io.sluice.serde.protobuf;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Message;
+import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -88,7 +89,7 @@ public final class ProtobufSerializer implements Serializer<Message> {
       int version = client.lookup(dep.getName(), depSchema).orElseThrow().version();
       refs.add(new SchemaRegistryClient.Reference(dep.getName(), dep.getName(), version));
     }
-    SchemaRegistryClient.Schema schema = new SchemaRegistryClient.Schema("PROTOBUF", ProtoText.of(file), refs);
+    SchemaRegistryClient.Schema schema = new SchemaRegistryClient.Schema("PROTOBUF", ProtoDescriptors.text(file), refs);
     schemas.put(file, schema);
     return schema;
   }

@@ -9,6 +9,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Timestamp;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.registry.SchemaRegistry;
+import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import java.time.Duration;

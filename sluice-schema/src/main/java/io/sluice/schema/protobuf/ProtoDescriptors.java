@@ -1,4 +1,4 @@
-package io.sluice.serde.protobuf;
+package io.sluice.schema.protobuf;
 
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.EnumDescriptorProto;
@@ -27,12 +27,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runtime descriptors from {@code .proto} text, as the registry stores Protobuf schemas: the text parsed by Wire (the
- * parser the registry itself uses), turned into a {@code FileDescriptorProto} and linked by protobuf-java, so a
- * deserializer can read any registered message as a {@code DynamicMessage}. Google's well-known types resolve to the
- * descriptors protobuf-java ships; other imports to the referenced schemas the registry holds.
+ * Runtime descriptors from {@code .proto} text and back: the text parsed by Wire (the parser the registry itself uses),
+ * turned into a {@code FileDescriptorProto} and linked by protobuf-java, so a deserializer can read any registered
+ * message as a {@code DynamicMessage} and the registry can serve a schema as a serialized descriptor (Confluent's
+ * {@code format=serialized}, what its JavaScript and Go clients ask for); and {@link #text} for the way back. Google's
+ * well-known types resolve to the descriptors protobuf-java ships; other imports through {@link Imports}.
  */
-final class ProtoDescriptors {
+public final class ProtoDescriptors {
   private static final Map<String, FileDescriptor> WELL_KNOWN = Map.ofEntries(
       Map.entry("google/protobuf/any.proto", com.google.protobuf.AnyProto.getDescriptor()),
       Map.entry("google/protobuf/duration.proto", com.google.protobuf.DurationProto.getDescriptor()),
@@ -61,13 +62,13 @@ final class ProtoDescriptors {
       Map.entry("sint64", FieldDescriptorProto.Type.TYPE_SINT64));
 
   /** Resolves an import to its file: the text a reference names, fetched from the registry by the caller. */
-  interface Imports {
+  public interface Imports {
     String text(String importPath);
   }
 
   private ProtoDescriptors() {}
 
-  static FileDescriptor build(String name, String text, Imports imports) {
+  public static FileDescriptor build(String name, String text, Imports imports) {
     FileDescriptor wellKnown = WELL_KNOWN.get(name);
     if (wellKnown != null) {
       return wellKnown;
@@ -215,8 +216,61 @@ final class ProtoDescriptors {
     return out.toString();
   }
 
-  static boolean isWellKnown(String importPath) {
+  public static boolean isWellKnown(String importPath) {
     return WELL_KNOWN.containsKey(importPath);
+  }
+
+  /**
+   * A linked file as protoc writes it: every field with its JSON name, every message and enum field typed, its type
+   * name fully qualified with the leading dot, so a client that reads the descriptor need not resolve names itself.
+   */
+  public static FileDescriptorProto qualified(FileDescriptor file) {
+    FileDescriptorProto.Builder b = file.toProto().toBuilder();
+    for (int i = 0; i < file.getMessageTypes().size(); i++) {
+      b.setMessageType(i, qualified(file.getMessageTypes().get(i), b.getMessageType(i)));
+    }
+    return b.build();
+  }
+
+  private static DescriptorProto qualified(Descriptors.Descriptor d, DescriptorProto proto) {
+    DescriptorProto.Builder b = proto.toBuilder();
+    for (int i = 0; i < d.getFields().size(); i++) {
+      Descriptors.FieldDescriptor f = d.getFields().get(i);
+      b.setField(i, b.getField(i).toBuilder().setJsonName(f.getJsonName()));
+      if (f.getType() == Descriptors.FieldDescriptor.Type.MESSAGE) {
+        b.setField(i, b.getField(i).toBuilder().setType(FieldDescriptorProto.Type.TYPE_MESSAGE)
+            .setTypeName("." + f.getMessageType().getFullName()));
+      } else if (f.getType() == Descriptors.FieldDescriptor.Type.ENUM) {
+        b.setField(i, b.getField(i).toBuilder().setType(FieldDescriptorProto.Type.TYPE_ENUM)
+            .setTypeName("." + f.getEnumType().getFullName()));
+      }
+    }
+    for (int i = 0; i < d.getNestedTypes().size(); i++) {
+      b.setNestedType(i, qualified(d.getNestedTypes().get(i), b.getNestedType(i)));
+    }
+    return b.build();
+  }
+
+  /** The {@code .proto} text of a linked file: what a serializer registers for a message class it was handed. */
+  public static String text(FileDescriptor file) {
+    return ProtoText.of(file);
+  }
+
+  /**
+   * The {@code .proto} text of a serialized {@code FileDescriptorProto}, as Confluent's registry accepts one in place
+   * of text; its imports are linked through {@code imports}.
+   */
+  public static String textOfSerialized(byte[] serialized, Imports imports) {
+    try {
+      FileDescriptorProto proto = FileDescriptorProto.parseFrom(serialized);
+      List<FileDescriptor> deps = new ArrayList<>();
+      for (String imported : proto.getDependencyList()) {
+        deps.add(build(imported, WELL_KNOWN.containsKey(imported) ? "" : imports.text(imported), imports));
+      }
+      return ProtoText.of(FileDescriptor.buildFrom(proto, deps.toArray(new FileDescriptor[0])));
+    } catch (com.google.protobuf.InvalidProtocolBufferException | Descriptors.DescriptorValidationException e) {
+      throw new IllegalArgumentException("not a serialized FileDescriptorProto: " + e.getMessage(), e);
+    }
   }
 
 }

@@ -1,4 +1,4 @@
-package io.sluice.serde.protobuf;
+package io.sluice.schema.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumDescriptor;
