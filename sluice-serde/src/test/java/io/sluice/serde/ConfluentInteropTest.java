@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.avro.AvroDeserializer;
 import io.sluice.serde.avro.AvroSerializer;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -28,7 +28,6 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +43,6 @@ class ConfluentInteropTest {
   private static final Path DIR = Path.of("src/test/node");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HexFormat HEX = HexFormat.of();
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
@@ -61,20 +59,12 @@ class ConfluentInteropTest {
       List<String> install = node(List.of("npm", "ci", "--no-audit", "--no-fund"), 300);
       assertEquals("0", install.get(0), "npm ci failed: " + install.get(1));
     }
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    if (registry != null) {
-      registry.close();
-    }
-  }
 
   private static String confluent(String mode, String format, String topic, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("node", "interop.js", mode, registry.url(), format, topic));
+    List<String> command = new ArrayList<>(List.of("node", "interop.js", mode, SharedRegistry.url(), format, topic));
     command.addAll(List.of(args));
     List<String> r = node(command, 120);
     assertEquals("0", r.get(0), "node interop.js " + mode + " " + format + ": " + r.get(1));
@@ -89,7 +79,7 @@ class ConfluentInteropTest {
   void avroWrittenBySluiceIsReadByConfluentAndTheOtherWay() throws Exception {
     String topic = SharedKafka.unique("interop-avro");
     AvroSerializer serializer = new AvroSerializer();
-    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     GenericRecord order = new GenericData.Record(ORDER);
     order.put("id", 42L);
     order.put("item", "tea");
@@ -103,7 +93,7 @@ class ConfluentInteropTest {
     byte[] theirs = HEX.parseHex(confluent("write", "avro", topic, "{\"id\":7,\"item\":\"ink\",\"note\":null}"));
     assertEquals(HEX.formatHex(ours, 0, 5), HEX.formatHex(theirs, 0, 5), "same magic byte and schema id");
     AvroDeserializer deserializer = new AvroDeserializer();
-    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     GenericRecord back = (GenericRecord) deserializer.deserialize(topic, theirs);
     assertEquals(7L, back.get("id"));
     assertEquals("ink", back.get("item").toString());
@@ -137,7 +127,7 @@ class ConfluentInteropTest {
             .setField(line.findFieldByName("sku"), "T-1").setField(line.findFieldByName("qty"), 3).build())
         .build();
     io.sluice.serde.protobuf.ProtobufSerializer serializer = new io.sluice.serde.protobuf.ProtobufSerializer();
-    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     byte[] bytes = serializer.serialize(topic, ours);
     JsonNode read = JSON.readTree(confluent("read", "protobuf", topic, HEX.formatHex(bytes)));
     assertEquals(JSON.readTree("{\"id\":\"42\",\"item\":\"tea\",\"lines\":[{\"sku\":\"T-1\",\"qty\":3}]}"), read);
@@ -146,7 +136,7 @@ class ConfluentInteropTest {
         "{\"id\":\"7\",\"item\":\"ink\",\"note\":\"blue\",\"lines\":[{\"sku\":\"I-2\",\"qty\":1}]}", "shop.Order"));
     assertEquals(HEX.formatHex(bytes, 0, 6), HEX.formatHex(theirs, 0, 6), "same id, same index path [0]");
     io.sluice.serde.protobuf.ProtobufDeserializer deserializer = new io.sluice.serde.protobuf.ProtobufDeserializer();
-    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     com.google.protobuf.DynamicMessage back = deserializer.deserialize(topic, theirs);
     assertEquals(7L, back.getField(back.getDescriptorForType().findFieldByName("id")));
     assertEquals("blue", back.getField(back.getDescriptorForType().findFieldByName("note")));
@@ -164,7 +154,7 @@ class ConfluentInteropTest {
         .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
         .build();
     AvroConverter converter = new AvroConverter();
-    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
         .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
     JsonNode read = JSON.readTree(confluent("read", "avro", topic, HEX.formatHex(bytes)));
@@ -187,7 +177,7 @@ class ConfluentInteropTest {
         .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
         .build();
     JsonSchemaConverter converter = new JsonSchemaConverter();
-    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    converter.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
         .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
     JsonNode read = JSON.readTree(confluent("read", "json", topic, HEX.formatHex(bytes)));
@@ -202,7 +192,7 @@ class ConfluentInteropTest {
         + "\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"item\":{\"type\":\"string\"}},"
         + "\"required\":[\"id\",\"item\"],\"additionalProperties\":false}";
     JsonSchemaSerializer serializer = new JsonSchemaSerializer();
-    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
         "true"), false);
     byte[] ours = serializer.serialize(topic, JSON.readTree("{\"schema\":" + schema
         + ",\"payload\":{\"id\":1,\"item\":\"pen\"}}"));
@@ -212,7 +202,7 @@ class ConfluentInteropTest {
 
     byte[] theirs = HEX.parseHex(confluent("write", "json", topic, "{\"id\":2,\"item\":\"cup\"}"));
     JsonSchemaDeserializer deserializer = new JsonSchemaDeserializer();
-    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
         "true"), false);
     assertEquals(JSON.readTree("{\"id\":2,\"item\":\"cup\"}"), deserializer.deserialize(topic, theirs));
     // Both sides validate: a payload the schema refuses is refused by ours before anything is written.

@@ -43,7 +43,7 @@ public final class AvroConverter implements Converter {
   public static final String READER_SCHEMA_VERSION = "reader.schema.version";
   public static final String SCHEMA_MISMATCH = "schema.mismatch";
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
-  public static final String SCHEMA_ID_HEADER = RegistryConverterConfig.SCHEMA_ID_HEADER;
+  public static final String SCHEMA_ID_HEADER = RegistryBinding.SCHEMA_ID_HEADER;
 
   private final ConnectAvro data = new ConnectAvro();
   private SerdeConfig config;
@@ -67,7 +67,7 @@ public final class AvroConverter implements Converter {
 
   @Override
   public ConfigDef config() {
-    return RegistryConverterConfig.definition()
+    return RegistryBinding.definition()
         .define(READER_SCHEMA_VERSION, ConfigDef.Type.STRING, null, ConfigDef.Importance.MEDIUM,
             "Read with this version of the subject (\"latest\" or a number) instead of each record's writer schema.")
         .define(SCHEMA_MISMATCH, ConfigDef.Type.STRING, "dlq", ConfigDef.Importance.MEDIUM,
@@ -127,27 +127,10 @@ public final class AvroConverter implements Converter {
     if (known != null) {
       return known;
     }
-    String subject = config.strategy().subject(topic, config.isKey(), recordName(avro));
-    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of());
-    try {
-      int id;
-      if (config.useLatestVersion()) {
-        id = client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
-            + "(use.latest.version=true)")).id();
-      } else if (config.autoRegister()) {
-        id = client.register(subject, s);
-      } else {
-        id = client.idOf(subject, s).orElseThrow(() -> new DataException("Schema not found in subject " + subject
-            + " and auto.register.schemas=false"));
-      }
-      ids.put(avro, id);
-      return id;
-    } catch (RegistryApiException e) {
-      throw new DataException("Failed to register the Avro schema of topic " + topic + " under subject " + subject
-          + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
-      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
-    }
+    int id = RegistryBinding.idFor(config, client, topic, recordName(avro),
+        new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of()));
+    ids.put(avro, id);
+    return id;
   }
 
   private static String recordName(org.apache.avro.Schema avro) {
@@ -164,19 +147,9 @@ public final class AvroConverter implements Converter {
 
   @Override
   public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    if (value == null) {
-      return SchemaAndValue.NULL;
-    }
     requireConfigured();
-    WireFormat.Framed framed;
-    try {
-      framed = WireFormat.unframe(value);
-    } catch (RuntimeException e) {
-      throw new DataException("Failed to deserialize data for topic " + topic + " to Avro: " + e.getMessage(), e);
-    }
-    int id = framed.schemaId();
-    try {
-      Reading reading = readings.computeIfAbsent(id, i -> reading(topic, i));
+    return RegistryBinding.read(topic, headers, value, "Avro", framed -> {
+      Reading reading = readings.computeIfAbsent(framed.schemaId(), i -> reading(topic, i));
       if (reading.failure() != null) {
         throw reading.failure();
       }
@@ -186,11 +159,7 @@ public final class AvroConverter implements Converter {
       Object datum = reading.reader().read(null, decoder);
       return new SchemaAndValue(reading.connectSchema(),
           data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
-    } catch (IOException | RuntimeException e) {
-      RegistryConverterConfig.markFailed(headers, id);
-      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
-          + e.getMessage(), e);
-    }
+    });
   }
 
   /** How records of writer schema {@code id} are read; a failure to resolve is kept, so each such record fails fast. */

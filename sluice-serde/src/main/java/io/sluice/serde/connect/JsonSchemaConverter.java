@@ -1,9 +1,7 @@
 package io.sluice.serde.connect;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.wire.WireFormat;
 import java.io.IOException;
@@ -34,7 +32,7 @@ public final class JsonSchemaConverter implements Converter {
 
   @Override
   public ConfigDef config() {
-    return RegistryConverterConfig.definition();
+    return RegistryBinding.definition();
   }
 
   @Override
@@ -62,22 +60,8 @@ public final class JsonSchemaConverter implements Converter {
   }
 
   private int register(String topic, Schema schema) {
-    ObjectNode json = data.jsonSchema(schema);
-    String subject = config.strategy().subject(topic, config.isKey(), schema.name() == null ? "" : schema.name());
-    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("JSON", json.toString(), List.of());
-    try {
-      if (config.useLatestVersion()) {
-        return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
-            + "(use.latest.version=true)")).id();
-      }
-      return config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
-          new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
-    } catch (RegistryApiException e) {
-      throw new DataException("Failed to register the JSON schema of topic " + topic + " under subject " + subject
-          + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
-      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
-    }
+    return RegistryBinding.idFor(config, client, topic, schema.name() == null ? "" : schema.name(),
+        new SchemaRegistryClient.Schema("JSON", data.jsonSchema(schema).toString(), List.of()));
   }
 
   @Override
@@ -87,27 +71,13 @@ public final class JsonSchemaConverter implements Converter {
 
   @Override
   public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    if (value == null) {
-      return SchemaAndValue.NULL;
-    }
     requireConfigured();
-    WireFormat.Framed framed;
-    try {
-      framed = WireFormat.unframe(value);
-    } catch (RuntimeException e) {
-      throw new DataException("Failed to deserialize data for topic " + topic + " to JSON: " + e.getMessage(), e);
-    }
-    int id = framed.schemaId();
-    try {
-      Schema schema = schemas.computeIfAbsent(id, this::connectSchema);
+    return RegistryBinding.read(topic, headers, value, "JSON", framed -> {
+      Schema schema = schemas.computeIfAbsent(framed.schemaId(), this::connectSchema);
       ByteBuffer p = framed.payload();
       JsonNode json = SerdeConfig.JSON.readTree(p.array(), p.arrayOffset() + p.position(), p.remaining());
       return new SchemaAndValue(schema, data.connectValue(schema, json));
-    } catch (IOException | RuntimeException e) {
-      RegistryConverterConfig.markFailed(headers, id);
-      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
-          + e.getMessage(), e);
-    }
+    });
   }
 
   private Schema connectSchema(int id) {

@@ -4,7 +4,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.protobuf.ProtobufSchemas;
 import io.sluice.serde.wire.WireFormat;
@@ -42,7 +41,7 @@ public final class ProtobufConverter implements Converter {
 
   @Override
   public ConfigDef config() {
-    return RegistryConverterConfig.definition();
+    return RegistryBinding.definition();
   }
 
   @Override
@@ -75,21 +74,8 @@ public final class ProtobufConverter implements Converter {
   }
 
   private int register(String topic, ConnectProtobuf.Written w) {
-    String subject = config.strategy().subject(topic, config.isKey(), w.message().getFullName());
-    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of());
-    try {
-      if (config.useLatestVersion()) {
-        return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
-            + "(use.latest.version=true)")).id();
-      }
-      return config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
-          new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
-    } catch (RegistryApiException e) {
-      throw new DataException("Failed to register the Protobuf schema of topic " + topic + " under subject "
-          + subject + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
-      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
-    }
+    return RegistryBinding.idFor(config, client, topic, w.message().getFullName(),
+        new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of()));
   }
 
   @Override
@@ -99,18 +85,9 @@ public final class ProtobufConverter implements Converter {
 
   @Override
   public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    if (value == null) {
-      return SchemaAndValue.NULL;
-    }
     requireConfigured();
-    WireFormat.Framed framed;
-    try {
-      framed = WireFormat.unframe(value);
-    } catch (RuntimeException e) {
-      throw new DataException("Failed to deserialize data for topic " + topic + " to Protobuf: " + e.getMessage(), e);
-    }
-    int id = framed.schemaId();
-    try {
+    return RegistryBinding.read(topic, headers, value, "Protobuf", framed -> {
+      int id = framed.schemaId();
       ByteBuffer payload = framed.payload();
       List<Integer> path = WireFormat.readMessageIndexes(payload);
       Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
@@ -119,11 +96,7 @@ public final class ProtobufConverter implements Converter {
       DynamicMessage message = DynamicMessage.parseFrom(d, CodedInputStream.newInstance(payload.array(),
           payload.arrayOffset() + payload.position(), payload.remaining()));
       return new SchemaAndValue(schema, data.connectValue(schema, message));
-    } catch (IOException | RuntimeException e) {
-      RegistryConverterConfig.markFailed(headers, id);
-      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id " + id + ": "
-          + e.getMessage(), e);
-    }
+    });
   }
 
   private void requireConfigured() {

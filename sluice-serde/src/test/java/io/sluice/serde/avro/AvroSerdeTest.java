@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import java.nio.ByteBuffer;
@@ -23,7 +23,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,20 +30,13 @@ import org.junit.jupiter.api.Test;
 class AvroSerdeTest {
   private static final Schema ORDER = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Order\","
       + "\"namespace\":\"shop\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"}]}");
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   private static GenericRecord order(int id, String item) {
     GenericRecord r = new GenericData.Record(ORDER);
@@ -55,7 +47,7 @@ class AvroSerdeTest {
 
   private static Map<String, Object> config(Object... pairs) {
     Map<String, Object> c = new java.util.HashMap<>();
-    c.put(SerdeConfig.REGISTRY_URL, registry.url());
+    c.put(SerdeConfig.REGISTRY_URL, SharedRegistry.url());
     for (int i = 0; i < pairs.length; i += 2) {
       c.put((String) pairs[i], pairs[i + 1]);
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.avro.AvroSerializer;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -25,30 +25,22 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The Connect Avro converter against Sluice's registry: Debezium's envelope both ways, and reading with a reader schema. */
 class AvroConverterTest {
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   private static AvroConverter converter(boolean isKey, String... pairs) {
     Map<String, Object> c = new HashMap<>();
-    c.put(SerdeConfig.REGISTRY_URL, registry.url());
+    c.put(SerdeConfig.REGISTRY_URL, SharedRegistry.url());
     for (int i = 0; i < pairs.length; i += 2) {
       c.put(pairs[i], pairs[i + 1]);
     }
@@ -125,7 +117,7 @@ class AvroConverterTest {
       r.put((String) fields[i], fields[i + 1]);
     }
     AvroSerializer serializer = new AvroSerializer();
-    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     return serializer.serialize(topic, r);
   }
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import java.math.BigDecimal;
@@ -20,30 +20,22 @@ import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The Connect JSON Schema converter against Sluice's registry: Debezium's envelope both ways. */
 class JsonSchemaConverterTest {
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   private static JsonSchemaConverter converter() {
     JsonSchemaConverter c = new JsonSchemaConverter();
-    c.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    c.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     return c;
   }
 

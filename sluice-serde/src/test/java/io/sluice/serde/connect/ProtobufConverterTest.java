@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.DynamicMessage;
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.protobuf.ProtobufDeserializer;
@@ -21,30 +21,22 @@ import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The Connect Protobuf converter against Sluice's registry: Debezium's envelope both ways. */
 class ProtobufConverterTest {
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   private static ProtobufConverter converter() {
     ProtobufConverter c = new ProtobufConverter();
-    c.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    c.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     return c;
   }
 
@@ -82,7 +74,7 @@ class ProtobufConverterTest {
 
     // Any Confluent-compatible Protobuf reader reads the same bytes.
     ProtobufDeserializer plain = new ProtobufDeserializer();
-    plain.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    plain.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     DynamicMessage message = plain.deserialize(topic, bytes);
     assertEquals("c", message.getField(message.getDescriptorForType().findFieldByName("op")));
   }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import java.time.Duration;
@@ -22,7 +22,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,20 +31,13 @@ class JsonSchemaSerdeTest {
   private static final String ORDER = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"shop.Order\","
       + "\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"item\":{\"type\":\"string\"}},"
       + "\"required\":[\"id\",\"item\"]}";
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   record Order(long id, String item) {}
 
@@ -53,10 +45,10 @@ class JsonSchemaSerdeTest {
   void envelopesAndPojosTravelThroughABroker() throws Exception {
     String topic = SharedKafka.unique("orders-json");
     JsonSchemaSerializer envelopes = new JsonSchemaSerializer();
-    envelopes.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+    envelopes.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
         "true", SerdeConfig.VALUE_STRATEGY, "TopicRecordNameStrategy"), false);
     JsonSchemaSerializer pojos = new JsonSchemaSerializer();
-    pojos.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), SerdeConfig.USE_LATEST_VERSION, "true",
+    pojos.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), SerdeConfig.USE_LATEST_VERSION, "true",
         SerdeConfig.VALUE_STRATEGY, "TopicRecordNameStrategy"), false);
     byte[] first = envelopes.serialize(topic, JSON.readTree("{\"schema\":" + ORDER
         + ",\"payload\":{\"id\":1,\"item\":\"pen\"}}"));
@@ -67,11 +59,11 @@ class JsonSchemaSerdeTest {
         () -> pojos.serialize(topic, new Order(2, "ink")));
     assertTrue(noSubject.getMessage().contains("needs a named record"), noSubject.getMessage());
     JsonSchemaSerializer byTopic = new JsonSchemaSerializer();
-    byTopic.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url()), false);
+    byTopic.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     byte[] registered = byTopic.serialize(topic, JSON.readTree("{\"schema\":" + ORDER
         + ",\"payload\":{\"id\":3,\"item\":\"cup\"}}"));
     JsonSchemaSerializer latest = new JsonSchemaSerializer();
-    latest.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), SerdeConfig.USE_LATEST_VERSION, "true"), false);
+    latest.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), SerdeConfig.USE_LATEST_VERSION, "true"), false);
     byte[] pojo = latest.serialize(topic, new Order(4, "mug"));
     assertEquals(java.nio.ByteBuffer.wrap(registered, 1, 4).getInt(), java.nio.ByteBuffer.wrap(pojo, 1, 4).getInt());
 
@@ -83,7 +75,7 @@ class JsonSchemaSerdeTest {
       }
     }
     JsonSchemaDeserializer deserializer = new JsonSchemaDeserializer();
-    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
+    deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), JsonSchemaSerializer.FAIL_INVALID_SCHEMA,
         "true"), false);
     List<JsonNode> read = new ArrayList<>();
     try (KafkaConsumer<String, JsonNode> c = new KafkaConsumer<>(Map.of("bootstrap.servers",

@@ -8,7 +8,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Timestamp;
 import io.sluice.kafka.testing.SharedKafka;
-import io.sluice.registry.SchemaRegistry;
+import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -23,7 +23,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -68,28 +67,21 @@ class ProtobufSerdeTest {
         int64 order_id = 1;
       }
       """;
-  private static SchemaRegistry registry;
   private static SchemaRegistryClient client;
   private static FileDescriptor file;
 
   @BeforeAll
   static void start() {
-    registry = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
-        .topic(SharedKafka.unique("_schemas")).port(0).start();
-    client = new SchemaRegistryClient(registry.url());
+    client = SharedRegistry.client();
     file = ProtoDescriptors.build("shop/orders.proto", ORDERS, path -> {
       assertEquals("shop/common.proto", path);
       return COMMON;
     });
   }
 
-  @AfterAll
-  static void stop() {
-    registry.close();
-  }
 
   private static Map<String, Object> config() {
-    return Map.of(SerdeConfig.REGISTRY_URL, registry.url());
+    return Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url());
   }
 
   private static DynamicMessage order(long id) {
@@ -167,7 +159,7 @@ class ProtobufSerdeTest {
     assertEquals(List.of(1), ProtobufSchemas.indexes(refund));
     assertEquals(List.of(0, 0), ProtobufSchemas.indexes(line));
     ProtobufSerializer serializer = new ProtobufSerializer();
-    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.url(), SerdeConfig.VALUE_STRATEGY,
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), SerdeConfig.VALUE_STRATEGY,
         "io.confluent.kafka.serializers.subject.RecordNameStrategy"), false);
     ProtobufDeserializer deserializer = new ProtobufDeserializer();
     deserializer.configure(config(), false);

@@ -1,0 +1,100 @@
+package io.sluice.serde.connect;
+
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.RegistryApiException;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.DataException;
+
+/**
+ * What every registry-backed converter shares: its keys (Confluent's), how it finds the id of a schema it writes,
+ * and how it reads a framed record, marking one it cannot read for the dead letter queue.
+ */
+final class RegistryBinding {
+  /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
+  static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
+
+  private RegistryBinding() {}
+
+  /** Reads the payload after the header into Connect data; may fail any way, the failure is reported uniformly. */
+  interface Reader {
+    SchemaAndValue read(WireFormat.Framed framed) throws IOException;
+  }
+
+  /**
+   * The id of {@code schema} for {@code topic} by the configured rules: the subject's latest id
+   * ({@code use.latest.version}), else registered ({@code auto.register.schemas}), else looked up.
+   */
+  static int idFor(SerdeConfig config, SchemaRegistryClient client, String topic, String recordName,
+      SchemaRegistryClient.Schema schema) {
+    String subject = config.strategy().subject(topic, config.isKey(), recordName);
+    try {
+      if (config.useLatestVersion()) {
+        return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
+            + "(use.latest.version=true)")).id();
+      }
+      return config.autoRegister() ? client.register(subject, schema) : client.idOf(subject, schema).orElseThrow(
+          () -> new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
+    } catch (RegistryApiException e) {
+      throw new DataException("Failed to register the " + schema.type() + " schema of topic " + topic
+          + " under subject " + subject + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads a framed record; bytes that are not framed, and any failure to read them, become a {@link DataException}
+   * naming the schema id, the record marked with {@link #SCHEMA_ID_HEADER}.
+   */
+  static SchemaAndValue read(String topic, Headers headers, byte[] value, String format, Reader reader) {
+    if (value == null) {
+      return SchemaAndValue.NULL;
+    }
+    WireFormat.Framed framed;
+    try {
+      framed = WireFormat.unframe(value);
+    } catch (RuntimeException e) {
+      throw new DataException("Failed to deserialize data for topic " + topic + " to " + format + ": "
+          + e.getMessage(), e);
+    }
+    try {
+      return reader.read(framed);
+    } catch (IOException | RuntimeException e) {
+      markFailed(headers, framed.schemaId());
+      throw new DataException("Failed to deserialize data for topic " + topic + " with schema id "
+          + framed.schemaId() + ": " + e.getMessage(), e);
+    }
+  }
+
+  static ConfigDef definition() {
+    return new ConfigDef()
+        .define(SerdeConfig.REGISTRY_URL, ConfigDef.Type.LIST, ConfigDef.Importance.HIGH,
+            "URL of the Confluent-compatible schema registry (the first of a list is used).")
+        .define(SerdeConfig.AUTO_REGISTER, ConfigDef.Type.BOOLEAN, true, ConfigDef.Importance.MEDIUM,
+            "Register a schema the subject does not have yet.")
+        .define(SerdeConfig.USE_LATEST_VERSION, ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.MEDIUM,
+            "Write with the subject's latest schema id instead of registering the record's schema.")
+        .define(SerdeConfig.KEY_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
+            "Subject name strategy for keys: TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy.")
+        .define(SerdeConfig.VALUE_STRATEGY, ConfigDef.Type.STRING, "TopicNameStrategy", ConfigDef.Importance.LOW,
+            "Subject name strategy for values.");
+  }
+
+  /** Puts the writer schema id on the consumer record, which Connect's dead letter reporter copies. */
+  private static void markFailed(Headers headers, int schemaId) {
+    if (headers == null) {
+      return;
+    }
+    try {
+      headers.add(SCHEMA_ID_HEADER, String.valueOf(schemaId).getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalStateException readOnly) {
+      // the id is in the exception's message too
+    }
+  }
+}
