@@ -143,20 +143,28 @@ class ConfluentInteropTest {
     assertEquals(1, back.getRepeatedFieldCount(back.getDescriptorForType().findFieldByName("lines")));
   }
 
+  /** A Debezium-shaped change event, trimmed to what the readers are asked about. */
+  private static final org.apache.kafka.connect.data.Schema ROW = SchemaBuilder.struct()
+      .name("shop.public.orders.Value").optional()
+      .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
+      .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
+      .build();
+  private static final org.apache.kafka.connect.data.Schema ENVELOPE = SchemaBuilder.struct()
+      .name("shop.public.orders.Envelope")
+      .field("before", ROW).field("after", ROW).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+      .build();
+
+  private static Struct created() {
+    return new Struct(ENVELOPE).put("after", new Struct(ROW).put("id", 5).put("placed_at", 1_764_054_000_123_456L))
+        .put("op", "c");
+  }
+
   @Test
   void aConnectChangeEventFromTheAvroConverterIsReadByConfluent() throws Exception {
     String topic = SharedKafka.unique("interop-connect");
-    org.apache.kafka.connect.data.Schema row = SchemaBuilder.struct().name("shop.public.orders.Value").optional()
-        .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
-        .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
-        .build();
-    org.apache.kafka.connect.data.Schema envelope = SchemaBuilder.struct().name("shop.public.orders.Envelope")
-        .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
-        .build();
     AvroConverter converter = new AvroConverter();
     converter.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
-    byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
-        .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
+    byte[] bytes = converter.fromConnectData(topic, ENVELOPE, created());
     JsonNode read = JSON.readTree(confluent("read", "avro", topic, HEX.formatHex(bytes)));
     assertEquals("c", read.path("op").asText(), read.toString());
     assertTrue(read.path("before").isNull(), read.toString());
@@ -169,17 +177,9 @@ class ConfluentInteropTest {
   @Test
   void aConnectChangeEventFromTheJsonSchemaConverterIsReadByConfluent() throws Exception {
     String topic = SharedKafka.unique("interop-connect-json");
-    org.apache.kafka.connect.data.Schema row = SchemaBuilder.struct().name("shop.public.orders.Value").optional()
-        .field("id", org.apache.kafka.connect.data.Schema.INT32_SCHEMA)
-        .field("placed_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).build())
-        .build();
-    org.apache.kafka.connect.data.Schema envelope = SchemaBuilder.struct().name("shop.public.orders.Envelope")
-        .field("before", row).field("after", row).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
-        .build();
     JsonSchemaConverter converter = new JsonSchemaConverter();
     converter.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
-    byte[] bytes = converter.fromConnectData(topic, envelope, new Struct(envelope)
-        .put("after", new Struct(row).put("id", 5).put("placed_at", 1_764_054_000_123_456L)).put("op", "c"));
+    byte[] bytes = converter.fromConnectData(topic, ENVELOPE, created());
     JsonNode read = JSON.readTree(confluent("read", "json", topic, HEX.formatHex(bytes)));
     assertEquals(JSON.readTree("{\"before\":null,\"after\":{\"id\":5,\"placed_at\":1764054000123456},"
         + "\"op\":\"c\"}"), read);
