@@ -45,10 +45,11 @@ class RestAdditionsTest {
   private static ConnectClient restA;
   private static ConnectClient restB;
   private static Pipeline pipeline;
+  private static String cluster;
 
   @BeforeAll
   static void start() {
-    String cluster = SharedKafka.unique("additions");
+    cluster = SharedKafka.unique("additions");
     a = TestWorkers.worker(cluster, dirA).workerProperty("sluice.rest.max.request.bytes", "" + LIMIT).start();
     b = TestWorkers.worker(cluster, dirB).workerProperty("sluice.rest.max.request.bytes", "" + LIMIT).start();
     restA = new ConnectClient(a.restUrl());
@@ -132,6 +133,39 @@ class RestAdditionsTest {
     assertEquals(400, invalid.status(), invalid.body());
     assertTrue(invalid.json().path("message").asText().contains("initial.snapshot.mode"), invalid.body());
     assertEquals(400, invalid.json().path("error_code").asInt());
+    assertEquals(204, restA.call("DELETE", "/connectors/" + name, null).status());
+  }
+
+  @Test
+  void aRefusedConfigLeavesNoSecretAndOnlyItsOwnReferencePasses() {
+    String name = pipeline.name + "-refused";
+    Map<String, String> bad = sink(SECRET + "-refused");
+    bad.put("tasks.max", "0");
+    ConnectClient.Reply refused = restA.call("POST", "/connectors", Map.of("name", name, "config", bad));
+    assertEquals(400, refused.status(), refused.body());
+    assertTrue(refused.json().path("message").asText().startsWith("Connector configuration is invalid"),
+        refused.body());
+    assertEquals(400, refused.json().path("error_code").asInt());
+    assertFalse(refused.body().contains(SECRET), refused.body());
+    io.sluice.connect.secrets.SecretStore store = io.sluice.connect.secrets.SecretStore.of(
+        SharedKafka.bootstrapServers(), cluster + "-secrets");
+    assertTrue(store.get(name, "connection.password").isEmpty(), "a refused config left its secret behind");
+    assertEquals(404, restB.call("GET", "/connectors/" + name, null).status());
+
+    // A password that only looks like a reference is a password.
+    String looksLike = "${not-a-reference-" + SECRET;
+    ConnectClient.Reply created = restB.call("POST", "/connectors", Map.of("name", name, "config", sink(looksLike)));
+    assertEquals(201, created.status(), created.body());
+    for (JsonNode config : configs(name)) {
+      assertEquals("${sluice:" + name + ":connection.password}", config.path("connection.password").asText());
+    }
+    assertEquals(java.util.Optional.of(looksLike), store.get(name, "connection.password"));
+
+    // Another connector's secret is not this one's to name.
+    ConnectClient.Reply borrowed = restA.call("POST", "/connectors", Map.of("name", name + "-2", "config",
+        sink("${sluice:" + name + ":connection.password}")));
+    assertEquals(400, borrowed.status(), borrowed.body());
+    assertTrue(borrowed.json().path("message").asText().contains("not this connector's"), borrowed.body());
     assertEquals(204, restA.call("DELETE", "/connectors/" + name, null).status());
   }
 

@@ -236,22 +236,61 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     config.put(SnapshotModes.DEBEZIUM_KEY, ((SnapshotModes.Translation.Mode) t.get()).debeziumValue());
   }
 
+  /**
+   * Moves the clear values of secret keys to the secret store, leaving references. Two things are kept out of the
+   * store: a config Connect would refuse (it is validated first, with the clear values, so a refused config leaves no
+   * secret behind), and a value that merely looks like a reference: only a reference to a configured provider is left
+   * as it is, and a {@code ${sluice:…}} reference only to this connector's own secret of this key (another
+   * connector's secret is not this connector's to read). Anything else that starts with {@code ${} is a password.
+   */
   private void hideSecrets(String connector, ObjectNode config) {
-    SecretStore store = null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    Map<String, String> clear = new java.util.LinkedHashMap<>();
+    config.fields().forEachRemaining(e -> {
       String key = e.getKey();
       JsonNode value = e.getValue();
-      if (!isSecretKey(key) || !value.isTextual() || value.asText().startsWith("${")) {
-        continue;
+      if (isSecretKey(key) && value.isTextual() && !isReferenceToKeep(connector, key, value.asText())) {
+        clear.put(key, value.asText());
       }
-      if (store == null) {
-        store = SecretStore.of(settings.bootstrapServers(), settings.secretsTopic());
-      }
-      store.put(connector, key, value.asText());
-      e.setValue(JSON.getNodeFactory().textNode(SecretConfigProvider.reference(connector, key)));
+    });
+    if (clear.isEmpty() || !config.hasNonNull("connector.class")) {
+      return; // without a class Connect refuses the config itself, before storing anything
     }
+    // Connect's create puts the connector's name into its config; validation wants it there too.
+    ObjectNode named = config.deepCopy();
+    named.put("name", connector);
+    JsonNode verdict = connect.validate(config.get("connector.class").asText(), named);
+    if (verdict.path("error_count").asInt() > 0) {
+      List<String> errors = new java.util.ArrayList<>();
+      verdict.path("configs").forEach(c -> c.path("value").path("errors").forEach(e -> errors.add(e.asText())));
+      throw new Refusal(400, "Connector configuration is invalid and contains the following " + errors.size()
+          + " error(s):\n" + String.join("\n", errors) + "\nYou can also find the above list of errors at the "
+          + "endpoint `/connector-plugins/{connectorType}/config/validate`");
+    }
+    SecretStore store = SecretStore.of(settings.bootstrapServers(), settings.secretsTopic());
+    clear.forEach((key, value) -> {
+      store.put(connector, key, value);
+      config.put(key, SecretConfigProvider.reference(connector, key));
+    });
   }
+
+  private boolean isReferenceToKeep(String connector, String key, String value) {
+    java.util.regex.Matcher m = REFERENCE.matcher(value);
+    // Sluice's own provider is always there (ConnectRuntime configures it); others as the worker lists them.
+    if (!m.matches() || !(m.group(1).equals(SecretConfigProvider.NAME)
+        || settings.configProviders().contains(m.group(1)))) {
+      return false;
+    }
+    if (m.group(1).equals(SecretConfigProvider.NAME) && !value.equals(SecretConfigProvider.reference(connector, key))) {
+      throw new Refusal(400, "Config " + key + " refers to the secret " + value + ", which is not this connector's: "
+          + "a " + SecretConfigProvider.NAME + " reference may name only " + SecretConfigProvider.reference(connector,
+          key) + "; give the password itself and Sluice stores it");
+    }
+    return true;
+  }
+
+  /** {@code ${provider:path:key}} or {@code ${provider:key}}, as Kafka's config transformer reads references. */
+  private static final java.util.regex.Pattern REFERENCE =
+      java.util.regex.Pattern.compile("\\$\\{([\\w.-]+):[^}]*\\}");
 
   static boolean isSecretKey(String key) {
     return key.equals("password") || key.endsWith(".password");

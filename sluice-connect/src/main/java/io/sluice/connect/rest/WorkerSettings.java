@@ -1,11 +1,12 @@
 package io.sluice.connect.rest;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** What the REST filter needs from the worker configuration. */
 record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir,
-    long maxRequestBytes) {
+    long maxRequestBytes, List<String> configProviders) {
   static final String DATA_DIR = "sluice.data.dir";
   static final String SECRETS_TOPIC = "sluice.secrets.topic";
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
@@ -32,6 +33,8 @@ record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTop
         String.valueOf(c.get("offset.storage.topic")),
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
-        maxBytes);
+        maxBytes,
+        c.get("config.providers") == null ? List.of() : java.util.Arrays.stream(c.get("config.providers").toString()
+            .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList());
   }
 }
