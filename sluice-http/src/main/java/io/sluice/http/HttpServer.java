@@ -1,5 +1,11 @@
 package io.sluice.http;
 
+import io.sluice.http.web.Access;
+import io.sluice.http.web.BasicAuth;
+import io.sluice.http.web.Role;
+import io.sluice.http.web.TlsContext;
+import io.sluice.http.web.WebConfig;
+
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -11,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -43,6 +50,7 @@ public final class HttpServer implements AutoCloseable {
   private final String name;
   private final Server jetty;
   private final ServerConnector connector;
+  private final TlsContext tls;
 
   private HttpServer(Builder b) {
     this.name = b.name;
@@ -59,13 +67,23 @@ public final class HttpServer implements AutoCloseable {
     org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
     http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.DEFAULT.with("sluice",
         org.eclipse.jetty.http.UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
-    this.connector = new ServerConnector(jetty, -1, selectors,
-        new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    if (b.web.tls() != null) {
+      this.tls = new TlsContext(b.web.tls());
+      // Certificates name a host the loopback address rarely is; the name check is the client's to make.
+      http.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
+      this.connector = new ServerConnector(jetty, -1, selectors,
+          new org.eclipse.jetty.server.SslConnectionFactory(tls.factory(), "http/1.1"),
+          new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    } else {
+      this.tls = null;
+      this.connector = new ServerConnector(jetty, -1, selectors,
+          new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    }
     connector.setHost(b.host);
     connector.setPort(b.port);
     jetty.addConnector(connector);
     jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool,
-        b.maxRequestBytes, b.refuseUndecodableQuery));
+        b.maxRequestBytes, b.refuseUndecodableQuery, new Guard(b.web, b.access, b.refusal)));
   }
 
   public static Builder builder(String name) {
@@ -92,6 +110,14 @@ public final class HttpServer implements AutoCloseable {
     } catch (Exception e) {
       log.warn("stopping HTTP server {} failed", name, e);
     }
+    if (tls != null) {
+      tls.close();
+    }
+  }
+
+  /** {@code https} when the web configuration serves TLS, else {@code http}. */
+  public String scheme() {
+    return tls != null ? "https" : "http";
   }
 
   /** Collects routes; {@link #start()} binds and returns the running server. */
@@ -108,6 +134,10 @@ public final class HttpServer implements AutoCloseable {
         : HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
     private long maxRequestBytes = 8L << 20;
     private boolean refuseUndecodableQuery;
+    private WebConfig web = WebConfig.none();
+    private Access access = Access.BY_METHOD;
+    private BiFunction<Integer, String, HttpResponse> refusal = (status, message) ->
+        HttpResponse.text(status, "text/plain; charset=utf-8", message + "\n");
 
     private Builder(String name) {
       this.name = name;
@@ -189,6 +219,24 @@ public final class HttpServer implements AutoCloseable {
      * Refuses a query string with a pair that does not decode (400, {@link MalformedRequestException}) instead of
      * leaving the pair out, as Go's servers do: for APIs imitating a server that refuses them (Jersey's).
      */
+    /** Authentication, roles, TLS and response headers of a web configuration file (none by default). */
+    public Builder webConfig(WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
+    /** The role each request needs (default {@link Access#BY_METHOD}). */
+    public Builder access(Access access) {
+      this.access = access;
+      return this;
+    }
+
+    /** How this API words a 401 or 403, in its own error shape (status, message → response). */
+    public Builder refusal(BiFunction<Integer, String, HttpResponse> refusal) {
+      this.refusal = refusal;
+      return this;
+    }
+
     public Builder refuseUndecodableQuery() {
       this.refuseUndecodableQuery = true;
       return this;
@@ -219,6 +267,38 @@ public final class HttpServer implements AutoCloseable {
    * held the headers): no hand-off to another thread, which for a small request costs more than the work itself. Every
    * other request is handed to the pool, where its handler may block.
    */
+  /** The web configuration's checks, before a request is routed: who asks, and whether their role suffices. */
+  private record Guard(WebConfig web, Access access, BiFunction<Integer, String, HttpResponse> refusal,
+      BasicAuth auth) {
+    Guard(WebConfig web, Access access, BiFunction<Integer, String, HttpResponse> refusal) {
+      this(web, access, refusal, new BasicAuth(web.users()));
+    }
+
+    Map<String, String> headers() {
+      return web.headers();
+    }
+
+    /** The refusal to send, or null to go on. */
+    HttpResponse check(String method, String path, String authorization) {
+      if (!web.authenticates()) {
+        return null;
+      }
+      Role needed = access.required(method, path);
+      if (needed == null) {
+        return null;
+      }
+      java.util.Optional<String> user = auth.user(authorization);
+      if (user.isEmpty()) {
+        return refusal.apply(401, "Unauthorized").withHeader("WWW-Authenticate", "Basic realm=\"sluice\"");
+      }
+      if (!web.roleOf(user.get()).allows(needed)) {
+        return refusal.apply(403, "User " + user.get() + " (role " + web.roleOf(user.get()).configName()
+            + ") may not " + method + " " + path + ": it needs the role " + needed.configName());
+      }
+      return null;
+    }
+  }
+
   private static final class Router extends Handler.Abstract {
     private final List<Route> routes;
     private final HttpHandler notFound;
@@ -227,12 +307,14 @@ public final class HttpServer implements AutoCloseable {
     private final Executor pool;
     private final long maxRequestBytes;
     private final boolean refuseUndecodableQuery;
+    private final Guard guard;
     /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
     private static final long DRAIN_LIMIT = 64L << 20;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
-        boolean refuseUndecodableQuery) {
+        boolean refuseUndecodableQuery, Guard guard) {
+      this.guard = guard;
       this.maxRequestBytes = maxRequestBytes;
       this.refuseUndecodableQuery = refuseUndecodableQuery;
       this.routes = routes;
@@ -256,6 +338,14 @@ public final class HttpServer implements AutoCloseable {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+      guard.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+      HttpResponse refused = guard.check(request.getMethod().toUpperCase(Locale.ROOT),
+          request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath(),
+          request.getHeaders().get(HttpHeader.AUTHORIZATION));
+      if (refused != null) {
+        write(refused, response, callback);
+        return true;
+      }
       Target target;
       try {
         target = target(request);

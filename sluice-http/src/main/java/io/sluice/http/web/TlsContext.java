@@ -1,0 +1,148 @@
+package io.sluice.http.web;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/**
+ * Jetty's TLS for a web configuration's {@code tls_server_config}: the PEM certificate chain and key (PKCS#8, or the
+ * PKCS#1 and SEC1 forms openssl also writes) loaded into an in-memory key store, the client CA likewise, the
+ * toolkit's client authentication types and minimum version. The files are read again when they change (checked every
+ * few seconds), so a renewed certificate is served without a restart.
+ */
+public final class TlsContext implements AutoCloseable {
+  private static final char[] NO_PASSWORD = new char[0];
+  private final WebConfig.Tls tls;
+  private final SslContextFactory.Server factory = new SslContextFactory.Server();
+  private final ScheduledExecutorService watcher;
+  private volatile List<FileTime> seen;
+
+  public TlsContext(WebConfig.Tls tls) {
+    this.tls = tls;
+    load(factory);
+    switch (tls.clientAuth()) {
+      case "RequestClientCert", "VerifyClientCertIfGiven" -> factory.setWantClientAuth(true);
+      case "RequireAnyClientCert", "RequireAndVerifyClientCert" -> factory.setNeedClientAuth(true);
+      default -> { }
+    }
+    factory.setIncludeProtocols(protocols(tls.minVersion()));
+    seen = times();
+    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sluice-tls-reload");
+      t.setDaemon(true);
+      return t;
+    });
+    watcher.scheduleWithFixedDelay(this::reloadIfChanged, 5, 5, TimeUnit.SECONDS);
+  }
+
+  public SslContextFactory.Server factory() {
+    return factory;
+  }
+
+  private void reloadIfChanged() {
+    List<FileTime> now = times();
+    if (now.equals(seen)) {
+      return;
+    }
+    try {
+      factory.reload(this::load);
+      seen = now;
+    } catch (Exception e) {
+      // Keep serving the old certificate; the next check tries again (a half-written file is the usual cause).
+      org.slf4j.LoggerFactory.getLogger(TlsContext.class).warn("reloading TLS files {} failed: {}", tls.certFile(),
+          e.getMessage());
+    }
+  }
+
+  private List<FileTime> times() {
+    List<FileTime> out = new ArrayList<>();
+    for (Path p : new Path[] {tls.certFile(), tls.keyFile(), tls.clientCaFile()}) {
+      try {
+        out.add(p == null ? null : Files.getLastModifiedTime(p));
+      } catch (IOException e) {
+        out.add(null);
+      }
+    }
+    return out;
+  }
+
+  private void load(SslContextFactory f) {
+    try {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(null, null);
+      keys.setKeyEntry("server", privateKey(tls.keyFile()), NO_PASSWORD,
+          certificates(tls.certFile()).toArray(new Certificate[0]));
+      f.setKeyStore(keys);
+      f.setKeyStorePassword("");
+      if (tls.clientCaFile() != null) {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        int i = 0;
+        for (Certificate c : certificates(tls.clientCaFile())) {
+          trust.setCertificateEntry("ca-" + i++, c);
+        }
+        f.setTrustStore(trust);
+      }
+    } catch (IOException | java.security.GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot load TLS files " + tls.certFile() + ", " + tls.keyFile() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static List<Certificate> certificates(Path file) throws IOException,
+      java.security.cert.CertificateException {
+    try (var in = Files.newInputStream(file)) {
+      List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
+      if (out.isEmpty()) {
+        throw new IOException(file + " holds no certificate");
+      }
+      return out;
+    }
+  }
+
+  private static PrivateKey privateKey(Path file) throws IOException {
+    try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
+      Object o = pem.readObject();
+      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+      if (o instanceof PEMKeyPair pair) {
+        return converter.getKeyPair(pair).getPrivate();
+      }
+      if (o instanceof PrivateKeyInfo info) {
+        return converter.getPrivateKey(info);
+      }
+      throw new IOException(file + " holds no unencrypted private key");
+    }
+  }
+
+  private static String[] protocols(String min) {
+    List<String> all = List.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
+    int from = switch (min) {
+      case "TLS10" -> 0;
+      case "TLS11" -> 1;
+      case "TLS13" -> 3;
+      default -> 2;
+    };
+    return all.subList(from, all.size()).toArray(new String[0]);
+  }
+
+  @Override
+  public void close() {
+    watcher.shutdownNow();
+  }
+}

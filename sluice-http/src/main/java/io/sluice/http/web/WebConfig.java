@@ -1,0 +1,150 @@
+package io.sluice.http.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The web configuration file of Prometheus, Alertmanager and their exporters (the exporter toolkit's format), so an
+ * operator's existing file works unchanged: {@code tls_server_config} ({@code cert_file}, {@code key_file},
+ * {@code client_auth_type}, {@code client_ca_file}, {@code min_version}), {@code basic_auth_users} (user → bcrypt
+ * hash) and {@code http_server_config.headers}. Roles are Sluice's own, under a key of their own,
+ * {@code sluice_roles} (user → read, operate or admin), so the file stays valid for Prometheus; a user without a role
+ * is an admin, as every user of a Prometheus web configuration can do everything.
+ *
+ * @param tls how to serve TLS, or null for plain HTTP
+ * @param users bcrypt hashes by user name; empty when no authentication is asked for
+ * @param roles roles by user name (users not listed are admins)
+ * @param headers response headers to add to every answer
+ * @param source the file it came from, for messages
+ */
+public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> roles, Map<String, String> headers,
+    Path source) {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Set<String> TOP = Set.of("tls_server_config", "basic_auth_users", "http_server_config",
+      "sluice_roles");
+  private static final Set<String> TLS_KEYS = Set.of("cert_file", "key_file", "client_auth_type", "client_ca_file",
+      "min_version", "max_version", "cipher_suites", "curve_preferences", "prefer_server_cipher_suites",
+      "client_allowed_sans", "cert", "key");
+  /** The response headers the exporter toolkit lets a file set. */
+  private static final Set<String> HEADERS = Set.of("Content-Security-Policy", "X-Frame-Options",
+      "X-Content-Type-Options", "X-XSS-Protection", "Strict-Transport-Security");
+
+  /**
+   * Where the server's certificate and key are, and how clients are asked for theirs.
+   *
+   * @param clientAuth one of the exporter toolkit's: NoClientCert, RequestClientCert, RequireAnyClientCert,
+   *     VerifyClientCertIfGiven, RequireAndVerifyClientCert
+   * @param minVersion TLS10 … TLS13 (default TLS12, the toolkit's)
+   */
+  public record Tls(Path certFile, Path keyFile, String clientAuth, Path clientCaFile, String minVersion) {}
+
+  public WebConfig {
+    users = Map.copyOf(users);
+    roles = Map.copyOf(roles);
+    headers = Map.copyOf(headers);
+  }
+
+  public static WebConfig none() {
+    return new WebConfig(null, Map.of(), Map.of(), Map.of(), null);
+  }
+
+  public boolean authenticates() {
+    return !users.isEmpty();
+  }
+
+  public Role roleOf(String user) {
+    return roles.getOrDefault(user, Role.ADMIN);
+  }
+
+  /** Reads and checks a file; relative paths in it resolve against its folder, as in the toolkit. */
+  public static WebConfig load(Path file) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the web configuration " + file + ": " + e.getMessage(), e);
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      return new WebConfig(null, Map.of(), Map.of(), Map.of(), file);
+    }
+    if (!root.isObject()) {
+      throw new IllegalArgumentException(file + ": a web configuration is a mapping");
+    }
+    unknown(root, TOP, file, "");
+    Path base = file.toAbsolutePath().getParent();
+    Tls tls = null;
+    JsonNode t = root.path("tls_server_config");
+    if (t.isObject()) {
+      unknown(t, TLS_KEYS, file, "tls_server_config.");
+      if (t.has("cert") || t.has("key")) {
+        throw new IllegalArgumentException(file + ": inline cert and key are not supported; use cert_file and key_file");
+      }
+      if (!t.hasNonNull("cert_file") || !t.hasNonNull("key_file")) {
+        throw new IllegalArgumentException(file + ": tls_server_config needs cert_file and key_file");
+      }
+      String clientAuth = t.path("client_auth_type").asText("NoClientCert");
+      if (!List.of("NoClientCert", "RequestClientCert", "RequireAnyClientCert", "VerifyClientCertIfGiven",
+          "RequireAndVerifyClientCert").contains(clientAuth)) {
+        throw new IllegalArgumentException(file + ": invalid client_auth_type " + clientAuth);
+      }
+      Path ca = t.hasNonNull("client_ca_file") ? base.resolve(t.get("client_ca_file").asText()) : null;
+      if (ca == null && (clientAuth.equals("VerifyClientCertIfGiven") || clientAuth.equals("RequireAndVerifyClientCert"))) {
+        throw new IllegalArgumentException(file + ": client_ca_file is required with client_auth_type " + clientAuth);
+      }
+      String min = t.path("min_version").asText("TLS12");
+      if (!List.of("TLS10", "TLS11", "TLS12", "TLS13").contains(min)) {
+        throw new IllegalArgumentException(file + ": unknown min_version " + min);
+      }
+      tls = new Tls(base.resolve(t.get("cert_file").asText()), base.resolve(t.get("key_file").asText()), clientAuth,
+          ca, min);
+    }
+    Map<String, String> users = new LinkedHashMap<>();
+    root.path("basic_auth_users").fields().forEachRemaining(e -> {
+      String hash = e.getValue().asText();
+      if (!hash.startsWith("$2")) {
+        throw new IllegalArgumentException(file + ": the password of " + e.getKey() + " is not a bcrypt hash");
+      }
+      users.put(e.getKey(), hash);
+    });
+    Map<String, Role> roles = new LinkedHashMap<>();
+    root.path("sluice_roles").fields().forEachRemaining(e -> {
+      if (!users.containsKey(e.getKey())) {
+        throw new IllegalArgumentException(file + ": sluice_roles names " + e.getKey()
+            + ", who is not in basic_auth_users");
+      }
+      try {
+        roles.put(e.getKey(), Role.parse(e.getValue().asText()));
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException(file + ": " + bad.getMessage(), bad);
+      }
+    });
+    Map<String, String> headers = new LinkedHashMap<>();
+    JsonNode h = root.path("http_server_config").path("headers");
+    for (Iterator<Map.Entry<String, JsonNode>> it = h.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (HEADERS.stream().noneMatch(e.getKey()::equalsIgnoreCase)) {
+        throw new IllegalArgumentException(file + ": header " + e.getKey() + " may not be set (allowed: "
+            + String.join(", ", HEADERS) + ")");
+      }
+      headers.put(e.getKey(), e.getValue().asText());
+    }
+    return new WebConfig(tls, users, roles, headers, file);
+  }
+
+  private static void unknown(JsonNode node, Set<String> known, Path file, String prefix) {
+    node.fieldNames().forEachRemaining(k -> {
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException(file + ": unknown field " + prefix + k);
+      }
+    });
+  }
+}
