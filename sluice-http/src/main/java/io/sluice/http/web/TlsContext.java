@@ -1,23 +1,15 @@
 package io.sluice.http.web;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import io.sluice.http.tls.Pem;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -27,7 +19,6 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * few seconds), so a renewed certificate is served without a restart.
  */
 public final class TlsContext implements AutoCloseable {
-  private static final char[] NO_PASSWORD = new char[0];
   private final WebConfig.Tls tls;
   private final SslContextFactory.Server factory = new SslContextFactory.Server();
   private final ScheduledExecutorService watcher;
@@ -84,49 +75,14 @@ public final class TlsContext implements AutoCloseable {
 
   private void load(SslContextFactory f) {
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("server", privateKey(tls.keyFile()), NO_PASSWORD,
-          certificates(tls.certFile()).toArray(new Certificate[0]));
-      f.setKeyStore(keys);
+      f.setKeyStore(Pem.keyStore(tls.certFile(), tls.keyFile()));
       f.setKeyStorePassword("");
       if (tls.clientCaFile() != null) {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        int i = 0;
-        for (Certificate c : certificates(tls.clientCaFile())) {
-          trust.setCertificateEntry("ca-" + i++, c);
-        }
-        f.setTrustStore(trust);
+        f.setTrustStore(Pem.trustStore(tls.clientCaFile()));
       }
     } catch (IOException | java.security.GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot load TLS files " + tls.certFile() + ", " + tls.keyFile() + ": "
           + e.getMessage(), e);
-    }
-  }
-
-  private static List<Certificate> certificates(Path file) throws IOException,
-      java.security.cert.CertificateException {
-    try (var in = Files.newInputStream(file)) {
-      List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
-      if (out.isEmpty()) {
-        throw new IOException(file + " holds no certificate");
-      }
-      return out;
-    }
-  }
-
-  private static PrivateKey privateKey(Path file) throws IOException {
-    try (Reader r = Files.newBufferedReader(file); PEMParser pem = new PEMParser(r)) {
-      Object o = pem.readObject();
-      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      if (o instanceof PEMKeyPair pair) {
-        return converter.getKeyPair(pair).getPrivate();
-      }
-      if (o instanceof PrivateKeyInfo info) {
-        return converter.getPrivateKey(info);
-      }
-      throw new IOException(file + " holds no unencrypted private key");
     }
   }
 

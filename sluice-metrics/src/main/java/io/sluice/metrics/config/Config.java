@@ -1,5 +1,7 @@
 package io.sluice.metrics.config;
 
+import io.sluice.http.client.HttpClientConfig;
+
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,8 +34,16 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
   public record Global(Duration scrapeInterval, Duration scrapeTimeout, Duration evaluationInterval,
       Map<String, String> externalLabels) {}
 
+  /** One job; {@code http} is how its targets are reached (basic_auth, authorization, tls_config, as Prometheus). */
   public record ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
-      String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs) {}
+      String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs,
+      HttpClientConfig http) {
+    public ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
+        String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs) {
+      this(jobName, scrapeInterval, scrapeTimeout, metricsPath, scheme, honorLabels, honorTimestamps, staticConfigs,
+          HttpClientConfig.none());
+    }
+  }
 
   public record StaticConfig(List<String> targets, Map<String, String> labels) {}
 
@@ -46,7 +56,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
 
   public static Config load(Path file) {
     try {
-      return parse(Files.readString(file));
+      return parse(Files.readString(file), file.toAbsolutePath().getParent());
     } catch (IOException e) {
       throw new ConfigException("cannot read " + file + ": " + e.getMessage());
     }
@@ -85,6 +95,11 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
   }
 
   public static Config parse(String yaml) {
+    return parse(yaml, null);
+  }
+
+  /** As {@link #parse(String)}; relative {@code *_file} paths resolve against {@code baseDir}, as in Prometheus. */
+  public static Config parse(String yaml, Path baseDir) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -130,7 +145,8 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
         throw new ConfigException("found multiple scrape configs with job name \"" + job + "\"");
       }
       warnUnknown(sc, "scrape_configs[" + job + "].", Set.of("job_name", "scrape_interval", "scrape_timeout",
-          "metrics_path", "scheme", "honor_labels", "honor_timestamps", "static_configs"));
+          "metrics_path", "scheme", "honor_labels", "honor_timestamps", "static_configs", "basic_auth",
+          "authorization", "bearer_token", "bearer_token_file", "tls_config", "follow_redirects"));
       Duration si = duration(sc, "scrape_interval", interval);
       // Prometheus: a job's timeout defaults to the global one, capped at the job's interval.
       Duration st = duration(sc, "scrape_timeout", timeout.compareTo(si) > 0 ? si : timeout);
@@ -150,9 +166,15 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       if (!scheme.equals("http") && !scheme.equals("https")) {
         throw new ConfigException("invalid scheme \"" + scheme + "\" for job \"" + job + "\"");
       }
+      HttpClientConfig http;
+      try {
+        http = HttpClientConfig.parse(sc, baseDir);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("scrape config with job name \"" + job + "\": " + e.getMessage());
+      }
       scrapes.add(new ScrapeConfig(job, si, st, sc.path("metrics_path").asText("/metrics"), scheme,
           sc.path("honor_labels").asBoolean(false), sc.path("honor_timestamps").asBoolean(true),
-          List.copyOf(statics)));
+          List.copyOf(statics), http));
     }
     return new Config(global, List.copyOf(rules), List.copyOf(ams), List.copyOf(scrapes));
   }

@@ -1,5 +1,7 @@
 package io.sluice.metrics.scrape;
 
+import io.sluice.http.client.HttpClientConfig;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -7,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /** Scrapes over HTTP with the same Accept header as Prometheus 2.x, so exporters can pick OpenMetrics. */
@@ -14,17 +18,24 @@ final class HttpScraper implements Scraper {
   static final String ACCEPT = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
       + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NORMAL)
-          .build();
+  /** One client per distinct http config (TLS and redirects are per client); most setups have one. */
+  private final Map<HttpClientConfig, HttpClient> clients = new ConcurrentHashMap<>();
 
   @Override
   public Response fetch(String url, Duration timeout) throws Exception {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Accept", ACCEPT)
+    return fetch(url, timeout, HttpClientConfig.none());
+  }
+
+  @Override
+  public Response fetch(String url, Duration timeout, HttpClientConfig http) throws Exception {
+    HttpClient client = clients.computeIfAbsent(http, h -> h.builder().connectTimeout(Duration.ofSeconds(10))
+        .build());
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Accept", ACCEPT)
         .header("Accept-Encoding", "gzip")
         .header("X-Prometheus-Scrape-Timeout-Seconds", String.valueOf(timeout.toMillis() / 1000.0))
-        .header("User-Agent", "Sluice-Metrics/0.1").GET().build();
-    HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+        .header("User-Agent", "Sluice-Metrics/0.1").GET();
+    http.authorization().ifPresent(a -> req.header("Authorization", a));
+    HttpResponse<byte[]> resp = client.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
     if (resp.statusCode() != 200) {
       throw new IOException("server returned HTTP status " + resp.statusCode() + " " + reason(resp.statusCode()));
     }
@@ -39,6 +50,8 @@ final class HttpScraper implements Scraper {
 
   private static String reason(int status) {
     return switch (status) {
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
       case 404 -> "Not Found";
       case 500 -> "Internal Server Error";
       case 503 -> "Service Unavailable";

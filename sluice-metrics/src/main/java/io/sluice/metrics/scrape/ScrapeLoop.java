@@ -57,7 +57,7 @@ final class ScrapeLoop {
     List<ExpositionParser.Entry> entries = null;
     String error = null;
     try {
-      Scraper.Response resp = scraper.fetch(target.url(), target.timeout());
+      Scraper.Response resp = scraper.fetch(target.url(), target.timeout(), target.http());
       entries = ExpositionParser.parse(resp.body(), resp.contentType());
     } catch (ExpositionParser.ParseError e) {
       error = e.getMessage();

@@ -56,7 +56,8 @@ public final class ScrapeManager implements AutoCloseable {
           Labels discovered = Labels.builder().set("__address__", address).set("__metrics_path__", sc.metricsPath())
               .set("__scheme__", sc.scheme()).set("job", sc.jobName()).build();
           String url = sc.scheme() + "://" + address + sc.metricsPath();
-          out.add(new Target(sc.jobName(), url, labels, discovered, sc.scrapeInterval(), sc.scrapeTimeout()));
+          out.add(new Target(sc.jobName(), url, labels, discovered, sc.scrapeInterval(), sc.scrapeTimeout(),
+              sc.http()));
         }
       }
     }

@@ -8,4 +8,9 @@ public interface Scraper {
   record Response(byte[] body, String contentType) {}
 
   Response fetch(String url, Duration timeout) throws Exception;
+
+  /** As {@link #fetch(String, Duration)}, reaching the target as its job's {@code http} config says. */
+  default Response fetch(String url, Duration timeout, io.sluice.http.client.HttpClientConfig http) throws Exception {
+    return fetch(url, timeout);
+  }
 }

@@ -26,12 +26,19 @@ public final class Target {
   private final Labels discoveredLabels;
   private final Duration interval;
   private final Duration timeout;
+  private final io.sluice.http.client.HttpClientConfig http;
   private volatile Health health = Health.UNKNOWN;
   private volatile String lastError = "";
   private volatile Instant lastScrape;
   private volatile double lastDurationSeconds;
 
   Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout) {
+    this(job, url, labels, discoveredLabels, interval, timeout, io.sluice.http.client.HttpClientConfig.none());
+  }
+
+  Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout,
+      io.sluice.http.client.HttpClientConfig http) {
+    this.http = http;
     this.job = job;
     this.url = url;
     this.labels = labels;
@@ -70,6 +77,10 @@ public final class Target {
 
   public Duration timeout() {
     return timeout;
+  }
+
+  io.sluice.http.client.HttpClientConfig http() {
+    return http;
   }
 
   public Health health() {

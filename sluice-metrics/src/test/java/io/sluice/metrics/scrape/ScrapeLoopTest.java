@@ -156,6 +156,38 @@ class ScrapeLoopTest {
     }
   }
 
+  /** A target behind a web configuration is scraped with the job's basic_auth, as Prometheus does; a wrong one is down. */
+  @Test
+  void aTargetBehindBasicAuthIsScrapedWithTheJobsCredentials() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("scrape-auth");
+    java.nio.file.Path web = java.nio.file.Files.writeString(dir.resolve("web.yml"), "basic_auth_users:\n  scraper: "
+        + io.sluice.http.web.BasicAuth.hash("scrape-pw") + "\nsluice_roles:\n  scraper: read\n");
+    java.nio.file.Files.writeString(dir.resolve("password"), "scrape-pw\n");
+    try (HttpServer exporter = HttpServer.builder("exporter").port(0)
+        .webConfig(io.sluice.http.web.WebConfig.load(web))
+        .get("/metrics", r -> HttpResponse.text(200, "text/plain", "g 7\n")).start()) {
+      Db db = Db.inMemory();
+      for (String password : new String[] {"password_file: password", "password: wrong"}) {
+        Config c = Config.parse("""
+            scrape_configs:
+              - job_name: secured
+                basic_auth: {username: scraper, %s}
+                static_configs:
+                  - targets: ['127.0.0.1:%d']
+            """.formatted(password, exporter.port()), dir);
+        Target t = ScrapeManager.targetsOf(c).get(0);
+        new ScrapeLoop(t, db, new HttpScraper(), Clock.systemUTC(), false, true).scrapeOnce();
+        if (password.startsWith("password_file")) {
+          assertEquals(Target.Health.UP, t.health(), t.lastError());
+          assertEquals(7, one(db, "g").values()[0]);
+        } else {
+          assertEquals(Target.Health.DOWN, t.health());
+          assertTrue(t.lastError().endsWith("server returned HTTP status 401 Unauthorized"), t.lastError());
+        }
+      }
+    }
+  }
+
   @Test
   void managerRunsConfiguredTargetsAndStopsThemWithStaleMarkers() throws Exception {
     try (HttpServer exporter = HttpServer.builder("exporter").port(0)
