@@ -105,7 +105,8 @@ public final class AlertRouter implements AutoCloseable {
       rt.inhibitor.observe(a);
       rt.dispatcher.process(a);
     });
-    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port).maxRequestBytes(b.maxRequestBytes);
+    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port).maxRequestBytes(b.maxRequestBytes)
+        .webConfig(b.web).access(AlertRouter::requiredRole);
     Api.routes(hb, new BackendImpl());
     Ui.routes(hb);
     this.server = hb.start();
@@ -358,10 +359,28 @@ public final class AlertRouter implements AutoCloseable {
   }
 
   /** Options of {@link AlertRouter}; {@link #start()} loads the configuration and binds the port. */
+  /**
+   * Reading needs {@code read}; posting alerts (what Prometheus does) and creating or expiring silences need
+   * {@code operate}; a reload and anything else needs {@code admin}. Health and readiness stay open.
+   */
+  static io.sluice.http.web.Role requiredRole(String method, String path) {
+    if (path.equals("/-/healthy") || path.equals("/-/ready")) {
+      return null;
+    }
+    if (method.equals("GET") || method.equals("HEAD")) {
+      return io.sluice.http.web.Role.READ;
+    }
+    if (path.matches("/api/v[12]/alerts/?") || path.matches("/api/v[12]/silences?(/.*)?")) {
+      return io.sluice.http.web.Role.OPERATE;
+    }
+    return io.sluice.http.web.Role.ADMIN;
+  }
+
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port = 9093;
     private long maxRequestBytes = 4L << 20;
+    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -404,6 +423,12 @@ public final class AlertRouter implements AutoCloseable {
 
     /** 9093 by default; 0 picks a free port. */
     /** The largest request body the server reads (default 4 MiB); a larger one is answered 413. */
+    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
+    public Builder webConfig(io.sluice.http.web.WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
     public Builder maxRequestBytes(long maxRequestBytes) {
       this.maxRequestBytes = maxRequestBytes;
       return this;

@@ -38,6 +38,7 @@ public final class Platform implements AutoCloseable {
   private final String bootstrapServers;
   private ConnectRuntime connect;
   private boolean closed;
+  private final WebSurfaces web;
 
   @FunctionalInterface
   private interface Stoppable {
@@ -46,6 +47,8 @@ public final class Platform implements AutoCloseable {
 
   private Platform(SluiceConfig config, Path pluginPath) {
     String host = config.host();
+    WebSurfaces web = WebSurfaces.load(config);
+    this.web = web;
     Path dataDir = config.dataDir().toAbsolutePath();
     try {
       ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
@@ -90,7 +93,7 @@ public final class Platform implements AutoCloseable {
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
       MetricsExporter exporter = MetricsExporter.builder(connect).host(host)
-          .port(config.port(SluiceConfig.EXPORTER_PORT))
+          .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
           .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
       started.push(exporter::close);
       urls.put("exporter", exporter.url());
@@ -111,6 +114,7 @@ public final class Platform implements AutoCloseable {
         .port(port)
         .maxRequestBytes(config.bytes(SluiceConfig.ALERTS_MAX_REQUEST))
         .dataDir(dataDir.resolve("alerts"))
+        .webConfig(web.of("alerts"))
         .stateStore(state)
         .reloadOnSighup();
     config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(b::configFile);
@@ -129,7 +133,10 @@ public final class Platform implements AutoCloseable {
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
         .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
-        .dataDir(dataDir.resolve("metrics"));
+        .dataDir(dataDir.resolve("metrics"))
+        .webConfig(web.of("metrics"))
+        .exporter("127.0.0.1:" + config.port(SluiceConfig.EXPORTER_PORT))
+        .internalClient(web.scheme(), web.internalClient());
     try {
       b.retention(config.get(SluiceConfig.METRICS_RETENTION));
     } catch (IllegalArgumentException e) {
@@ -156,6 +163,7 @@ public final class Platform implements AutoCloseable {
         .host(host)
         .port(config.port(SluiceConfig.REGISTRY_PORT))
         .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
+        .webConfig(web.of("registry"))
         .start();
     started.push(registry::close);
     urls.put("registry", registry.url());

@@ -64,6 +64,10 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--alerts-config", description = "alertmanager.yml for the alert router (default: the bundled CDC routing)")
   Path alertsConfig;
 
+  @Option(names = "--web.config.file", paramLabel = "FILE", description = "TLS, users (bcrypt) and roles for every "
+      + "HTTP surface, in the format of Prometheus' web configuration file (default: none, plain HTTP on 127.0.0.1)")
+  Path webConfigFile;
+
   @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
   Path pluginPath;
 
@@ -87,6 +91,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
     put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
     put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
+    put(flags, SluiceConfig.WEB_CONFIG_FILE, webConfigFile);
     SluiceConfig config;
     try {
       config = SluiceConfig.load(Optional.ofNullable(configFile), flags);

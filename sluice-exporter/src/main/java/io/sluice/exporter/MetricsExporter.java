@@ -92,7 +92,7 @@ public final class MetricsExporter implements AutoCloseable {
     }), 0, 1, TimeUnit.SECONDS);
 
     http = HttpServer.builder("metrics exporter").host(b.host).port(b.port).maxThreads(8)
-        .maxRequestBytes(b.maxRequestBytes)
+        .maxRequestBytes(b.maxRequestBytes).webConfig(b.web)
         .get("/metrics", MetricsPage.serving(registry))
         .get("/", req -> HttpResponse.text(200, "text/html; charset=utf-8",
             "<html><body><a href=\"/metrics\">/metrics</a></body></html>\n"))
@@ -176,6 +176,7 @@ public final class MetricsExporter implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 5556;
     private long maxRequestBytes = 64L << 10;
+    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
 
@@ -189,6 +190,12 @@ public final class MetricsExporter implements AutoCloseable {
     }
 
     /** The largest request body the server reads (default 64 KiB); a larger one is answered 413. */
+    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
+    public Builder webConfig(io.sluice.http.web.WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
     public Builder maxRequestBytes(long maxRequestBytes) {
       this.maxRequestBytes = maxRequestBytes;
       return this;

@@ -100,7 +100,7 @@ public final class HttpServer implements AutoCloseable {
   }
 
   public String url() {
-    return "http://" + connector.getHost() + ":" + port();
+    return scheme() + "://" + connector.getHost() + ":" + port();
   }
 
   @Override
@@ -343,7 +343,8 @@ public final class HttpServer implements AutoCloseable {
           request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath(),
           request.getHeaders().get(HttpHeader.AUTHORIZATION));
       if (refused != null) {
-        write(refused, response, callback);
+        // The body is left unread: say the connection ends here, so a client does not send its next request on it.
+        write(refused.withHeader("Connection", "close"), response, callback);
         return true;
       }
       Target target;

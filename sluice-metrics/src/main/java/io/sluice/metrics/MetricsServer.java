@@ -66,6 +66,9 @@ public final class MetricsServer implements AutoCloseable {
   private final Path bundledRulesDir;
   private final boolean deleteBundledRules;
   private final String alertmanager;
+  private final String exporter;
+  private final io.sluice.http.client.HttpClientConfig internalClient;
+  private final String internalScheme;
   private volatile Config config;
   private volatile boolean ready;
 
@@ -76,6 +79,9 @@ public final class MetricsServer implements AutoCloseable {
     this.configFile = b.configYaml != null ? null : b.configFile;
     this.configYaml = b.configYaml;
     this.alertmanager = b.alertmanager;
+    this.exporter = b.exporter;
+    this.internalClient = b.internalClient;
+    this.internalScheme = b.internalScheme;
     if (parsed != null) {
       Ruler.loadGroups(ruleFiles(parsed), parsed.global().evaluationInterval());
     }
@@ -91,7 +97,9 @@ public final class MetricsServer implements AutoCloseable {
       this.engine = Engine.builder().timeout(b.queryTimeout).maxSamples(b.maxSamples)
           .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(subqueryStep).build();
       HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port)
-          .maxRequestBytes(b.maxRequestBytes);
+          .maxRequestBytes(b.maxRequestBytes).webConfig(b.web).access(MetricsServer::requiredRole)
+          .refusal((status, message) -> io.sluice.http.HttpResponse.json(status, java.util.Map.of("status", "error",
+              "errorType", status == 401 ? "unauthorized" : "forbidden", "error", message)));
       sm = new ScrapeManager(db, b.clock);
       this.scrapes = sm;
       n = Notifier.builder().retries(b.notifierRetries, Duration.ofMillis(500)).build();
@@ -127,10 +135,26 @@ public final class MetricsServer implements AutoCloseable {
   }
 
   /** Settings; every one has a default fit for {@code sluice up}. */
+  /**
+   * Reading needs {@code read}: every GET, and the query API's POSTs (a long query is posted as a form); a reload,
+   * the admin API and anything else need {@code admin}. Health and readiness stay open.
+   */
+  static io.sluice.http.web.Role requiredRole(String method, String path) {
+    if (path.equals("/-/healthy") || path.equals("/-/ready")) {
+      return null;
+    }
+    if (method.equals("GET") || method.equals("HEAD")) {
+      return io.sluice.http.web.Role.READ;
+    }
+    return path.matches("/api/v1/(query|query_range|series|labels|query_exemplars|format_query|parse_query)/?")
+        ? io.sluice.http.web.Role.READ : io.sluice.http.web.Role.ADMIN;
+  }
+
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port = 9090;
     private long maxRequestBytes = 10L << 20;
+    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -140,6 +164,9 @@ public final class MetricsServer implements AutoCloseable {
     private Duration lookbackDelta = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
     private String alertmanager = "127.0.0.1:9093";
+    private String exporter = "127.0.0.1:5556";
+    private io.sluice.http.client.HttpClientConfig internalClient = io.sluice.http.client.HttpClientConfig.none();
+    private String internalScheme = "http";
     private Duration resendDelay = Duration.ofMinutes(1);
     private int notifierRetries = 2;
     private String externalUrl;
@@ -153,6 +180,12 @@ public final class MetricsServer implements AutoCloseable {
 
     /** 9090 by default; 0 picks a free port (see {@link MetricsServer#port()}). */
     /** The largest request body the server reads (default 10 MiB); a larger one is answered 413. */
+    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
+    public Builder webConfig(io.sluice.http.web.WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
     public Builder maxRequestBytes(long maxRequestBytes) {
       this.maxRequestBytes = maxRequestBytes;
       return this;
@@ -226,6 +259,22 @@ public final class MetricsServer implements AutoCloseable {
       return this;
     }
 
+    /** Sluice's metrics exporter ({@code host:port}) that the default configuration scrapes; 127.0.0.1:5556 by default. */
+    public Builder exporter(String hostPort) {
+      this.exporter = hostPort;
+      return this;
+    }
+
+    /**
+     * How the default configuration reaches the exporter, this server and the router when their surfaces are secured:
+     * the scheme and the client config (credentials, TLS). A configuration file says its own.
+     */
+    public Builder internalClient(String scheme, io.sluice.http.client.HttpClientConfig http) {
+      this.internalScheme = scheme;
+      this.internalClient = http;
+      return this;
+    }
+
     /** How often firing alerts are sent again ({@code --rules.alert.resend-delay}); 1 minute by default. */
     public Builder resendDelay(Duration delay) {
       this.resendDelay = delay;
@@ -277,7 +326,8 @@ public final class MetricsServer implements AutoCloseable {
       Files.createDirectories(dir);
       Path file = dir.resolve("cdc-alerts.rules.yml");
       Files.writeString(file, bundledRules());
-      return Config.defaults(http.port(), alertmanager, List.of(file.toString()));
+      return Config.defaults(http.port(), alertmanager, List.of(file.toString()))
+          .reachedAs(exporter, internalScheme, internalClient);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the bundled rule file", e);
     }
@@ -292,7 +342,7 @@ public final class MetricsServer implements AutoCloseable {
     Labels external = Labels.fromMap(c.global().externalLabels());
     // Rules first: they are the part that can still be refused.
     ruler.apply(ruleFiles(c), c.global().evaluationInterval(), external);
-    notifier.apply(c.alertmanagers(), external);
+    notifier.apply(c.alertmanagers(), c.alertmanagerHttp(), external);
     scrapes.apply(c);
     this.config = c;
   }

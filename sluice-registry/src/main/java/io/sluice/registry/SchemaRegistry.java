@@ -60,6 +60,7 @@ public final class SchemaRegistry implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 8081;
     private long maxRequestBytes = 8L << 20;
+    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Duration timeout = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
     private Duration comparisonBudget = JsonSchemaProvider.DEFAULT_BUDGET;
@@ -92,6 +93,12 @@ public final class SchemaRegistry implements AutoCloseable {
 
     /** How long a request may wait for the log (reads to its end, appends); default 30 s. */
     /** The largest request body the API reads (default 8 MiB); a larger one is answered 413. */
+    /** Authentication, roles and TLS of a web configuration file (the Prometheus tools' format). */
+    public Builder webConfig(io.sluice.http.web.WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
     public Builder maxRequestBytes(long maxRequestBytes) {
       this.maxRequestBytes = maxRequestBytes;
       return this;
@@ -125,7 +132,7 @@ public final class SchemaRegistry implements AutoCloseable {
       KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
       try {
         HttpServer server = RestApi.start(host, port, maxRequestBytes, state, store, providers,
-            new CompatibilityChecker(providers));
+            new CompatibilityChecker(providers), web);
         return new SchemaRegistry(store, server);
       } catch (RuntimeException e) {
         store.close();

@@ -41,6 +41,12 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String EXPORTER_MAX_REQUEST = "exporter.max.request.bytes";
   /** An alertmanager.yml; without it the bundled CDC routing runs. */
   public static final String ALERTS_CONFIG = "alerts.config";
+  /**
+   * The web configuration file (the Prometheus tools' format) for every HTTP surface Sluice serves; each component
+   * may have its own, {@code <component>.web.config.file} ({@code registry}, {@code metrics}, {@code alerts},
+   * {@code exporter}).
+   */
+  public static final String WEB_CONFIG_FILE = "web.config.file";
   /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
   public static final String ALERTS_STATE_TOPIC = "alerts.state.topic";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */

@@ -41,7 +41,8 @@ public final class Pem {
       Object o = pem.readObject();
       JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
       if (o instanceof PEMKeyPair pair) {
-        return converter.getKeyPair(pair).getPrivate();
+        // Only the private half: an EC key written by some tools carries no public key.
+        return converter.getPrivateKey(pair.getPrivateKeyInfo());
       }
       if (o instanceof PrivateKeyInfo info) {
         return converter.getPrivateKey(info);

@@ -57,6 +57,15 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
     return new WebConfig(null, Map.of(), Map.of(), Map.of(), null);
   }
 
+  /** This configuration with one more user (a hash) of the given role. */
+  public WebConfig withUser(String user, String bcryptHash, Role role) {
+    Map<String, String> u = new LinkedHashMap<>(users);
+    u.put(user, bcryptHash);
+    Map<String, Role> r = new LinkedHashMap<>(roles);
+    r.put(user, role);
+    return new WebConfig(tls, u, r, headers, source);
+  }
+
   public boolean authenticates() {
     return !users.isEmpty();
   }

@@ -26,7 +26,12 @@ import org.slf4j.LoggerFactory;
  * The subset of Prometheus's YAML configuration the metrics server reads. Fields Prometheus knows and we do not use
  * are logged and ignored, so a file written for Prometheus still loads.
  */
-public record Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs) {
+public record Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs,
+    Map<String, HttpClientConfig> alertmanagerHttp) {
+  public Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs) {
+    this(global, ruleFiles, alertmanagers, scrapeConfigs, Map.of());
+  }
+
   private static final Logger log = LoggerFactory.getLogger(Config.class);
   private static final ObjectMapper YAML =
       new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -98,6 +103,29 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
     return parse(yaml, null);
   }
 
+  /**
+   * This (default) configuration with the exporter job pointed at {@code exporter} ({@code host:port}) and every
+   * target and router reached with {@code scheme} and {@code http}: how {@code sluice up} scrapes and alerts its own
+   * components once their surfaces ask for credentials or serve TLS.
+   */
+  public Config reachedAs(String exporter, String scheme, HttpClientConfig http) {
+    List<ScrapeConfig> scrapes = new ArrayList<>();
+    for (ScrapeConfig sc : scrapeConfigs) {
+      List<StaticConfig> statics = sc.jobName().equals("sluice")
+          ? List.of(new StaticConfig(List.of(exporter), Map.of())) : sc.staticConfigs();
+      scrapes.add(new ScrapeConfig(sc.jobName(), sc.scrapeInterval(), sc.scrapeTimeout(), sc.metricsPath(), scheme,
+          sc.honorLabels(), sc.honorTimestamps(), statics, http));
+    }
+    List<String> ams = new ArrayList<>();
+    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
+    for (String am : alertmanagers) {
+      String url = am.replaceFirst("^https?://", scheme + "://");
+      ams.add(url);
+      amHttp.put(url, http);
+    }
+    return new Config(global, ruleFiles, List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp));
+  }
+
   /** As {@link #parse(String)}; relative {@code *_file} paths resolve against {@code baseDir}, as in Prometheus. */
   public static Config parse(String yaml, Path baseDir) {
     JsonNode root;
@@ -125,12 +153,21 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
     List<String> rules = new ArrayList<>();
     root.path("rule_files").forEach(n -> rules.add(n.asText()));
     List<String> ams = new ArrayList<>();
+    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
     for (JsonNode am : root.path("alerting").path("alertmanagers")) {
       String scheme = am.path("scheme").asText("http");
       String prefix = am.path("path_prefix").asText("");
+      HttpClientConfig http;
+      try {
+        http = HttpClientConfig.parse(am, baseDir);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("alertmanager config: " + e.getMessage());
+      }
       for (JsonNode sc : am.path("static_configs")) {
         for (JsonNode t : sc.path("targets")) {
-          ams.add(scheme + "://" + t.asText() + prefix);
+          String url = scheme + "://" + t.asText() + prefix;
+          ams.add(url);
+          amHttp.put(url, http);
         }
       }
     }
@@ -176,7 +213,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
           sc.path("honor_labels").asBoolean(false), sc.path("honor_timestamps").asBoolean(true),
           List.copyOf(statics), http));
     }
-    return new Config(global, List.copyOf(rules), List.copyOf(ams), List.copyOf(scrapes));
+    return new Config(global, List.copyOf(rules), List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp));
   }
 
   private static void warnUnknown(JsonNode node, String prefix, Set<String> known) {

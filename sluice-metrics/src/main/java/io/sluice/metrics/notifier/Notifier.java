@@ -1,5 +1,7 @@
 package io.sluice.metrics.notifier;
 
+import io.sluice.http.client.HttpClientConfig;
+
 import io.sluice.http.Json;
 import io.sluice.metrics.model.Labels;
 import java.net.URI;
@@ -51,6 +53,9 @@ public final class Notifier implements AutoCloseable {
   private final AtomicLong dropped = new AtomicLong();
   private final Thread sender;
   private volatile List<String> endpoints;
+  /** How each endpoint is reached (credentials, TLS), by endpoint URL; absent means plain. */
+  private volatile Map<String, HttpClientConfig> http = Map.of();
+  private final Map<HttpClientConfig, HttpClient> clients = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Labels externalLabels;
   private volatile boolean closed;
 
@@ -131,6 +136,15 @@ public final class Notifier implements AutoCloseable {
 
   /** Points the notifier at other routers (a reloaded configuration); queued alerts go to the new ones. */
   public void apply(List<String> alertmanagerBaseUrls, Labels externalLabels) {
+    apply(alertmanagerBaseUrls, Map.of(), externalLabels);
+  }
+
+  /** As {@link #apply(List, Labels)}, each router reached as its {@code http} config says (by base URL). */
+  public void apply(List<String> alertmanagerBaseUrls, Map<String, HttpClientConfig> httpByBaseUrl,
+      Labels externalLabels) {
+    Map<String, HttpClientConfig> byEndpoint = new java.util.HashMap<>();
+    httpByBaseUrl.forEach((base, h) -> byEndpoint.put(endpoints(List.of(base)).get(0), h));
+    this.http = Map.copyOf(byEndpoint);
     this.endpoints = endpoints(alertmanagerBaseUrls);
     this.externalLabels = externalLabels;
   }
@@ -226,9 +240,14 @@ public final class Notifier implements AutoCloseable {
         }
       }
       try {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
+        HttpClientConfig h = http.getOrDefault(url, HttpClientConfig.none());
+        HttpClient c = h.equals(HttpClientConfig.none()) ? client
+            : clients.computeIfAbsent(h, x -> x.builder().connectTimeout(timeout).build());
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
             .header("Content-Type", "application/json").header("User-Agent", "Sluice-metrics")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        h.authorization().ifPresent(a -> req.header("Authorization", a));
+        HttpResponse<String> r = c.send(req.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 == 2) {
           sent.addAndGet(count);
           return true;

@@ -52,11 +52,28 @@ public final class RestApi {
 
   /** Starts the API on {@code host:port} (0 picks a free port), reading request bodies up to the limit. */
   public static HttpServer start(String host, int port, long maxRequestBytes, RegistryState state,
-      KafkaLogStore store, Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker) {
+      KafkaLogStore store, Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker,
+      io.sluice.http.web.WebConfig web) {
     RestApi api = new RestApi(new RegistryService(state, store, providers, checker));
     // Confluent's Jersey refuses a query string that does not decode; Sluice answers it 400 in Confluent's shape.
     return api.routes(HttpServer.builder("registry").host(host).port(port).maxThreads(64)
-        .maxRequestBytes(maxRequestBytes).refuseUndecodableQuery()).start();
+        .maxRequestBytes(maxRequestBytes).refuseUndecodableQuery()
+        .webConfig(web).access(RestApi::requiredRole)
+        // Confluent's codes for these: 40101 unauthenticated, 40301 denied.
+        .refusal((status, message) -> error(status, status == 401 ? 40101 : 40301, message))).start();
+  }
+
+  /**
+   * Reading needs {@code read}: every GET, and the POSTs that only ask (a lookup, a compatibility check); anything
+   * that writes a schema, a config or a mode, or deletes, needs {@code admin}.
+   */
+  static io.sluice.http.web.Role requiredRole(String method, String path) {
+    if (method.equals("GET") || method.equals("HEAD")) {
+      return io.sluice.http.web.Role.READ;
+    }
+    boolean lookup = method.equals("POST") && path.matches("/subjects/[^/]+/?");
+    boolean check = method.equals("POST") && path.startsWith("/compatibility/");
+    return lookup || check ? io.sluice.http.web.Role.READ : io.sluice.http.web.Role.ADMIN;
   }
 
   private HttpServer.Builder routes(HttpServer.Builder b) {

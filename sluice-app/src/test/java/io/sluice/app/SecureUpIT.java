@@ -1,0 +1,196 @@
+package io.sluice.app;
+
+import static io.sluice.app.PackagedSluice.freePort;
+import static io.sluice.app.PackagedSluice.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.connect.testing.Eventually;
+import io.sluice.http.web.BasicAuth;
+import java.io.StringWriter;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.X509TrustManager;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged {@code ./sluice up --web.config.file}: a web configuration in the Prometheus tools' format (TLS from PEM
+ * files, bcrypt users, Sluice's roles) on the registry, the metrics server, the alert router and the exporter; each
+ * asks for credentials in its own error shape, each role reaches what it may, and Sluice's own components still
+ * reach each other (the metrics server scrapes the exporter over TLS with credentials of its own).
+ */
+class SecureUpIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir static Path dir;
+  private static PackagedSluice.Up up;
+  private static String registry;
+  private static String metrics;
+  private static String alerts;
+  private static String exporter;
+  private static int registryPort;
+  private static HttpClient client;
+
+  @BeforeAll
+  static void up() throws Exception {
+    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+    g.initialize(256);
+    KeyPair pair = g.generateKeyPair();
+    X500Name name = new X500Name("CN=sluice.test");
+    JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, BigInteger.ONE,
+        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(86400)), name, pair.getPublic());
+    b.addExtension(Extension.subjectAlternativeName, false,
+        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+    X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
+        b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+    Files.writeString(dir.resolve("tls.crt"), pem(cert));
+    // PKCS#8, what openssl 3 writes by default (the web configuration test covers PKCS#1 RSA keys).
+    Files.writeString(dir.resolve("tls.key"), pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
+        pair.getPrivate(), null)));
+    Path web = Files.writeString(dir.resolve("web.yml"), """
+        tls_server_config:
+          cert_file: tls.crt
+          key_file: tls.key
+        basic_auth_users:
+          admin: %s
+          reader: %s
+          operator: %s
+        sluice_roles:
+          reader: read
+          operator: operate
+        """.formatted(BasicAuth.hash("admin-pw"), BasicAuth.hash("reader-pw"), BasicAuth.hash("operator-pw")));
+    registryPort = freePort();
+    int metricsPort = freePort();
+    int alertsPort = freePort();
+    int exporterPort = freePort();
+    up = PackagedSluice.up(dir, List.of("--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + freePort(),
+        "--connect-port", "" + freePort(), "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
+        "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort, "--web.config.file", web.toString()));
+    registry = "https://127.0.0.1:" + registryPort;
+    metrics = "https://127.0.0.1:" + metricsPort;
+    alerts = "https://127.0.0.1:" + alertsPort;
+    exporter = "https://127.0.0.1:" + exporterPort;
+    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl.init(null, new X509TrustManager[] {new X509TrustManager() {
+      public void checkClientTrusted(X509Certificate[] chain, String type) {}
+
+      public void checkServerTrusted(X509Certificate[] chain, String type) {}
+
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    }}, null);
+    client = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(10)).build();
+  }
+
+  private static String pem(Object o) throws Exception {
+    StringWriter out = new StringWriter();
+    try (JcaPEMWriter w = new JcaPEMWriter(out)) {
+      w.writeObject(o);
+    }
+    return out.toString();
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (up != null) {
+      assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
+    }
+  }
+
+  private static HttpResponse<String> call(String method, String url, String user, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+        .header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (user != null) {
+      b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user + ":" + user + "-pw")
+          .getBytes(StandardCharsets.UTF_8)));
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void everySurfaceAsksForCredentialsInItsOwnShapeAndEachRoleReachesWhatItMay() throws Exception {
+    assertTrue(up.readyLine().contains(registry) && up.readyLine().contains(metrics), up.readyLine());
+
+    // The registry: Confluent's codes.
+    HttpResponse<String> anonymous = call("GET", registry + "/subjects", null, null);
+    assertEquals(401, anonymous.statusCode());
+    assertEquals(40101, JSON.readTree(anonymous.body()).path("error_code").asInt(), anonymous.body());
+    assertTrue(anonymous.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"));
+    assertEquals(200, call("GET", registry + "/subjects", "reader", null).statusCode());
+    String schema = "{\"schema\": \"{\\\"type\\\": \\\"string\\\"}\"}";
+    HttpResponse<String> denied = call("POST", registry + "/subjects/secured-value/versions", "reader", schema);
+    assertEquals(403, denied.statusCode());
+    assertEquals(40301, JSON.readTree(denied.body()).path("error_code").asInt(), denied.body());
+    assertEquals(200, call("POST", registry + "/subjects/secured-value/versions", "admin", schema).statusCode());
+    assertEquals(200, call("POST", registry + "/subjects/secured-value", "reader", schema).statusCode(),
+        "a lookup only reads");
+
+    // The metrics server: Prometheus' error shape; readiness stays open.
+    HttpResponse<String> query = call("GET", metrics + "/api/v1/query?query=up", null, null);
+    assertEquals(401, query.statusCode());
+    JsonNode error = JSON.readTree(query.body());
+    assertEquals("error", error.path("status").asText(), query.body());
+    assertEquals("unauthorized", error.path("errorType").asText(), query.body());
+    assertEquals(200, call("GET", metrics + "/-/ready", null, null).statusCode());
+    assertEquals(403, call("POST", metrics + "/-/reload", "operator", null).statusCode());
+
+    // The router: operators silence, readers read.
+    assertEquals(200, call("GET", alerts + "/api/v2/status", "reader", null).statusCode());
+    String silence = "{\"matchers\": [{\"name\": \"connector\", \"value\": \"x\", \"isRegex\": false}], "
+        + "\"startsAt\": \"" + Instant.now() + "\", \"endsAt\": \"" + Instant.now().plusSeconds(600)
+        + "\", \"createdBy\": \"operator\", \"comment\": \"maintenance\"}";
+    assertEquals(403, call("POST", alerts + "/api/v2/silences", "reader", silence).statusCode());
+    assertEquals(200, call("POST", alerts + "/api/v2/silences", "operator", silence).statusCode());
+
+    // The exporter.
+    assertEquals(401, call("GET", exporter + "/metrics", null, null).statusCode());
+    assertEquals(200, call("GET", exporter + "/metrics", "reader", null).statusCode());
+
+    // Sluice's own traffic still flows: the metrics server scrapes the exporter over TLS with its own credentials.
+    String up = URLEncoder.encode("up{job=\"sluice\"}", StandardCharsets.UTF_8);
+    Eventually.await("the exporter scraped", Duration.ofSeconds(90), () -> {
+      try {
+        return JSON.readTree(call("GET", metrics + "/api/v1/query?query=" + up, "reader", null).body())
+            .path("data").path("result");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, r -> r.size() == 1 && r.get(0).path("value").get(1).asText().equals("1"));
+
+    // No plain HTTP on a TLS port.
+    assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + registryPort + "/subjects")).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString()));
+  }
+}
