@@ -188,6 +188,30 @@ class SecureUpIT {
       }
     }, r -> r.size() == 1 && r.get(0).path("value").get(1).asText().equals("1"));
 
+    // The CLI: credentials from --user and --password-file (never a flag value), the server's CA from --cacert.
+    Path avsc = Files.writeString(dir.resolve("s.avsc"), "{\"type\": \"string\"}");
+    Path password = Files.writeString(dir.resolve("reader.pw"), "reader-pw\n");
+    String[] check = {"schema", "check", "--subject", "secured-value", "--file", avsc.toString(), "--registry", registry,
+        "--cacert", dir.resolve("tls.crt").toString()};
+    PackagedSluice.Run refused = PackagedSluice.run(dir, check);
+    assertEquals(2, refused.exit(), refused::toString);
+    assertTrue(refused.err().contains("401"), refused::toString);
+    String[] withUser = java.util.stream.Stream.concat(java.util.Arrays.stream(check),
+        java.util.stream.Stream.of("--user", "reader", "--password-file", password.toString())).toArray(String[]::new);
+    PackagedSluice.Run allowed = PackagedSluice.run(dir, withUser);
+    assertEquals(0, allowed.exit(), allowed::toString);
+    assertTrue(!allowed.out().contains("reader-pw") && !allowed.err().contains("reader-pw"), "no password printed");
+
+    // Every state-changing request is one audit line, refused ones too; no password reaches the log.
+    String log = read(SecureUpIT.up.stderr());
+    assertTrue(log.contains("registry POST /subjects/secured-value/versions user=admin address=127.0.0.1 status=200"),
+        log.lines().filter(l -> l.contains("audit")).toList().toString());
+    assertTrue(log.contains("registry POST /subjects/secured-value/versions user=reader address=127.0.0.1 status=403"));
+    assertTrue(log.contains("alerts POST /api/v2/silences user=operator address=127.0.0.1 status=200"));
+    for (String secret : List.of("admin-pw", "reader-pw", "operator-pw")) {
+      assertTrue(!log.contains(secret), secret + " in the log");
+    }
+
     // No plain HTTP on a TLS port.
     assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + registryPort + "/subjects")).timeout(Duration.ofSeconds(10)).build(),

@@ -83,7 +83,7 @@ public final class HttpServer implements AutoCloseable {
     connector.setPort(b.port);
     jetty.addConnector(connector);
     jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool,
-        b.maxRequestBytes, b.refuseUndecodableQuery, new Guard(b.web, b.access, b.refusal)));
+        b.maxRequestBytes, b.refuseUndecodableQuery, new Guard(b.web, b.access, b.refusal), b.name));
   }
 
   public static Builder builder(String name) {
@@ -278,24 +278,28 @@ public final class HttpServer implements AutoCloseable {
       return web.headers();
     }
 
-    /** The refusal to send, or null to go on. */
-    HttpResponse check(String method, String path, String authorization) {
+    /** Who asks (null when no credentials are asked for or given) and the refusal to send (null to go on). */
+    record Verdict(String user, HttpResponse refusal) {}
+
+    Verdict check(String method, String path, String authorization) {
       if (!web.authenticates()) {
-        return null;
+        return new Verdict(null, null);
       }
       Role needed = access.required(method, path);
+      java.util.Optional<String> user = authorization == null ? java.util.Optional.empty() : auth.user(authorization);
       if (needed == null) {
-        return null;
+        return new Verdict(user.orElse(null), null);
       }
-      java.util.Optional<String> user = auth.user(authorization);
       if (user.isEmpty()) {
-        return refusal.apply(401, "Unauthorized").withHeader("WWW-Authenticate", "Basic realm=\"sluice\"");
+        return new Verdict(null, refusal.apply(401, "Unauthorized")
+            .withHeader("WWW-Authenticate", "Basic realm=\"sluice\""));
       }
       if (!web.roleOf(user.get()).allows(needed)) {
-        return refusal.apply(403, "User " + user.get() + " (role " + web.roleOf(user.get()).configName()
-            + ") may not " + method + " " + path + ": it needs the role " + needed.configName());
+        return new Verdict(user.get(), refusal.apply(403, "User " + user.get() + " (role "
+            + web.roleOf(user.get()).configName() + ") may not " + method + " " + path + ": it needs the role "
+            + needed.configName()));
       }
-      return null;
+      return new Verdict(user.get(), null);
     }
   }
 
@@ -308,13 +312,16 @@ public final class HttpServer implements AutoCloseable {
     private final long maxRequestBytes;
     private final boolean refuseUndecodableQuery;
     private final Guard guard;
+    private final String serverName;
+    private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
     /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
     private static final long DRAIN_LIMIT = 64L << 20;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
-        boolean refuseUndecodableQuery, Guard guard) {
+        boolean refuseUndecodableQuery, Guard guard, String serverName) {
       this.guard = guard;
+      this.serverName = serverName;
       this.maxRequestBytes = maxRequestBytes;
       this.refuseUndecodableQuery = refuseUndecodableQuery;
       this.routes = routes;
@@ -337,11 +344,15 @@ public final class HttpServer implements AutoCloseable {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
+    public boolean handle(Request request, Response response, Callback given) {
       guard.headers().forEach((k, v) -> response.getHeaders().put(k, v));
-      HttpResponse refused = guard.check(request.getMethod().toUpperCase(Locale.ROOT),
-          request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath(),
-          request.getHeaders().get(HttpHeader.AUTHORIZATION));
+      String method = request.getMethod().toUpperCase(Locale.ROOT);
+      String path = request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
+      Guard.Verdict verdict = guard.check(method, path, request.getHeaders().get(HttpHeader.AUTHORIZATION));
+      boolean changes = !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
+      Callback callback = changes
+          ? audited(given, response, method, path, verdict.user(), Request.getRemoteAddr(request)) : given;
+      HttpResponse refused = verdict.refusal();
       if (refused != null) {
         // The body is left unread: say the connection ends here, so a client does not send its next request on it.
         write(refused.withHeader("Connection", "close"), response, callback);
@@ -390,6 +401,23 @@ public final class HttpServer implements AutoCloseable {
         callback.failed(e);
       }
       return true;
+    }
+
+    /**
+     * One line per state-changing request, whatever its outcome: time (the log's), user, address, method, path and
+     * status; never a body, a query string or a header, so no secret reaches the log.
+     */
+    private Callback audited(Callback callback, Response response, String method, String path, String user,
+        String address) {
+      return Callback.from(() -> {
+        AUDIT.info("{} {} {} user={} address={} status={}", serverName, method, path, user == null ? "-" : user,
+            address, response.getStatus());
+        callback.succeeded();
+      }, failure -> {
+        AUDIT.info("{} {} {} user={} address={} status=failed ({})", serverName, method, path,
+            user == null ? "-" : user, address, failure.getClass().getSimpleName());
+        callback.failed(failure);
+      });
     }
 
     /**

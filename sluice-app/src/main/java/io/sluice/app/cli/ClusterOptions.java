@@ -1,6 +1,10 @@
 package io.sluice.app.cli;
 
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.client.ClientOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +36,20 @@ public final class ClusterOptions {
 
   @Option(names = "--data-dir", paramLabel = "DIR", description = "data directory for backups (default ./data)")
   Path dataDir;
+
+  @Option(names = "--user", paramLabel = "USER", description = "user for Sluice's HTTP surfaces when they ask for "
+      + "credentials; the password comes from --password-file or the environment variable SLUICE_PASSWORD")
+  String user;
+
+  @Option(names = "--password-file", paramLabel = "FILE", description = "file holding the password of --user "
+      + "(never a flag: a flag shows in the process list)")
+  Path passwordFile;
+
+  @Option(names = "--cacert", paramLabel = "FILE", description = "PEM CA certificate(s) to trust for https URLs")
+  Path caCert;
+
+  /** The variable the password of {@code --user} is read from when no {@code --password-file} is given. */
+  public static final String PASSWORD_ENV = "SLUICE_PASSWORD";
 
   private SluiceConfig config;
 
@@ -65,16 +83,64 @@ public final class ClusterOptions {
   }
 
   public String registryUrl() {
-    return registryUrl != null ? registryUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.REGISTRY_PORT);
+    return registryUrl != null ? registryUrl
+        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.REGISTRY_PORT);
   }
 
   public String metricsUrl() {
     return metricsUrl != null ? metricsUrl
-        : "http://" + config().host() + ":" + config().port(SluiceConfig.METRICS_PORT);
+        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.METRICS_PORT);
   }
 
   public String alertsUrl() {
-    return alertsUrl != null ? alertsUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.ALERTS_PORT);
+    return alertsUrl != null ? alertsUrl
+        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.ALERTS_PORT);
+  }
+
+  /**
+   * How commands reach the HTTP surfaces: the credentials of {@code --user} and the CA of {@code --cacert}. The
+   * password is read when a request is made, never held in a flag or printed.
+   */
+  public ClientOptions clientOptions() {
+    ClientOptions options = ClientOptions.defaults();
+    if (user != null) {
+      options = options.withBasicAuth(user, this::password);
+    }
+    if (caCert != null) {
+      options = options.withCaFile(caCert);
+    }
+    return options;
+  }
+
+  /** The {@code --user} given, if any. */
+  public Optional<String> user() {
+    return Optional.ofNullable(user);
+  }
+
+  private String password() {
+    if (passwordFile != null) {
+      try {
+        return Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read --password-file " + passwordFile + ": " + e.getMessage(), e);
+      }
+    }
+    String env = System.getenv(PASSWORD_ENV);
+    if (env == null) {
+      throw new IllegalStateException("--user " + user + " needs a password: --password-file FILE or " + PASSWORD_ENV);
+    }
+    return env;
+  }
+
+  /** https when the configuration's web configuration serves TLS, as {@code sluice up} then does. */
+  private String scheme() {
+    return config().find(SluiceConfig.WEB_CONFIG_FILE).map(f -> {
+      try {
+        return io.sluice.http.web.WebConfig.load(Path.of(f)).tls() != null ? "https" : "http";
+      } catch (IllegalArgumentException e) {
+        return "http";
+      }
+    }).orElse("http");
   }
 
   public Path dataDir() {

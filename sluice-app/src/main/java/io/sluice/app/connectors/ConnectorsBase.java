@@ -25,7 +25,7 @@ abstract class ConnectorsBase implements Callable<Integer> {
 
   ConnectRestClient connect() {
     if (connect == null) {
-      connect = new ConnectRestClient(cluster.connectUrl());
+      connect = new ConnectRestClient(cluster.connectUrl(), cluster.clientOptions());
     }
     return connect;
   }

@@ -33,8 +33,9 @@ final class ControlCommands {
         description = "also silence the connector's alerts on the router for this long (e.g. 1h, 30m)")
     String silence;
 
-    @Option(names = "--user", paramLabel = "NAME", description = "who is named on the silence (default: your login)")
-    String user = System.getProperty("user.name", "sluice");
+    @Option(names = "--author", paramLabel = "NAME", description = "who is named on the silence, as amtool's --author "
+        + "(default: the --user you sign in with, else your login)")
+    String author;
 
     @Option(names = "--comment", paramLabel = "TEXT", description = "why, for whoever sees the silence")
     String comment;
@@ -52,7 +53,8 @@ final class ControlCommands {
       connect().pause(name, SETTLE);
       said("paused");
       if (d != null) {
-        String id = new Silencer(cluster.alertsUrl()).silence(name, d, user,
+        String who = author != null ? author : cluster.user().orElse(System.getProperty("user.name", "sluice"));
+        String id = new Silencer(cluster.alertsUrl(), cluster.clientOptions()).silence(name, d, who,
             comment != null ? comment : "paused with sluice connectors pause " + name);
         if (!output.json()) {
           out.println("alerts of connector " + name + " silenced for " + GoDuration.format(d) + " (silence " + id

@@ -14,8 +14,8 @@ final class Silencer {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpTransport http;
 
-  Silencer(String alertsUrl) {
-    this.http = new HttpTransport(alertsUrl, ClientOptions.defaults(), "the alert router");
+  Silencer(String alertsUrl, ClientOptions options) {
+    this.http = new HttpTransport(alertsUrl, options, "the alert router");
   }
 
   /** Silences every alert with {@code connector=<connector>} from now for {@code duration}; returns the silence id. */

@@ -25,6 +25,7 @@ abstract class DlqCommandBase implements Callable<Integer> {
     return DeadLetterQueue.builder()
         .bootstrapServers(cluster.bootstrapServers())
         .registryUrl(cluster.registryUrl())
+        .clientOptions(cluster.clientOptions())
         .connectUrl(cluster.connectUrl())
         .backupDir(cluster.dataDir().resolve("backups").resolve("dlq"))
         .clientProperty("request.timeout.ms", 30_000)

@@ -38,6 +38,7 @@ abstract class SurgeryCommand implements Callable<Integer> {
     return OffsetSurgery.builder()
         .bootstrapServers(cluster.bootstrapServers())
         .connectUrl(cluster.connectUrl())
+        .clientOptions(cluster.clientOptions())
         .offsetsTopic(offsetsTopic)
         .secretsTopic(secretsTopic)
         .backupDir(cluster.dataDir().resolve("backups").resolve("offsets"))

@@ -64,7 +64,7 @@ public final class SchemaCheckCommand implements Callable<Integer> {
           : EvolutionCheck.typeOfFile(file.getFileName().toString()).orElseThrow(() -> new IllegalArgumentException(
               "cannot tell the format of " + file + " from its name; pass --type AVRO|PROTOBUF|JSON"));
       String text = Files.readString(file);
-      EvolutionReport report = EvolutionCheck.against(cluster.registryUrl())
+      EvolutionReport report = EvolutionCheck.against(cluster.registryUrl(), cluster.clientOptions())
           .check(subject, text, schemaType, parseReferences());
       if ("json".equals(output)) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json(report)));
@@ -77,7 +77,7 @@ public final class SchemaCheckCommand implements Callable<Integer> {
       err.println("error: " + file + " is not a valid schema: " + e.getMessage());
     } catch (IOException e) {
       err.println("error: " + e.getMessage());
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IllegalStateException e) {
       err.println("error: " + e.getMessage());
     }
     err.flush();

@@ -14,8 +14,8 @@ final class ConnectDeadLetterTopics {
   /** A sink connector with a dead-letter topic; {@code group} is its consumer group. */
   record Sink(String connector, String deadLetterTopic, String group, String state) {}
 
-  ConnectDeadLetterTopics(String baseUrl) {
-    this.connect = new ConnectRestClient(baseUrl);
+  ConnectDeadLetterTopics(String baseUrl, io.sluice.client.ClientOptions options) {
+    this.connect = new ConnectRestClient(baseUrl, options);
   }
 
   /** Every connector configured with {@code errors.deadletterqueue.topic.name}. */

@@ -30,13 +30,15 @@ public final class DeadLetterQueue {
   private final Clock clock;
   private final Path backupDir;
   private final SchemaRegistryClient registry;
+  private final io.sluice.client.ClientOptions options;
 
   private DeadLetterQueue(Builder b) {
     this.backupDir = b.backupDir;
     this.clientProperties = Map.copyOf(b.clientProperties);
     this.producerOverrides = Map.copyOf(b.producerOverrides);
     this.connectUrl = b.connectUrl;
-    this.registry = b.registryUrl == null ? null : new SchemaRegistryClient(b.registryUrl);
+    this.options = b.options;
+    this.registry = b.registryUrl == null ? null : new SchemaRegistryClient(b.registryUrl, b.options);
     this.unwrapper = new Unwrapper(registry);
     this.clock = b.clock;
   }
@@ -109,7 +111,7 @@ public final class DeadLetterQueue {
   }
 
   private List<ConnectDeadLetterTopics.Sink> connectSinks() {
-    return connectUrl == null ? List.of() : new ConnectDeadLetterTopics(connectUrl).sinks();
+    return connectUrl == null ? List.of() : new ConnectDeadLetterTopics(connectUrl, options).sinks();
   }
 
   public static final class Builder {
@@ -117,6 +119,7 @@ public final class DeadLetterQueue {
     private final Map<String, Object> producerOverrides = new HashMap<>();
     private String registryUrl;
     private String connectUrl;
+    private io.sluice.client.ClientOptions options = io.sluice.client.ClientOptions.defaults();
     private Clock clock = Clock.systemUTC();
     private Path backupDir;
 
@@ -162,6 +165,12 @@ public final class DeadLetterQueue {
     }
 
     /** The clock of replay marks and stats windows. */
+    /** Credentials and CA for the registry and Connect (defaults: none, the JDK's CAs). */
+    public Builder clientOptions(io.sluice.client.ClientOptions options) {
+      this.options = options;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
       return this;

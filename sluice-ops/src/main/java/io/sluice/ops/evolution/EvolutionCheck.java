@@ -40,8 +40,8 @@ public final class EvolutionCheck {
   private final CompatibilityChecker checker = new CompatibilityChecker(providers);
   private final Map<String, SubjectVersion> fetched = new HashMap<>();
 
-  private EvolutionCheck(String registryUrl) {
-    this.client = new SchemaRegistryClient(registryUrl);
+  private EvolutionCheck(String registryUrl, io.sluice.client.ClientOptions options) {
+    this.client = new SchemaRegistryClient(registryUrl, options);
   }
 
   @FunctionalInterface
@@ -61,7 +61,12 @@ public final class EvolutionCheck {
   }
 
   public static EvolutionCheck against(String registryUrl) {
-    return new EvolutionCheck(registryUrl);
+    return against(registryUrl, io.sluice.client.ClientOptions.defaults());
+  }
+
+  /** As {@link #against(String)}, reaching the registry with these credentials and CA. */
+  public static EvolutionCheck against(String registryUrl, io.sluice.client.ClientOptions options) {
+    return new EvolutionCheck(registryUrl, options);
   }
 
   /** The schema a file name suggests: {@code .avsc} Avro, {@code .proto} Protobuf, {@code .json} JSON Schema. */

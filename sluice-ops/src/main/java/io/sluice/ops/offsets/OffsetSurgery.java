@@ -67,7 +67,7 @@ public final class OffsetSurgery {
 
   private OffsetSurgery(Builder b) {
     this.bootstrapServers = Objects.requireNonNull(b.bootstrapServers, "bootstrapServers");
-    this.api = new ConnectRestClient(Objects.requireNonNull(b.connectUrl, "connectUrl"));
+    this.api = new ConnectRestClient(Objects.requireNonNull(b.connectUrl, "connectUrl"), b.options);
     this.topic = new OffsetsTopic(bootstrapServers, b.offsetsTopic);
     this.writer = new TopicWriter(bootstrapServers, b.offsetsTopic);
     this.secretsTopic = b.secretsTopic;
@@ -595,6 +595,7 @@ public final class OffsetSurgery {
   public static final class Builder {
     private String bootstrapServers;
     private String connectUrl;
+    private io.sluice.client.ClientOptions options = io.sluice.client.ClientOptions.defaults();
     private String offsetsTopic = "connect-offsets";
     private String secretsTopic = "sluice-connect-secrets";
     private Path backupDir;
@@ -634,6 +635,12 @@ public final class OffsetSurgery {
     /** Where backups go: {@code <data-dir>/backups/offsets} under {@code sluice up}. */
     public Builder backupDir(Path v) {
       backupDir = v;
+      return this;
+    }
+
+    /** Credentials and CA for Connect's REST API (defaults: none, the JDK's CAs). */
+    public Builder clientOptions(io.sluice.client.ClientOptions v) {
+      options = v;
       return this;
     }
 
