@@ -52,6 +52,7 @@ public final class ClusterOptions {
   public static final String PASSWORD_ENV = "SLUICE_PASSWORD";
 
   private SluiceConfig config;
+  private String scheme;
 
   private SluiceConfig config() {
     if (config == null) {
@@ -132,15 +133,21 @@ public final class ClusterOptions {
     return env;
   }
 
-  /** https when the configuration's web configuration serves TLS, as {@code sluice up} then does. */
+  /**
+   * https when the configuration's web configuration serves TLS, as {@code sluice up} then does; the file is read
+   * once per command, not once per URL asked for.
+   */
   private String scheme() {
-    return config().find(SluiceConfig.WEB_CONFIG_FILE).map(f -> {
-      try {
-        return io.sluice.http.web.WebConfig.load(Path.of(f)).tls() != null ? "https" : "http";
-      } catch (IllegalArgumentException e) {
-        return "http";
-      }
-    }).orElse("http");
+    if (scheme == null) {
+      scheme = config().find(SluiceConfig.WEB_CONFIG_FILE).map(f -> {
+        try {
+          return io.sluice.http.web.WebConfig.load(Path.of(f)).tls() != null ? "https" : "http";
+        } catch (IllegalArgumentException e) {
+          return "http";
+        }
+      }).orElse("http");
+    }
+    return scheme;
   }
 
   public Path dataDir() {

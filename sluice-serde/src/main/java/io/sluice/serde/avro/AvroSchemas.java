@@ -6,7 +6,7 @@ import org.apache.avro.generic.GenericContainer;
 import org.apache.kafka.common.errors.SerializationException;
 
 /** The Avro schema of a value, as Confluent's serializers derive it: a record's own, or a primitive's. */
-final class AvroSchemas {
+public final class AvroSchemas {
   private AvroSchemas() {}
 
   static Schema of(Object value) {
@@ -42,7 +42,7 @@ final class AvroSchemas {
   }
 
   /** The full name a subject name strategy needs: the record's (or enum's, fixed's) full name, else the type's. */
-  static String recordName(Schema schema) {
+  public static String recordName(Schema schema) {
     return switch (schema.getType()) {
       case RECORD, ENUM, FIXED -> schema.getFullName();
       default -> schema.getType().getName();

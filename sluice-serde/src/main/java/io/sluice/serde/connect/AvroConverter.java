@@ -1,6 +1,7 @@
 package io.sluice.serde.connect;
 
 import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.avro.AvroSchemas;
 import io.sluice.serde.avro.ReaderSchema;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -127,17 +128,10 @@ public final class AvroConverter implements Converter {
     if (known != null) {
       return known;
     }
-    int id = RegistryBinding.idFor(config, client, topic, recordName(avro),
+    int id = RegistryBinding.idFor(config, client, topic, AvroSchemas.recordName(avro),
         new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of()));
     ids.put(avro, id);
     return id;
-  }
-
-  private static String recordName(org.apache.avro.Schema avro) {
-    return switch (avro.getType()) {
-      case RECORD, ENUM, FIXED -> avro.getFullName();
-      default -> avro.getType().getName();
-    };
   }
 
   @Override
@@ -168,7 +162,7 @@ public final class AvroConverter implements Converter {
     if (readerVersion == null) {
       return new Reading(new GenericDatumReader<>(writer), writer, data.connectSchema(writer), null);
     }
-    String subject = config.strategy().subject(topic, config.isKey(), recordName(writer));
+    String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(writer));
     try {
       // "latest" is fetched again for each new writer id: a new writer schema is when the subject may have moved on.
       Optional<SchemaRegistryClient.SubjectVersion> v = client.version(subject, readerVersion);
