@@ -58,6 +58,7 @@ public final class Platform implements AutoCloseable {
           .pluginPath(pluginPath)
           .dataDir(dataDir)
           .consumerInterceptor(MetricsExporter.FRESHNESS)
+          .webConfig(web.of("connect"))
           .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
       EmbeddedKafka.Builder kafkaBuilder = config.externalKafka().isPresent() ? null : EmbeddedKafka.builder()
           .dataDir(dataDir.resolve("kafka"))

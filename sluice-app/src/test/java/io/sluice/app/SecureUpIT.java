@@ -58,6 +58,7 @@ class SecureUpIT {
   private static String alerts;
   private static String exporter;
   private static int registryPort;
+  private static String connect;
   private static HttpClient client;
 
   @BeforeAll
@@ -92,13 +93,15 @@ class SecureUpIT {
     int metricsPort = freePort();
     int alertsPort = freePort();
     int exporterPort = freePort();
+    int connectPort = freePort();
     up = PackagedSluice.up(dir, List.of("--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + freePort(),
-        "--connect-port", "" + freePort(), "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
+        "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
         "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort, "--web.config.file", web.toString()));
     registry = "https://127.0.0.1:" + registryPort;
     metrics = "https://127.0.0.1:" + metricsPort;
     alerts = "https://127.0.0.1:" + alertsPort;
     exporter = "https://127.0.0.1:" + exporterPort;
+    connect = "https://127.0.0.1:" + connectPort;
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, new X509TrustManager[] {new X509TrustManager() {
       public void checkClientTrusted(X509Certificate[] chain, String type) {}
@@ -173,6 +176,31 @@ class SecureUpIT {
     assertEquals(403, call("POST", alerts + "/api/v2/silences", "reader", silence).statusCode());
     assertEquals(200, call("POST", alerts + "/api/v2/silences", "operator", silence).statusCode());
 
+    // Connect, through its REST extension: Connect's error shape; its health stays open.
+    HttpResponse<String> connectors = call("GET", connect + "/connectors", null, null);
+    assertEquals(401, connectors.statusCode(), connectors.body());
+    assertEquals(401, JSON.readTree(connectors.body()).path("error_code").asInt(), connectors.body());
+    assertTrue(connectors.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"));
+    assertEquals(200, call("GET", connect + "/connectors", "reader", null).statusCode());
+    String sink = "{\"name\": \"secured-sink\", \"config\": {\"connector.class\": "
+        + "\"io.debezium.connector.jdbc.JdbcSinkConnector\", \"topics\": \"secured\", \"connection.url\": "
+        + "\"jdbc:postgresql://127.0.0.1:1/none\", \"connection.username\": \"u\", \"connection.password\": "
+        + "\"sink-db-pw\", \"tasks.max\": \"1\"}}";
+    HttpResponse<String> readerCreates = call("POST", connect + "/connectors", "reader", sink);
+    assertEquals(403, readerCreates.statusCode(), readerCreates.body());
+    assertEquals(403, JSON.readTree(readerCreates.body()).path("error_code").asInt(), readerCreates.body());
+    assertEquals(403, call("POST", connect + "/connectors", "operator", sink).statusCode());
+    HttpResponse<String> created = call("POST", connect + "/connectors", "admin", sink);
+    assertEquals(201, created.statusCode(), created.body());
+    assertEquals(202, call("PUT", connect + "/connectors/secured-sink/pause", "operator", null).statusCode());
+    assertEquals(403, call("PUT", connect + "/connectors/secured-sink/resume", "reader", null).statusCode());
+    assertEquals(403, call("DELETE", connect + "/connectors/secured-sink", "operator", null).statusCode());
+    // A delete goes through Sluice's addition, which stops the connector and backs up its offsets by calling this
+    // worker's own API over TLS.
+    HttpResponse<String> deleted = call("DELETE", connect + "/connectors/secured-sink", "admin", null);
+    assertEquals(204, deleted.statusCode(), deleted.body());
+    assertEquals(200, call("GET", connect + "/health", null, null).statusCode());
+
     // The exporter.
     assertEquals(401, call("GET", exporter + "/metrics", null, null).statusCode());
     assertEquals(200, call("GET", exporter + "/metrics", "reader", null).statusCode());
@@ -201,6 +229,9 @@ class SecureUpIT {
     PackagedSluice.Run allowed = PackagedSluice.run(dir, withUser);
     assertEquals(0, allowed.exit(), allowed::toString);
     assertTrue(!allowed.out().contains("reader-pw") && !allowed.err().contains("reader-pw"), "no password printed");
+    PackagedSluice.Run list = PackagedSluice.run(dir, "connectors", "list", "--connect-url", connect, "--cacert",
+        dir.resolve("tls.crt").toString(), "--user", "reader", "--password-file", password.toString());
+    assertEquals(0, list.exit(), list::toString);
 
     // Every state-changing request is one audit line, refused ones too; no password reaches the log.
     String log = read(SecureUpIT.up.stderr());
@@ -208,7 +239,10 @@ class SecureUpIT {
         log.lines().filter(l -> l.contains("audit")).toList().toString());
     assertTrue(log.contains("registry POST /subjects/secured-value/versions user=reader address=127.0.0.1 status=403"));
     assertTrue(log.contains("alerts POST /api/v2/silences user=operator address=127.0.0.1 status=200"));
-    for (String secret : List.of("admin-pw", "reader-pw", "operator-pw")) {
+    assertTrue(log.contains("connect POST /connectors user=reader address=127.0.0.1 status=403"),
+        log.lines().filter(l -> l.contains("audit")).toList().toString());
+    assertTrue(log.contains("connect DELETE /connectors/secured-sink user=admin address=127.0.0.1 status=204"));
+    for (String secret : List.of("admin-pw", "reader-pw", "operator-pw", "sink-db-pw")) {
       assertTrue(!log.contains(secret), secret + " in the log");
     }
 

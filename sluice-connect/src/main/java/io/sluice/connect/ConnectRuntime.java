@@ -3,15 +3,16 @@ package io.sluice.connect;
 import io.sluice.connect.convert.JsonEnvelopeConverter;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpTransport;
+import io.sluice.connect.rest.RestTls;
+import io.sluice.connect.rest.WorkerSettings;
+import io.sluice.http.web.WebConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
 import org.apache.kafka.connect.runtime.Herder;
@@ -102,6 +103,8 @@ public final class ConnectRuntime implements AutoCloseable {
     private String secretsTopic = SECRETS_TOPIC;
     private final Map<String, String> overrides = new HashMap<>();
     private final java.util.List<String> consumerInterceptors = new java.util.ArrayList<>();
+    private WebConfig web = WebConfig.none();
+    private final String internalToken = UUID.randomUUID().toString();
 
     private Builder() {}
 
@@ -157,6 +160,16 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Users, roles, headers and TLS of the REST API, from the web configuration of Prometheus' tools: the same file
+     * Sluice's other surfaces read. The worker reads the users from the configuration's file; Connect reads
+     * certificates at start (it has no reload of its own).
+     */
+    public Builder webConfig(WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
     public Builder workerProperty(String key, String value) {
       overrides.put(key, value);
       return this;
@@ -167,11 +180,15 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
+    private String scheme() {
+      return web.tls() == null ? "http" : "https";
+    }
+
     Map<String, String> workerConfig() {
       Map<String, String> c = new HashMap<>();
       c.put("bootstrap.servers", bootstrapServers);
       c.put("group.id", groupId);
-      c.put("listeners", "http://" + restHost + ":" + restPort);
+      c.put("listeners", scheme() + "://" + restHost + ":" + restPort);
       c.put("rest.advertised.host.name", restHost);
       c.put("rest.advertised.port", String.valueOf(restPort));
       // Kafka's JSON format, byte for byte, with each schema serialized once instead of once per record.
@@ -218,6 +235,14 @@ public final class ConnectRuntime implements AutoCloseable {
         c.put("consumer." + WORKER_KEY, restHost + ":" + restPort);
       }
       c.put("sluice.secrets.topic", secretsTopic);
+      c.put(WorkerSettings.INTERNAL_TOKEN, internalToken);
+      if (web.source() != null) {
+        c.put(WorkerSettings.WEB_CONFIG_FILE, web.source().toAbsolutePath().toString());
+      }
+      if (web.tls() != null) {
+        c.putAll(RestTls.workerConfig(web.tls(), dataDir.resolve("tls")));
+        c.put(WorkerSettings.SERVER_CERTIFICATE, web.tls().certFile().toAbsolutePath().toString());
+      }
       c.putAll(overrides);
       return c;
     }
@@ -229,11 +254,12 @@ public final class ConnectRuntime implements AutoCloseable {
       // Scans plugins and binds the REST port before it needs Kafka, then waits for the cluster to answer: the
       // embedded broker may still be starting.
       Connect<?> connect = new ConnectDistributed().startConnect(config);
-      ConnectRuntime runtime = new ConnectRuntime(connect, "http://" + restHost + ":" + restPort, config);
+      ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config);
       try {
         // The secrets topic must exist before the first connector config that refers to it.
         SecretStore.of(bootstrapServers, secretsTopic);
-        runtime.awaitReady(Duration.ofSeconds(120));
+        ClientOptions self = ClientOptions.defaults().withHeader(WorkerSettings.INTERNAL_HEADER, internalToken);
+        runtime.awaitReady(web.tls() == null ? self : self.withCaFile(web.tls().certFile()), Duration.ofSeconds(120));
       } catch (RuntimeException e) {
         runtime.close();
         throw e;
@@ -244,23 +270,20 @@ public final class ConnectRuntime implements AutoCloseable {
   }
 
   /** The worker answers {@code GET /connectors} with 200 only once it has joined the group and read its configs. */
-  private void awaitReady(Duration timeout) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private void awaitReady(ClientOptions self, Duration timeout) {
+    HttpTransport http = new HttpTransport(restUrl, self.withRequestTimeout(Duration.ofSeconds(5))
+        .withAttempts(1, Duration.ofMillis(100)), "Kafka Connect");
     long deadline = System.nanoTime() + timeout.toNanos();
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl + "/connectors"))
-            .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
+        HttpTransport.Reply r = http.send("GET", "/connectors", null, true);
+        if (r.status() == 200) {
           return;
         }
-        last = "HTTP " + r.statusCode() + " " + r.body();
-      } catch (IOException e) {
-        last = e.toString();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for Connect", e);
+        last = "HTTP " + r.status() + " " + r.body();
+      } catch (HttpTransport.UnreachableException e) {
+        last = e.getMessage();
       }
       try {
         Thread.sleep(100);

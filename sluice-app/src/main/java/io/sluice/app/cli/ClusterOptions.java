@@ -80,7 +80,7 @@ public final class ClusterOptions {
   }
 
   public String connectUrl() {
-    return connectUrl != null ? connectUrl : "http://" + config().host() + ":" + config().port(SluiceConfig.CONNECT_PORT);
+    return connectUrl != null ? connectUrl : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.CONNECT_PORT);
   }
 
   public String registryUrl() {

@@ -27,7 +27,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,17 +55,20 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
   /** Marks this worker's own calls to itself, which need no additions; outside clients cannot know the value. */
-  private static final String INTERNAL = "X-Sluice-Internal";
+  static final String INTERNAL = WorkerSettings.INTERNAL_HEADER;
 
   private final WorkerSettings settings;
-  private final String internalToken = UUID.randomUUID().toString();
+  private final String internalToken;
   private final ConnectRestClient connect;
 
   ConnectorRequestFilter(WorkerSettings settings) {
     this.settings = settings;
-    this.connect = new ConnectRestClient(settings.restUrl(), ClientOptions.defaults()
+    this.internalToken = settings.internalToken();
+    ClientOptions self = ClientOptions.defaults()
         .withRequestTimeout(Duration.ofSeconds(90)).withAttempts(20, Duration.ofMillis(500))
-        .withHeader(INTERNAL, internalToken));
+        .withHeader(INTERNAL, internalToken);
+    this.connect = new ConnectRestClient(settings.restUrl(),
+        settings.serverCertificate().map(self::withCaFile).orElse(self));
   }
 
   @Override

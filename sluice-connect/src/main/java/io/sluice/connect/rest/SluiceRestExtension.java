@@ -1,5 +1,7 @@
 package io.sluice.connect.rest;
 
+import io.sluice.http.web.WebConfig;
+import jakarta.ws.rs.Priorities;
 import java.util.Map;
 import org.apache.kafka.connect.rest.ConnectRestExtension;
 import org.apache.kafka.connect.rest.ConnectRestExtensionContext;
@@ -19,6 +21,8 @@ public final class SluiceRestExtension implements ConnectRestExtension {
 
   @Override
   public void register(ConnectRestExtensionContext context) {
+    WebConfig web = settings.webConfigFile().map(WebConfig::load).orElse(WebConfig.none());
+    context.configurable().register(new RestAccess(web, settings.internalToken()), Priorities.AUTHENTICATION);
     context.configurable().register(new ConnectorRequestFilter(settings));
   }
 

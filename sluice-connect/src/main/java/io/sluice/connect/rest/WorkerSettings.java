@@ -3,17 +3,28 @@ package io.sluice.connect.rest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 
-/** What the REST filter needs from the worker configuration. */
-record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir,
-    long maxRequestBytes, List<String> configProviders) {
+/** What the REST filters need from the worker configuration, and the keys Sluice adds to it. */
+public record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir,
+    long maxRequestBytes, List<String> configProviders, String internalToken, Optional<Path> webConfigFile,
+    Optional<Path> serverCertificate) {
   static final String DATA_DIR = "sluice.data.dir";
   static final String SECRETS_TOPIC = "sluice.secrets.topic";
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
   static final String MAX_REQUEST_BYTES = "sluice.rest.max.request.bytes";
   static final long DEFAULT_MAX_REQUEST_BYTES = 4L << 20;
+  /** Marks the worker's calls to itself; set by {@code ConnectRuntime}, random when the extension runs elsewhere. */
+  /** The header that carries the token. */
+  public static final String INTERNAL_HEADER = "X-Sluice-Internal";
+  public static final String INTERNAL_TOKEN = "sluice.rest.internal.token";
+  /** The web configuration (Prometheus tools' format) whose users and roles guard the REST API. */
+  public static final String WEB_CONFIG_FILE = "sluice.web.config.file";
+  /** The certificate the REST server presents, which the worker's calls to itself trust. */
+  public static final String SERVER_CERTIFICATE = "sluice.rest.server.certificate";
 
-  static WorkerSettings from(Map<String, ?> c) {
+  public static WorkerSettings from(Map<String, ?> c) {
     String listener = String.valueOf(c.get("listeners")).split(",")[0].trim();
     String restUrl = listener.replace("://0.0.0.0:", "://127.0.0.1:").replace("://:", "://127.0.0.1:");
     Object dataDir = c.get(DATA_DIR);
@@ -35,6 +46,9 @@ record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTop
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
         maxBytes,
         c.get("config.providers") == null ? List.of() : java.util.Arrays.stream(c.get("config.providers").toString()
-            .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList());
+            .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
+        c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
+        Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
+        Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())));
   }
 }

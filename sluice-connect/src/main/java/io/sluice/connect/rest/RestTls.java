@@ -1,0 +1,112 @@
+package io.sluice.connect.rest;
+
+import io.sluice.http.tls.Pem;
+import io.sluice.http.web.WebConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The worker properties that make Connect's REST server serve TLS from the PEM files of a web configuration. Connect
+ * configures Jetty from key stores only, so the PEM key and chain are copied at start into PKCS#12 files under the data
+ * directory, readable by the owner alone, with a password made at random for this start; the password goes only into
+ * the worker configuration in memory, where Connect keeps it as a hidden {@code Password}.
+ */
+public final class RestTls {
+  private RestTls() {}
+
+  /** {@code listeners.https.*} for the server side, and {@code ssl.truststore.*} so workers trust each other. */
+  public static Map<String, String> workerConfig(WebConfig.Tls tls, Path dir) {
+    String clientAuth = switch (tls.clientAuth()) {
+      case "RequireAndVerifyClientCert" -> "required";
+      case "VerifyClientCertIfGiven" -> "requested";
+      case "NoClientCert", "RequestClientCert" -> "none";
+      default -> throw new IllegalArgumentException("Connect's REST server cannot ask for a client certificate "
+          + "without verifying it (client_auth_type " + tls.clientAuth() + "); use RequireAndVerifyClientCert with "
+          + "client_ca_file");
+    };
+    String password = randomPassword();
+    Map<String, String> c = new HashMap<>();
+    String p = "listeners.https.";
+    try {
+      Files.createDirectories(dir);
+      Path keys = write(dir.resolve("connect-rest-keys.p12"), Pem.keyStore(tls.certFile(), tls.keyFile()), password,
+          true);
+      c.put(p + "ssl.keystore.type", "PKCS12");
+      c.put(p + "ssl.keystore.location", keys.toString());
+      c.put(p + "ssl.keystore.password", password);
+      c.put(p + "ssl.key.password", password);
+      c.put(p + "ssl.client.auth", clientAuth);
+      c.put(p + "ssl.enabled.protocols", String.join(",", protocols(tls.minVersion())));
+      if (tls.clientCaFile() != null) {
+        Path clients = write(dir.resolve("connect-rest-clients.p12"), Pem.trustStore(tls.clientCaFile()), password,
+            false);
+        c.put(p + "ssl.truststore.type", "PKCS12");
+        c.put(p + "ssl.truststore.location", clients.toString());
+        c.put(p + "ssl.truststore.password", password);
+      }
+      // Workers forward requests to each other over the same listener; each trusts the chain every worker presents.
+      KeyStore peers = KeyStore.getInstance("PKCS12");
+      peers.load(null, null);
+      List<Certificate> chain = Pem.certificates(tls.certFile());
+      for (int i = 0; i < chain.size(); i++) {
+        peers.setCertificateEntry("peer-" + i, chain.get(i));
+      }
+      Path trust = write(dir.resolve("connect-rest-peers.p12"), peers, password, false);
+      c.put("ssl.truststore.type", "PKCS12");
+      c.put("ssl.truststore.location", trust.toString());
+      c.put("ssl.truststore.password", password);
+      c.put("rest.advertised.listener", "https");
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot serve TLS on Connect's REST API from " + tls.certFile() + " and "
+          + tls.keyFile() + ": " + e.getMessage(), e);
+    }
+    return c;
+  }
+
+  private static Path write(Path file, KeyStore source, String password, boolean withKey)
+      throws IOException, GeneralSecurityException {
+    KeyStore out = source;
+    if (withKey) {
+      // The PEM key store's entry has no password of its own; Jetty asks for one.
+      out = KeyStore.getInstance("PKCS12");
+      out.load(null, null);
+      out.setKeyEntry("key", source.getKey("key", Pem.NO_PASSWORD), password.toCharArray(),
+          source.getCertificateChain("key"));
+    }
+    Files.deleteIfExists(file);
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try (OutputStream o = Files.newOutputStream(file, StandardOpenOption.TRUNCATE_EXISTING)) {
+      out.store(o, password.toCharArray());
+    }
+    return file;
+  }
+
+  private static List<String> protocols(String min) {
+    List<String> all = List.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
+    int from = switch (min == null ? "TLS12" : min) {
+      case "TLS10" -> 0;
+      case "TLS11" -> 1;
+      case "TLS13" -> 3;
+      default -> 2;
+    };
+    return all.subList(from, all.size());
+  }
+
+  private static String randomPassword() {
+    byte[] b = new byte[24];
+    new SecureRandom().nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+}
