@@ -10,6 +10,7 @@ import io.sluice.alerts.AlertRouter;
 import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -35,7 +36,7 @@ public final class Platform implements AutoCloseable {
 
   private final Deque<Stoppable> started = new ArrayDeque<>();
   private final Map<String, String> urls = new LinkedHashMap<>();
-  private final String bootstrapServers;
+  private final KafkaCluster cluster;
   private ConnectRuntime connect;
   private boolean closed;
   private final WebSurfaces web;
@@ -66,10 +67,11 @@ public final class Platform implements AutoCloseable {
           .port(config.port(SluiceConfig.KAFKA_PORT))
           .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
       String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
-      bootstrapServers = bootstrap;
+      KafkaCluster cluster = config.kafkaCluster(bootstrap);
+      this.cluster = cluster;
       // Connect's plugin scan and REST set-up need no broker: run them while the broker and the servers start.
       CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
-          () -> connectBuilder.bootstrapServers(bootstrap).start(), runnable -> {
+          () -> connectBuilder.cluster(cluster).start(), runnable -> {
             Thread t = new Thread(runnable, "sluice-connect-start");
             t.setDaemon(true);
             t.start();
@@ -107,7 +109,7 @@ public final class Platform implements AutoCloseable {
   private void startAlertRouter(SluiceConfig config, String host, Path dataDir) {
     int port = config.port(SluiceConfig.ALERTS_PORT);
     // Silences and the notification log live in Kafka so that every node of a cluster shares them.
-    KafkaStateStore state = KafkaStateStore.start(bootstrapServers, config.get(SluiceConfig.ALERTS_STATE_TOPIC),
+    KafkaStateStore state = KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC),
         Duration.ofSeconds(60));
     started.push(state::close);
     AlertRouter.Builder b = AlertRouter.builder()
@@ -159,7 +161,7 @@ public final class Platform implements AutoCloseable {
 
   private void startRegistry(SluiceConfig config, String host) {
     SchemaRegistry registry = SchemaRegistry.builder()
-        .bootstrapServers(bootstrapServers)
+        .cluster(cluster)
         .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
         .host(host)
         .port(config.port(SluiceConfig.REGISTRY_PORT))
@@ -192,7 +194,12 @@ public final class Platform implements AutoCloseable {
   }
 
   public String bootstrapServers() {
-    return bootstrapServers;
+    return cluster.bootstrapServers();
+  }
+
+  /** The Kafka cluster with the client security settings every client of this platform uses. */
+  public KafkaCluster cluster() {
+    return cluster;
   }
 
   public ConnectRuntime connect() {

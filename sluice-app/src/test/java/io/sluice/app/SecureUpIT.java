@@ -10,8 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.http.web.BasicAuth;
-import java.io.StringWriter;
-import java.math.BigInteger;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -20,24 +18,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.X509TrustManager;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,20 +50,7 @@ class SecureUpIT {
 
   @BeforeAll
   static void up() throws Exception {
-    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-    g.initialize(256);
-    KeyPair pair = g.generateKeyPair();
-    X500Name name = new X500Name("CN=sluice.test");
-    JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, BigInteger.ONE,
-        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(86400)), name, pair.getPublic());
-    b.addExtension(Extension.subjectAlternativeName, false,
-        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
-    X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
-        b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
-    Files.writeString(dir.resolve("tls.crt"), pem(cert));
-    // PKCS#8, what openssl 3 writes by default (the web configuration test covers PKCS#1 RSA keys).
-    Files.writeString(dir.resolve("tls.key"), pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(
-        pair.getPrivate(), null)));
+    TestCertificate.write(dir);
     Path web = Files.writeString(dir.resolve("web.yml"), """
         tls_server_config:
           cert_file: tls.crt
@@ -113,14 +87,6 @@ class SecureUpIT {
       }
     }}, null);
     client = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(10)).build();
-  }
-
-  private static String pem(Object o) throws Exception {
-    StringWriter out = new StringWriter();
-    try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-      w.writeObject(o);
-    }
-    return out.toString();
   }
 
   @AfterAll

@@ -8,9 +8,11 @@ import io.sluice.client.HttpTransport;
 import io.sluice.connect.rest.RestTls;
 import io.sluice.connect.rest.WorkerSettings;
 import io.sluice.http.web.WebConfig;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.connect.cli.ConnectDistributed;
@@ -91,7 +93,7 @@ public final class ConnectRuntime implements AutoCloseable {
 
   /** Configures and starts the worker. */
   public static final class Builder {
-    private String bootstrapServers = "127.0.0.1:9092";
+    private KafkaCluster cluster = KafkaCluster.of("127.0.0.1:9092");
     private String restHost = "127.0.0.1";
     private int restPort = 8083;
     private String groupId = "sluice";
@@ -109,7 +111,16 @@ public final class ConnectRuntime implements AutoCloseable {
     private Builder() {}
 
     public Builder bootstrapServers(String bootstrapServers) {
-      this.bootstrapServers = bootstrapServers;
+      this.cluster = KafkaCluster.of(bootstrapServers, cluster.security());
+      return this;
+    }
+
+    /**
+     * The cluster and the client security it asks for: the worker's own clients, its tasks' producers, consumers and
+     * admin clients, and the secrets topic all use it.
+     */
+    public Builder cluster(KafkaCluster cluster) {
+      this.cluster = cluster;
       return this;
     }
 
@@ -186,7 +197,15 @@ public final class ConnectRuntime implements AutoCloseable {
 
     Map<String, String> workerConfig() {
       Map<String, String> c = new HashMap<>();
-      c.put("bootstrap.servers", bootstrapServers);
+      c.put("bootstrap.servers", cluster.bootstrapServers());
+      // Connect gives its tasks' clients only what is under their prefix; each needs the cluster's security too.
+      cluster.security().forEach((k, v) -> {
+        c.put(k, v);
+        for (String client : List.of("producer.", "consumer.", "admin.")) {
+          c.put(client + k, v);
+        }
+        c.put("config.providers." + SecretConfigProvider.NAME + ".param." + k, v);
+      });
       c.put("group.id", groupId);
       c.put("listeners", scheme() + "://" + restHost + ":" + restPort);
       c.put("rest.advertised.host.name", restHost);
@@ -227,7 +246,7 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
       c.put("config.providers", SecretConfigProvider.NAME);
       c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());
-      c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", bootstrapServers);
+      c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", cluster.bootstrapServers());
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
       c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
       if (!consumerInterceptors.isEmpty()) {
@@ -257,7 +276,7 @@ public final class ConnectRuntime implements AutoCloseable {
       ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config);
       try {
         // The secrets topic must exist before the first connector config that refers to it.
-        SecretStore.of(bootstrapServers, secretsTopic);
+        SecretStore.of(cluster, secretsTopic);
         ClientOptions self = ClientOptions.defaults().withHeader(WorkerSettings.INTERNAL_HEADER, internalToken);
         runtime.awaitReady(web.tls() == null ? self : self.withCaFile(web.tls().certFile()), Duration.ofSeconds(120));
       } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import io.sluice.topics.KafkaCluster;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,7 +57,7 @@ public final class MetricsExporter implements AutoCloseable {
     ConnectorCatalog catalog = new ConnectorCatalog(herder);
     Metrics metrics = herder.connectMetrics().metrics();
     CommitCounters commits = new CommitCounters(metrics);
-    restarts = new RestartCounter(workerConfig.get("bootstrap.servers"), workerConfig.get("status.storage.topic"));
+    restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
     slow = new SlowReadings(catalog, herder, workerConfig, b.clock);
     Freshness freshness = new Freshness();
     recorder = freshness::observe;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import io.sluice.topics.KafkaCluster;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -46,11 +47,11 @@ final class RestartCounter implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  RestartCounter(String bootstrapServers, String statusTopic) {
+  RestartCounter(KafkaCluster cluster, String statusTopic) {
     // Never auto-create: a status topic created by a metadata request would have the broker's default cleanup policy,
     // and Connect refuses to start on a status topic that is not compacted.
-    consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrapServers, "enable.auto.commit", "false",
-        "allow.auto.create.topics", "false", "client.id", "sluice-exporter-status-reader"),
+    consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of("enable.auto.commit", "false",
+        "allow.auto.create.topics", "false", "client.id", "sluice-exporter-status-reader")),
         new ByteArrayDeserializer(), new ByteArrayDeserializer());
     thread = new Thread(() -> follow(statusTopic), "sluice-exporter-status-reader");
     thread.setDaemon(true);

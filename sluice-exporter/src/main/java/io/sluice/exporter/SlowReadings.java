@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import io.sluice.topics.KafkaCluster;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
@@ -62,13 +63,13 @@ final class SlowReadings implements AutoCloseable {
     this.catalog = catalog;
     this.herder = herder;
     this.clock = clock;
-    String bootstrap = workerConfig.get("bootstrap.servers");
-    this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap, "client.id", "sluice-exporter",
-        "request.timeout.ms", "10000", "default.api.timeout.ms", "10000"));
+    KafkaCluster cluster = KafkaCluster.from(workerConfig);
+    this.admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-exporter",
+        "request.timeout.ms", "10000", "default.api.timeout.ms", "10000")));
     SecretConfigProvider provider = new SecretConfigProvider();
     String secretsTopic = workerConfig.get("sluice.secrets.topic");
     if (secretsTopic != null) {
-      provider.configure(Map.of("bootstrap.servers", bootstrap, "topic", secretsTopic));
+      provider.configure(cluster.clientConfig(Map.of("topic", secretsTopic)));
       this.secrets = provider;
     } else {
       this.secrets = null;

@@ -50,11 +50,19 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("node.id", String.valueOf(NODE_ID));
     // Static voters: the controller port is chosen afresh at every start, and only dynamic quorums persist it.
     props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
-    props.put("listeners", "PLAINTEXT://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
-    props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
+    StringBuilder listeners = new StringBuilder("PLAINTEXT://" + host + ":" + port);
+    StringBuilder advertised = new StringBuilder("PLAINTEXT://" + host + ":" + port);
+    StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    b.listeners.forEach((name, address) -> {
+      listeners.append(',').append(name).append("://").append(host).append(':').append(address.port());
+      advertised.append(',').append(name).append("://").append(host).append(':').append(address.port());
+      protocols.append(',').append(name).append(':').append(address.protocol());
+    });
+    props.put("listeners", listeners + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
+    props.put("advertised.listeners", advertised.toString());
     props.put("controller.listener.names", CONTROLLER_LISTENER);
     props.put("inter.broker.listener.name", "PLAINTEXT");
-    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    props.put("listener.security.protocol.map", protocols.toString());
     props.put("log.dirs", logDir.toString());
     // One node: every internal topic can only have one replica.
     props.put("offsets.topic.replication.factor", "1");
@@ -135,8 +143,20 @@ public final class EmbeddedKafka implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 9092;
     private final Properties overrides = new Properties();
+    private final Map<String, Listener> listeners = new java.util.LinkedHashMap<>();
 
     private Builder() {}
+
+    private record Listener(String protocol, int port) {}
+
+    /**
+     * One more client listener beside the plain one, e.g. {@code listener("SASL_SSL", "SASL_SSL", 9093)}; its
+     * settings go in as broker properties under {@code listener.name.<name lower-cased>.}, as Kafka names them.
+     */
+    public Builder listener(String name, String securityProtocol, int port) {
+      listeners.put(name, new Listener(securityProtocol, port));
+      return this;
+    }
 
     public Builder dataDir(Path dataDir) {
       this.dataDir = dataDir;

@@ -9,6 +9,7 @@ import io.sluice.schema.SchemaType;
 import io.sluice.registry.store.KafkaLogStore;
 import io.sluice.registry.store.RegistryState;
 import io.sluice.schema.jsonschema.JsonSchemaProvider;
+import io.sluice.topics.KafkaCluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class SchemaRegistry implements AutoCloseable {
   }
 
   public static final class Builder {
-    private String bootstrapServers;
+    private KafkaCluster cluster;
     private String topic = "_schemas";
     private String host = "127.0.0.1";
     private int port = 8081;
@@ -69,7 +70,13 @@ public final class SchemaRegistry implements AutoCloseable {
 
     /** Kafka cluster holding the registry log; required. */
     public Builder bootstrapServers(String bootstrapServers) {
-      this.bootstrapServers = bootstrapServers;
+      this.cluster = KafkaCluster.of(bootstrapServers);
+      return this;
+    }
+
+    /** The cluster holding the registry's log, with the client security it asks for. */
+    public Builder cluster(KafkaCluster cluster) {
+      this.cluster = cluster;
       return this;
     }
 
@@ -126,10 +133,10 @@ public final class SchemaRegistry implements AutoCloseable {
 
     /** Reads the log to its end, then starts serving. */
     public SchemaRegistry start() {
-      Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      Objects.requireNonNull(cluster, "bootstrapServers");
       Map<SchemaType, SchemaProvider> providers = SchemaFormats.all(clock, comparisonBudget);
       RegistryState state = new RegistryState(providers);
-      KafkaLogStore store = KafkaLogStore.start(bootstrapServers, topic, state, timeout);
+      KafkaLogStore store = KafkaLogStore.start(cluster, topic, state, timeout);
       try {
         HttpServer server = RestApi.start(host, port, maxRequestBytes, state, store, providers,
             new CompatibilityChecker(providers), web);

@@ -44,13 +44,18 @@ public final class CompactedTopic {
    * it has exactly one partition. {@code what} names it in errors ("registry topic").
    */
   public static void ensure(String bootstrapServers, String topic, String what, Duration timeout) {
+    ensure(KafkaCluster.of(bootstrapServers), topic, what, timeout);
+  }
+
+  /** As {@link #ensure(String, String, String, Duration)}, on a cluster that may ask for credentials. */
+  public static void ensure(KafkaCluster cluster, String topic, String what, Duration timeout) {
     long ms = timeout.toMillis();
     // The client's own timeouts follow the caller's, so an unreachable cluster costs the timeout, not the client's
     // 60 s default on top of it while it closes.
     int clientMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, ms));
-    try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    try (Admin admin = Admin.create(cluster.clientConfig(Map.of(
         CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, clientMs,
-        CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Math.min(clientMs, 30_000)))) {
+        CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Math.min(clientMs, 30_000))))) {
       int brokers = admin.describeCluster().nodes().get(ms, TimeUnit.MILLISECONDS).size();
       NewTopic t = new NewTopic(topic, 1, (short) Math.min(3, Math.max(1, brokers)))
           .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));

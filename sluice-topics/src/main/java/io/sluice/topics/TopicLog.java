@@ -96,7 +96,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
     this.reader = reader;
     String id = b.clientId + "-" + UUID.randomUUID().toString().substring(0, 8);
     Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers);
+    p.putAll(b.cluster.clientConfig());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
@@ -112,7 +112,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
 
   private static <K, V> KafkaConsumer<K, V> consumer(Builder<K, V> b, String clientId) {
     Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers);
+    c.putAll(b.cluster.clientConfig());
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -124,11 +124,15 @@ public final class TopicLog<K, V> implements AutoCloseable {
   }
 
   public static <K, V> Builder<K, V> builder(String bootstrapServers, String topic, Serde<K> keys, Serde<V> values) {
-    return new Builder<>(bootstrapServers, topic, keys, values);
+    return new Builder<>(KafkaCluster.of(bootstrapServers), topic, keys, values);
+  }
+
+  public static <K, V> Builder<K, V> builder(KafkaCluster cluster, String topic, Serde<K> keys, Serde<V> values) {
+    return new Builder<>(cluster, topic, keys, values);
   }
 
   public static final class Builder<K, V> {
-    private final String bootstrapServers;
+    private final KafkaCluster cluster;
     private final String topic;
     private final Serde<K> keys;
     private final Serde<V> values;
@@ -137,8 +141,8 @@ public final class TopicLog<K, V> implements AutoCloseable {
     private Duration timeout = Duration.ofSeconds(30);
     private boolean create = true;
 
-    private Builder(String bootstrapServers, String topic, Serde<K> keys, Serde<V> values) {
-      this.bootstrapServers = bootstrapServers;
+    private Builder(KafkaCluster cluster, String topic, Serde<K> keys, Serde<V> values) {
+      this.cluster = cluster;
       this.topic = topic;
       this.keys = keys;
       this.values = values;
@@ -174,7 +178,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
     public TopicLog<K, V> start(Reader<K, V> reader) {
       if (create) {
         try {
-          CompactedTopic.ensure(bootstrapServers, topic, what, timeout);
+          CompactedTopic.ensure(cluster, topic, what, timeout);
         } catch (CompactedTopic.TopicException e) {
           throw new TopicLogException(e.getMessage(), e.timedOut(), e);
         }

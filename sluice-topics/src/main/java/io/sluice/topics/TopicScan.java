@@ -27,20 +27,24 @@ public final class TopicScan {
     void read(long done, long total);
   }
 
-  private final String bootstrapServers;
+  private final KafkaCluster cluster;
   private final String topic;
   private Map<Integer, Long> from = Map.of();
   private Duration timeout = Duration.ofSeconds(30);
   private Progress progress = (done, total) -> {};
   private String clientId = "sluice-topic-scan";
 
-  private TopicScan(String bootstrapServers, String topic) {
-    this.bootstrapServers = bootstrapServers;
+  private TopicScan(KafkaCluster cluster, String topic) {
+    this.cluster = cluster;
     this.topic = topic;
   }
 
   public static TopicScan of(String bootstrapServers, String topic) {
-    return new TopicScan(bootstrapServers, topic);
+    return new TopicScan(KafkaCluster.of(bootstrapServers), topic);
+  }
+
+  public static TopicScan of(KafkaCluster cluster, String topic) {
+    return new TopicScan(cluster, topic);
   }
 
   /** Start at these offsets (partition → offset) instead of each partition's beginning. */
@@ -114,17 +118,17 @@ public final class TopicScan {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    return new KafkaConsumer<>(Map.of(
-        "bootstrap.servers", bootstrapServers, "enable.auto.commit", "false", "client.id", clientId,
+    return new KafkaConsumer<>(cluster.clientConfig(Map.of(
+        "enable.auto.commit", "false", "client.id", clientId,
         // Large fetches make a read of 100,000 small records a few round trips.
-        "max.poll.records", "10000", "fetch.max.bytes", "67108864", "max.partition.fetch.bytes", "16777216"),
+        "max.poll.records", "10000", "fetch.max.bytes", "67108864", "max.partition.fetch.bytes", "16777216")),
         new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer) {
     var infos = consumer.partitionsFor(topic, timeout);
     if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("topic " + topic + " does not exist on " + bootstrapServers);
+      throw new IllegalStateException("topic " + topic + " does not exist on " + cluster.bootstrapServers());
     }
     return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
   }

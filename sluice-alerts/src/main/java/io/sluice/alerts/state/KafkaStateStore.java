@@ -1,5 +1,6 @@
 package io.sluice.alerts.state;
 
+import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +63,12 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
 
   /** Creates the topic when missing, reads it to its end and starts following it. */
   public static KafkaStateStore start(String bootstrapServers, String topic, Duration timeout) {
+    return start(KafkaCluster.of(bootstrapServers), topic, timeout);
+  }
+
+  public static KafkaStateStore start(KafkaCluster cluster, String topic, Duration timeout) {
     KafkaStateStore store = new KafkaStateStore();
-    store.topicLog = TopicLog.builder(bootstrapServers, topic, Serdes.String(), Serdes.ByteArray())
+    store.topicLog = TopicLog.builder(cluster, topic, Serdes.String(), Serdes.ByteArray())
         .describedAs("alert router state topic").clientId("sluice-alerts-state").timeout(timeout)
         .start(store::apply);
     store.heartbeats.scheduleWithFixedDelay(store::heartbeat, 0, HEARTBEAT_MS, TimeUnit.MILLISECONDS);

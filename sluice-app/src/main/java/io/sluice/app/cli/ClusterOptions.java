@@ -5,6 +5,7 @@ import io.sluice.client.ClientOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +71,11 @@ public final class ClusterOptions {
   public SluiceConfig platformConfig() {
     return dataDir == null ? config()
         : SluiceConfig.load(Optional.ofNullable(configFile), Map.of(SluiceConfig.DATA_DIR, dataDir.toString()));
+  }
+
+  /** The Kafka cluster with the client security settings of sluice.yaml's kafka.client section. */
+  public KafkaCluster cluster() {
+    return config().kafkaCluster(bootstrapServers());
   }
 
   public String bootstrapServers() {

@@ -3,6 +3,7 @@ package io.sluice.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.topics.KafkaCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,13 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String ALERTS_STATE_TOPIC = "alerts.state.topic";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
+  /**
+   * Prefix of the Kafka client security settings every Kafka client of Sluice uses, under Kafka's names
+   * ({@code kafka.client.security.protocol}, {@code kafka.client.sasl.mechanism}, {@code kafka.client.ssl.*}), with
+   * one shorthand of Sluice's: {@code kafka.client.sasl.username} and {@code kafka.client.sasl.password.file} make
+   * the {@code sasl.jaas.config} of the mechanism, so the password stays in a file of its own.
+   */
+  public static final String KAFKA_CLIENT_PREFIX = "kafka.client.";
   /** Prefix of raw broker properties for the embedded broker. */
   public static final String KAFKA_BROKER_PREFIX = "kafka.broker.";
 
@@ -182,6 +190,48 @@ public record SluiceConfig(Map<String, String> values) {
   /** Set when Sluice joins an existing Kafka cluster instead of running its own broker. */
   public Optional<String> externalKafka() {
     return find(KAFKA_BOOTSTRAP);
+  }
+
+  /** The cluster at {@code bootstrapServers} with the client security settings of {@code kafka.client.*}. */
+  public KafkaCluster kafkaCluster(String bootstrapServers) {
+    Map<String, String> security = new TreeMap<>(withPrefix(KAFKA_CLIENT_PREFIX));
+    String user = security.remove("sasl.username");
+    String passwordFile = security.remove("sasl.password.file");
+    if (user != null || passwordFile != null) {
+      if (user == null || passwordFile == null) {
+        throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username and " + KAFKA_CLIENT_PREFIX
+            + "sasl.password.file go together");
+      }
+      if (security.containsKey("sasl.jaas.config")) {
+        throw new ConfigException("give either " + KAFKA_CLIENT_PREFIX + "sasl.jaas.config or "
+            + KAFKA_CLIENT_PREFIX + "sasl.username with sasl.password.file, not both");
+      }
+      String mechanism = security.getOrDefault("sasl.mechanism", "GSSAPI");
+      String module = switch (mechanism) {
+        case "PLAIN" -> "org.apache.kafka.common.security.plain.PlainLoginModule";
+        case "SCRAM-SHA-256", "SCRAM-SHA-512" -> "org.apache.kafka.common.security.scram.ScramLoginModule";
+        default -> throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username works with sasl.mechanism PLAIN, "
+            + "SCRAM-SHA-256 or SCRAM-SHA-512, not " + mechanism + "; give sasl.jaas.config instead");
+      };
+      String password;
+      try {
+        password = Files.readString(Path.of(passwordFile)).strip();
+      } catch (IOException e) {
+        throw new ConfigException("cannot read " + KAFKA_CLIENT_PREFIX + "sasl.password.file " + passwordFile + ": "
+            + e.getMessage());
+      }
+      security.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
+          + jaasQuoted(password) + "\";");
+    }
+    try {
+      return KafkaCluster.of(bootstrapServers, security);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  private static String jaasQuoted(String value) {
+    return value.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 
   /** Every key under {@code prefix}, with the prefix removed. */

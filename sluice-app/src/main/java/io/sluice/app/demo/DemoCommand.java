@@ -15,6 +15,7 @@ import io.sluice.serde.connect.ProtobufConverter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -120,7 +121,7 @@ public final class DemoCommand implements Callable<Integer> {
       out.println(platform.readyLine());
     }
     Platform started = platform;
-    String bootstrap = started != null ? started.bootstrapServers() : cluster.bootstrapServers();
+    KafkaCluster bootstrap = started != null ? started.cluster() : cluster.cluster();
     Files.deleteIfExists(dir.resolve("hold"));
     out.println("starting the shop databases under " + dir + " ...");
     ShopDatabases dbs = ShopDatabases.start(dir, sourcePort, sinkPort);
@@ -210,14 +211,14 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Applies a fault the demo owns the means of; returns what happens next and how to recover. */
-  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect, String bootstrap)
+  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect, KafkaCluster bootstrap)
       throws IOException {
     return switch (kind) {
       case "poison" -> {
         try {
           poisonRecord(bootstrap);
         } catch (Exception e) {
-          throw new IOException("could not write to " + POISON_TOPIC + " at " + bootstrap + ": " + e.getMessage(), e);
+          throw new IOException("could not write to " + POISON_TOPIC + " at " + bootstrap.bootstrapServers() + ": " + e.getMessage(), e);
         }
         yield "a record the sink cannot read (plain JSON, key {\"id\": -1}, in no format its converter reads) is on "
             + POISON_TOPIC + ". " + SINK + " keeps running: Sluice gave it a dead letter queue, so the record goes to "
@@ -456,11 +457,9 @@ public final class DemoCommand implements Callable<Integer> {
    * A record written by hand onto the demo's orders topic, in no format the sink reads (plain JSON, without the
    * envelope or registry framing its converter expects): the sink cannot turn it into a row.
    */
-  static int poisonRecord(String bootstrap) throws Exception {
-    java.util.Properties props = new java.util.Properties();
-    props.put("bootstrap.servers", bootstrap);
+  static int poisonRecord(KafkaCluster cluster) throws Exception {
     try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
-        new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+        new org.apache.kafka.clients.producer.KafkaProducer<>(cluster.clientConfig(),
             new org.apache.kafka.common.serialization.ByteArraySerializer(),
             new org.apache.kafka.common.serialization.ByteArraySerializer())) {
       producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(POISON_TOPIC,

@@ -23,7 +23,7 @@ abstract class DlqCommandBase implements Callable<Integer> {
 
   DeadLetterQueue dlq() {
     return DeadLetterQueue.builder()
-        .bootstrapServers(cluster.bootstrapServers())
+        .cluster(cluster.cluster())
         .registryUrl(cluster.registryUrl())
         .clientOptions(cluster.clientOptions())
         .connectUrl(cluster.connectUrl())

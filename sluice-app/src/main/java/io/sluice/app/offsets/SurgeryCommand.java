@@ -36,7 +36,7 @@ abstract class SurgeryCommand implements Callable<Integer> {
 
   OffsetSurgery surgery() {
     return OffsetSurgery.builder()
-        .bootstrapServers(cluster.bootstrapServers())
+        .cluster(cluster.cluster())
         .connectUrl(cluster.connectUrl())
         .clientOptions(cluster.clientOptions())
         .offsetsTopic(offsetsTopic)

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicScan;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -22,7 +23,7 @@ import org.apache.kafka.clients.admin.Admin;
 public final class OffsetsTopic {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final String bootstrapServers;
+  private final KafkaCluster cluster;
   private final String topic;
 
   /** Told how far a read got, in records: {@code total} is the sum of the partitions' record ranges. */
@@ -34,7 +35,11 @@ public final class OffsetsTopic {
   }
 
   public OffsetsTopic(String bootstrapServers, String topic) {
-    this.bootstrapServers = bootstrapServers;
+    this(KafkaCluster.of(bootstrapServers), topic);
+  }
+
+  public OffsetsTopic(KafkaCluster cluster, String topic) {
+    this.cluster = cluster;
     this.topic = topic;
   }
 
@@ -89,15 +94,15 @@ public final class OffsetsTopic {
   }
 
   private TopicScan scan(Duration timeout) {
-    return TopicScan.of(bootstrapServers, topic).timeout(timeout).clientId("sluice-offsets-reader");
+    return TopicScan.of(cluster, topic).timeout(timeout).clientId("sluice-offsets-reader");
   }
 
   /** The id of the Kafka cluster, so a backup can name where it came from. */
   public String clusterId(Duration timeout) {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+    try (Admin admin = Admin.create(cluster.clientConfig())) {
       return admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("cannot read the cluster id of " + bootstrapServers + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot read the cluster id of " + cluster.bootstrapServers() + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -1,5 +1,6 @@
 package io.sluice.connect.secrets;
 
+import io.sluice.topics.KafkaCluster;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,8 @@ public final class SecretConfigProvider implements ConfigProvider {
     if (bootstrap == null || topic == null) {
       throw new ConfigException("config provider " + NAME + " needs param.bootstrap.servers and param.topic");
     }
-    store = SecretStore.of(bootstrap.toString(), topic.toString());
+    // The worker passes its own client security settings as params too (param.security.protocol, param.sasl.*).
+    store = SecretStore.of(KafkaCluster.from(configs), topic.toString());
   }
 
   @Override

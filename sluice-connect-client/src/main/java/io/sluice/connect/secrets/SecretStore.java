@@ -1,5 +1,6 @@
 package io.sluice.connect.secrets;
 
+import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicLog;
 import java.time.Duration;
 import java.util.List;
@@ -21,8 +22,8 @@ public final class SecretStore implements AutoCloseable {
   private final TopicLog<String, String> topicLog;
   private final Map<String, String> secrets = new ConcurrentHashMap<>();
 
-  private SecretStore(String bootstrapServers, String topic) {
-    this.topicLog = TopicLog.builder(bootstrapServers, topic, Serdes.String(), Serdes.String())
+  private SecretStore(KafkaCluster cluster, String topic) {
+    this.topicLog = TopicLog.builder(cluster, topic, Serdes.String(), Serdes.String())
         .describedAs("secrets topic").clientId("sluice-secrets").timeout(Duration.ofSeconds(30))
         .start(r -> {
           if (r.key() == null) {
@@ -38,7 +39,11 @@ public final class SecretStore implements AutoCloseable {
 
   /** The JVM's store for this cluster and topic, created (with its topic) on first use. */
   public static SecretStore of(String bootstrapServers, String topic) {
-    return instances.computeIfAbsent(bootstrapServers + "|" + topic, k -> new SecretStore(bootstrapServers, topic));
+    return of(KafkaCluster.of(bootstrapServers), topic);
+  }
+
+  public static SecretStore of(KafkaCluster cluster, String topic) {
+    return instances.computeIfAbsent(cluster.bootstrapServers() + "|" + topic, k -> new SecretStore(cluster, topic));
   }
 
   /** Closes every store of this JVM; the runtime calls it on shutdown. */

@@ -268,7 +268,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
           + " error(s):\n" + String.join("\n", errors) + "\nYou can also find the above list of errors at the "
           + "endpoint `/connector-plugins/{connectorType}/config/validate`");
     }
-    SecretStore store = SecretStore.of(settings.bootstrapServers(), settings.secretsTopic());
+    SecretStore store = SecretStore.of(settings.cluster(), settings.secretsTopic());
     clear.forEach((key, value) -> {
       store.put(connector, key, value);
       config.put(key, SecretConfigProvider.reference(connector, key));
@@ -313,7 +313,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       throw new Refusal(e instanceof ConnectApiException c ? c.status() : 500, e.getMessage()
           + "; the connector was not deleted and its offsets are untouched");
     }
-    OffsetsSnapshot offsets = new OffsetsTopic(settings.bootstrapServers(), settings.offsetsTopic())
+    OffsetsSnapshot offsets = new OffsetsTopic(settings.cluster(), settings.offsetsTopic())
         .snapshot(Duration.ofSeconds(30), OffsetsTopic.ReadListener.NONE).forConnector(connector);
     if (!offsets.live().isEmpty()) {
       Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
@@ -323,7 +323,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     }
     connect.delete(connector);
     try {
-      SecretStore.of(settings.bootstrapServers(), settings.secretsTopic()).forget(connector);
+      SecretStore.of(settings.cluster(), settings.secretsTopic()).forget(connector);
     } catch (RuntimeException e) {
       log.warn("connector {} deleted, but its secrets could not be forgotten: {}", connector, e.getMessage());
     }

@@ -26,7 +26,10 @@ import java.util.Map;
 public final class RestTls {
   private RestTls() {}
 
-  /** {@code listeners.https.*} for the server side, and {@code ssl.truststore.*} so workers trust each other. */
+  /**
+   * {@code listeners.https.*}, which Connect reads for its REST server and for the client that forwards requests
+   * between workers; the top-level {@code ssl.*} keys stay free for the worker's Kafka clients.
+   */
   public static Map<String, String> workerConfig(WebConfig.Tls tls, Path dir) {
     String clientAuth = switch (tls.clientAuth()) {
       case "RequireAndVerifyClientCert" -> "required";
@@ -49,24 +52,18 @@ public final class RestTls {
       c.put(p + "ssl.key.password", password);
       c.put(p + "ssl.client.auth", clientAuth);
       c.put(p + "ssl.enabled.protocols", String.join(",", protocols(tls.minVersion())));
-      if (tls.clientCaFile() != null) {
-        Path clients = write(dir.resolve("connect-rest-clients.p12"), Pem.trustStore(tls.clientCaFile()), password,
-            false);
-        c.put(p + "ssl.truststore.type", "PKCS12");
-        c.put(p + "ssl.truststore.location", clients.toString());
-        c.put(p + "ssl.truststore.password", password);
-      }
-      // Workers forward requests to each other over the same listener; each trusts the chain every worker presents.
-      KeyStore peers = KeyStore.getInstance("PKCS12");
-      peers.load(null, null);
+      // One trust store for both sides, as Connect's REST client reads the listener's settings too: the client CA
+      // for users' certificates, and the chain every worker presents, so that workers forwarding requests to each
+      // other trust each other (and pass as clients where certificates are required).
+      KeyStore trust = tls.clientCaFile() != null ? Pem.trustStore(tls.clientCaFile()) : emptyStore();
       List<Certificate> chain = Pem.certificates(tls.certFile());
       for (int i = 0; i < chain.size(); i++) {
-        peers.setCertificateEntry("peer-" + i, chain.get(i));
+        trust.setCertificateEntry("peer-" + i, chain.get(i));
       }
-      Path trust = write(dir.resolve("connect-rest-peers.p12"), peers, password, false);
-      c.put("ssl.truststore.type", "PKCS12");
-      c.put("ssl.truststore.location", trust.toString());
-      c.put("ssl.truststore.password", password);
+      Path trusted = write(dir.resolve("connect-rest-trust.p12"), trust, password, false);
+      c.put(p + "ssl.truststore.type", "PKCS12");
+      c.put(p + "ssl.truststore.location", trusted.toString());
+      c.put(p + "ssl.truststore.password", password);
       c.put("rest.advertised.listener", "https");
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot serve TLS on Connect's REST API from " + tls.certFile() + " and "
@@ -91,6 +88,12 @@ public final class RestTls {
       out.store(o, password.toCharArray());
     }
     return file;
+  }
+
+  private static KeyStore emptyStore() throws IOException, GeneralSecurityException {
+    KeyStore k = KeyStore.getInstance("PKCS12");
+    k.load(null, null);
+    return k;
   }
 
   private static List<String> protocols(String min) {

@@ -1,5 +1,6 @@
 package io.sluice.connect.rest;
 
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +8,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** What the REST filters need from the worker configuration, and the keys Sluice adds to it. */
-public record WorkerSettings(String restUrl, String bootstrapServers, String offsetsTopic, String secretsTopic, Path backupDir,
+public record WorkerSettings(String restUrl, KafkaCluster cluster, String offsetsTopic, String secretsTopic, Path backupDir,
     long maxRequestBytes, List<String> configProviders, String internalToken, Optional<Path> webConfigFile,
     Optional<Path> serverCertificate) {
   static final String DATA_DIR = "sluice.data.dir";
@@ -40,7 +41,7 @@ public record WorkerSettings(String restUrl, String bootstrapServers, String off
     }
     return new WorkerSettings(
         restUrl,
-        String.valueOf(c.get("bootstrap.servers")),
+        KafkaCluster.from(c),
         String.valueOf(c.get("offset.storage.topic")),
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),

@@ -140,6 +140,12 @@ public final class DeadLetterQueue {
       return this;
     }
 
+    /** The cluster and its client security settings; replaces {@link #bootstrapServers}. */
+    public Builder cluster(io.sluice.topics.KafkaCluster cluster) {
+      clientProperties.putAll(cluster.clientConfig());
+      return this;
+    }
+
     /** Any other Kafka client property (security, timeouts), for every client this uses. */
     public Builder clientProperty(String key, Object value) {
       clientProperties.put(key, value);

@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.sluice.topics.KafkaCluster;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -51,7 +52,7 @@ public final class OffsetSurgery {
   private final ConnectRestClient api;
   private final OffsetsTopic topic;
   private final TopicWriter writer;
-  private final String bootstrapServers;
+  private final KafkaCluster cluster;
   private final String secretsTopic;
   private final Path backupDir;
   private final Clock clock;
@@ -66,10 +67,10 @@ public final class OffsetSurgery {
   private final ConnectorControl control;
 
   private OffsetSurgery(Builder b) {
-    this.bootstrapServers = Objects.requireNonNull(b.bootstrapServers, "bootstrapServers");
+    this.cluster = Objects.requireNonNull(b.cluster, "bootstrapServers");
     this.api = new ConnectRestClient(Objects.requireNonNull(b.connectUrl, "connectUrl"), b.options);
-    this.topic = new OffsetsTopic(bootstrapServers, b.offsetsTopic);
-    this.writer = new TopicWriter(bootstrapServers, b.offsetsTopic);
+    this.topic = new OffsetsTopic(cluster, b.offsetsTopic);
+    this.writer = new TopicWriter(cluster, b.offsetsTopic);
     this.secretsTopic = b.secretsTopic;
     this.backupDir = Objects.requireNonNull(b.backupDir, "backupDir");
     this.clock = b.clock;
@@ -217,7 +218,7 @@ public final class OffsetSurgery {
       throw OffsetSurgeryException.refused("connector " + connector + " has no stored position in " + topic.topic()
           + " yet (it has not committed offsets): nothing to " + operation);
     }
-    Lazy<SourceDatabase> source = new Lazy<>(() -> SourceDatabase.from(format, config, sourceOverride, bootstrapServers,
+    Lazy<SourceDatabase> source = new Lazy<>(() -> SourceDatabase.from(format, config, sourceOverride, cluster,
         secretsTopic));
     // A skip moves relative to the stored position, so it must start from the one the stopped connector committed
     // last: a running connector keeps committing until it stops.
@@ -410,7 +411,7 @@ public final class OffsetSurgery {
     if (there != null && !there.equals(here)) {
       if (!force) {
         throw OffsetSurgeryException.refused("backup " + file + " was taken from Kafka cluster " + there + ", but "
-            + bootstrapServers + " is cluster " + here + ": its positions belong to other connectors' sources."
+            + cluster.bootstrapServers() + " is cluster " + here + ": its positions belong to other connectors' sources."
             + " Nothing was changed; --force restores it here anyway");
       }
       forced = true;
@@ -518,7 +519,7 @@ public final class OffsetSurgery {
     try {
       return new Read(topic.snapshot(timeout, bar::update), since(t0));
     } catch (IllegalStateException e) {
-      throw OffsetSurgeryException.failed("cannot read " + topic.topic() + " on " + bootstrapServers + ": "
+      throw OffsetSurgeryException.failed("cannot read " + topic.topic() + " on " + cluster.bootstrapServers() + ": "
           + e.getMessage(), e);
     } finally {
       bar.finish();
@@ -593,7 +594,7 @@ public final class OffsetSurgery {
   }
 
   public static final class Builder {
-    private String bootstrapServers;
+    private KafkaCluster cluster;
     private String connectUrl;
     private io.sluice.client.ClientOptions options = io.sluice.client.ClientOptions.defaults();
     private String offsetsTopic = "connect-offsets";
@@ -611,7 +612,13 @@ public final class OffsetSurgery {
     private Builder() {}
 
     public Builder bootstrapServers(String v) {
-      bootstrapServers = v;
+      cluster = KafkaCluster.of(v);
+      return this;
+    }
+
+    /** The cluster and its client security settings; replaces {@link #bootstrapServers}. */
+    public Builder cluster(KafkaCluster v) {
+      cluster = v;
       return this;
     }
 

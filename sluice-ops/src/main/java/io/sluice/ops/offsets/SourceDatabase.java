@@ -1,5 +1,6 @@
 package io.sluice.ops.offsets;
 
+import io.sluice.topics.KafkaCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
@@ -29,7 +30,7 @@ record SourceDatabase(String kind, String jdbcUrl, String user, String password,
     static final Overrides NONE = new Overrides(null, null, null);
   }
 
-  static SourceDatabase from(OffsetFormat format, JsonNode config, Overrides override, String bootstrapServers,
+  static SourceDatabase from(OffsetFormat format, JsonNode config, Overrides override, KafkaCluster cluster,
       String secretsTopic) {
     String host = text(config, "database.hostname", "127.0.0.1");
     String port = text(config, "database.port", null);
@@ -46,14 +47,14 @@ record SourceDatabase(String kind, String jdbcUrl, String user, String password,
     String user = override.user() != null ? override.user() : text(config, "database.user", null);
     String password = override.password();
     if (password == null) {
-      password = resolve(text(config, "database.password", null), bootstrapServers, secretsTopic);
+      password = resolve(text(config, "database.password", null), cluster, secretsTopic);
     }
     return new SourceDatabase(kind, url, user, password, text(config, "slot.name", "debezium"),
         text(config, "publication.name", "dbz_publication"));
   }
 
   /** A password as the worker would see it; a config-provider reference other than Sluice's cannot be resolved here. */
-  static String resolve(String value, String bootstrapServers, String secretsTopic) {
+  static String resolve(String value, KafkaCluster cluster, String secretsTopic) {
     if (value == null || !value.startsWith("${")) {
       return value;
     }
@@ -63,7 +64,7 @@ record SourceDatabase(String kind, String jdbcUrl, String user, String password,
           + " only the worker can resolve: pass --source-password");
     }
     String connector = URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
-    return SecretStore.of(bootstrapServers, secretsTopic).get(connector, m.group(2)).orElseThrow(() ->
+    return SecretStore.of(cluster, secretsTopic).get(connector, m.group(2)).orElseThrow(() ->
         new IllegalArgumentException("secret " + value + " is not in topic " + secretsTopic + ": pass --source-password"));
   }
 

@@ -5,6 +5,7 @@ import io.sluice.ops.progress.Progress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import io.sluice.topics.KafkaCluster;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -18,19 +19,19 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * hashes the key bytes, so each record lands in the partition the worker itself writes that key to.
  */
 final class TopicWriter {
-  private final String bootstrapServers;
+  private final KafkaCluster cluster;
   private final String topic;
 
-  TopicWriter(String bootstrapServers, String topic) {
-    this.bootstrapServers = bootstrapServers;
+  TopicWriter(KafkaCluster cluster, String topic) {
+    this.cluster = cluster;
     this.topic = topic;
   }
 
   /** Writes every record (a null value is a tombstone) and returns once all are acknowledged by all replicas. */
   void write(List<OffsetRecord> records, Progress progress) {
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-        "bootstrap.servers", bootstrapServers, "acks", "all", "enable.idempotence", "true",
-        "linger.ms", "5", "batch.size", "524288", "client.id", "sluice-offsets-writer"),
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(cluster.clientConfig(Map.of(
+        "acks", "all", "enable.idempotence", "true",
+        "linger.ms", "5", "batch.size", "524288", "client.id", "sluice-offsets-writer")),
         new ByteArraySerializer(), new ByteArraySerializer())) {
       List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
       int n = records.size();

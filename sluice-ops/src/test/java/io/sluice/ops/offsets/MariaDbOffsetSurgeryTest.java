@@ -174,7 +174,7 @@ class MariaDbOffsetSurgeryTest {
     assertEquals("[\"" + SOURCE + "\",{\"server\":\"" + prefix + "\"}]", line.split("\t")[0]);
 
     OffsetRecord original = rig.sourceRecords().get(0);
-    new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets")
+    new TopicWriter(io.sluice.topics.KafkaCluster.of(SharedKafka.bootstrapServers()), cluster + "-offsets")
         .write(List.of(new OffsetRecord(original.key(), "{\"file\":\"mysql-bin.000001\",\"pos\":4}", -1, -1)),
             Progress.NONE);
     OffsetSurgery.RestoreReport restored = surgery.restore(first.file(), SOURCE, false);

@@ -34,7 +34,7 @@ class MySqlRetentionTest {
   private static RetentionCheck.Verdict check(String file) {
     ObjectNode config = new ObjectMapper().createObjectNode().put("database.hostname", "127.0.0.1")
         .put("database.port", String.valueOf(db.port())).put("database.user", "root");
-    SourceDatabase source = SourceDatabase.from(new MySqlOffsets(), config, SourceDatabase.Overrides.NONE, "unused", "unused");
+    SourceDatabase source = SourceDatabase.from(new MySqlOffsets(), config, SourceDatabase.Overrides.NONE, io.sluice.topics.KafkaCluster.of("unused"), "unused");
     ObjectNode position = new ObjectMapper().createObjectNode().put("file", file).put("pos", 4);
     return RetentionCheck.forSource(new MySqlOffsets(), source).check(position);
   }

@@ -120,7 +120,7 @@ class OffsetSurgeryTest {
       records.add(new OffsetRecord("[\"other-" + i + "\",{\"server\":\"other" + i + "\"}]",
           "{\"lsn\":" + (1000 + i) + ",\"txId\":null,\"ts_usec\":1700000000000000,\"v\":\"" + version + "\"}", -1, -1));
     }
-    new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets").write(records, Progress.NONE);
+    new TopicWriter(io.sluice.topics.KafkaCluster.of(SharedKafka.bootstrapServers()), cluster + "-offsets").write(records, Progress.NONE);
   }
 
   @Test
@@ -141,7 +141,7 @@ class OffsetSurgeryTest {
     // Everything changes: other connectors get new values, the source's position is damaged by hand.
     writeOtherConnectors(50, "v2");
     OffsetRecord original = rig.sourceRecords().get(0);
-    new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets")
+    new TopicWriter(io.sluice.topics.KafkaCluster.of(SharedKafka.bootstrapServers()), cluster + "-offsets")
         .write(List.of(new OffsetRecord(original.key(), "{\"lsn\":1}", -1, -1)), Progress.NONE);
 
     OffsetSurgery.RestoreReport restored = surgery.restore(first.file(), null, false);
@@ -288,7 +288,7 @@ class OffsetSurgeryTest {
     // Another writer (a zombie task, a second operator) changes the position right after surgery wrote it.
     onLog = line -> {
       if (line.startsWith("written through")) {
-        new TopicWriter(SharedKafka.bootstrapServers(), cluster + "-offsets")
+        new TopicWriter(io.sluice.topics.KafkaCluster.of(SharedKafka.bootstrapServers()), cluster + "-offsets")
             .write(List.of(new OffsetRecord(original.key(), "{\"lsn\":42}", -1, -1)), Progress.NONE);
       }
     };

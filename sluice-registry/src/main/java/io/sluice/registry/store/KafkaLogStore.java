@@ -1,6 +1,7 @@
 package io.sluice.registry.store;
 
 import io.sluice.schema.ComparisonBudgetExceededException;
+import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicLog;
 import java.time.Duration;
 import java.util.Map;
@@ -67,9 +68,13 @@ public final class KafkaLogStore implements AutoCloseable {
 
   /** Creates the topic if needed, reads it to its end into {@code state}, and keeps following it. */
   public static KafkaLogStore start(String bootstrapServers, String topic, RegistryState state, Duration timeout) {
+    return start(KafkaCluster.of(bootstrapServers), topic, state, timeout);
+  }
+
+  public static KafkaLogStore start(KafkaCluster cluster, String topic, RegistryState state, Duration timeout) {
     KafkaLogStore store = new KafkaLogStore(topic, state, timeout.toMillis());
     try {
-      store.topicLog = TopicLog.builder(bootstrapServers, topic, Serdes.ByteArray(), Serdes.ByteArray())
+      store.topicLog = TopicLog.builder(cluster, topic, Serdes.ByteArray(), Serdes.ByteArray())
           .describedAs("registry topic").clientId("sluice-registry").timeout(timeout)
           .start(new TopicLog.Reader<>() {
             @Override
