@@ -294,8 +294,13 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   private static final java.util.regex.Pattern REFERENCE =
       java.util.regex.Pattern.compile("\\$\\{([\\w.-]+):[^}]*\\}");
 
+  /**
+   * Passwords, and the settings that carry one inside them: a registry client's {@code user:password}, a Kafka
+   * client override's JAAS configuration.
+   */
   static boolean isSecretKey(String key) {
-    return key.equals("password") || key.endsWith(".password");
+    return key.equals("password") || key.endsWith(".password") || key.endsWith("basic.auth.user.info")
+        || key.endsWith("sasl.jaas.config");
   }
 
   /**
