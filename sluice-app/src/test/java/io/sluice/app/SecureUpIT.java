@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
@@ -47,6 +49,7 @@ class SecureUpIT {
   private static int registryPort;
   private static String connect;
   private static HttpClient client;
+  private static SSLContext ssl;
 
   @BeforeAll
   static void up() throws Exception {
@@ -76,7 +79,7 @@ class SecureUpIT {
     alerts = "https://127.0.0.1:" + alertsPort;
     exporter = "https://127.0.0.1:" + exporterPort;
     connect = "https://127.0.0.1:" + connectPort;
-    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl = SSLContext.getInstance("TLS");
     ssl.init(null, new X509TrustManager[] {new X509TrustManager() {
       public void checkClientTrusted(X509Certificate[] chain, String type) {}
 
@@ -93,6 +96,133 @@ class SecureUpIT {
   static void down() throws Exception {
     if (up != null) {
       assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
+    }
+  }
+
+  private static HttpResponse<String> send(String method, String url, byte[] body, Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .method(method, HttpRequest.BodyPublishers.ofByteArray(body))
+        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("admin:admin-pw".getBytes(
+            StandardCharsets.UTF_8)));
+    headers.forEach(b::header);
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A state-changing endpoint and how its API words an error. */
+  private record Target(String method, String url, String contentType, Predicate<String> shape) {}
+
+  private static boolean jsonWith(String body, String field) {
+    try {
+      return JSON.readTree(body).has(field);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /**
+   * Bad input on every API of the platform: each answers a 4xx in that API's own error shape (never a 5xx), stores
+   * nothing, and the platform keeps serving, a client that trickles its request bytes included.
+   */
+  @Test
+  void badInputGetsA4xxInEachApisShapeAndChangesNothing() throws Exception {
+    Predicate<String> confluent = b -> jsonWith(b, "error_code");
+    Predicate<String> prometheus = b -> b.contains("\"status\":\"error\"") && jsonWith(b, "errorType");
+    Predicate<String> alertmanager = b -> !b.isBlank();
+    String json = "application/json";
+    String form = "application/x-www-form-urlencoded";
+    List<Target> targets = List.of(
+        new Target("POST", registry + "/subjects/bad-value/versions", json, confluent),
+        new Target("POST", registry + "/subjects/bad-value", json, confluent),
+        new Target("POST", registry + "/compatibility/subjects/bad-value/versions/latest", json, confluent),
+        new Target("PUT", registry + "/config/bad-value", json, confluent),
+        new Target("PUT", registry + "/mode/bad-value", json, confluent),
+        new Target("POST", connect + "/connectors", json, confluent),
+        new Target("PUT", connect + "/connectors/bad/config", json, confluent),
+        new Target("PATCH", connect + "/connectors/bad/config", json, confluent),
+        new Target("PUT", connect + "/connector-plugins/io.debezium.connector.jdbc.JdbcSinkConnector/config/validate",
+            json, confluent),
+        new Target("POST", metrics + "/api/v1/query", form, prometheus),
+        new Target("POST", metrics + "/api/v1/query_range", form, prometheus),
+        new Target("POST", metrics + "/api/v1/query_exemplars", form, prometheus),
+        new Target("POST", metrics + "/api/v1/series", form, prometheus),
+        new Target("POST", alerts + "/api/v2/silences", json, alertmanager),
+        new Target("POST", alerts + "/api/v2/alerts", json, alertmanager),
+        new Target("POST", alerts + "/api/v1/alerts", json, alertmanager),
+        new Target("POST", exporter + "/metrics", json, b -> true));
+    byte[] deep = ("{\"schema\": " + "[".repeat(100_000) + "]".repeat(100_000) + "}").getBytes(StandardCharsets.UTF_8);
+    Map<String, byte[]> bodies = new java.util.LinkedHashMap<>();
+    bodies.put("malformed JSON", "{\"schema\": ".getBytes(StandardCharsets.UTF_8));
+    bodies.put("an array", "[1, 2, 3]".getBytes(StandardCharsets.UTF_8));
+    bodies.put("wrong types", ("{\"schema\": {\"a\": 1}, \"schemaType\": 7, \"name\": 7, \"config\": 7, "
+        + "\"matchers\": 7, \"startsAt\": 7, \"endsAt\": [], \"labels\": 7, \"compatibility\": 7, \"mode\": 7, "
+        + "\"query\": 7}").getBytes(StandardCharsets.UTF_8));
+    bodies.put("unknown fields only", "{\"zzz\": 1, \"yyy\": {\"x\": null}}".getBytes(StandardCharsets.UTF_8));
+    bodies.put("deep nesting", deep);
+    bodies.put("invalid UTF-8", new byte[] {'{', '"', 's', 'c', 'h', 'e', 'm', 'a', '"', ':', '"', (byte) 0xC3, 0x28,
+        (byte) 0xFF, '"', '}'});
+    bodies.put("form nonsense", "query=%ZZ&start=x&end=&step=-1".getBytes(StandardCharsets.UTF_8));
+    bodies.put("empty", new byte[0]);
+    String subjectsBefore = call("GET", registry + "/subjects", "admin", null).body();
+    String connectorsBefore = call("GET", connect + "/connectors", "admin", null).body();
+    int silencesBefore = JSON.readTree(call("GET", alerts + "/api/v2/silences", "admin", null).body()).size();
+    List<String> wrong = new java.util.ArrayList<>();
+    int sent = 0;
+    for (Target t : targets) {
+      for (Map.Entry<String, byte[]> body : bodies.entrySet()) {
+        HttpResponse<String> r = send(t.method(), t.url(), body.getValue(), Map.of("Content-Type", t.contentType()));
+        sent++;
+        if (r.statusCode() < 400 || r.statusCode() > 499 || !t.shape().test(r.body())) {
+          wrong.add(t.method() + " " + t.url() + " with " + body.getKey() + ": " + r.statusCode() + " "
+              + r.body().substring(0, Math.min(200, r.body().length())));
+        }
+      }
+      // Past the body limit: 413 (Connect's limit is Sluice's addition; the router's is 4 MiB, the registry's 8).
+      HttpResponse<String> big = send(t.method(), t.url(), new byte[12 << 20], Map.of("Content-Type", t.contentType()));
+      sent++;
+      if (big.statusCode() != 413) {
+        wrong.add(t.method() + " " + t.url() + " with 12 MiB: " + big.statusCode());
+      }
+      HttpResponse<String> header = send(t.method(), t.url(), "{}".getBytes(StandardCharsets.UTF_8),
+          Map.of("Content-Type", t.contentType(), "X-Padding", "x".repeat(64 << 10)));
+      sent++;
+      if (header.statusCode() != 431) {
+        wrong.add(t.method() + " " + t.url() + " with a 64 KiB header: " + header.statusCode());
+      }
+    }
+    assertEquals(List.of(), wrong, sent + " requests sent");
+
+    // Nothing stored, and every API still answers.
+    assertEquals(subjectsBefore, call("GET", registry + "/subjects", "admin", null).body());
+    assertEquals(connectorsBefore, call("GET", connect + "/connectors", "admin", null).body());
+    assertEquals(silencesBefore, JSON.readTree(call("GET", alerts + "/api/v2/silences", "admin", null).body()).size());
+
+    // A client that trickles its request a byte at a time holds its own connection only.
+    for (String base : List.of(registry, connect, metrics, alerts)) {
+      URI u = URI.create(base);
+      try (javax.net.ssl.SSLSocket slow = (javax.net.ssl.SSLSocket) ssl.getSocketFactory()
+          .createSocket(u.getHost(), u.getPort())) {
+        java.io.OutputStream o = slow.getOutputStream();
+        o.write(("POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic " + Base64.getEncoder()
+            .encodeToString("admin:admin-pw".getBytes(StandardCharsets.UTF_8)) + "\r\nContent-Type: application/json"
+            + "\r\nContent-Length: 1000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        boolean open = true;
+        for (int i = 0; i < 5; i++) {
+          try {
+            if (open) {
+              o.write('{');
+              o.flush();
+            }
+          } catch (java.io.IOException answeredEarly) {
+            open = false; // a server may answer (404) before the body is complete; the others must still be served
+          }
+          Thread.sleep(100);
+          HttpResponse<String> other = call("GET", base + (base.equals(metrics) ? "/-/ready"
+              : base.equals(alerts) ? "/api/v2/status" : base.equals(connect) ? "/connectors" : "/subjects"),
+              "admin", null);
+          assertEquals(200, other.statusCode(), base + " while a client trickles");
+        }
+      }
     }
   }
 

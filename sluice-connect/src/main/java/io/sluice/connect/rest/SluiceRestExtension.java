@@ -24,6 +24,7 @@ public final class SluiceRestExtension implements ConnectRestExtension {
     WebConfig web = settings.webConfigFile().map(WebConfig::load).orElse(WebConfig.none());
     context.configurable().register(new RestAccess(web, settings.internalToken()), Priorities.AUTHENTICATION);
     context.configurable().register(new ConnectorRequestFilter(settings));
+    context.configurable().register(new BodyShapeErrors());
   }
 
   @Override

@@ -76,8 +76,8 @@ public final class Api {
         .get("/api/v1/label/{name}/values", this::labelValues)
         .get("/api/v1/targets", this::targetsJson)
         .get("/api/v1/metadata", r -> ok("{}"))
-        // Grafana asks for exemplars when a panel enables them; we store none.
-        .get("/api/v1/query_exemplars", r -> ok("[]")).post("/api/v1/query_exemplars", r -> ok("[]"))
+        // Grafana asks for exemplars when a panel enables them; we store none, but check the request as Prometheus.
+        .get("/api/v1/query_exemplars", this::exemplars).post("/api/v1/query_exemplars", this::exemplars)
         .get("/api/v1/status/buildinfo", this::buildInfo)
         .get("/metrics", r -> MetricsPage.render(selfMetrics, r.header("accept").orElse("")))
         .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Prometheus Server is Healthy.\n"))
@@ -209,6 +209,16 @@ public final class Api {
     Expr expr = parseQuery(r);
     Value v = e.instantQuery(storage, expr, t);
     return HttpResponse.text(200, HttpResponse.JSON, ResultJson.success(v));
+  }
+
+  private HttpResponse exemplars(HttpRequest r) {
+    long start = r.param("start").map(v -> parseTime("start", v)).orElse(Long.MIN_VALUE);
+    long end = r.param("end").map(v -> parseTime("end", v)).orElse(Long.MAX_VALUE);
+    if (end < start) {
+      throw invalidParam("end", "end timestamp must not be before start time");
+    }
+    parseQuery(r);
+    return ok("[]");
   }
 
   private HttpResponse queryRange(HttpRequest r) {
