@@ -392,7 +392,10 @@ final class TemplateParser {
       return new Literal(w.substring(1, w.length() - 1));
     }
     if (c == '\'') {
-      String s = unquote("\"" + w.substring(1, w.length() - 1) + "\"");
+      String s = w.length() < 2 ? "" : unquote("\"" + w.substring(1, w.length() - 1) + "\"");
+      if (s.codePointCount(0, s.length()) != 1) {
+        throw error("malformed character constant: " + w);
+      }
       return new Literal((long) s.codePointAt(0));
     }
     if (w.equals(".")) {
@@ -451,6 +454,15 @@ final class TemplateParser {
   }
 
   private String unquote(String w) {
+    try {
+      return unquoted(w);
+    } catch (NumberFormatException | IndexOutOfBoundsException e) {
+      // A hex escape without its digits, which Go's strconv.Unquote refuses too.
+      throw error("invalid syntax in string " + w);
+    }
+  }
+
+  private String unquoted(String w) {
     StringBuilder sb = new StringBuilder();
     for (int i = 1; i < w.length() - 1; i++) {
       char c = w.charAt(i);

@@ -27,26 +27,33 @@ import java.util.List;
  * Flags given on the command line win over the file's top-level values.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
-record TablesFile(
+public record TablesFile(
     String source, String sink,
     @JsonProperty("lag-window") String lagWindow,
     @JsonProperty("limit-rows") Integer limitRows,
     List<Entry> tables) {
 
   /** One table pair. */
-  record Entry(String table, @JsonProperty("sink-table") String sinkTable, List<String> key, List<String> columns,
+  public record Entry(String table, @JsonProperty("sink-table") String sinkTable, List<String> key, List<String> columns,
       List<String> exclude, String where) {}
 
   static TablesFile read(Path file) throws IOException {
-    TablesFile parsed = new ObjectMapper(new YAMLFactory()).readValue(file.toFile(), TablesFile.class);
-    if (parsed.tables() == null || parsed.tables().isEmpty()) {
-      throw new IOException(file + ": no tables listed");
+    return parse(file.toString(), java.nio.file.Files.readString(file));
+  }
+
+  /** Reads the text of a tables file; {@code name} says where it came from in errors. */
+  public static TablesFile parse(String name, String yaml) throws IOException {
+    TablesFile parsed = YAML.readValue(yaml, TablesFile.class);
+    if (parsed == null || parsed.tables() == null || parsed.tables().isEmpty()) {
+      throw new IOException(name + ": no tables listed");
     }
     for (Entry e : parsed.tables()) {
-      if (e.table() == null) {
-        throw new IOException(file + ": every entry of tables needs 'table'");
+      if (e == null || e.table() == null) {
+        throw new IOException(name + ": every entry of tables needs 'table'");
       }
     }
     return parsed;
   }
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 }

@@ -362,11 +362,9 @@ public final class Parser {
     if (s.equals("nan")) {
       return Double.NaN;
     }
-    if (s.startsWith("0x")) {
-      return Long.parseLong(s.substring(2), 16);
-    }
     try {
-      return Double.parseDouble(s);
+      // "0x" alone, or a hex literal past 64 bits, is a syntax error as in Prometheus, not a crash.
+      return s.startsWith("0x") ? Long.parseLong(s.substring(2), 16) : Double.parseDouble(s);
     } catch (NumberFormatException e) {
       throw error(t, "bad number or duration syntax: \"" + t.text() + "\"");
     }
