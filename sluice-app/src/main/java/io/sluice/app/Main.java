@@ -1,6 +1,7 @@
 package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
+import io.sluice.app.cli.CommandAudit;
 import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
@@ -30,7 +31,7 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(new CommandLine(new Main()).setExecutionStrategy(new CommandAudit()).execute(args));
   }
 
   @Override

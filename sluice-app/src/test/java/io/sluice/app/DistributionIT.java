@@ -425,6 +425,11 @@ class DistributionIT {
 
     Run deleted = sluice(with(c, "connectors", "delete", name));
     assertEquals(0, deleted.exit(), deleted::toString);
+    // Each state-changing command is one audit line, refused ones too; read-only ones are not.
+    String audit = Files.readString(dir.resolve("data").resolve("audit.log"));
+    assertTrue(audit.contains(" cli connectors delete " + name + " user="), audit);
+    assertTrue(audit.contains(" cli connectors apply user=") && audit.contains("status=exit 1"), audit);
+    assertTrue(!audit.contains("connectors describe"), audit);
     Run gone = sluice(with(c, "connectors", "describe", name));
     assertEquals(1, gone.exit(), gone::toString);
     assertTrue(gone.err().contains("no connector " + name), gone::toString);
