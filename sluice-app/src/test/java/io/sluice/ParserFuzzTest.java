@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Every parser a user feeds text to, fuzzed with Jazzer (coverage-guided): PromQL, Go templates, rule files, the
@@ -30,7 +28,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code src/test/resources/io/sluice/ParserFuzzTestInputs/} to be replayed in every later run.
  *
  * <p>The class sits in {@code io.sluice} because Jazzer instruments the test's package and those below it. A
- * bounded run is part of the tests; {@code bench/fuzz} runs the same target longer.
+ * bounded run is part of the tests; {@code bench/fuzz} runs it again and again, each run going on from the corpus the
+ * last one grew (under {@code .cifuzz-corpus/}).
  */
 class ParserFuzzTest {
   private static final String[] NAMES = {"promql", "template", "rules", "router", "avro", "protobuf", "jsonschema",
@@ -40,18 +39,7 @@ class ParserFuzzTest {
   private static final Path BASE = Path.of("target");
 
   @FuzzTest(maxDuration = "25s")
-  @DisabledIfSystemProperty(named = "sluice.fuzz.long", matches = "true")
   void everyParserRefusesBadTextOnlyWithItsOwnError(FuzzedDataProvider data) {
-    parse(data);
-  }
-
-  @FuzzTest(maxDuration = "15m")
-  @EnabledIfSystemProperty(named = "sluice.fuzz.long", matches = "true")
-  void everyParserLongRun(FuzzedDataProvider data) {
-    parse(data);
-  }
-
-  private static void parse(FuzzedDataProvider data) {
     int which = data.consumeInt(0, NAMES.length - 1);
     String text = data.consumeRemainingAsString();
     TRIED.incrementAndGet(which);
@@ -83,6 +71,8 @@ class ParserFuzzTest {
     sb.append("total ").append(total).append("\nunexpected 0\n");
     Files.createDirectories(BASE);
     Files.writeString(BASE.resolve("fuzz-counts.txt"), sb.toString());
+    Files.writeString(BASE.resolve("fuzz-counts-all.txt"), sb.toString(), java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
     System.out.print("inputs tried per parser (no unexpected failure):\n" + sb);
   }
 }

@@ -198,8 +198,15 @@ final class Lexer {
         case '\\' -> sb.append('\\');
         case '"', '\'' -> sb.append(e);
         case 'x' -> sb.append((char) hex(2));
-        case 'u' -> sb.appendCodePoint(hex(4));
-        case 'U' -> sb.appendCodePoint(hex(8));
+        case 'u', 'U' -> {
+          int at = pos - 2;
+          int cp = hex(e == 'u' ? 4 : 8);
+          // As Go's scanner: past U+10FFFF, or a surrogate half, is no code point.
+          if (cp < 0 || cp > Character.MAX_CODE_POINT || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            throw error(at, "escape sequence is invalid Unicode code point");
+          }
+          sb.appendCodePoint(cp);
+        }
         case '0', '1', '2', '3', '4', '5', '6', '7' -> {
           pos--;
           int v = 0;
