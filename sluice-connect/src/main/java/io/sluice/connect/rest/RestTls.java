@@ -51,7 +51,7 @@ public final class RestTls {
       c.put(p + "ssl.keystore.password", password);
       c.put(p + "ssl.key.password", password);
       c.put(p + "ssl.client.auth", clientAuth);
-      c.put(p + "ssl.enabled.protocols", String.join(",", protocols(tls.minVersion())));
+      c.put(p + "ssl.enabled.protocols", String.join(",", tls.protocols()));
       // One trust store for both sides, as Connect's REST client reads the listener's settings too: the client CA
       // for users' certificates, and the chain every worker presents, so that workers forwarding requests to each
       // other trust each other (and pass as clients where certificates are required).
@@ -94,17 +94,6 @@ public final class RestTls {
     KeyStore k = KeyStore.getInstance("PKCS12");
     k.load(null, null);
     return k;
-  }
-
-  private static List<String> protocols(String min) {
-    List<String> all = List.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
-    int from = switch (min == null ? "TLS12" : min) {
-      case "TLS10" -> 0;
-      case "TLS11" -> 1;
-      case "TLS13" -> 3;
-      default -> 2;
-    };
-    return all.subList(from, all.size());
   }
 
   private static String randomPassword() {

@@ -32,7 +32,7 @@ public final class TlsContext implements AutoCloseable {
       case "RequireAnyClientCert", "RequireAndVerifyClientCert" -> factory.setNeedClientAuth(true);
       default -> { }
     }
-    factory.setIncludeProtocols(protocols(tls.minVersion()));
+    factory.setIncludeProtocols(tls.protocols().toArray(new String[0]));
     seen = times();
     watcher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sluice-tls-reload");
@@ -84,17 +84,6 @@ public final class TlsContext implements AutoCloseable {
       throw new IllegalArgumentException("cannot load TLS files " + tls.certFile() + ", " + tls.keyFile() + ": "
           + e.getMessage(), e);
     }
-  }
-
-  private static String[] protocols(String min) {
-    List<String> all = List.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
-    int from = switch (min) {
-      case "TLS10" -> 0;
-      case "TLS11" -> 1;
-      case "TLS13" -> 3;
-      default -> 2;
-    };
-    return all.subList(from, all.size()).toArray(new String[0]);
   }
 
   @Override

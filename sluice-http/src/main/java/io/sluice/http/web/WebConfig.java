@@ -45,7 +45,19 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
    *     VerifyClientCertIfGiven, RequireAndVerifyClientCert
    * @param minVersion TLS10 … TLS13 (default TLS12, the toolkit's)
    */
-  public record Tls(Path certFile, Path keyFile, String clientAuth, Path clientCaFile, String minVersion) {}
+  public record Tls(Path certFile, Path keyFile, String clientAuth, Path clientCaFile, String minVersion) {
+    /** The JSSE protocol names from {@code min_version} up. */
+    public List<String> protocols() {
+      List<String> all = List.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
+      int from = switch (minVersion == null ? "TLS12" : minVersion) {
+        case "TLS10" -> 0;
+        case "TLS11" -> 1;
+        case "TLS13" -> 3;
+        default -> 2;
+      };
+      return all.subList(from, all.size());
+    }
+  }
 
   public WebConfig {
     users = Map.copyOf(users);
