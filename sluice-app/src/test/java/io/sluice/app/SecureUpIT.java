@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.TestCertificate;
 import io.sluice.http.web.BasicAuth;
 import java.net.URI;
 import java.net.URLEncoder;

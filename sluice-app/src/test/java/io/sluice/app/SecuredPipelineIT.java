@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.TestCertificate;
 import io.sluice.http.web.BasicAuth;
 import io.sluice.kafka.EmbeddedKafka;
 import java.net.URI;

@@ -6,10 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.TestCertificate;
 import io.sluice.connect.testing.TestWorkers;
+import io.sluice.http.web.BasicAuth;
+import io.sluice.http.web.WebConfig;
 import io.sluice.kafka.testing.SharedKafka;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +26,11 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two workers given the same cluster form one Connect cluster: work is spread, and moves when a worker stops. */
+/**
+ * Two workers given the same cluster form one Connect cluster: work is spread, and moves when a worker stops. The
+ * cluster is secured (TLS and basic auth from one web configuration), so the requests workers forward to each other,
+ * the user's and their own, are shown to pass through Sluice's access filter.
+ */
 class ConnectClusterTest {
 
   @Test
@@ -29,11 +40,18 @@ class ConnectClusterTest {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
       admin.createTopics(List.of(new NewTopic(pipeline.topic(), 4, (short) 1))).all().get();
     }
-    ConnectRuntime a = TestWorkers.worker(cluster, dirA).start();
-    ConnectRuntime b = TestWorkers.worker(cluster, dirB).start();
+    TestCertificate cert = TestCertificate.write(dirA);
+    WebConfig web = WebConfig.load(Files.writeString(dirA.resolve("web.yml"), String.join("\n",
+        "tls_server_config:", "  cert_file: tls.crt", "  key_file: tls.key",
+        "basic_auth_users:", "  ops: " + BasicAuth.hash("ops-pw"), "")));
+    ConnectRuntime a = TestWorkers.worker(cluster, dirA).webConfig(web).start();
+    ConnectRuntime b = TestWorkers.worker(cluster, dirB).webConfig(web).start();
     try {
-      ConnectClient viaA = new ConnectClient(a.restUrl());
-      ConnectClient viaB = new ConnectClient(b.restUrl());
+      HttpClient https = HttpClient.newBuilder().sslContext(cert.trustingContext()).build();
+      String ops = "Basic " + Base64.getEncoder().encodeToString("ops:ops-pw".getBytes(StandardCharsets.UTF_8));
+      ConnectClient viaA = new ConnectClient(a.restUrl(), https, ops);
+      ConnectClient viaB = new ConnectClient(b.restUrl(), https, ops);
+      assertEquals(401, new ConnectClient(b.restUrl(), https, null).call("GET", "/connectors", null).status());
       Map<String, String> sink = new java.util.HashMap<>(pipeline.sinkConfig());
       sink.put("tasks.max", "3");
       // Created through B, the request may be forwarded to the leader: it must be applied exactly once.
@@ -56,7 +74,7 @@ class ConnectClusterTest {
   }
 
   private static String workerId(ConnectRuntime w) {
-    return w.restUrl().replace("http://", "");
+    return w.restUrl().replace("https://", "").replace("http://", "");
   }
 
   private static boolean allRunning(JsonNode s) {

@@ -15,10 +15,18 @@ import java.util.function.Predicate;
 public final class ConnectClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final String baseUrl;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http;
+  private final String authorization;
 
   public ConnectClient(String baseUrl) {
+    this(baseUrl, HttpClient.newHttpClient(), null);
+  }
+
+  /** A client of a secured worker: its own HTTP client (a TLS context) and an Authorization header value. */
+  public ConnectClient(String baseUrl, HttpClient http, String authorization) {
     this.baseUrl = baseUrl;
+    this.http = http;
+    this.authorization = authorization;
   }
 
   /** Status code and body of one call. */
@@ -39,6 +47,9 @@ public final class ConnectClient {
           .method(method, text == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(text));
       if (text != null) {
         b.header("Content-Type", "application/json");
+      }
+      if (authorization != null) {
+        b.header("Authorization", authorization);
       }
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Reply(r.statusCode(), r.body());

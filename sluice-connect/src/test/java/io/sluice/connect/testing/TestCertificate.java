@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.connect.testing;
 
 import java.io.StringWriter;
 import java.math.BigInteger;
@@ -23,8 +23,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * A self-signed certificate for 127.0.0.1, valid for a day, written as PEM: {@code tls.crt} and {@code tls.key}
  * (PKCS#8, what openssl 3 writes by default).
  */
-record TestCertificate(Path certFile, Path keyFile, String certPem, String keyPem) {
-  static TestCertificate write(Path dir) throws Exception {
+public record TestCertificate(Path certFile, Path keyFile, String certPem, String keyPem) {
+  public static TestCertificate write(Path dir) throws Exception {
     KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
     g.initialize(256);
     KeyPair pair = g.generateKeyPair();
@@ -39,6 +39,22 @@ record TestCertificate(Path certFile, Path keyFile, String certPem, String keyPe
     String keyPem = pem(new JcaPKCS8Generator(pair.getPrivate(), null));
     return new TestCertificate(Files.writeString(dir.resolve("tls.crt"), certPem),
         Files.writeString(dir.resolve("tls.key"), keyPem), certPem, keyPem);
+  }
+
+  /** A client context that trusts this certificate (and nothing else). */
+  public javax.net.ssl.SSLContext trustingContext() throws Exception {
+    java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    try (java.io.InputStream in = Files.newInputStream(certFile)) {
+      trust.setCertificateEntry("server", java.security.cert.CertificateFactory.getInstance("X.509")
+          .generateCertificate(in));
+    }
+    javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+        javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+    ssl.init(null, tmf.getTrustManagers(), null);
+    return ssl;
   }
 
   private static String pem(Object o) throws Exception {
