@@ -66,6 +66,9 @@ public final class Platform implements AutoCloseable {
           .host(host)
           .port(config.port(SluiceConfig.KAFKA_PORT))
           .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+      if (kafkaBuilder != null) {
+        requireSasl(config, kafkaBuilder);
+      }
       String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
       KafkaCluster cluster = config.kafkaCluster(bootstrap);
       this.cluster = cluster;
@@ -103,6 +106,25 @@ public final class Platform implements AutoCloseable {
     } catch (RuntimeException e) {
       close();
       throw e;
+    }
+  }
+
+  /**
+   * When {@code kafka.client} asks for SASL and the broker is the embedded one, the broker requires it: the login of
+   * the {@code sasl.username} shorthand is its one user.
+   */
+  private static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
+    String protocol = config.withPrefix(SluiceConfig.KAFKA_CLIENT_PREFIX).getOrDefault("security.protocol", "PLAINTEXT");
+    if (!protocol.startsWith("SASL_")) {
+      return;
+    }
+    SluiceConfig.KafkaLogin login = config.kafkaLogin().orElseThrow(() -> new SluiceConfig.ConfigException(
+        "the embedded broker requires SASL when kafka.client.security.protocol is " + protocol + ": give "
+            + SluiceConfig.KAFKA_CLIENT_PREFIX + "sasl.username and sasl.password.file, its user"));
+    try {
+      kafka.requireSasl(protocol, login.mechanism(), login.user(), login.password());
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(e.getMessage());
     }
   }
 

@@ -49,6 +49,7 @@ class SecureUpIT {
   private static String exporter;
   private static int registryPort;
   private static String connect;
+  private static int kafkaPort;
   private static HttpClient client;
   private static SSLContext ssl;
 
@@ -72,7 +73,14 @@ class SecureUpIT {
     int alertsPort = freePort();
     int exporterPort = freePort();
     int connectPort = freePort();
-    up = PackagedSluice.up(dir, List.of("--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + freePort(),
+    kafkaPort = freePort();
+    // The embedded broker itself requires SASL (SCRAM-SHA-512) of every client, Sluice's own included.
+    Files.writeString(dir.resolve("kafka.pw"), "embedded-kafka-pw\n");
+    Path sluiceYaml = Files.writeString(dir.resolve("sluice.yaml"), String.join("\n", "kafka:", "  client:",
+        "    security.protocol: SASL_PLAINTEXT", "    sasl.mechanism: SCRAM-SHA-512", "    sasl.username: sluice",
+        "    sasl.password.file: " + dir.resolve("kafka.pw"), ""));
+    up = PackagedSluice.up(dir, List.of("--config", sluiceYaml.toString(), "--data-dir", dir.resolve("data").toString(),
+        "--kafka-port", "" + kafkaPort,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
         "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort, "--web.config.file", web.toString()));
     registry = "https://127.0.0.1:" + registryPort;
@@ -273,6 +281,19 @@ class SecureUpIT {
     assertEquals(403, call("POST", alerts + "/api/v2/silences", "reader", silence).statusCode());
     assertEquals(200, call("POST", alerts + "/api/v2/silences", "operator", silence).statusCode());
 
+    // The embedded broker: SCRAM clients in, plain ones out.
+    String kafka = "127.0.0.1:" + kafkaPort;
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+        "bootstrap.servers", kafka, "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512",
+        "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"sluice\" "
+            + "password=\"embedded-kafka-pw\";"))) {
+      assertTrue(admin.listTopics().names().get().contains("_schemas"));
+    }
+    try (org.apache.kafka.clients.admin.Admin plainClient = org.apache.kafka.clients.admin.Admin.create(Map.of(
+        "bootstrap.servers", kafka, "default.api.timeout.ms", 3000, "request.timeout.ms", 2000))) {
+      assertThrows(Exception.class, () -> plainClient.listTopics().names().get(), "a client without SASL is refused");
+    }
+
     // Connect, through its REST extension: Connect's error shape; its health stays open.
     HttpResponse<String> connectors = call("GET", connect + "/connectors", null, null);
     assertEquals(401, connectors.statusCode(), connectors.body());
@@ -339,7 +360,7 @@ class SecureUpIT {
     assertTrue(log.contains("connect POST /connectors user=reader address=127.0.0.1 status=403"),
         log.lines().filter(l -> l.contains("audit")).toList().toString());
     assertTrue(log.contains("connect DELETE /connectors/secured-sink user=admin address=127.0.0.1 status=204"));
-    for (String secret : List.of("admin-pw", "reader-pw", "operator-pw", "sink-db-pw")) {
+    for (String secret : List.of("admin-pw", "reader-pw", "operator-pw", "sink-db-pw", "embedded-kafka-pw")) {
       assertTrue(!log.contains(secret), secret + " in the log");
     }
 

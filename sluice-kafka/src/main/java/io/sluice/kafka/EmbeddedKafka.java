@@ -50,9 +50,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("node.id", String.valueOf(NODE_ID));
     // Static voters: the controller port is chosen afresh at every start, and only dynamic quorums persist it.
     props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
-    StringBuilder listeners = new StringBuilder("PLAINTEXT://" + host + ":" + port);
-    StringBuilder advertised = new StringBuilder("PLAINTEXT://" + host + ":" + port);
-    StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    // The client listener: PLAINTEXT, or CLIENT speaking SASL when required (then also between brokers).
+    String client = b.sasl == null ? "PLAINTEXT" : "CLIENT";
+    StringBuilder listeners = new StringBuilder(client + "://" + host + ":" + port);
+    StringBuilder advertised = new StringBuilder(client + "://" + host + ":" + port);
+    StringBuilder protocols = new StringBuilder(client + ":" + (b.sasl == null ? "PLAINTEXT" : b.sasl.protocol()) + ","
+        + CONTROLLER_LISTENER + ":PLAINTEXT");
     b.listeners.forEach((name, address) -> {
       listeners.append(',').append(name).append("://").append(host).append(':').append(address.port());
       advertised.append(',').append(name).append("://").append(host).append(':').append(address.port());
@@ -61,7 +64,20 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("listeners", listeners + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
     props.put("advertised.listeners", advertised.toString());
     props.put("controller.listener.names", CONTROLLER_LISTENER);
-    props.put("inter.broker.listener.name", "PLAINTEXT");
+    props.put("inter.broker.listener.name", client);
+    if (b.sasl != null) {
+      String mechanism = b.sasl.mechanism();
+      props.put("sasl.enabled.mechanisms", mechanism);
+      props.put("sasl.mechanism.inter.broker.protocol", mechanism);
+      // The broker logs in as the user itself; PLAIN users live in the JAAS line, SCRAM users in the metadata log.
+      String jaas = mechanism.equals("PLAIN")
+          ? "org.apache.kafka.common.security.plain.PlainLoginModule required username=" + quoted(b.sasl.user())
+              + " password=" + quoted(b.sasl.password()) + " user_" + b.sasl.user() + "=" + quoted(b.sasl.password())
+              + ";"
+          : "org.apache.kafka.common.security.scram.ScramLoginModule required username=" + quoted(b.sasl.user())
+              + " password=" + quoted(b.sasl.password()) + ";";
+      props.put("listener.name.client." + mechanism.toLowerCase(java.util.Locale.ROOT) + ".sasl.jaas.config", jaas);
+    }
     props.put("listener.security.protocol.map", protocols.toString());
     props.put("log.dirs", logDir.toString());
     // One node: every internal topic can only have one replica.
@@ -76,7 +92,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("num.partitions", "1");
     props.put("auto.create.topics.enable", "true");
     props.putAll(b.overrides);
-    formatIfNeeded(logDir);
+    formatIfNeeded(logDir, b.sasl);
     this.server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
   }
 
@@ -104,13 +120,23 @@ public final class EmbeddedKafka implements AutoCloseable {
     server.awaitShutdown();
   }
 
-  private static void formatIfNeeded(Path logDir) {
+  private static String quoted(String value) {
+    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  private static void formatIfNeeded(Path logDir, Sasl sasl) {
     if (Files.exists(logDir.resolve("meta.properties"))) {
       return;
     }
     try {
       Files.createDirectories(logDir);
-      new Formatter()
+      Formatter formatter = new Formatter();
+      if (sasl != null && sasl.mechanism().startsWith("SCRAM-")) {
+        // SCRAM users are metadata: the broker's own is written with the first metadata, before anyone logs in.
+        formatter.setScramArguments(List.of(sasl.mechanism() + "=[name=" + sasl.user() + ",password="
+            + quoted(sasl.password()) + "]"));
+      }
+      formatter
           .setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
           .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
           .setNodeId(NODE_ID)
@@ -137,6 +163,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /** How clients authenticate; {@link #toString()} leaves the password out. */
+  private record Sasl(String protocol, String mechanism, String user, String password) {
+    @Override
+    public String toString() {
+      return protocol + "/" + mechanism + " as " + user;
+    }
+  }
+
   /** Configures and starts the broker. */
   public static final class Builder {
     private Path dataDir = Path.of("data", "kafka");
@@ -148,6 +182,30 @@ public final class EmbeddedKafka implements AutoCloseable {
     private Builder() {}
 
     private record Listener(String protocol, int port) {}
+
+    private Sasl sasl;
+
+    /**
+     * Clients must authenticate: the client listener speaks {@code protocol} (SASL_PLAINTEXT, or SASL_SSL with the
+     * listener's key store under {@code listener.name.client.ssl.*}) with {@code mechanism} (PLAIN, SCRAM-SHA-256 or
+     * SCRAM-SHA-512), and {@code user} is the one user, the broker's own too. A SCRAM user is written when the data
+     * directory is first formatted; more users are added with Kafka's admin API, as on any cluster.
+     */
+    public Builder requireSasl(String protocol, String mechanism, String user, String password) {
+      if (!protocol.equals("SASL_PLAINTEXT") && !protocol.equals("SASL_SSL")) {
+        throw new IllegalArgumentException("the embedded broker requires SASL_PLAINTEXT or SASL_SSL, not " + protocol);
+      }
+      if (!List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512").contains(mechanism)) {
+        throw new IllegalArgumentException("the embedded broker offers PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, not "
+            + mechanism);
+      }
+      if (!user.matches("[A-Za-z0-9._-]+")) {
+        throw new IllegalArgumentException("the embedded broker's user name may hold letters, digits, '.', '_' and "
+            + "'-' only");
+      }
+      this.sasl = new Sasl(protocol, mechanism, user, password);
+      return this;
+    }
 
     /**
      * One more client listener beside the plain one, e.g. {@code listener("SASL_SSL", "SASL_SSL", 9093)}; its

@@ -23,6 +23,38 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedKafkaTest {
 
+  private static Map<String, Object> sasl(String bootstrap, String mechanism, String password) {
+    String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+        : "org.apache.kafka.common.security.scram.ScramLoginModule";
+    return Map.of("bootstrap.servers", bootstrap, "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", mechanism,
+        "sasl.jaas.config", module + " required username=\"sluice\" password=\"" + password + "\";",
+        "default.api.timeout.ms", 20_000, "request.timeout.ms", 10_000);
+  }
+
+  @Test
+  void theBrokerCanRequireSaslWithPlainOrScram(@TempDir Path plain, @TempDir Path scram) throws Exception {
+    for (String mechanism : List.of("PLAIN", "SCRAM-SHA-512")) {
+      Path dir = mechanism.equals("PLAIN") ? plain : scram;
+      try (EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dir).port(0)
+          .requireSasl("SASL_PLAINTEXT", mechanism, "sluice", "broker-pw-1").start()) {
+        try (Admin admin = Admin.create(sasl(kafka.bootstrapServers(), mechanism, "broker-pw-1"))) {
+          admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get();
+          assertTrue(admin.listTopics().names().get().contains("secured"), mechanism);
+        }
+        try (Admin wrong = Admin.create(sasl(kafka.bootstrapServers(), mechanism, "not-it"))) {
+          Exception e = assertThrows(java.util.concurrent.ExecutionException.class,
+              () -> wrong.listTopics().names().get());
+          assertTrue(e.getCause() instanceof org.apache.kafka.common.errors.SaslAuthenticationException, mechanism
+              + ": " + e.getCause());
+        }
+        try (Admin anonymous = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+            "default.api.timeout.ms", 3_000, "request.timeout.ms", 2_000))) {
+          assertThrows(Exception.class, () -> anonymous.listTopics().names().get(), "plain clients are refused");
+        }
+      }
+    }
+  }
+
   @Test
   void dataSurvivesARestartOnTheSameDirectory(@TempDir Path dir) throws Exception {
     int port;

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -192,37 +193,62 @@ public record SluiceConfig(Map<String, String> values) {
     return find(KAFKA_BOOTSTRAP);
   }
 
+  /**
+   * Sluice's Kafka login from the {@code kafka.client} shorthand ({@code sasl.username} with
+   * {@code sasl.password.file}): what its clients present and, when the broker is the embedded one, the user that
+   * broker requires. Empty without the shorthand.
+   */
+  public Optional<KafkaLogin> kafkaLogin() {
+    Map<String, String> client = withPrefix(KAFKA_CLIENT_PREFIX);
+    String user = client.get("sasl.username");
+    String passwordFile = client.get("sasl.password.file");
+    if (user == null && passwordFile == null) {
+      return Optional.empty();
+    }
+    if (user == null || passwordFile == null) {
+      throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username and " + KAFKA_CLIENT_PREFIX
+          + "sasl.password.file go together");
+    }
+    if (client.containsKey("sasl.jaas.config")) {
+      throw new ConfigException("give either " + KAFKA_CLIENT_PREFIX + "sasl.jaas.config or "
+          + KAFKA_CLIENT_PREFIX + "sasl.username with sasl.password.file, not both");
+    }
+    String mechanism = client.getOrDefault("sasl.mechanism", "GSSAPI");
+    if (!List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512").contains(mechanism)) {
+      throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username works with sasl.mechanism PLAIN, "
+          + "SCRAM-SHA-256 or SCRAM-SHA-512, not " + mechanism + "; give sasl.jaas.config instead");
+    }
+    String password;
+    try {
+      password = Files.readString(Path.of(passwordFile)).strip();
+    } catch (IOException e) {
+      throw new ConfigException("cannot read " + KAFKA_CLIENT_PREFIX + "sasl.password.file " + passwordFile + ": "
+          + e.getMessage());
+    }
+    return Optional.of(new KafkaLogin(client.getOrDefault("security.protocol", "SASL_PLAINTEXT"), mechanism, user,
+        password));
+  }
+
+  /** A SASL login; {@link #toString()} leaves the password out. */
+  public record KafkaLogin(String protocol, String mechanism, String user, String password) {
+    public String jaasConfig() {
+      String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+          : "org.apache.kafka.common.security.scram.ScramLoginModule";
+      return module + " required username=\"" + jaasQuoted(user) + "\" password=\"" + jaasQuoted(password) + "\";";
+    }
+
+    @Override
+    public String toString() {
+      return protocol + "/" + mechanism + " as " + user;
+    }
+  }
+
   /** The cluster at {@code bootstrapServers} with the client security settings of {@code kafka.client.*}. */
   public KafkaCluster kafkaCluster(String bootstrapServers) {
     Map<String, String> security = new TreeMap<>(withPrefix(KAFKA_CLIENT_PREFIX));
-    String user = security.remove("sasl.username");
-    String passwordFile = security.remove("sasl.password.file");
-    if (user != null || passwordFile != null) {
-      if (user == null || passwordFile == null) {
-        throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username and " + KAFKA_CLIENT_PREFIX
-            + "sasl.password.file go together");
-      }
-      if (security.containsKey("sasl.jaas.config")) {
-        throw new ConfigException("give either " + KAFKA_CLIENT_PREFIX + "sasl.jaas.config or "
-            + KAFKA_CLIENT_PREFIX + "sasl.username with sasl.password.file, not both");
-      }
-      String mechanism = security.getOrDefault("sasl.mechanism", "GSSAPI");
-      String module = switch (mechanism) {
-        case "PLAIN" -> "org.apache.kafka.common.security.plain.PlainLoginModule";
-        case "SCRAM-SHA-256", "SCRAM-SHA-512" -> "org.apache.kafka.common.security.scram.ScramLoginModule";
-        default -> throw new ConfigException(KAFKA_CLIENT_PREFIX + "sasl.username works with sasl.mechanism PLAIN, "
-            + "SCRAM-SHA-256 or SCRAM-SHA-512, not " + mechanism + "; give sasl.jaas.config instead");
-      };
-      String password;
-      try {
-        password = Files.readString(Path.of(passwordFile)).strip();
-      } catch (IOException e) {
-        throw new ConfigException("cannot read " + KAFKA_CLIENT_PREFIX + "sasl.password.file " + passwordFile + ": "
-            + e.getMessage());
-      }
-      security.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(user) + "\" password=\""
-          + jaasQuoted(password) + "\";");
-    }
+    security.remove("sasl.username");
+    security.remove("sasl.password.file");
+    kafkaLogin().ifPresent(login -> security.put("sasl.jaas.config", login.jaasConfig()));
     try {
       return KafkaCluster.of(bootstrapServers, security);
     } catch (IllegalArgumentException e) {
