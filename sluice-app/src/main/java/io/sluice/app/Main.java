@@ -8,6 +8,7 @@ import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
+import io.sluice.app.ui.UiCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,7 +26,8 @@ import picocli.CommandLine.Command;
         DlqCommand.class,
         ReconcileCommand.class,
         SchemaCommand.class,
-        AlertsCommand.class})
+        AlertsCommand.class,
+        UiCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -11,6 +11,7 @@ import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.ui.Dashboard;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -103,6 +104,7 @@ public final class Platform implements AutoCloseable {
           .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
       started.push(exporter::close);
       urls.put("exporter", exporter.url());
+      startDashboard(config, host, dataDir);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -179,6 +181,22 @@ public final class Platform implements AutoCloseable {
     }
     started.push(metrics::close);
     urls.put("metrics", metrics.url());
+  }
+
+  private void startDashboard(SluiceConfig config, String host, Path dataDir) {
+    // Sluice's internal user is for Sluice's own servers: APIs elsewhere are read without it.
+    boolean own = config.find(SluiceConfig.UI_METRICS_URL).isEmpty() && config.find(SluiceConfig.UI_ALERTS_URL).isEmpty();
+    Dashboard ui = Dashboard.builder()
+        .host(host)
+        .port(config.port(SluiceConfig.UI_PORT))
+        .dataDir(dataDir.resolve("ui"))
+        .metricsUrl(config.find(SluiceConfig.UI_METRICS_URL).orElse(urls.get("metrics")))
+        .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(urls.get("alerts")))
+        .upstream(own ? web.internalClient() : io.sluice.http.client.HttpClientConfig.none())
+        .webConfig(web.of("ui"))
+        .start();
+    started.push(ui::close);
+    urls.put("ui", ui.url());
   }
 
   private void startRegistry(SluiceConfig config, String host) {

@@ -17,7 +17,7 @@ import sun.misc.Signal;
 
 /** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server and the alert router in one process.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard in one process.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -61,6 +61,9 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--exporter-port", description = "metrics exporter (/metrics) port (default 5556)")
   Integer exporterPort;
 
+  @Option(names = "--ui-port", description = "dashboard port (default 3000)")
+  Integer uiPort;
+
   @Option(names = "--alerts-config", description = "alertmanager.yml for the alert router (default: the bundled CDC routing)")
   Path alertsConfig;
 
@@ -87,6 +90,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     put(flags, SluiceConfig.ALERTS_PORT, alertsPort);
     put(flags, SluiceConfig.METRICS_PORT, metricsPort);
     put(flags, SluiceConfig.EXPORTER_PORT, exporterPort);
+    put(flags, SluiceConfig.UI_PORT, uiPort);
     put(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
     put(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
     put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);

@@ -20,7 +20,7 @@ import java.util.Optional;
  * authentication on needs no password of the operator's in any file Sluice reads.
  */
 final class WebSurfaces {
-  static final List<String> COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter");
+  static final List<String> COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter", "ui");
   static final String INTERNAL_USER = "sluice-internal";
 
   private final Map<String, WebConfig> configs;

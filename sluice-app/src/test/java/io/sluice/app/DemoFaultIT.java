@@ -250,7 +250,8 @@ class DemoFaultIT {
         metrics.port: %d
         alerts.port: %d
         exporter.port: %d
-        """.formatted(freePort(), connect, registry, freePort(), freePort(), freePort()));
+        ui.port: %d
+        """.formatted(freePort(), connect, registry, freePort(), freePort(), freePort(), freePort()));
     String[] flags = {"--config", config.toString(), "--data-dir", own.resolve("data").toString()};
     List<String> args = new ArrayList<>(List.of("demo", "--rate", "50", "--source-port", "" + freePort(),
         "--sink-port", "" + freePort(), "--format", "avro"));

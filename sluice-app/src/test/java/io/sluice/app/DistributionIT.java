@@ -32,6 +32,12 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.Arrays;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -163,6 +169,117 @@ class DistributionIT {
 
   @Test
   @Order(3)
+  void theDashboardLogsInShowsEveryConnectorAndDrawsThePipelinesEightPanels() throws Exception {
+    String ui = Arrays.stream(up.readyLine().split(" ")).filter(p -> p.startsWith("ui=")).findFirst()
+        .orElseThrow(() -> new AssertionError(up.readyLine())).substring(3);
+    HttpClient http = HttpClient.newHttpClient();
+    // Without a session: pages go to the login, data answers 401.
+    HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(ui + "/")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(303, page.statusCode());
+    assertEquals("/login", page.headers().firstValue("Location").orElse(""));
+    for (String api : List.of("/api/connectors", "/api/pipeline?name=x", "/api/query?query=up",
+        "/api/query_range?query=up&start=0&end=1&step=1", "/api/alerts")) {
+      assertEquals(401, http.send(HttpRequest.newBuilder(URI.create(ui + api)).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode(), api);
+    }
+    // A login without the form's CSRF token is refused.
+    HttpResponse<String> forged = http.send(HttpRequest.newBuilder(URI.create(ui + "/login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("user=admin&password=admin")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(403, forged.statusCode());
+
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      d.get(ui + "/");
+      wait.until(ExpectedConditions.urlContains("/login"));
+      browser.screenshot("dashboard-1-login");
+      d.findElement(By.id("user")).sendKeys("admin");
+      d.findElement(By.id("password")).sendKeys("admin");
+      d.findElement(By.id("login")).click();
+      // The default password must be changed before anything is shown, and cannot be kept.
+      wait.until(ExpectedConditions.urlContains("/password"));
+      d.get(ui + "/");
+      wait.until(ExpectedConditions.urlContains("/password"));
+      d.findElement(By.id("current")).sendKeys("admin");
+      d.findElement(By.id("new-password")).sendKeys("admin");
+      d.findElement(By.id("confirm")).sendKeys("admin");
+      d.findElement(By.id("change")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("error"), "at least 8"));
+      browser.screenshot("dashboard-2-password");
+      d.findElement(By.id("current")).sendKeys("admin");
+      d.findElement(By.id("new-password")).sendKeys("dashboard-pw-1");
+      d.findElement(By.id("confirm")).sendKeys("dashboard-pw-1");
+      d.findElement(By.id("change")).click();
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#connectors tr[data-connector='" + sink
+          + "']")));
+      assertTrue(d.findElement(By.cssSelector("tr[data-connector='" + source + "']")).getText().contains("RUNNING"));
+      assertTrue(d.findElement(By.cssSelector("tr[data-connector='" + source + "']")).getText().contains("source"));
+      browser.screenshot("dashboard-3-overview");
+
+      // The pipeline's page: all eight panels drawn from data, none loading, empty or failed.
+      d.findElement(By.cssSelector("tr[data-connector='" + source + "'] a")).click();
+      wait.until(ExpectedConditions.urlContains("/pipeline?name="));
+      wait.until(x -> x.findElements(By.cssSelector("#panels .panel")).size() == 8
+          && x.findElements(By.cssSelector("#panels .panel .body .state")).isEmpty());
+      for (WebElement panel : d.findElements(By.cssSelector("#panels .panel"))) {
+        assertTrue(panel.findElement(By.cssSelector(".promql code")).getText().contains("svc_"),
+            "every panel shows its PromQL: " + panel.getText());
+      }
+      assertEquals(List.of(), d.findElements(By.cssSelector(".state.error")).stream().map(e -> e.getText()).toList());
+      assertTrue(d.findElements(By.cssSelector("#panel-throughput canvas")).size() > 0, "throughput is a chart");
+      browser.screenshot("dashboard-4-pipeline-first");
+      // Changes flowing now give the lag gauge and the throughput chart fresh data.
+      pipeline.insert(21, 40);
+      pipeline.awaitSinkMatchesSource();
+      // The lag gauge needs two scrapes of the freshness histogram within its 5-minute window.
+      untilAfterRefresh(d, y -> y.findElements(By.cssSelector("#panel-lag .value")).stream()
+          .anyMatch(e -> List.of("green", "yellow", "red").contains(e.getAttribute("data-color"))));
+      assertTrue(d.findElements(By.cssSelector("#panels .panel .body .state")).isEmpty());
+      browser.screenshot("dashboard-4-pipeline");
+      assertTrue(d.findElement(By.cssSelector("#panel-status li[data-connector='" + sink + "']")).getText()
+          .contains("RUNNING"));
+
+      // Pause the sink: the status panel turns PAUSED (at the next scrape and refresh).
+      connect.pause(sink, Duration.ofSeconds(60));
+      try {
+        untilAfterRefresh(d, y -> y.findElements(By.cssSelector("#panel-status li[data-connector='" + sink + "']"))
+            .stream().anyMatch(e -> e.getText().contains("PAUSED")));
+        browser.screenshot("dashboard-5-paused");
+      } finally {
+        connect.resume(sink);
+      }
+
+      // Logout needs the CSRF token too; the real button has it.
+      String cookie = d.manage().getCookieNamed("sluice_session").getValue();
+      HttpResponse<String> noToken = http.send(HttpRequest.newBuilder(URI.create(ui + "/logout"))
+          .header("Cookie", "sluice_session=" + cookie).header("Content-Type", "application/x-www-form-urlencoded")
+          .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(403, noToken.statusCode());
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+      assertEquals(401, http.send(HttpRequest.newBuilder(URI.create(ui + "/api/connectors"))
+          .header("Cookie", "sluice_session=" + cookie).build(), HttpResponse.BodyHandlers.ofString()).statusCode(),
+          "the session ended");
+    }
+  }
+
+  /** Reloads the page until {@code condition} holds after a reload (each given 20 s to draw), for up to 2 minutes. */
+  private static void untilAfterRefresh(WebDriver d, java.util.function.Function<WebDriver, Boolean> condition) {
+    new WebDriverWait(d, Duration.ofSeconds(120)).pollingEvery(Duration.ofSeconds(3))
+        .ignoring(org.openqa.selenium.TimeoutException.class)
+        .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(x -> {
+          x.navigate().refresh();
+          // The page redraws its panels as data arrives: an element found a moment ago may be replaced.
+          return new WebDriverWait(x, Duration.ofSeconds(20))
+              .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(condition);
+        });
+  }
+
+  @Test
+  @Order(4)
   void offsetsBackupShowSetSkipRestoreAndReset() throws Exception {
     Run backup = sluice(cluster("offsets", "backup", "--connector", source));
     assertEquals(0, backup.exit(), backup::toString);
@@ -205,7 +322,7 @@ class DistributionIT {
   private static final int SKIP_REFUSED = 3;
 
   @Test
-  @Order(4)
+  @Order(5)
   void dlqInspectUnwrapStatsAndReplay() throws Exception {
     JsonNode inspected = Eventually.await("a record in " + dlq, WAIT, () -> {
       try {
@@ -242,7 +359,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void reconcilePostgresToPostgres() throws Exception {
     pipeline.awaitSinkMatchesSource();
     String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
@@ -261,7 +378,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void reconcilePostgresToMariaDb() throws Exception {
     Assumptions.assumeTrue(MariaDbServer.available(), () -> "SKIPPED: " + MariaDbServer.whyNot());
     String maria = MariaDbServer.createDatabase("dist_" + ProcessHandle.current().pid());
@@ -280,7 +397,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void schemaCheckAgainstTheRegistry() throws Exception {
     String subject = pipeline.name + "-value";
     String v1 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"}]}";
@@ -302,7 +419,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void alertsCheckConfig() throws Exception {
     Path good = Files.writeString(dir.resolve("alertmanager.yml"), """
         route:
@@ -329,7 +446,7 @@ class DistributionIT {
 
   /** The connectors command, every subcommand, on a JDBC sink of its own (an empty topic, so it idles RUNNING). */
   @Test
-  @Order(9)
+  @Order(10)
   void connectorsCommands() throws Exception {
     String name = pipeline.name + "-cli";
     Map<String, String> config = new java.util.LinkedHashMap<>(pipeline.sinkConfig());
@@ -457,7 +574,7 @@ class DistributionIT {
    * sluice up: the demo's shop flows into its copy, --check reconciles, stop removes it.
    */
   @Test
-  @Order(10)
+  @Order(11)
   void theQuickstartAsTheReadmeWritesIt() throws Exception {
     List<String[]> commands = quickstart();
     assertEquals(List.of("./sluice demo", "./sluice connectors list", "./sluice demo --check", "./sluice demo stop"),
@@ -515,7 +632,7 @@ class DistributionIT {
 
   /** The README's "your own PostgreSQL" file, with this test's database put in, is one Connect accepts. */
   @Test
-  @Order(11)
+  @Order(12)
   void theQuickstartsOwnSourceFileValidates() throws Exception {
     String readme = Files.readString(root.resolve("README.md"));
     int at = readme.indexOf("```yaml", readme.indexOf("## Quickstart"));

@@ -69,6 +69,10 @@ final class PackagedSluice {
   static Up up(Path dir, List<String> args) throws Exception {
     List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString(), "up"));
     command.addAll(args);
+    if (!args.contains("--ui-port")) {
+      // Tests run side by side: the dashboard's default port would be taken by the first.
+      command.addAll(List.of("--ui-port", String.valueOf(freePort())));
+    }
     Path stderr = dir.resolve("up.stderr");
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile());
     pb.environment().put("SLUICE_NO_CDS", "1");

@@ -29,6 +29,7 @@ class PlatformTest {
     flags.put(SluiceConfig.ALERTS_PORT, String.valueOf(TestWorkers.freePort()));
     flags.put(SluiceConfig.METRICS_PORT, String.valueOf(TestWorkers.freePort()));
     flags.put(SluiceConfig.EXPORTER_PORT, String.valueOf(TestWorkers.freePort()));
+    flags.put(SluiceConfig.UI_PORT, String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 

@@ -148,7 +148,7 @@ class SecuredPipelineIT {
   private static List<String> ports(Path config) throws Exception {
     return List.of("--config", config.toString(), "--data-dir", dir.resolve("data-" + config.getFileName()).toString(),
         "--connect-port", "" + freePort(), "--registry-port", "" + freePort(), "--metrics-port", "" + freePort(),
-        "--alerts-port", "" + freePort(), "--exporter-port", "" + freePort());
+        "--alerts-port", "" + freePort(), "--exporter-port", "" + freePort(), "--ui-port", "" + freePort());
   }
 
   private static HttpResponse<String> call(String method, String url, String body) throws Exception {

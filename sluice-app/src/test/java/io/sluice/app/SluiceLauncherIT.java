@@ -32,7 +32,8 @@ class SluiceLauncherIT {
         "--registry-port", String.valueOf(freePort()),
         "--alerts-port", String.valueOf(freePort()),
         "--metrics-port", String.valueOf(freePort()),
-        "--exporter-port", String.valueOf(freePort()))
+        "--exporter-port", String.valueOf(freePort()),
+        "--ui-port", String.valueOf(freePort()))
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();

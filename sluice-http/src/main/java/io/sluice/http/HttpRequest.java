@@ -25,7 +25,8 @@ public record HttpRequest(
     Map<String, List<String>> query,
     Optional<String> queryError,
     Map<String, String> headers,
-    byte[] body) {
+    byte[] body,
+    String remoteAddress) {
 
   public HttpRequest {
     pathParams = Map.copyOf(pathParams);

@@ -487,7 +487,7 @@ public final class HttpServer implements AutoCloseable {
           headers.merge(f.getLowerCaseName(), f.getValue(), (a, b) -> a + ", " + b);
         }
         HttpRequest r = new HttpRequest(target.method, PathDecoder.decode(target.rawPath), target.params,
-            query.values(), query.error(), headers, body);
+            query.values(), query.error(), headers, body, Request.getRemoteAddr(request));
         return target.handler(notFound, methodNotAllowed).handle(r);
       } catch (Throwable e) {
         return mapError(e);

@@ -22,7 +22,7 @@ public final class CommandAudit implements CommandLine.IExecutionStrategy {
   /** The commands that change something: connectors, offsets, dead-letter records. */
   static final Set<String> CHANGES = Set.of("connectors apply", "connectors pause", "connectors resume",
       "connectors restart", "connectors stop", "connectors delete", "offsets set", "offsets skip", "offsets restore",
-      "offsets reset", "dlq replay");
+      "offsets reset", "dlq replay", "ui user add", "ui user passwd");
 
   private final CommandLine.IExecutionStrategy inner = new CommandLine.RunLast();
 

@@ -37,6 +37,14 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String ALERTS_PORT = "alerts.port";
   /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
   public static final String EXPORTER_PORT = "exporter.port";
+  /** Port of the dashboard. */
+  public static final String UI_PORT = "ui.port";
+  /**
+   * The Prometheus and Alertmanager APIs the dashboard draws from (default: this platform's metrics server and
+   * router); a real Prometheus and Alertmanager work the same.
+   */
+  public static final String UI_METRICS_URL = "ui.metrics.url";
+  public static final String UI_ALERTS_URL = "ui.alerts.url";
   public static final String REGISTRY_MAX_REQUEST = "registry.max.request.bytes";
   public static final String METRICS_MAX_REQUEST = "metrics.max.request.bytes";
   public static final String ALERTS_MAX_REQUEST = "alerts.max.request.bytes";
@@ -76,6 +84,7 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(METRICS_PORT, "9090"),
       Map.entry(METRICS_RETENTION, "15d"),
       Map.entry(EXPORTER_PORT, "5556"),
+      Map.entry(UI_PORT, "3000"),
       // One request must not fill the heap the broker and Connect share; each API's largest real request fits.
       Map.entry(REGISTRY_MAX_REQUEST, "8MiB"),
       Map.entry(METRICS_MAX_REQUEST, "10MiB"),

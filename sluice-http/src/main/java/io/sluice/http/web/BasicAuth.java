@@ -73,6 +73,16 @@ public final class BasicAuth {
     }
   }
 
+  /** Whether {@code password} is the one {@code bcryptHash} was made from. */
+  public static boolean matches(String password, String bcryptHash) {
+    return BCrypt.verifyer().verify(password.toCharArray(), bcryptHash.getBytes(StandardCharsets.UTF_8)).verified;
+  }
+
+  /** Spends a bcrypt check's time on nothing, so that an unknown user is not told apart by the time of the answer. */
+  public static void spendCheckTime(String password) {
+    BCrypt.verifyer().verify(password.toCharArray(), DUMMY);
+  }
+
   /** A bcrypt hash of {@code password}, as {@code basic_auth_users} holds them (cost 10, the toolkit's example). */
   public static String hash(String password) {
     return BCrypt.withDefaults().hashToString(10, password.toCharArray());

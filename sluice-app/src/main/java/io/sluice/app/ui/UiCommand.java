@@ -1,0 +1,129 @@
+package io.sluice.app.ui;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.ui.auth.Accounts;
+import java.io.Console;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice ui user add|passwd|list}: the dashboard's users, in {@code ui/users.json} of the data directory. */
+@Command(name = "ui", mixinStandardHelpOptions = true, description = "The dashboard on port 3000.",
+    subcommands = UiCommand.User.class)
+public final class UiCommand {
+
+  @Command(name = "user", mixinStandardHelpOptions = true,
+      description = "Dashboard users: add one, change a password, list them.",
+      subcommands = {UiCommand.Add.class, UiCommand.Passwd.class, UiCommand.List.class})
+  static final class User {}
+
+  /** Where the users live, as {@code sluice up} finds them. */
+  abstract static class Base {
+    @Option(names = "--config", description = "sluice.yaml to take the data directory from")
+    Path configFile;
+
+    @Option(names = "--data-dir", description = "data directory of sluice up (default ./data)")
+    String dataDir;
+
+    Accounts accounts() {
+      SluiceConfig config = SluiceConfig.load(Optional.ofNullable(configFile),
+          dataDir == null ? Map.of() : Map.of(SluiceConfig.DATA_DIR, dataDir));
+      return Accounts.in(config.dataDir().resolve("ui"));
+    }
+  }
+
+  /** A command that takes a new password: from a file, the environment, or typed twice. */
+  abstract static class WithPassword extends Base implements Callable<Integer> {
+    static final String ENV = "SLUICE_UI_PASSWORD";
+
+    @Parameters(index = "0", paramLabel = "USER")
+    String user;
+
+    @Option(names = "--password-file", paramLabel = "FILE",
+        description = "file holding the new password (else $" + ENV + ", else it is asked for)")
+    Path passwordFile;
+
+    String password() throws IOException {
+      if (passwordFile != null) {
+        return Files.readString(passwordFile).strip();
+      }
+      String env = System.getenv(ENV);
+      if (env != null && !env.isEmpty()) {
+        return env;
+      }
+      Console console = System.console();
+      if (console == null) {
+        throw new IllegalArgumentException("no terminal to ask for the password: give --password-file or $" + ENV);
+      }
+      char[] first = console.readPassword("New password for %s: ", user);
+      char[] second = console.readPassword("Again: ");
+      if (first == null || second == null || !Arrays.equals(first, second)) {
+        throw new IllegalArgumentException("the two passwords differ");
+      }
+      return new String(first);
+    }
+
+    abstract void apply(Accounts accounts, String password);
+
+    abstract String done();
+
+    @Override
+    public Integer call() {
+      try {
+        apply(accounts(), password());
+        System.out.println(done());
+        return 0;
+      } catch (IllegalArgumentException | SluiceConfig.ConfigException e) {
+        System.err.println("sluice: " + e.getMessage());
+        return 1;
+      } catch (IOException e) {
+        System.err.println("sluice: cannot read the password: " + e.getMessage());
+        return 1;
+      }
+    }
+  }
+
+  @Command(name = "add", mixinStandardHelpOptions = true, description = "Add a dashboard user.")
+  static final class Add extends WithPassword {
+    @Override
+    void apply(Accounts accounts, String password) {
+      accounts.add(user, password);
+    }
+
+    @Override
+    String done() {
+      return "added " + user;
+    }
+  }
+
+  @Command(name = "passwd", mixinStandardHelpOptions = true, description = "Change a dashboard user's password.")
+  static final class Passwd extends WithPassword {
+    @Override
+    void apply(Accounts accounts, String password) {
+      accounts.setPassword(user, password);
+    }
+
+    @Override
+    String done() {
+      return "changed the password of " + user;
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the dashboard users.")
+  static final class List extends Base implements Callable<Integer> {
+    @Override
+    public Integer call() {
+      for (Accounts.Account a : accounts().list()) {
+        System.out.println(a.user() + (a.mustChange() ? "\tpassword must be changed at the next login" : ""));
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.sluice.ui;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.http.HttpRequest;
+import io.sluice.http.HttpResponse;
+import io.sluice.http.HttpServer;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.web.WebConfig;
+import io.sluice.ui.auth.Accounts;
+import io.sluice.ui.auth.LoginThrottle;
+import io.sluice.ui.auth.Sessions;
+import io.sluice.ui.web.Site;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * The dashboard: a login of its own, an overview of every connector and a page of eight panels per pipeline, drawn
+ * from the metrics server's and the alert router's HTTP APIs only.
+ *
+ * <pre>{@code
+ * Dashboard ui = Dashboard.builder().port(3000).dataDir(Path.of("data/ui"))
+ *     .metricsUrl("http://127.0.0.1:9090").alertsUrl("http://127.0.0.1:9093").start();
+ * }</pre>
+ */
+public final class Dashboard implements AutoCloseable {
+  private final HttpServer server;
+
+  private Dashboard(HttpServer server) {
+    this.server = server;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String url() {
+    return server.url();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+
+  /** Configures and starts the dashboard. */
+  public static final class Builder {
+    private String host = "127.0.0.1";
+    private int port = 3000;
+    private Path dataDir = Path.of("data", "ui");
+    private String metricsUrl = "http://127.0.0.1:9090";
+    private String alertsUrl = "http://127.0.0.1:9093";
+    private HttpClientConfig upstream = HttpClientConfig.none();
+    private WebConfig web = WebConfig.none();
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    public Builder host(String host) {
+      this.host = host;
+      return this;
+    }
+
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /** Where {@code users.json} lives. */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    /** The Prometheus HTTP API to draw from (Sluice's metrics server or a real Prometheus). */
+    public Builder metricsUrl(String metricsUrl) {
+      this.metricsUrl = metricsUrl;
+      return this;
+    }
+
+    /** The Alertmanager API to read alerts from (Sluice's router or a real Alertmanager). */
+    public Builder alertsUrl(String alertsUrl) {
+      this.alertsUrl = alertsUrl;
+      return this;
+    }
+
+    /** Credentials and TLS for reaching the two APIs. */
+    public Builder upstream(HttpClientConfig upstream) {
+      this.upstream = upstream;
+      return this;
+    }
+
+    /**
+     * TLS and response headers from a web configuration; its users are not asked for, the dashboard's own login is
+     * what guards it.
+     */
+    public Builder webConfig(WebConfig web) {
+      this.web = web;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public Dashboard start() {
+      Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl, alertsUrl,
+          upstream, web.tls() != null);
+      WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source());
+      HttpServer server = site.register(HttpServer.builder("dashboard").host(host).port(port).webConfig(tlsOnly)
+          .maxRequestBytes(64 << 10)).start();
+      return new Dashboard(server);
+    }
+  }
+}

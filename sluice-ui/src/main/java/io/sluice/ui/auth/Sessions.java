@@ -1,0 +1,86 @@
+package io.sluice.ui.auth;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Logged-in sessions, in memory: a random id (the {@code HttpOnly}, {@code SameSite=Strict} cookie) names the user,
+ * the CSRF token every state-changing request must carry, and whether the password must still be changed. A session
+ * ends at logout, after {@link #IDLE} without a request, or {@link #ABSOLUTE} after login, whichever comes first; a
+ * restart of the dashboard ends them all.
+ */
+public final class Sessions {
+  public static final Duration IDLE = Duration.ofHours(1);
+  public static final Duration ABSOLUTE = Duration.ofHours(12);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** One session; its id and token are secrets and never printed. */
+  public record Session(String id, String user, String csrf, boolean mustChange, Instant started, Instant lastSeen) {
+    @Override
+    public String toString() {
+      return "Session[" + user + "]";
+    }
+  }
+
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final Clock clock;
+
+  public Sessions(Clock clock) {
+    this.clock = clock;
+  }
+
+  public static String randomToken() {
+    byte[] b = new byte[32];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  public Session start(String user, boolean mustChange) {
+    Instant now = clock.instant();
+    Session s = new Session(randomToken(), user, randomToken(), mustChange, now, now);
+    sessions.put(s.id(), s);
+    return s;
+  }
+
+  /** The live session of this id, its idle clock restarted; empty when unknown or expired. */
+  public Optional<Session> find(String id) {
+    if (id == null) {
+      return Optional.empty();
+    }
+    Session s = sessions.get(id);
+    if (s == null) {
+      return Optional.empty();
+    }
+    Instant now = clock.instant();
+    if (now.isAfter(s.lastSeen().plus(IDLE)) || now.isAfter(s.started().plus(ABSOLUTE))) {
+      sessions.remove(id);
+      return Optional.empty();
+    }
+    Session seen = new Session(s.id(), s.user(), s.csrf(), s.mustChange(), s.started(), now);
+    sessions.put(id, seen);
+    return Optional.of(seen);
+  }
+
+  /** The password was changed: the session may show data now. */
+  public void passwordChanged(Session s) {
+    sessions.computeIfPresent(s.id(), (k, old) -> new Session(old.id(), old.user(), old.csrf(), false,
+        old.started(), old.lastSeen()));
+  }
+
+  public void end(String id) {
+    if (id != null) {
+      sessions.remove(id);
+    }
+  }
+
+  /** Ends every session of a user (after a password change from the CLI, for instance). */
+  public void endAll(String user) {
+    sessions.values().removeIf(s -> s.user().equals(user));
+  }
+}

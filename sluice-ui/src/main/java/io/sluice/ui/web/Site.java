@@ -1,0 +1,353 @@
+package io.sluice.ui.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.http.HttpRequest;
+import io.sluice.http.HttpResponse;
+import io.sluice.http.HttpServer;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.ui.auth.Accounts;
+import io.sluice.ui.auth.LoginThrottle;
+import io.sluice.ui.auth.Sessions;
+import io.sluice.ui.auth.Sessions.Session;
+import io.sluice.ui.panels.Panel;
+import io.sluice.ui.panels.PipelinePanels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dashboard's routes: login, password change and logout; the overview and pipeline pages; their data endpoints
+ * under {@code /api/}; static files. Without a session a page redirects to the login and {@code /api/} answers 401;
+ * with the default password still unchanged, only the password page opens (403 on {@code /api/}); every POST needs
+ * the session's CSRF token (the login form a token of its own, sent as a cookie and a field alike).
+ */
+public final class Site {
+  private static final Logger log = LoggerFactory.getLogger(Site.class);
+  private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String SESSION_COOKIE = "sluice_session";
+  static final String LOGIN_COOKIE = "sluice_login";
+  private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+  private static final Map<String, String> ASSETS = Map.of(
+      "app.css", "io/sluice/ui/static/app.css",
+      "app.js", "io/sluice/ui/static/app.js",
+      "uPlot.min.css", UPLOT + "uPlot.min.css",
+      "uPlot.iife.min.js", UPLOT + "uPlot.iife.min.js");
+
+  private final Accounts accounts;
+  private final Sessions sessions;
+  private final LoginThrottle throttle;
+  private final Upstream upstream;
+  private final boolean secureCookies;
+
+  public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl, String alertsUrl,
+      HttpClientConfig client, boolean secureCookies) {
+    this.accounts = accounts;
+    this.sessions = sessions;
+    this.throttle = throttle;
+    this.upstream = new Upstream(metricsUrl, alertsUrl, client);
+    this.secureCookies = secureCookies;
+  }
+
+  public HttpServer.Builder register(HttpServer.Builder b) {
+    return b.get("/login", this::loginPage)
+        .post("/login", this::login)
+        .get("/password", r -> page(r, true, s -> html(200, render("password.html", s, Map.of("error", "")))))
+        .post("/password", this::changePassword)
+        .post("/logout", this::logout)
+        .get("/", r -> page(r, false, s -> html(200, render("overview.html", s, Map.of()))))
+        .get("/pipeline", r -> page(r, false, s -> html(200, render("pipeline.html", s, Map.of()))))
+        .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream))))
+        .get("/api/pipeline", r -> api(r, s -> pipeline(r)))
+        .get("/api/query", r -> api(r, s -> proxy("query", r, "query", "time")))
+        .get("/api/query_range", r -> api(r, s -> proxy("query_range", r, "query", "start", "end", "step")))
+        .get("/api/alerts", r -> api(r, s -> alerts(r)))
+        .get("/static/{file}", this::asset)
+        .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Sluice dashboard is healthy.\n"))
+        .notFound(r -> HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n"))
+        .onError(e -> {
+          log.error("dashboard request failed", e);
+          return HttpResponse.text(500, "text/plain; charset=utf-8", "internal error\n");
+        });
+  }
+
+  // ---- sessions
+
+  private Optional<Session> session(HttpRequest r) {
+    return sessions.find(cookie(r, SESSION_COOKIE));
+  }
+
+  /** A page: the login without a session, the password page while the password must change. */
+  private HttpResponse page(HttpRequest r, boolean passwordPage, java.util.function.Function<Session, HttpResponse> h) {
+    Optional<Session> s = session(r);
+    if (s.isEmpty()) {
+      return redirect("/login");
+    }
+    if (s.get().mustChange() && !passwordPage) {
+      return redirect("/password");
+    }
+    return h.apply(s.get());
+  }
+
+  /** A data endpoint: 401 without a session, 403 until the default password is changed. */
+  private HttpResponse api(HttpRequest r, java.util.function.Function<Session, HttpResponse> h) {
+    Optional<Session> s = session(r);
+    if (s.isEmpty()) {
+      return json(401, JSON.createObjectNode().put("error", "login required"));
+    }
+    if (s.get().mustChange()) {
+      return json(403, JSON.createObjectNode().put("error", "the password must be changed first"));
+    }
+    return h.apply(s.get());
+  }
+
+  private HttpResponse loginPage(HttpRequest r) {
+    String token = Sessions.randomToken();
+    return html(200, render("login.html", null, Map.of("csrf", token, "error", "")))
+        .withHeader("Set-Cookie", cookieHeader(LOGIN_COOKIE, token, "/login", 600));
+  }
+
+  private HttpResponse login(HttpRequest r) {
+    Map<String, List<String>> form = HttpRequest.parseForm(r.bodyText());
+    String user = first(form, "user");
+    String password = first(form, "password");
+    String address = r.remoteAddress();
+    String expected = cookie(r, LOGIN_COOKIE);
+    if (expected == null || !constantTimeEquals(expected, first(form, "csrf"))) {
+      audit("POST /login", user, address, 403);
+      return html(403, "<!doctype html><p>The login form has expired; <a href=\"/login\">open it again</a>.</p>");
+    }
+    Duration wait = throttle.wait(user, address);
+    if (!wait.isZero()) {
+      audit("POST /login", user, address, 429);
+      return loginAgain(429, expected, "Too many failed logins: try again in " + Math.max(1, wait.toSeconds())
+          + " s.").withHeader("Retry-After", String.valueOf(Math.max(1, wait.toSeconds())));
+    }
+    Optional<Accounts.Account> account = accounts.verify(user, password);
+    if (account.isEmpty()) {
+      throttle.failed(user, address);
+      audit("POST /login", user, address, 401);
+      return loginAgain(401, expected, "Wrong user name or password.");
+    }
+    throttle.succeeded(user, address);
+    Session s = sessions.start(user, account.get().mustChange());
+    audit("POST /login", user, address, 303);
+    return redirect(s.mustChange() ? "/password" : "/")
+        .withHeader("Set-Cookie", cookieHeader(SESSION_COOKIE, s.id(), "/", Sessions.ABSOLUTE.toSeconds()));
+  }
+
+  private HttpResponse loginAgain(int status, String token, String error) {
+    return html(status, render("login.html", null, Map.of("csrf", token, "error", error)));
+  }
+
+  private HttpResponse changePassword(HttpRequest r) {
+    Optional<Session> s = session(r);
+    Map<String, List<String>> form = HttpRequest.parseForm(r.bodyText());
+    if (s.isEmpty()) {
+      return redirect("/login");
+    }
+    if (!constantTimeEquals(s.get().csrf(), first(form, "csrf"))) {
+      audit("POST /password", s.get().user(), r.remoteAddress(), 403);
+      return html(403, "<!doctype html><p>Missing or wrong CSRF token.</p>");
+    }
+    String current = first(form, "current");
+    String next = first(form, "password");
+    String error = null;
+    if (accounts.verify(s.get().user(), current).isEmpty()) {
+      error = "The current password is wrong.";
+    } else if (!next.equals(first(form, "confirm"))) {
+      error = "The two new passwords differ.";
+    } else {
+      try {
+        accounts.setPassword(s.get().user(), next);
+      } catch (IllegalArgumentException e) {
+        error = e.getMessage().substring(0, 1).toUpperCase() + e.getMessage().substring(1) + ".";
+      }
+    }
+    if (error != null) {
+      audit("POST /password", s.get().user(), r.remoteAddress(), 400);
+      return html(400, render("password.html", s.get(), Map.of("error", error)));
+    }
+    sessions.passwordChanged(s.get());
+    audit("POST /password", s.get().user(), r.remoteAddress(), 303);
+    return redirect("/");
+  }
+
+  private HttpResponse logout(HttpRequest r) {
+    Optional<Session> s = session(r);
+    Map<String, List<String>> form = HttpRequest.parseForm(r.bodyText());
+    if (s.isPresent() && !constantTimeEquals(s.get().csrf(), first(form, "csrf"))) {
+      audit("POST /logout", s.get().user(), r.remoteAddress(), 403);
+      return html(403, "<!doctype html><p>Missing or wrong CSRF token.</p>");
+    }
+    s.ifPresent(x -> {
+      sessions.end(x.id());
+      audit("POST /logout", x.user(), r.remoteAddress(), 303);
+    });
+    return redirect("/login").withHeader("Set-Cookie", cookieHeader(SESSION_COOKIE, "", "/", 0));
+  }
+
+  // ---- data
+
+  /** A pipeline's connectors (from the state series) and its eight panels with their PromQL filled in. */
+  private HttpResponse pipeline(HttpRequest r) {
+    String name = r.param("name").orElse("");
+    Upstream.Answer states = upstream.metrics("query", "query",
+        "max by (connector, pipeline, state) (svc_connect_connector_status_info)");
+    JsonNode body = states.json();
+    if (states.status() != 200) {
+      return json(502, JSON.createObjectNode().put("error", "the metrics server answered " + states.status() + ": "
+          + body.path("error").asText(states.body())));
+    }
+    Set<String> pipelines = new java.util.TreeSet<>();
+    Set<String> connectors = new LinkedHashSet<>();
+    for (JsonNode s : body.path("data").path("result")) {
+      String pipeline = s.path("metric").path("pipeline").asText(s.path("metric").path("connector").asText());
+      pipelines.add(pipeline);
+      if (pipeline.equals(name)) {
+        connectors.add(s.path("metric").path("connector").asText());
+      }
+    }
+    ObjectNode out = JSON.createObjectNode().put("pipeline", name);
+    ArrayNode all = out.putArray("pipelines");
+    pipelines.forEach(all::add);
+    ArrayNode cs = out.putArray("connectors");
+    connectors.forEach(cs::add);
+    ArrayNode panels = out.putArray("panels");
+    for (Panel p : PipelinePanels.ALL) {
+      panels.add(JSON.valueToTree(p.forPipeline(name, new ArrayList<>(connectors))));
+    }
+    return json(200, out);
+  }
+
+  private HttpResponse proxy(String path, HttpRequest r, String... names) {
+    String[] params = new String[names.length * 2];
+    for (int i = 0; i < names.length; i++) {
+      params[2 * i] = names[i];
+      params[2 * i + 1] = r.param(names[i]).orElse(null);
+    }
+    Upstream.Answer a = upstream.metrics(path, params);
+    return HttpResponse.text(a.status(), HttpResponse.JSON, a.body());
+  }
+
+  /** The alerts firing now for the pipeline's connectors (or carrying its pipeline label). */
+  private HttpResponse alerts(HttpRequest r) {
+    Set<String> connectors = new java.util.HashSet<>(r.params("connector"));
+    String pipeline = r.param("pipeline").orElse("");
+    Upstream.Answer a = upstream.activeAlerts();
+    if (a.status() != 200) {
+      return json(502, JSON.createObjectNode().put("error", "the alert router answered " + a.status()));
+    }
+    ArrayNode out = JSON.createArrayNode();
+    for (JsonNode alert : a.json()) {
+      JsonNode labels = alert.path("labels");
+      if (connectors.contains(labels.path("connector").asText("\u0000"))
+          || pipeline.equals(labels.path("pipeline").asText("\u0000"))) {
+        out.add(JSON.createObjectNode().put("alertname", labels.path("alertname").asText())
+            .put("severity", labels.path("severity").asText()).put("connector", labels.path("connector").asText())
+            .put("startsAt", alert.path("startsAt").asText())
+            .put("summary", alert.path("annotations").path("summary").asText("")));
+      }
+    }
+    return json(200, out);
+  }
+
+  private HttpResponse asset(HttpRequest r) {
+    String resource = ASSETS.get(r.pathParam("file"));
+    if (resource == null) {
+      return HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n");
+    }
+    String type = resource.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
+    return HttpResponse.of(200, type, bytes(resource)).withHeader("Cache-Control", "max-age=3600");
+  }
+
+  // ---- helpers
+
+  private static String render(String template, Session s, Map<String, String> values) {
+    String text = new String(bytes("io/sluice/ui/static/" + template), StandardCharsets.UTF_8);
+    if (s != null) {
+      text = text.replace("{{csrf}}", escape(s.csrf())).replace("{{user}}", escape(s.user()));
+    }
+    for (Map.Entry<String, String> v : values.entrySet()) {
+      text = text.replace("{{" + v.getKey() + "}}", escape(v.getValue()));
+    }
+    return text;
+  }
+
+  private static byte[] bytes(String resource) {
+    try (InputStream in = Site.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + resource);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String escape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+        .replace("'", "&#39;");
+  }
+
+  private static HttpResponse html(int status, String body) {
+    return HttpResponse.text(status, "text/html; charset=utf-8", body)
+        .withHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+        .withHeader("X-Frame-Options", "DENY")
+        .withHeader("Cache-Control", "no-store");
+  }
+
+  private static HttpResponse json(int status, Object value) {
+    return HttpResponse.json(status, value).withHeader("Cache-Control", "no-store");
+  }
+
+  private static HttpResponse redirect(String to) {
+    return HttpResponse.empty(303).withHeader("Location", to).withHeader("Cache-Control", "no-store");
+  }
+
+  private String cookieHeader(String name, String value, String path, long maxAge) {
+    return name + "=" + value + "; Path=" + path + "; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict"
+        + (secureCookies ? "; Secure" : "");
+  }
+
+  static String cookie(HttpRequest r, String name) {
+    String header = r.header("cookie").orElse("");
+    for (String part : header.split(";")) {
+      String p = part.trim();
+      if (p.startsWith(name + "=")) {
+        return p.substring(name.length() + 1);
+      }
+    }
+    return null;
+  }
+
+  private static String first(Map<String, List<String>> form, String key) {
+    List<String> v = form.get(key);
+    return v == null || v.isEmpty() ? "" : v.get(0);
+  }
+
+  private static boolean constantTimeEquals(String a, String b) {
+    return a != null && b != null && MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8),
+        b.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void audit(String what, String user, String address, int status) {
+    AUDIT.info("dashboard {} user={} address={} status={}", what, user == null || user.isEmpty() ? "-"
+        : URLEncoder.encode(user, StandardCharsets.UTF_8), address, status);
+  }
+}

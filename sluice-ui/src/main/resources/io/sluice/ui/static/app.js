@@ -1,0 +1,415 @@
+// Sluice dashboard: the connector overview and a pipeline's eight panels, drawn from the dashboard's /api/ endpoints
+// (which read the metrics server's Prometheus API and the alert router's Alertmanager API). No build step.
+(function () {
+  "use strict";
+
+  const REFRESH_MS = 15000;
+  let timer = null;
+  let paused = false;
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  function state(kind, text) {
+    return el("div", { class: "state " + kind, text: text });
+  }
+
+  async function getJSON(url) {
+    const r = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (r.status === 401) {
+      location.href = "/login";
+      throw new Error("login required");
+    }
+    if (r.status === 403) {
+      location.href = "/password";
+      throw new Error("the password must be changed first");
+    }
+    let body;
+    try {
+      body = await r.json();
+    } catch (e) {
+      throw new Error("HTTP " + r.status + ": not JSON");
+    }
+    if (!r.ok || body.status === "error" || body.error) {
+      throw new Error(body.error || ("HTTP " + r.status));
+    }
+    return body;
+  }
+
+  function fmt(v, unit) {
+    if (v === null || v === undefined || Number.isNaN(v)) return "–";
+    if (unit === "s") {
+      if (v < 1) return (v * 1000).toFixed(0) + " ms";
+      if (v < 120) return v.toFixed(1) + " s";
+      if (v < 7200) return (v / 60).toFixed(1) + " min";
+      return (v / 3600).toFixed(1) + " h";
+    }
+    if (unit === "records" || unit === "restarts") return Math.round(v).toLocaleString("en-US");
+    const a = Math.abs(v);
+    const s = a >= 1e6 ? (v / 1e6).toFixed(2) + "M" : a >= 1e4 ? (v / 1e3).toFixed(1) + "k"
+      : a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v === 0 ? "0" : v.toPrecision(2);
+    return s + (unit && unit !== "ratio" ? " " + unit : "");
+  }
+
+  function legend(template, metric) {
+    return template.replace(/\{\{(\w+)\}\}/g, (m, k) => metric[k] || "");
+  }
+
+  function scheduleRefresh(fn) {
+    const button = document.getElementById("refresh-toggle");
+    button.addEventListener("click", () => {
+      paused = !paused;
+      button.textContent = paused ? "Resume refresh" : "Pause refresh";
+      button.setAttribute("aria-pressed", String(paused));
+      if (!paused) fn();
+    });
+    const tick = () => {
+      if (!paused && document.visibilityState !== "hidden") fn();
+    };
+    timer = setInterval(tick, REFRESH_MS);
+  }
+
+  // ---- overview
+
+  const COLUMNS = [
+    ["name", "Connector", false], ["type", "Type", false], ["state", "State", false], ["pipeline", "Pipeline", false],
+    ["lagSeconds", "Lag (p99)", true], ["lagRecords", "Lag (records)", true], ["throughput", "Throughput", true],
+    ["errors", "Errors/s", true], ["alerts", "Alerts", true]];
+  let rows = [];
+  let sortKey = "name";
+  let sortAsc = true;
+
+  function renderOverview() {
+    const box = document.getElementById("overview");
+    const filter = document.getElementById("filter").value.trim().toLowerCase();
+    const shown = rows.filter(r => !filter || [r.name, r.type, r.state, r.pipeline]
+      .some(v => String(v || "").toLowerCase().includes(filter)));
+    shown.sort((a, b) => {
+      const x = a[sortKey], y = b[sortKey];
+      const c = typeof x === "number" || typeof y === "number" ? (x ?? -Infinity) - (y ?? -Infinity)
+        : String(x || "").localeCompare(String(y || ""));
+      return sortAsc ? c : -c;
+    });
+    document.getElementById("count").textContent = shown.length + " of " + rows.length + " connectors";
+    if (rows.length === 0) {
+      box.replaceChildren(state("empty", "No connectors yet: the metrics server has no connector status series."));
+      return;
+    }
+    const head = el("tr", {});
+    for (const [key, title] of COLUMNS) {
+      const th = el("th", { text: title, "data-key": key });
+      if (key === sortKey) th.className = "sorted" + (sortAsc ? " asc" : "");
+      th.addEventListener("click", () => {
+        sortAsc = key === sortKey ? !sortAsc : true;
+        sortKey = key;
+        renderOverview();
+      });
+      head.append(th);
+    }
+    const body = el("tbody", {});
+    for (const r of shown) {
+      const tr = el("tr", { "data-connector": r.name });
+      for (const [key, , numeric] of COLUMNS) {
+        const td = el("td", { class: numeric ? "num" : "" });
+        if (key === "name" || key === "pipeline") {
+          td.append(el("a", { href: "/pipeline?name=" + encodeURIComponent(r.pipeline), text: r[key] }));
+        } else if (key === "state") {
+          td.append(el("span", { class: "badge " + r.state, text: r.state }));
+        } else if (key === "alerts") {
+          td.append(r.alerts > 0 ? el("span", { class: "badge alert", text: String(r.alerts) }) : "0");
+        } else if (key === "lagSeconds") {
+          td.textContent = fmt(r.lagSeconds, "s");
+        } else if (key === "throughput") {
+          td.textContent = fmt(r.throughput, "/s");
+        } else if (key === "errors") {
+          td.textContent = fmt(r.errors, "");
+        } else if (key === "lagRecords") {
+          td.textContent = fmt(r.lagRecords, "records");
+        } else {
+          td.textContent = r[key] || "–";
+        }
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    box.replaceChildren(el("table", { id: "connectors" }, el("thead", {}, head), body));
+  }
+
+  async function loadOverview() {
+    const box = document.getElementById("overview");
+    try {
+      const data = await getJSON("/api/connectors");
+      rows = data.connectors;
+      renderOverview();
+      const q = document.getElementById("overview-queries");
+      q.replaceChildren(...Object.entries(data.queries).map(([k, v]) => promql(v, k)));
+      document.getElementById("updated").textContent = "updated " + new Date().toLocaleTimeString()
+        + (data.alertsError ? " · alerts: " + data.alertsError : "");
+    } catch (e) {
+      box.replaceChildren(state("error", "Cannot load the connectors: " + e.message));
+    }
+  }
+
+  function overview() {
+    document.getElementById("filter").addEventListener("input", renderOverview);
+    loadOverview();
+    scheduleRefresh(loadOverview);
+  }
+
+  // ---- pipeline
+
+  function promql(expr, label) {
+    const copy = el("button", { type: "button", text: "Copy", title: "Copy the PromQL" });
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(expr);
+        copy.textContent = "Copied";
+      } catch (e) {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        copy.textContent = "Selected";
+      }
+      setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+    });
+    const code = el("code", { text: (label ? label + ": " : "") + expr, class: "promql-text" });
+    return el("div", { class: "promql" }, code, copy);
+  }
+
+  function range() {
+    const sel = document.getElementById("range").value;
+    if (sel === "custom") {
+      const from = Date.parse(document.getElementById("from").value);
+      const to = Date.parse(document.getElementById("to").value);
+      if (!Number.isNaN(from) && !Number.isNaN(to) && to > from) return { start: from / 1000, end: to / 1000 };
+    }
+    const end = Date.now() / 1000;
+    return { start: end - Number(sel === "custom" ? 3600 : sel), end };
+  }
+
+  function step(r) {
+    return Math.max(5, Math.ceil((r.end - r.start) / 240));
+  }
+
+  async function rangeQuery(expr, r) {
+    const u = "/api/query_range?query=" + encodeURIComponent(expr) + "&start=" + r.start.toFixed(3) + "&end="
+      + r.end.toFixed(3) + "&step=" + step(r);
+    return (await getJSON(u)).data.result;
+  }
+
+  async function instantQuery(expr) {
+    return (await getJSON("/api/query?query=" + encodeURIComponent(expr))).data.result;
+  }
+
+  const charts = new Map();
+
+  function drawChart(body, panel, series, r) {
+    // One x axis for every series: the step grid of the range (Prometheus aligns every result to it).
+    const st = step(r);
+    const first = Math.ceil(r.start / st) * st;
+    const xs = [];
+    for (let t = first; t <= r.end; t += st) xs.push(t);
+    const index = new Map(xs.map((t, i) => [t, i]));
+    const data = [xs];
+    const opts = [{}];
+    const colors = ["#2563eb", "#16a34a", "#dc2626", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];
+    series.forEach((s, i) => {
+      const ys = new Array(xs.length).fill(null);
+      for (const [t, v] of s.values) {
+        const at = index.get(Math.round(Number(t) / st) * st);
+        if (at !== undefined) ys[at] = Number(v);
+      }
+      data.push(ys);
+      opts.push({ label: s.label, stroke: colors[i % colors.length], width: 2, spanGaps: false,
+        value: (u, v) => fmt(v, panel.unit) });
+    });
+    const width = Math.max(300, body.clientWidth || 440);
+    const old = charts.get(panel.id);
+    if (old) old.destroy();
+    body.replaceChildren();
+    const chart = new uPlot({ width, height: 200, series: opts, legend: { live: false },
+      axes: [{}, { label: panel.unit, size: 56, labelSize: 20 }],
+      scales: { x: { time: true, min: r.start, max: r.end } } }, data, body);
+    charts.set(panel.id, chart);
+    return data;
+  }
+
+  function gaugeSvg(value, thresholds) {
+    const max = thresholds[1] * 2;
+    const frac = Math.max(0, Math.min(1, (value || 0) / max));
+    const arc = (from, to, color) => {
+      const a0 = Math.PI * (1 - from), a1 = Math.PI * (1 - to);
+      const x0 = 100 + 80 * Math.cos(a0), y0 = 100 - 80 * Math.sin(a0);
+      const x1 = 100 + 80 * Math.cos(a1), y1 = 100 - 80 * Math.sin(a1);
+      return '<path d="M' + x0 + " " + y0 + " A80 80 0 0 1 " + x1 + " " + y1 + '" stroke="' + color
+        + '" stroke-width="16" fill="none"/>';
+    };
+    const t0 = thresholds[0] / max, t1 = thresholds[1] / max;
+    const na = Math.PI * (1 - frac);
+    const needle = '<line x1="100" y1="100" x2="' + (100 + 70 * Math.cos(na)) + '" y2="' + (100 - 70 * Math.sin(na))
+      + '" stroke="#111827" stroke-width="3"/><circle cx="100" cy="100" r="5" fill="#111827"/>';
+    const svg = '<svg viewBox="0 0 200 110" xmlns="http://www.w3.org/2000/svg">' + arc(0, t0, "#16a34a")
+      + arc(t0, t1, "#d97706") + arc(t1, 1, "#dc2626") + needle + "</svg>";
+    return new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
+  }
+
+  async function drawPanel(panel, box, r) {
+    const body = box.querySelector(".body");
+    if (!body.firstChild || body.firstChild.classList?.contains("state")) {
+      body.replaceChildren(state("loading", "Loading…"));
+    }
+    try {
+      if (panel.kind === "TIMESERIES") {
+        const results = await Promise.all(panel.queries.map(q => rangeQuery(q.expr, r)));
+        const series = [];
+        results.forEach((res, i) => res.forEach(s => series.push({ label: legend(panel.queries[i].legend, s.metric),
+          values: s.values })));
+        if (series.length === 0) {
+          body.replaceChildren(state("empty", "No data in this range."));
+          return;
+        }
+        const data = drawChart(body, panel, series, r);
+        if (panel.id === "errors") {
+          const mark = box.querySelector(".marked");
+          const recent = data.slice(1).map(ys => ys.filter(v => v !== null).slice(-5));
+          const consistent = recent.some(vs => vs.length >= 3 && vs.every(v => v > 0));
+          mark.textContent = consistent ? "consistently above 0" : "";
+        }
+      } else if (panel.kind === "GAUGE") {
+        const [lag, records] = await Promise.all(panel.queries.map(q => instantQuery(q.expr)));
+        const v = lag.length ? Number(lag[0].value[1]) : null;
+        const recs = records.length ? Number(records[0].value[1]) : null;
+        if (v === null && recs === null) {
+          body.replaceChildren(state("empty", "No data: no change has reached the sink in the last 5 minutes."));
+          return;
+        }
+        const color = v === null || Number.isNaN(v) ? "" : v < panel.thresholds[0] ? "green"
+          : v < panel.thresholds[1] ? "yellow" : "red";
+        const value = el("div", {}, el("div", { class: "value " + color, text: fmt(v, "s"), "data-color": color }),
+          el("div", { class: "muted", text: v === null ? "no change reached the sink in 5 minutes"
+            : "p99, commit to sink" }),
+          el("div", { text: fmt(recs, "records") + " records behind" }));
+        body.replaceChildren(el("div", { class: "gauge" }, gaugeSvg(Number.isNaN(v) ? 0 : v, panel.thresholds),
+          value));
+      } else if (panel.kind === "STAT") {
+        const res = await instantQuery(panel.queries[0].expr);
+        if (res.length === 0) {
+          body.replaceChildren(state("empty", "No data."));
+          return;
+        }
+        body.replaceChildren(el("ul", { class: "stat-list" }, ...res.map(s => el("li", {},
+          el("span", { text: legend(panel.queries[0].legend, s.metric) }),
+          el("span", { class: "v", text: fmt(Number(s.value[1]), "restarts") })))));
+      } else if (panel.kind === "STATUS") {
+        const now = await instantQuery(panel.queries[0].expr);
+        if (now.length === 0) {
+          body.replaceChildren(state("empty", "No connector of this pipeline reports a state."));
+          return;
+        }
+        const history = await rangeQuery(panel.queries[0].expr, r);
+        const byConnector = new Map();
+        for (const s of now) {
+          const c = s.metric.connector;
+          if (!byConnector.has(c) || s.metric.state === "FAILED") byConnector.set(c, s.metric.state);
+        }
+        const items = [];
+        for (const [c, st] of byConnector) {
+          // Since when: the start of the last unbroken run of this state's series in the range.
+          const h = history.find(s => s.metric.connector === c && s.metric.state === st);
+          let since = null;
+          if (h && h.values.length) {
+            since = Number(h.values[h.values.length - 1][0]);
+            for (let i = h.values.length - 1; i > 0; i--) {
+              if (Number(h.values[i][0]) - Number(h.values[i - 1][0]) > step(r) * 1.5) break;
+              since = Number(h.values[i - 1][0]);
+            }
+          }
+          items.push(el("li", { "data-connector": c }, el("span", { text: c }),
+            el("span", {}, el("span", { class: "badge " + st, text: st }), " ",
+              el("span", { class: "muted", text: since ? "since " + new Date(since * 1000).toLocaleString()
+                + (since <= r.start + step(r) ? " or earlier" : "") : "" }))));
+        }
+        body.replaceChildren(el("ul", { class: "status-list" }, ...items));
+      }
+    } catch (e) {
+      body.replaceChildren(state("error", "Query failed: " + e.message));
+    }
+  }
+
+  let current = null;
+
+  async function loadAlerts(info) {
+    const box = document.getElementById("alerts");
+    try {
+      const q = info.connectors.map(c => "connector=" + encodeURIComponent(c)).join("&");
+      const alerts = await getJSON("/api/alerts?pipeline=" + encodeURIComponent(info.pipeline) + (q ? "&" + q : ""));
+      if (alerts.length === 0) {
+        box.replaceChildren(el("ul", {}, el("li", { class: "none", text: "No alert firing for this pipeline." })));
+      } else {
+        box.replaceChildren(el("ul", {}, ...alerts.map(a => el("li", { "data-alert": a.alertname },
+          el("span", { class: "badge alert", text: a.severity || "alert" }), " ",
+          el("strong", { text: a.alertname }), " ", el("span", { text: a.connector }), " ",
+          el("span", { class: "muted", text: a.summary })))));
+      }
+    } catch (e) {
+      box.replaceChildren(state("error", "Cannot load alerts: " + e.message));
+    }
+  }
+
+  function refreshPipeline() {
+    if (!current) return;
+    const r = range();
+    loadAlerts(current);
+    for (const p of current.panels) drawPanel(p, document.getElementById("panel-" + p.id), r);
+  }
+
+  async function pipeline() {
+    const name = new URLSearchParams(location.search).get("name") || "";
+    const grid = document.getElementById("panels");
+    const picker = document.getElementById("pipeline-picker");
+    const rangeSel = document.getElementById("range");
+    rangeSel.addEventListener("change", () => {
+      document.getElementById("custom-range").hidden = rangeSel.value !== "custom";
+      if (rangeSel.value !== "custom") refreshPipeline();
+    });
+    document.getElementById("apply-range").addEventListener("click", refreshPipeline);
+    picker.addEventListener("change", () => { location.href = "/pipeline?name=" + encodeURIComponent(picker.value); });
+    try {
+      current = await getJSON("/api/pipeline?name=" + encodeURIComponent(name));
+    } catch (e) {
+      grid.replaceChildren(state("error", "Cannot load the pipeline: " + e.message));
+      return;
+    }
+    document.getElementById("title").textContent = "Pipeline " + (name || "(none)") + " · "
+      + (current.connectors.join(", ") || "no connectors");
+    picker.replaceChildren(...current.pipelines.map(p => {
+      const o = el("option", { value: p, text: p });
+      if (p === name) o.selected = true;
+      return o;
+    }));
+    if (!current.pipelines.includes(name)) picker.prepend(el("option", { value: name, text: name, selected: "" }));
+    grid.replaceChildren(...current.panels.map(p => el("article", { class: "panel", id: "panel-" + p.id,
+      "data-panel": p.id },
+      el("h2", {}, el("span", { text: p.title }), el("span", { class: "marked" })),
+      el("div", { class: "body" }, state("loading", "Loading…")),
+      el("p", { class: "muted", text: p.description }),
+      ...p.queries.map(q => promql(q.expr)))));
+    refreshPipeline();
+    scheduleRefresh(refreshPipeline);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const page = document.body.dataset.page;
+    if (page === "overview") overview();
+    if (page === "pipeline") pipeline();
+  });
+})();
