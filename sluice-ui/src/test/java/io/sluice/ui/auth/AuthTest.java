@@ -1,0 +1,102 @@
+package io.sluice.ui.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuthTest {
+  @TempDir Path dir;
+
+  /** A clock the test moves. */
+  static final class Ticking extends Clock {
+    Instant now = Instant.parse("2026-11-25T10:00:00Z");
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @Test
+  void theDefaultAccountMustChangeItsPasswordAndBadPasswordsAreRefused() throws Exception {
+    Accounts accounts = Accounts.in(dir);
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("users.json"))));
+    Accounts.Account admin = accounts.verify("admin", "admin").orElseThrow();
+    assertTrue(admin.mustChange());
+    assertTrue(accounts.verify("admin", "wrong").isEmpty());
+    assertTrue(accounts.verify("nobody", "admin").isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> accounts.setPassword("admin", "admin"));
+    assertThrows(IllegalArgumentException.class, () -> accounts.setPassword("admin", "short"));
+    accounts.setPassword("admin", "a-good-password");
+    assertFalse(accounts.verify("admin", "a-good-password").orElseThrow().mustChange());
+    assertThrows(IllegalArgumentException.class, () -> accounts.setPassword("admin", "a-good-password"),
+        "the same password again");
+    accounts.add("ops", "ops-password-1");
+    assertThrows(IllegalArgumentException.class, () -> accounts.add("ops", "another-one-1"));
+    assertThrows(IllegalArgumentException.class, () -> accounts.add("bad name", "another-one-1"));
+    assertEquals(2, Accounts.in(dir).list().size(), "kept in the file");
+    assertFalse(Files.readString(dir.resolve("users.json")).contains("a-good-password"), "only hashes");
+  }
+
+  @Test
+  void failedLoginsAreSlowedPerUserAndPerAddress() {
+    Ticking clock = new Ticking();
+    LoginThrottle t = new LoginThrottle(clock);
+    for (int i = 0; i < LoginThrottle.FREE; i++) {
+      assertEquals(Duration.ZERO, t.wait("admin", "10.0.0.1"));
+      t.failed("admin", "10.0.0.1");
+    }
+    assertEquals(Duration.ofSeconds(1), t.wait("admin", "10.0.0.2"), "the user, from anywhere");
+    assertEquals(Duration.ofSeconds(1), t.wait("other", "10.0.0.1"), "the address, for any user");
+    assertEquals(Duration.ZERO, t.wait("other", "10.0.0.2"));
+    clock.now = clock.now.plusSeconds(1);
+    t.failed("admin", "10.0.0.1");
+    assertEquals(Duration.ofSeconds(2), t.wait("admin", "10.0.0.1"), "each failure doubles the wait");
+    for (int i = 0; i < 20; i++) {
+      t.failed("admin", "10.0.0.1");
+    }
+    assertEquals(LoginThrottle.MAX_WAIT, t.wait("admin", "10.0.0.1"));
+    t.succeeded("admin", "10.0.0.1");
+    assertEquals(Duration.ZERO, t.wait("admin", "10.0.0.1"));
+  }
+
+  @Test
+  void sessionsExpireWhenIdleAndAfterTheirLifetime() {
+    Ticking clock = new Ticking();
+    Sessions sessions = new Sessions(clock);
+    Sessions.Session s = sessions.start("ops", false);
+    assertFalse(s.toString().contains(s.id()) || s.toString().contains(s.csrf()));
+    clock.now = clock.now.plus(Sessions.IDLE.minusMinutes(1));
+    assertTrue(sessions.find(s.id()).isPresent());
+    clock.now = clock.now.plus(Sessions.IDLE.plusMinutes(1));
+    assertTrue(sessions.find(s.id()).isEmpty(), "idle too long");
+    Sessions.Session busy = sessions.start("ops", false);
+    for (int i = 0; i < 13; i++) {
+      clock.now = clock.now.plus(Duration.ofMinutes(59));
+      sessions.find(busy.id());
+    }
+    assertTrue(sessions.find(busy.id()).isEmpty(), "past its lifetime however busy");
+    assertTrue(sessions.find("made-up").isEmpty());
+  }
+}
