@@ -58,7 +58,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class AlertRouter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AlertRouter.class);
-  private static final String BUNDLED = "/io/sluice/alerts/default-alertmanager.yml";
+  /** The bundled routing for the CDC alert catalog, a valid alertmanager.yml (classpath resource). */
+  public static final String BUNDLED_CONFIG = "/io/sluice/alerts/default-alertmanager.yml";
+  private static final String BUNDLED = BUNDLED_CONFIG;
 
   private final Builder opts;
   private final Clock clock;

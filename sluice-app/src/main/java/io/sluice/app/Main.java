@@ -5,6 +5,7 @@ import io.sluice.app.cli.CommandAudit;
 import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
+import io.sluice.app.export.ExportCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Command;
         ReconcileCommand.class,
         SchemaCommand.class,
         AlertsCommand.class,
-        UiCommand.class})
+        UiCommand.class,
+        ExportCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

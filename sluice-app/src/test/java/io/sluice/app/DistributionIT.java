@@ -473,6 +473,31 @@ class DistributionIT {
     assertNotEquals(0, refused.exit(), refused::toString);
     assertFalse((refused.out() + refused.err()).isBlank(), refused::toString);
     assertTrue((refused.out() + refused.err()).contains("nobody"), refused::toString);
+
+    // The exports, checked by the tools they are for (Debian's promtool and amtool, installed by .ci/run).
+    Run grafana = sluice("export", "grafana-dashboard");
+    assertEquals(0, grafana.exit(), grafana::toString);
+    assertEquals(8, grafana.json().path("panels").size());
+    Run rules = sluice("export", "prometheus-rules");
+    assertEquals(0, rules.exit(), rules::toString);
+    Run routing = sluice("export", "alertmanager-config");
+    assertEquals(0, routing.exit(), routing::toString);
+    Path promtool = Path.of("/usr/bin/promtool");
+    Path amtool = Path.of("/usr/bin/amtool");
+    if (!Files.isExecutable(promtool) || !Files.isExecutable(amtool)) {
+      assertTrue(System.getenv("CI") == null, "promtool and amtool are missing: .ci/run installs them");
+      System.err.println("skipped: promtool/amtool not installed, the exports are not checked by them");
+      return;
+    }
+    Path rulesFile = Files.writeString(dir.resolve("exported.rules.yml"), rules.out());
+    Path routingFile = Files.writeString(dir.resolve("exported-alertmanager.yml"), routing.out());
+    for (List<String> check : List.of(List.of(promtool.toString(), "check", "rules", rulesFile.toString()),
+        List.of(amtool.toString(), "check-config", routingFile.toString()))) {
+      Process p = new ProcessBuilder(check).redirectErrorStream(true).start();
+      String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(0, p.waitFor(), check + ": " + said);
+      assertTrue(said.contains("SUCCESS"), said);
+    }
   }
 
   /** The connectors command, every subcommand, on a JDBC sink of its own (an empty topic, so it idles RUNNING). */
