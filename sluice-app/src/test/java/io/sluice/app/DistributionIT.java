@@ -252,6 +252,34 @@ class DistributionIT {
         connect.resume(sink);
       }
 
+      // The metrics server's expression browser: completion, a table, a graph, and Prometheus' own error words.
+      d.get(metricsUrl + "/");
+      wait.until(ExpectedConditions.urlContains("/graph"));
+      WebElement box = d.findElement(By.id("expr"));
+      wait.until(x -> {
+        box.clear();
+        box.sendKeys("svc_connect_connector_stat");
+        return x.findElements(By.cssSelector("#completions li")).stream()
+            .anyMatch(li -> li.getText().equals("svc_connect_connector_status"));
+      });
+      box.sendKeys(org.openqa.selenium.Keys.TAB);
+      assertTrue(box.getAttribute("value").startsWith("svc_connect_connector_status"), box.getAttribute("value"));
+      box.clear();
+      box.sendKeys("svc_connect_connector_status", org.openqa.selenium.Keys.ESCAPE);
+      d.findElement(By.id("execute")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("result-table"), source));
+      browser.screenshot("metrics-1-table");
+      d.findElement(By.id("tab-graph")).click();
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#graph-view canvas")));
+      browser.screenshot("metrics-2-graph");
+      box.clear();
+      box.sendKeys("rate(svc_connect_connector_status[", org.openqa.selenium.Keys.ESCAPE);
+      d.findElement(By.id("execute")).click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
+      assertTrue(d.findElement(By.id("error")).getText().contains("bad_data"), d.findElement(By.id("error"))
+          .getText());
+      d.get(ui + "/");
+
       // Logout needs the CSRF token too; the real button has it.
       String cookie = d.manage().getCookieNamed("sluice_session").getValue();
       HttpResponse<String> noToken = http.send(HttpRequest.newBuilder(URI.create(ui + "/logout"))

@@ -69,7 +69,7 @@ public final class Api {
 
   /** Adds every route of the API to a server under construction. */
   public HttpServer.Builder register(HttpServer.Builder b) {
-    return b.get("/api/v1/query", this::query).post("/api/v1/query", this::query)
+    return GraphPage.register(b).get("/api/v1/query", this::query).post("/api/v1/query", this::query)
         .get("/api/v1/query_range", this::queryRange).post("/api/v1/query_range", this::queryRange)
         .get("/api/v1/series", this::series).post("/api/v1/series", this::series)
         .get("/api/v1/labels", this::labels).post("/api/v1/labels", this::labels)
