@@ -43,18 +43,19 @@ public final class CommandAudit implements CommandLine.IExecutionStrategy {
         .map(m -> m.userObject()).filter(ClusterOptions.class::isInstance).map(ClusterOptions.class::cast)
         .findFirst().orElse(null);
     String status = "failed";
+    Path dir = cluster != null ? null : Path.of(String.valueOf(last.matchedOptionValue("--data-dir", "data")));
     try {
       int exit = inner.execute(parsed);
       status = "exit " + exit;
       return exit;
     } finally {
-      write(cluster, command + (operands.isEmpty() ? "" : " " + operands), status);
+      write(cluster, dir, command + (operands.isEmpty() ? "" : " " + operands), status);
     }
   }
 
-  private static void write(ClusterOptions cluster, String command, String status) {
+  private static void write(ClusterOptions cluster, Path dataDir, String command, String status) {
     String user = cluster != null && cluster.user != null ? cluster.user : System.getProperty("user.name", "-");
-    Path dir = cluster != null ? cluster.platformConfig().dataDir() : Path.of("data");
+    Path dir = cluster != null ? cluster.platformConfig().dataDir() : dataDir;
     String line = Instant.now() + " cli " + command.replace('\n', ' ') + " user=" + user + " address=" + host()
         + " status=" + status + "\n";
     try {
