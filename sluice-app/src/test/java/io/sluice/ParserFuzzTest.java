@@ -38,7 +38,7 @@ class ParserFuzzTest {
   private static final Map<SchemaType, SchemaProvider> SCHEMAS = SchemaFormats.all();
   private static final Path BASE = Path.of("target");
 
-  @FuzzTest(maxDuration = "25s")
+  @FuzzTest(maxDuration = "15s")
   void everyParserRefusesBadTextOnlyWithItsOwnError(FuzzedDataProvider data) {
     int which = data.consumeInt(0, NAMES.length - 1);
     String text = data.consumeRemainingAsString();

@@ -49,6 +49,7 @@ class SecureUpIT {
   private static String exporter;
   private static int registryPort;
   private static String connect;
+  private static String ui;
   private static int kafkaPort;
   private static HttpClient client;
   private static SSLContext ssl;
@@ -87,6 +88,8 @@ class SecureUpIT {
     metrics = "https://127.0.0.1:" + metricsPort;
     alerts = "https://127.0.0.1:" + alertsPort;
     exporter = "https://127.0.0.1:" + exporterPort;
+    ui = java.util.Arrays.stream(up.readyLine().split(" ")).filter(p -> p.startsWith("ui=")).findFirst()
+        .orElseThrow().substring(3);
     connect = "https://127.0.0.1:" + connectPort;
     ssl = SSLContext.getInstance("TLS");
     ssl.init(null, new X509TrustManager[] {new X509TrustManager() {
@@ -158,7 +161,9 @@ class SecureUpIT {
         new Target("POST", alerts + "/api/v2/silences", json, alertmanager),
         new Target("POST", alerts + "/api/v2/alerts", json, alertmanager),
         new Target("POST", alerts + "/api/v1/alerts", json, alertmanager),
-        new Target("POST", exporter + "/metrics", json, b -> true));
+        new Target("POST", exporter + "/metrics", json, b -> true),
+        // The dashboard's login form: without its token every body is refused before it is read further.
+        new Target("POST", ui + "/login", form, b -> !b.isBlank()));
     byte[] deep = ("{\"schema\": " + "[".repeat(100_000) + "]".repeat(100_000) + "}").getBytes(StandardCharsets.UTF_8);
     Map<String, byte[]> bodies = new java.util.LinkedHashMap<>();
     bodies.put("malformed JSON", "{\"schema\": ".getBytes(StandardCharsets.UTF_8));
@@ -207,7 +212,7 @@ class SecureUpIT {
     assertEquals(silencesBefore, JSON.readTree(call("GET", alerts + "/api/v2/silences", "admin", null).body()).size());
 
     // A client that trickles its request a byte at a time holds its own connection only.
-    for (String base : List.of(registry, connect, metrics, alerts)) {
+    for (String base : List.of(registry, connect, metrics, alerts, ui)) {
       URI u = URI.create(base);
       try (javax.net.ssl.SSLSocket slow = (javax.net.ssl.SSLSocket) ssl.getSocketFactory()
           .createSocket(u.getHost(), u.getPort())) {
@@ -226,9 +231,9 @@ class SecureUpIT {
             open = false; // a server may answer (404) before the body is complete; the others must still be served
           }
           Thread.sleep(100);
-          HttpResponse<String> other = call("GET", base + (base.equals(metrics) ? "/-/ready"
-              : base.equals(alerts) ? "/api/v2/status" : base.equals(connect) ? "/connectors" : "/subjects"),
-              "admin", null);
+          String path = base.equals(ui) ? "/-/healthy" : base.equals(metrics) ? "/-/ready"
+              : base.equals(alerts) ? "/api/v2/status" : base.equals(connect) ? "/connectors" : "/subjects";
+          HttpResponse<String> other = call("GET", base + path, "admin", null);
           assertEquals(200, other.statusCode(), base + " while a client trickles");
         }
       }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
+import io.sluice.http.MalformedRequestException;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.ui.auth.Accounts;
 import io.sluice.ui.auth.LoginThrottle;
@@ -81,6 +82,10 @@ public final class Site {
         .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Sluice dashboard is healthy.\n"))
         .notFound(r -> HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n"))
         .onError(e -> {
+          if (e instanceof MalformedRequestException m) {
+            // Past the body limit (413) or not HTTP the server can read: the client's error.
+            return HttpResponse.text(m.status(), "text/plain; charset=utf-8", m.getMessage() + "\n");
+          }
           log.error("dashboard request failed", e);
           return HttpResponse.text(500, "text/plain; charset=utf-8", "internal error\n");
         });
