@@ -1,10 +1,5 @@
 package io.sluice.ui;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.http.HttpRequest;
-import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.web.WebConfig;
