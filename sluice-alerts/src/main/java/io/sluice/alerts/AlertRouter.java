@@ -358,6 +358,11 @@ public final class AlertRouter implements AutoCloseable {
     public io.sluice.alerts.notify.NotifyMetrics metrics() {
       return metrics;
     }
+
+    @Override
+    public io.sluice.alerts.state.ClusterStatus cluster() {
+      return state.clusterStatus();
+    }
   }
 
   /** Options of {@link AlertRouter}; {@link #start()} loads the configuration and binds the port. */

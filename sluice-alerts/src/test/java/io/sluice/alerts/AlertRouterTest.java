@@ -428,6 +428,23 @@ class AlertRouterTest {
         KafkaStateStore stateB = KafkaStateStore.start(bootstrap, topic, timeout)) {
       AlertRouter a = startWithState(webhookConfig(""), stateA, Duration.ZERO);
       AlertRouter b = startWithState(webhookConfig(""), stateB, Duration.ZERO);
+      stateA.advertise(java.net.URI.create(a.url()).getAuthority());
+      stateB.advertise(java.net.URI.create(b.url()).getAuthority());
+      // Both nodes see the cluster as Alertmanager's /api/v2/status shows it: ready, every peer with its address.
+      long until = System.nanoTime() + timeout.toNanos();
+      com.fasterxml.jackson.databind.JsonNode cluster = null;
+      while (System.nanoTime() < until) {
+        cluster = Http.json(Http.get(b.url() + "/api/v2/status")).get("cluster");
+        if (cluster.get("peers").toString().contains(java.net.URI.create(a.url()).getAuthority())
+            && cluster.get("peers").toString().contains(java.net.URI.create(b.url()).getAuthority())) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertEquals("ready", cluster.get("status").asText(), cluster.toString());
+      assertEquals(2, cluster.get("peers").size(), cluster.toString());
+      assertTrue(cluster.get("name").asText().length() > 0, cluster.toString());
+      assertEquals(List.of("address", "name"), iterable(cluster.get("peers").get(0).fieldNames()), cluster.toString());
       String silence = """
           {"matchers":[{"name":"connector","value":"billing","isRegex":false}],
            "startsAt":"%s","endsAt":"%s","createdBy":"ops","comment":"shared"}
@@ -696,5 +713,11 @@ class AlertRouterTest {
     Receivers.Received got = receivers.take("hook").get(0);
     assertEquals("Basic " + java.util.Base64.getEncoder().encodeToString("u:hunter2".getBytes()),
         got.headers().get("authorization"));
+  }
+
+  private static List<String> iterable(java.util.Iterator<String> it) {
+    List<String> out = new java.util.ArrayList<>();
+    it.forEachRemaining(out::add);
+    return out;
   }
 }

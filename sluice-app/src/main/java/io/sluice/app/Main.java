@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
 import io.sluice.app.cli.CommandAudit;
+import io.sluice.app.cluster.ClusterCommand;
 import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Command;
         SchemaCommand.class,
         AlertsCommand.class,
         UiCommand.class,
-        ExportCommand.class})
+        ExportCommand.class,
+        ClusterCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

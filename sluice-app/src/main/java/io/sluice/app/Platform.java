@@ -11,12 +11,15 @@ import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.membership.FileSdTargets;
+import io.sluice.topics.membership.Membership;
 import io.sluice.ui.Dashboard;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -38,7 +41,12 @@ public final class Platform implements AutoCloseable {
   private final Deque<Stoppable> started = new ArrayDeque<>();
   private final Map<String, String> urls = new LinkedHashMap<>();
   private final KafkaCluster cluster;
+  /** file_sd lists of the other nodes' exporters and routers, under the data directory. */
+  static final String EXPORTER_TARGETS = "cluster/exporters.json";
+  static final String ROUTER_TARGETS = "cluster/alertmanagers.json";
+
   private ConnectRuntime connect;
+  private Membership membership;
   private boolean closed;
   private final WebSurfaces web;
 
@@ -105,6 +113,7 @@ public final class Platform implements AutoCloseable {
       started.push(exporter::close);
       urls.put("exporter", exporter.url());
       startDashboard(config, host, dataDir);
+      joinCluster(config, dataDir);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -153,6 +162,8 @@ public final class Platform implements AutoCloseable {
     }
     started.push(router::close);
     urls.put("alerts", router.url());
+    java.net.URI api = java.net.URI.create(router.url());
+    state.advertise(api.getHost() + ":" + api.getPort());
   }
 
   private void startMetricsServer(SluiceConfig config, String host, Path dataDir) {
@@ -172,6 +183,8 @@ public final class Platform implements AutoCloseable {
     // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
     java.net.URI router = java.net.URI.create(urls.get("alerts"));
     b.alertmanager(router.getHost() + ":" + router.getPort());
+    // The other nodes' exporters and routers, as the cluster membership finds them (joinCluster writes the files).
+    b.discoveryFiles(dataDir.resolve(EXPORTER_TARGETS), dataDir.resolve(ROUTER_TARGETS));
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
     MetricsServer metrics;
     try {
@@ -181,6 +194,67 @@ public final class Platform implements AutoCloseable {
     }
     started.push(metrics::close);
     urls.put("metrics", metrics.url());
+  }
+
+  /**
+   * Announces this node and its components in the cluster topic, and keeps the file_sd lists of the other nodes'
+   * exporters and routers current for this node's metrics server. The node id is kept in the data directory, so a
+   * node started again is the same node.
+   */
+  private void joinCluster(SluiceConfig config, Path dataDir) {
+    Map<String, String> components = new LinkedHashMap<>();
+    urls.forEach((k, v) -> components.put(k, advertised(v)));
+    Membership.Node self = new Membership.Node(nodeId(dataDir), java.time.Instant.now(), components);
+    Membership membership = Membership.join(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), self,
+        Duration.ofSeconds(60));
+    started.push(membership::close);
+    this.membership = membership;
+    membership.onChange(nodes -> {
+      List<Membership.Node> others = nodes.stream().filter(n -> !n.id().equals(self.id())).toList();
+      try {
+        FileSdTargets.write(dataDir.resolve(EXPORTER_TARGETS), others, "exporter");
+        FileSdTargets.write(dataDir.resolve(ROUTER_TARGETS), others, "alerts");
+      } catch (java.io.IOException e) {
+        log.warn("cannot write the cluster's target lists under {}: {}", dataDir, e.getMessage());
+      }
+      log.info("cluster: {} node(s) live", nodes.size());
+    });
+  }
+
+  /** A listening address as other nodes reach it: a wildcard bind is reached by this machine's name. */
+  private static String advertised(String url) {
+    if (!url.contains("0.0.0.0") && !url.contains("[::]")) {
+      return url;
+    }
+    try {
+      String name = java.net.InetAddress.getLocalHost().getHostName();
+      return url.replace("0.0.0.0", name).replace("[::]", name);
+    } catch (java.net.UnknownHostException e) {
+      return url;
+    }
+  }
+
+  private static String nodeId(Path dataDir) {
+    Path file = dataDir.resolve("cluster").resolve("node.id");
+    try {
+      if (java.nio.file.Files.isRegularFile(file)) {
+        String id = java.nio.file.Files.readString(file).strip();
+        if (!id.isEmpty()) {
+          return id;
+        }
+      }
+      java.nio.file.Files.createDirectories(file.getParent());
+      String id = java.util.UUID.randomUUID().toString();
+      java.nio.file.Files.writeString(file, id + "\n");
+      return id;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot keep the node id in " + file, e);
+    }
+  }
+
+  /** The cluster's live nodes as this node sees them. */
+  public List<Membership.Node> nodes() {
+    return membership == null ? List.of() : membership.live();
   }
 
   private void startDashboard(SluiceConfig config, String host, Path dataDir) {
@@ -246,7 +320,6 @@ public final class Platform implements AutoCloseable {
     return connect;
   }
 
-  /** The line printed once everything is ready. */
   /** The plugin folders of the distribution this code runs from. */
   public static Path bundledPlugins() {
     String home = System.getProperty("sluice.home");
@@ -260,6 +333,7 @@ public final class Platform implements AutoCloseable {
       return Path.of("plugins");
     }
   }
+  /** The line printed once everything is ready. */
   public String readyLine() {
     StringBuilder sb = new StringBuilder("sluice ready");
     urls.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));

@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+  /** How much request line and headers Jetty reads before refusing on its own; past 8 KiB the handler says 431. */
+  private static final int HEADER_BUFFER = 256 << 10;
 
   private final String name;
   private final Server jetty;
@@ -65,6 +67,9 @@ public final class HttpServer implements AutoCloseable {
     // subject by its path ("shop/common.proto") and send it as shop%2Fcommon.proto; Jetty refuses that by default.
     // The router splits the raw path before it decodes a segment, so the slash stays inside its parameter.
     org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
+    // Jetty refuses headers past its buffer by closing with input unread, which over TLS can reset the connection
+    // before the client reads the 431. The buffer is larger; the handler answers 431 past HEADER_LIMIT itself.
+    http.setRequestHeaderSize(HEADER_BUFFER);
     http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.DEFAULT.with("sluice",
         org.eclipse.jetty.http.UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
     if (b.web.tls() != null) {
@@ -316,6 +321,8 @@ public final class HttpServer implements AutoCloseable {
     private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
     /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
     private static final long DRAIN_LIMIT = 64L << 20;
+    /** Jetty's default limit on the request line and headers, kept as the limit. */
+    private static final int HEADER_LIMIT = 8 << 10;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
@@ -346,6 +353,10 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback given) {
       guard.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+      if (headerBytes(request) > HEADER_LIMIT) {
+        return refuseAfterDraining(request, response, given, HttpResponse.text(431, "text/plain; charset=utf-8",
+            "Request Header Fields Too Large\n").withHeader("Connection", "close"));
+      }
       String method = request.getMethod().toUpperCase(Locale.ROOT);
       String path = request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
       Guard.Verdict verdict = guard.check(method, path, request.getHeaders().get(HttpHeader.AUTHORIZATION));
@@ -366,14 +377,14 @@ public final class HttpServer implements AutoCloseable {
         return true;
       }
       if (request.getLength() > maxRequestBytes) {
-        return refuseTooLarge(request, response, callback);
+        return refuseAfterDraining(request, response, callback, tooLarge());
       }
       int limit = (int) Math.min(Integer.MAX_VALUE - 8, maxRequestBytes);
       if (target.route != null && target.route.nonBlocking()) {
         Content.Source.asByteArrayAsync(request, limit).whenComplete((body, failure) -> {
           // Jetty ends an accumulation past its maximum with an IOException saying so.
           if (failure != null && String.valueOf(failure.getMessage()).contains("too large")) {
-            refuseTooLarge(request, response, callback);
+            refuseAfterDraining(request, response, callback, tooLarge());
           } else {
             write(failure != null ? mapError(failure) : answer(request, target, body), response, callback);
           }
@@ -420,11 +431,20 @@ public final class HttpServer implements AutoCloseable {
       });
     }
 
+    /** The request line and header fields as sent, near enough: what Jetty's header buffer would have held. */
+    private static long headerBytes(Request request) {
+      long n = request.getMethod().length() + String.valueOf(request.getHttpURI()).length() + 12;
+      for (org.eclipse.jetty.http.HttpField f : request.getHeaders()) {
+        n += f.getName().length() + String.valueOf(f.getValue()).length() + 4;
+      }
+      return n;
+    }
+
     /**
-     * Answers 413 once the rest of the body has been read and dropped (up to {@link #DRAIN_LIMIT}): closing a
-     * connection with unread input resets it, and a client still sending would lose the answer.
+     * Answers a refusal (413, 431) once the rest of the body has been read and dropped (up to {@link #DRAIN_LIMIT}):
+     * closing a connection with unread input resets it, and a client still sending would lose the answer.
      */
-    private boolean refuseTooLarge(Request request, Response response, Callback callback) {
+    private boolean refuseAfterDraining(Request request, Response response, Callback callback, HttpResponse answer) {
       try {
         pool.execute(() -> {
           if (request.getLength() <= DRAIN_LIMIT) {
@@ -434,7 +454,7 @@ public final class HttpServer implements AutoCloseable {
               // The answer goes out all the same.
             }
           }
-          write(tooLarge(), response, callback);
+          write(answer, response, callback);
         });
       } catch (RejectedExecutionException e) {
         callback.failed(e);

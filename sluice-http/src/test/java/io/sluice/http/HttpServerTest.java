@@ -188,6 +188,20 @@ class HttpServerTest {
     assertEquals(200, okChunked.statusCode(), okChunked.body());
   }
 
+  @Test
+  void headersPastEightKibAreRefusedWith431AndTheConnectionAnswered() throws Exception {
+    for (int size : List.of(9 << 10, 64 << 10, 200 << 10)) {
+      var r = client.send(java.net.http.HttpRequest.newBuilder(URI.create(server.url() + "/count"))
+          .header("X-Padding", "x".repeat(size)).POST(BodyPublishers.ofString("{}")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(431, r.statusCode(), size + ": " + r.body());
+    }
+    var fine = client.send(java.net.http.HttpRequest.newBuilder(URI.create(server.url() + "/count"))
+        .header("X-Padding", "x".repeat(4 << 10)).POST(BodyPublishers.ofString("{}")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, fine.statusCode(), fine.body());
+  }
+
   /** A GET with the target as written: the JDK's client refuses to send a malformed escape at all. */
   static String rawGet(String url, String target) throws Exception {
     URI u = URI.create(url);

@@ -14,6 +14,7 @@ import io.sluice.metrics.scrape.Target;
 import io.sluice.metrics.storage.Storage;
 import io.sluice.metrics.tsdb.Db;
 import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.discovery.FileDiscovery;
 import io.sluice.metrics.notifier.Notifier;
 import io.sluice.metrics.rules.Ruler;
 import io.sluice.metrics.web.Api;
@@ -54,6 +55,7 @@ public final class MetricsServer implements AutoCloseable {
   public static final String BUNDLED_RULES = "/io/sluice/metrics/rules/cdc-alerts.rules.yml";
   public static final String BUNDLED_RULE_TESTS = "/io/sluice/metrics/rules/cdc-alerts.test.yml";
   private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
+  private static final long DISCOVERY_MS = 2_000;
 
   private final Db db;
   private final Engine engine;
@@ -69,7 +71,12 @@ public final class MetricsServer implements AutoCloseable {
   private final String exporter;
   private final io.sluice.http.client.HttpClientConfig internalClient;
   private final String internalScheme;
+  private final List<String> exporterFiles;
+  private final List<String> alertmanagerFiles;
+  private final FileDiscovery discovery = new FileDiscovery();
+  private final java.util.concurrent.ScheduledExecutorService discoveryTimer;
   private volatile Config config;
+  private volatile Config running;
   private volatile boolean ready;
 
   private MetricsServer(Builder b) {
@@ -82,6 +89,8 @@ public final class MetricsServer implements AutoCloseable {
     this.exporter = b.exporter;
     this.internalClient = b.internalClient;
     this.internalScheme = b.internalScheme;
+    this.exporterFiles = b.exporterFiles;
+    this.alertmanagerFiles = b.alertmanagerFiles;
     if (parsed != null) {
       Ruler.loadGroups(ruleFiles(parsed), parsed.global().evaluationInterval());
     }
@@ -114,6 +123,14 @@ public final class MetricsServer implements AutoCloseable {
       ruler.externalUrl(b.externalUrl != null ? b.externalUrl : http.url());
       this.config = parsed != null ? parsed : defaultConfig();
       apply(config);
+      // Prometheus watches file_sd files; a look every few seconds is as prompt for targets that come and go.
+      this.discoveryTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(t -> {
+        Thread th = new Thread(t, "sluice-metrics-discovery");
+        th.setDaemon(true);
+        return th;
+      });
+      discoveryTimer.scheduleWithFixedDelay(this::rediscover, DISCOVERY_MS, DISCOVERY_MS,
+          java.util.concurrent.TimeUnit.MILLISECONDS);
       ready = true;
     } catch (RuntimeException e) {
       if (r != null) {
@@ -170,6 +187,8 @@ public final class MetricsServer implements AutoCloseable {
     private Duration resendDelay = Duration.ofMinutes(1);
     private int notifierRetries = 2;
     private String externalUrl;
+    private List<String> exporterFiles = List.of();
+    private List<String> alertmanagerFiles = List.of();
 
     private Builder() {}
 
@@ -259,6 +278,16 @@ public final class MetricsServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * {@code file_sd} files of further exporters and routers for the default configuration: the other nodes of a
+     * Sluice cluster, written by its membership. Ignored when a configuration file is given.
+     */
+    public Builder discoveryFiles(Path exporters, Path alertmanagers) {
+      this.exporterFiles = List.of(exporters.toAbsolutePath().toString());
+      this.alertmanagerFiles = List.of(alertmanagers.toAbsolutePath().toString());
+      return this;
+    }
+
     /** Sluice's metrics exporter ({@code host:port}) that the default configuration scrapes; 127.0.0.1:5556 by default. */
     public Builder exporter(String hostPort) {
       this.exporter = hostPort;
@@ -326,7 +355,7 @@ public final class MetricsServer implements AutoCloseable {
       Files.createDirectories(dir);
       Path file = dir.resolve("cdc-alerts.rules.yml");
       Files.writeString(file, bundledRules());
-      return Config.defaults(http.port(), alertmanager, List.of(file.toString()))
+      return Config.defaults(http.port(), alertmanager, List.of(file.toString()), exporterFiles, alertmanagerFiles)
           .reachedAs(exporter, internalScheme, internalClient);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the bundled rule file", e);
@@ -338,13 +367,38 @@ public final class MetricsServer implements AutoCloseable {
     return Ruler.resolve(c.ruleFiles(), dir);
   }
 
-  private void apply(Config c) {
+  private synchronized void apply(Config c) {
     Labels external = Labels.fromMap(c.global().externalLabels());
     // Rules first: they are the part that can still be refused.
     ruler.apply(ruleFiles(c), c.global().evaluationInterval(), external);
-    notifier.apply(c.alertmanagers(), c.alertmanagerHttp(), external);
-    scrapes.apply(c);
+    Config resolved = c.resolved(discovery::read);
+    notifier.apply(resolved.alertmanagers(), resolved.alertmanagerHttp(), external);
+    scrapes.apply(resolved);
     this.config = c;
+    this.running = resolved;
+  }
+
+  /** Takes in what the file_sd files say now, when it changed: targets and routers that came or went. */
+  private synchronized void rediscover() {
+    Config c = config;
+    if (c.discoveryFiles().isEmpty()) {
+      return;
+    }
+    try {
+      Config resolved = c.resolved(discovery::read);
+      if (resolved.scrapeConfigs().equals(running.scrapeConfigs())
+          && resolved.alertmanagers().equals(running.alertmanagers())) {
+        return;
+      }
+      notifier.apply(resolved.alertmanagers(), resolved.alertmanagerHttp(),
+          Labels.fromMap(c.global().externalLabels()));
+      scrapes.apply(resolved);
+      running = resolved;
+      log.info("metrics server: discovered {} targets, {} alertmanagers", ScrapeManager.targetsOf(resolved).size(),
+          resolved.alertmanagers().size());
+    } catch (RuntimeException e) {
+      log.warn("metrics server: file discovery failed", e);
+    }
   }
 
   /**
@@ -433,6 +487,7 @@ public final class MetricsServer implements AutoCloseable {
   @Override
   public void close() {
     ready = false;
+    discoveryTimer.shutdownNow();
     ruler.close();
     notifier.close();
     scrapes.close();

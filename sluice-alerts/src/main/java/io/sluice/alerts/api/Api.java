@@ -496,7 +496,7 @@ public final class Api {
 
   private HttpResponse status(HttpRequest r) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("cluster", Map.of("peers", List.of(), "status", "disabled"));
+    m.put("cluster", clusterJson(b.cluster()));
     m.put("config", Map.of("original", b.config().maskedYaml()));
     m.put("uptime", Times.format(b.startedAt()));
     Map<String, Object> v = new LinkedHashMap<>();
@@ -508,6 +508,24 @@ public final class Api {
     v.put("version", "0.25.0-sluice");
     m.put("versionInfo", v);
     return HttpResponse.json(200, m);
+  }
+
+  /** Alertmanager's ClusterStatus: name (absent when disabled), peers of {address, name}, status. */
+  private static Map<String, Object> clusterJson(io.sluice.alerts.state.ClusterStatus c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (c.name() != null) {
+      m.put("name", c.name());
+    }
+    List<Map<String, String>> peers = new java.util.ArrayList<>();
+    for (var p : c.peers()) {
+      Map<String, String> peer = new LinkedHashMap<>();
+      peer.put("address", p.address());
+      peer.put("name", p.name());
+      peers.add(peer);
+    }
+    m.put("peers", peers);
+    m.put("status", c.status());
+    return m;
   }
 
   private HttpResponse receivers(HttpRequest r) {

@@ -33,4 +33,9 @@ public interface Backend {
   Instant startedAt();
 
   NotifyMetrics metrics();
+
+  /** The router cluster this node belongs to, as {@code /api/v2/status} reports it. */
+  default io.sluice.alerts.state.ClusterStatus cluster() {
+    return io.sluice.alerts.state.ClusterStatus.DISABLED;
+  }
 }

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * the union again when it added anything, so the topic converges on the union.
  *
  * <p>Nodes also announce themselves: every {@value #HEARTBEAT_MS} ms each writes a record under
- * {@code peer:<node id>} (a tombstone when it closes). A node counts as live while its last announcement, by the
+ * {@code peer:<node id>} whose value is the address of its API (a tombstone when it closes). A node counts as live while its last announcement, by the
  * record's timestamp, is younger than {@value #PEER_TTL_MS} ms; {@link #peerPosition} is the number of live nodes
  * whose id sorts before this one's, as Alertmanager orders its cluster peers by name.
  */
@@ -49,8 +49,11 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   private final String node = UUID.randomUUID().toString();
   private final Map<String, byte[]> latest = new ConcurrentHashMap<>();
   private final Map<String, List<Consumer<byte[]>>> listeners = new ConcurrentHashMap<>();
-  /** Other nodes' ids and the timestamp of their last announcement. */
-  private final Map<String, Long> peers = new ConcurrentHashMap<>();
+  /** Another node as last heard of: when, and the address it gave. */
+  record Heard(long at, String address) {}
+
+  /** Other nodes' ids and their last announcement. */
+  private final Map<String, Heard> peers = new ConcurrentHashMap<>();
   private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "sluice-alerts-heartbeat");
     t.setDaemon(true);
@@ -58,6 +61,7 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   });
   private final AtomicBoolean closed = new AtomicBoolean();
   private TopicLog<String, byte[]> topicLog;
+  private volatile String address = "";
 
   private KafkaStateStore() {}
 
@@ -100,22 +104,43 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   public int peerPosition() {
     long now = System.currentTimeMillis();
     int position = 0;
-    for (Map.Entry<String, Long> p : peers.entrySet()) {
-      if (now - p.getValue() < PEER_TTL_MS && p.getKey().compareTo(node) < 0) {
+    for (Map.Entry<String, Heard> p : peers.entrySet()) {
+      if (now - p.getValue().at() < PEER_TTL_MS && p.getKey().compareTo(node) < 0) {
         position++;
       }
     }
     return position;
   }
 
-  /** The other nodes this one has heard of, with the time of their last announcement (for diagnostics). */
-  Map<String, Long> peers() {
+  /** The other nodes this one has heard of, with their last announcement (for diagnostics). */
+  Map<String, Heard> peers() {
     return Map.copyOf(peers);
+  }
+
+  /** This node and the live peers, by name: {@code ready} once the topic has been read, which start waits for. */
+  @Override
+  public ClusterStatus clusterStatus() {
+    long now = System.currentTimeMillis();
+    java.util.List<ClusterStatus.Peer> live = new java.util.ArrayList<>();
+    live.add(new ClusterStatus.Peer(node, address));
+    peers.forEach((id, h) -> {
+      if (now - h.at() < PEER_TTL_MS) {
+        live.add(new ClusterStatus.Peer(id, h.address()));
+      }
+    });
+    live.sort(java.util.Comparator.comparing(ClusterStatus.Peer::name));
+    return new ClusterStatus(node, "ready", live);
+  }
+
+  /** The address ({@code host:port} of the router's API) this node gives from its next announcement on. */
+  public void advertise(String address) {
+    this.address = address;
+    heartbeats.execute(this::heartbeat);
   }
 
   /** Announces this node: asynchronous, a lost announcement is repeated by the next. */
   private void heartbeat() {
-    topicLog.appendLater(PEER_PREFIX + node, node.getBytes(StandardCharsets.UTF_8), fromThisNode());
+    topicLog.appendLater(PEER_PREFIX + node, address.getBytes(StandardCharsets.UTF_8), fromThisNode());
   }
 
   /**
@@ -131,7 +156,7 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
       if (r.value() == null) {
         peers.remove(peer);
       } else if (!peer.equals(node)) {
-        peers.put(peer, r.timestamp());
+        peers.put(peer, new Heard(r.timestamp(), new String(r.value(), StandardCharsets.UTF_8)));
       }
       return;
     }

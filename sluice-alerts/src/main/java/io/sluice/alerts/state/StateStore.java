@@ -30,6 +30,11 @@ public interface StateStore {
     return 0;
   }
 
+  /** The nodes sharing this store, for {@code /api/v2/status}; a store no other node shares is {@code disabled}. */
+  default ClusterStatus clusterStatus() {
+    return ClusterStatus.DISABLED;
+  }
+
   /** Keeps nothing: state lives only as long as the process. */
   StateStore NONE = new StateStore() {
     @Override

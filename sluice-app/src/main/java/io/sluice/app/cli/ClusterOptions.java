@@ -78,6 +78,11 @@ public final class ClusterOptions {
     return config().kafkaCluster(bootstrapServers());
   }
 
+  /** The topic the nodes of the cluster announce themselves in. */
+  public String clusterTopic() {
+    return config().get(SluiceConfig.CLUSTER_TOPIC);
+  }
+
   public String bootstrapServers() {
     if (bootstrap != null) {
       return bootstrap;

@@ -59,6 +59,11 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String WEB_CONFIG_FILE = "web.config.file";
   /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
   public static final String ALERTS_STATE_TOPIC = "alerts.state.topic";
+  /**
+   * Compacted topic in which every node announces itself and its components' addresses: the cluster's membership,
+   * from which each node's metrics server finds every exporter and router.
+   */
+  public static final String CLUSTER_TOPIC = "cluster.topic";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
   /**
@@ -81,6 +86,7 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(REGISTRY_TOPIC, "_schemas"),
       Map.entry(ALERTS_PORT, "9093"),
       Map.entry(ALERTS_STATE_TOPIC, "sluice-alerts-state"),
+      Map.entry(CLUSTER_TOPIC, "sluice-cluster"),
       Map.entry(METRICS_PORT, "9090"),
       Map.entry(METRICS_RETENTION, "15d"),
       Map.entry(EXPORTER_PORT, "5556"),

@@ -33,6 +33,11 @@ public final class ConnectorDefaults {
       "consumer.override.max.poll.records", "2000",
       "errors.log.enable", "true");
 
+  /** Debezium's JDBC sink, and Sluice's, which is Debezium's carrying each snapshot to its end. */
+  public static final String SLUICE_JDBC_SINK = "io.sluice.sink.jdbc.SluiceJdbcSinkConnector";
+  private static final java.util.Set<String> JDBC_SINK_CLASSES =
+      java.util.Set.of("io.debezium.connector.jdbc.JdbcSinkConnector", SLUICE_JDBC_SINK);
+
   private ConnectorDefaults() {}
 
   /** The defaults the connector {@code name} with {@code config} does not set itself: what Sluice fills in. */
@@ -69,12 +74,11 @@ public final class ConnectorDefaults {
     if (connectorClass == null) {
       return Map.of();
     }
-    if (connectorClass.startsWith("io.debezium.connector.") && connectorClass.endsWith("Connector")
-        && !connectorClass.equals("io.debezium.connector.jdbc.JdbcSinkConnector")) {
-      return DEBEZIUM_SOURCE;
-    }
-    if (connectorClass.equals("io.debezium.connector.jdbc.JdbcSinkConnector")) {
+    if (JDBC_SINK_CLASSES.contains(connectorClass)) {
       return JDBC_SINK;
+    }
+    if (connectorClass.startsWith("io.debezium.connector.") && connectorClass.endsWith("Connector")) {
+      return DEBEZIUM_SOURCE;
     }
     return Map.of();
   }

@@ -23,6 +23,15 @@ class ConnectorDefaultsTest {
   }
 
   @Test
+  void sluicesJdbcSinkIsTunedAsDebeziumsIs() {
+    Map<String, String> filled = ConnectorDefaults.missing("s", Map.of("connector.class",
+        ConnectorDefaults.SLUICE_JDBC_SINK));
+    assertEquals("2000", filled.get("batch.size"));
+    assertEquals("s.dlq", filled.get("errors.deadletterqueue.topic.name"));
+    assertFalse(filled.containsKey("max.queue.size"), "not a source");
+  }
+
+  @Test
   void aSinkThatSaysAnythingAboutErrorsKeepsItsOwnChoice() {
     for (Map<String, String> own : java.util.List.of(Map.of("errors.tolerance", "none"),
         Map.of("errors.deadletterqueue.topic.name", "mine"))) {

@@ -27,10 +27,21 @@ import org.slf4j.LoggerFactory;
  * are logged and ignored, so a file written for Prometheus still loads.
  */
 public record Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs,
-    Map<String, HttpClientConfig> alertmanagerHttp) {
+    Map<String, HttpClientConfig> alertmanagerHttp, List<AlertmanagerFiles> alertmanagerFiles) {
   public Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs) {
-    this(global, ruleFiles, alertmanagers, scrapeConfigs, Map.of());
+    this(global, ruleFiles, alertmanagers, scrapeConfigs, Map.of(), List.of());
   }
+
+  public Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs,
+      Map<String, HttpClientConfig> alertmanagerHttp) {
+    this(global, ruleFiles, alertmanagers, scrapeConfigs, alertmanagerHttp, List.of());
+  }
+
+  /**
+   * Routers listed in {@code file_sd_configs} files (absolute paths or globs in the file name) of one
+   * {@code alertmanagers} entry, reached with its scheme, path prefix and http settings.
+   */
+  public record AlertmanagerFiles(List<String> files, String scheme, String pathPrefix, HttpClientConfig http) {}
 
   private static final Logger log = LoggerFactory.getLogger(Config.class);
   private static final ObjectMapper YAML =
@@ -42,12 +53,58 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
   /** One job; {@code http} is how its targets are reached (basic_auth, authorization, tls_config, as Prometheus). */
   public record ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
       String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs,
-      HttpClientConfig http) {
+      HttpClientConfig http, List<String> fileSdFiles) {
     public ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
         String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs) {
       this(jobName, scrapeInterval, scrapeTimeout, metricsPath, scheme, honorLabels, honorTimestamps, staticConfigs,
-          HttpClientConfig.none());
+          HttpClientConfig.none(), List.of());
     }
+
+    /** This job with {@code statics} instead of its static configs. */
+    public ScrapeConfig withStatics(List<StaticConfig> statics) {
+      return new ScrapeConfig(jobName, scrapeInterval, scrapeTimeout, metricsPath, scheme, honorLabels,
+          honorTimestamps, List.copyOf(statics), http, fileSdFiles);
+    }
+  }
+
+  /**
+   * This configuration with every {@code file_sd_configs} entry replaced by the target groups {@code read} finds in
+   * its files, as static configs: what the scrape manager and the notifier run with.
+   */
+  public Config resolved(java.util.function.Function<List<String>, List<StaticConfig>> read) {
+    List<ScrapeConfig> scrapes = new ArrayList<>();
+    for (ScrapeConfig sc : scrapeConfigs) {
+      if (sc.fileSdFiles().isEmpty()) {
+        scrapes.add(sc);
+      } else {
+        List<StaticConfig> statics = new ArrayList<>(sc.staticConfigs());
+        statics.addAll(read.apply(sc.fileSdFiles()));
+        scrapes.add(sc.withStatics(statics));
+      }
+    }
+    List<String> ams = new ArrayList<>(alertmanagers);
+    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>(alertmanagerHttp);
+    for (AlertmanagerFiles af : alertmanagerFiles) {
+      for (StaticConfig group : read.apply(af.files())) {
+        for (String t : group.targets()) {
+          String url = af.scheme() + "://" + t + af.pathPrefix();
+          if (!amHttp.containsKey(url)) {
+            ams.add(url);
+            amHttp.put(url, af.http());
+          }
+        }
+      }
+    }
+    return new Config(global, ruleFiles, List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp),
+        alertmanagerFiles);
+  }
+
+  /** Every file (or glob) named by a {@code file_sd_configs} entry. */
+  public List<String> discoveryFiles() {
+    List<String> out = new ArrayList<>();
+    scrapeConfigs.forEach(sc -> out.addAll(sc.fileSdFiles()));
+    alertmanagerFiles.forEach(af -> out.addAll(af.files()));
+    return out;
   }
 
   public record StaticConfig(List<String> targets, Map<String, String> labels) {}
@@ -77,6 +134,15 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
    * bundled CDC alert catalog for {@code sluice up}).
    */
   public static Config defaults(int ownPort, String alertmanager, List<String> ruleFiles) {
+    return defaults(ownPort, alertmanager, ruleFiles, List.of(), List.of());
+  }
+
+  /**
+   * As {@link #defaults(int, String, List)}, with more exporters and routers found in {@code file_sd_configs} files:
+   * how each node of a Sluice cluster scrapes every node's exporter and alerts every node's router.
+   */
+  public static Config defaults(int ownPort, String alertmanager, List<String> ruleFiles, List<String> exporterFiles,
+      List<String> alertmanagerFiles) {
     StringBuilder rules = new StringBuilder();
     for (String f : ruleFiles) {
       rules.append("  - '").append(f.replace("'", "''")).append("'\n");
@@ -89,14 +155,25 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
           alertmanagers:
             - static_configs:
                 - targets: ['%s']
+        %s
         scrape_configs:
           - job_name: sluice
             static_configs:
               - targets: ['127.0.0.1:5556']
+        %s
           - job_name: prometheus
             static_configs:
               - targets: ['127.0.0.1:%d']
-        """.formatted(ruleFiles.isEmpty() ? "" : "rule_files:\n" + rules, alertmanager, ownPort));
+        """.formatted(ruleFiles.isEmpty() ? "" : "rule_files:\n" + rules, alertmanager,
+        fileSd("      file_sd_configs: [{files: [%s]}]", alertmanagerFiles),
+        fileSd("    file_sd_configs: [{files: [%s]}]", exporterFiles), ownPort));
+  }
+
+  private static String fileSd(String line, List<String> files) {
+    if (files.isEmpty()) {
+      return "";
+    }
+    return line.formatted(String.join(", ", files.stream().map(f -> "'" + f.replace("'", "''") + "'").toList()));
   }
 
   public static Config parse(String yaml) {
@@ -114,7 +191,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       List<StaticConfig> statics = sc.jobName().equals("sluice")
           ? List.of(new StaticConfig(List.of(exporter), Map.of())) : sc.staticConfigs();
       scrapes.add(new ScrapeConfig(sc.jobName(), sc.scrapeInterval(), sc.scrapeTimeout(), sc.metricsPath(), scheme,
-          sc.honorLabels(), sc.honorTimestamps(), statics, http));
+          sc.honorLabels(), sc.honorTimestamps(), statics, http, sc.fileSdFiles()));
     }
     List<String> ams = new ArrayList<>();
     Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
@@ -123,7 +200,9 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       ams.add(url);
       amHttp.put(url, http);
     }
-    return new Config(global, ruleFiles, List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp));
+    List<AlertmanagerFiles> amFiles = alertmanagerFiles.stream()
+        .map(af -> new AlertmanagerFiles(af.files(), scheme, af.pathPrefix(), http)).toList();
+    return new Config(global, ruleFiles, List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp), amFiles);
   }
 
   /** As {@link #parse(String)}; relative {@code *_file} paths resolve against {@code baseDir}, as in Prometheus. */
@@ -154,6 +233,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
     root.path("rule_files").forEach(n -> rules.add(n.asText()));
     List<String> ams = new ArrayList<>();
     Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
+    List<AlertmanagerFiles> amFiles = new ArrayList<>();
     for (JsonNode am : root.path("alerting").path("alertmanagers")) {
       String scheme = am.path("scheme").asText("http");
       String prefix = am.path("path_prefix").asText("");
@@ -170,6 +250,10 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
           amHttp.put(url, http);
         }
       }
+      List<String> files = fileSdFiles(am, "alertmanager config", baseDir);
+      if (!files.isEmpty()) {
+        amFiles.add(new AlertmanagerFiles(files, scheme, prefix, http));
+      }
     }
     List<ScrapeConfig> scrapes = new ArrayList<>();
     Set<String> jobs = new HashSet<>();
@@ -182,7 +266,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
         throw new ConfigException("found multiple scrape configs with job name \"" + job + "\"");
       }
       warnUnknown(sc, "scrape_configs[" + job + "].", Set.of("job_name", "scrape_interval", "scrape_timeout",
-          "metrics_path", "scheme", "honor_labels", "honor_timestamps", "static_configs", "basic_auth",
+          "metrics_path", "scheme", "honor_labels", "honor_timestamps", "static_configs", "file_sd_configs", "basic_auth",
           "authorization", "bearer_token", "bearer_token_file", "tls_config", "follow_redirects"));
       Duration si = duration(sc, "scrape_interval", interval);
       // Prometheus: a job's timeout defaults to the global one, capped at the job's interval.
@@ -211,9 +295,32 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       }
       scrapes.add(new ScrapeConfig(job, si, st, sc.path("metrics_path").asText("/metrics"), scheme,
           sc.path("honor_labels").asBoolean(false), sc.path("honor_timestamps").asBoolean(true),
-          List.copyOf(statics), http));
+          List.copyOf(statics), http, fileSdFiles(sc, "scrape config with job name \"" + job + "\"", baseDir)));
     }
-    return new Config(global, List.copyOf(rules), List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp));
+    return new Config(global, List.copyOf(rules), List.copyOf(ams), List.copyOf(scrapes), Map.copyOf(amHttp),
+        List.copyOf(amFiles));
+  }
+
+  /**
+   * The files of a {@code file_sd_configs} list, relative ones resolved against {@code baseDir}. As Prometheus: a
+   * file must end in .json, .yml or .yaml, and a glob may only be in the last path element.
+   */
+  private static List<String> fileSdFiles(JsonNode parent, String where, Path baseDir) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode fsd : parent.path("file_sd_configs")) {
+      for (JsonNode f : fsd.path("files")) {
+        String name = f.asText();
+        if (!name.matches("^[^*]*(\\*[^/]*)?\\.(json|yml|yaml|JSON|YML|YAML)$")) {
+          throw new ConfigException(where + ": path name \"" + name + "\" is not valid for file discovery");
+        }
+        Path p = Path.of(name);
+        out.add(p.isAbsolute() || baseDir == null ? name : baseDir.resolve(p).toString());
+      }
+      if (fsd.has("refresh_interval")) {
+        duration(fsd, "refresh_interval", Duration.ofMinutes(5));
+      }
+    }
+    return List.copyOf(out);
   }
 
   private static void warnUnknown(JsonNode node, String prefix, Set<String> known) {

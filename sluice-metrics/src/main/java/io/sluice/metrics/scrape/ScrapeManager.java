@@ -27,7 +27,12 @@ public final class ScrapeManager implements AutoCloseable {
   private final ScheduledExecutorService executor;
   private final List<Running> running = new CopyOnWriteArrayList<>();
 
-  private record Running(ScrapeLoop loop, ScheduledFuture<?> future) {}
+  private record Running(Identity id, ScrapeLoop loop, ScheduledFuture<?> future) {}
+
+  /** What makes two targets the same loop: a target whose identity stays across a change keeps running untouched. */
+  private record Identity(String job, String url, Labels labels, java.time.Duration interval,
+      java.time.Duration timeout, io.sluice.http.client.HttpClientConfig http, boolean honorLabels,
+      boolean honorTimestamps) {}
 
   public ScrapeManager(Storage storage, Clock clock) {
     this(storage, new HttpScraper(), clock);
@@ -64,36 +69,59 @@ public final class ScrapeManager implements AutoCloseable {
     return out;
   }
 
-  /** Replaces the running targets with the configuration's; targets that went away get stale markers. */
+  /**
+   * Runs the configuration's targets: a target that was running already goes on as it was; targets that went away get
+   * stale markers, as in Prometheus when service discovery drops a target.
+   */
   public synchronized void apply(Config config) {
-    stopAll();
+    java.util.Map<Identity, Target> wanted = new java.util.LinkedHashMap<>();
+    java.util.Map<Identity, Config.ScrapeConfig> jobOf = new java.util.HashMap<>();
     for (Config.ScrapeConfig sc : config.scrapeConfigs()) {
       for (Target t : targetsOf(new Config(config.global(), List.of(), List.of(), List.of(sc)))) {
-        ScrapeLoop loop = new ScrapeLoop(t, storage, scraper, clock, sc.honorLabels(), sc.honorTimestamps());
-        long interval = t.interval().toMillis();
-        long offset = Math.floorMod(t.url().hashCode(), interval);
-        long delay = Math.floorMod(offset - clock.millis(), interval);
-        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
-          try {
-            loop.scrapeOnce();
-          } catch (RuntimeException e) {
-            log.warn("scrape of {} failed", t.url(), e);
-          }
-        }, delay, interval, TimeUnit.MILLISECONDS);
-        running.add(new Running(loop, f));
+        Identity id = new Identity(t.job(), t.url(), t.labels(), t.interval(), t.timeout(), t.http(), sc.honorLabels(),
+            sc.honorTimestamps());
+        wanted.putIfAbsent(id, t);
+        jobOf.putIfAbsent(id, sc);
       }
+    }
+    List<Running> kept = new ArrayList<>();
+    for (Running r : running) {
+      if (wanted.remove(r.id()) != null) {
+        kept.add(r);
+      } else {
+        stop(r);
+      }
+    }
+    running.clear();
+    running.addAll(kept);
+    wanted.forEach((id, t) -> {
+      Config.ScrapeConfig sc = jobOf.get(id);
+      ScrapeLoop loop = new ScrapeLoop(t, storage, scraper, clock, sc.honorLabels(), sc.honorTimestamps());
+      long interval = t.interval().toMillis();
+      long offset = Math.floorMod(t.url().hashCode(), interval);
+      long delay = Math.floorMod(offset - clock.millis(), interval);
+      ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+        try {
+          loop.scrapeOnce();
+        } catch (RuntimeException e) {
+          log.warn("scrape of {} failed", t.url(), e);
+        }
+      }, delay, interval, TimeUnit.MILLISECONDS);
+      running.add(new Running(id, loop, f));
+    });
+  }
+
+  private void stop(Running r) {
+    r.future().cancel(false);
+    try {
+      r.loop().stop();
+    } catch (RuntimeException e) {
+      log.warn("writing stale markers for {} failed", r.loop().target().url(), e);
     }
   }
 
   private void stopAll() {
-    for (Running r : running) {
-      r.future().cancel(false);
-      try {
-        r.loop().stop();
-      } catch (RuntimeException e) {
-        log.warn("writing stale markers for {} failed", r.loop().target().url(), e);
-      }
-    }
+    running.forEach(this::stop);
     running.clear();
   }
 

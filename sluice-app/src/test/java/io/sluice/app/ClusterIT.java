@@ -1,0 +1,234 @@
+package io.sluice.app;
+
+import static io.sluice.app.PackagedSluice.freePort;
+import static io.sluice.app.PackagedSluice.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.PackagedSluice.Run;
+import io.sluice.app.PackagedSluice.Up;
+import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
+import io.sluice.kafka.EmbeddedKafka;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code ./sluice up} processes of the packaged distribution on one Kafka cluster (a broker in the test JVM), as
+ * an operator runs them: one cluster status, one router cluster, one metrics view; then the node running the source
+ * task is killed with SIGKILL under load, its tasks move to the survivor, and the sink ends equal to the source.
+ */
+class ClusterIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static final List<Up> nodes = new ArrayList<>();
+
+  /** One node's addresses, from its ready line. */
+  record Node(Up up, Map<String, String> urls) {
+    String url(String component) {
+      return urls.get(component);
+    }
+  }
+
+  @BeforeAll
+  static void broker() {
+    kafka = EmbeddedKafka.builder().dataDir(dir.resolve("broker")).port(0).start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (Up up : nodes) {
+      if (up.process().isAlive()) {
+        PackagedSluice.down(up);
+      }
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  private static Node start(String name) throws Exception {
+    Path home = Files.createDirectories(dir.resolve(name));
+    Up up = PackagedSluice.up(home, List.of("--kafka-bootstrap", kafka.bootstrapServers(),
+        "--data-dir", home.resolve("data").toString(), "--connect-port", "" + freePort(),
+        "--registry-port", "" + freePort(), "--metrics-port", "" + freePort(), "--alerts-port", "" + freePort(),
+        "--exporter-port", "" + freePort()));
+    nodes.add(up);
+    Map<String, String> urls = new LinkedHashMap<>();
+    for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
+      urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
+    }
+    return new Node(up, urls);
+  }
+
+  private static Run sluice(String... args) throws Exception {
+    return PackagedSluice.run(dir, args);
+  }
+
+  private static JsonNode get(String url) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  private static HttpResponse<String> send(String method, String url, Object body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String query(Node n, String promql) throws Exception {
+    return n.url("metrics") + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void twoNodesShowOneClusterAndTheSourceTaskOutlivesAKillOfItsNode() throws Exception {
+    Node a = start("a");
+    Node b = start("b");
+
+    // One cluster status: both nodes live with their components; one broker, nothing under-replicated.
+    JsonNode status = Eventually.await("both nodes in sluice cluster status", WAIT, () -> {
+      try {
+        return sluice("cluster", "status", "--bootstrap", kafka.bootstrapServers(), "-o", "json").json();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, s -> s.path("nodes").size() == 2);
+    for (JsonNode n : status.path("nodes")) {
+      assertTrue(n.path("live").asBoolean(), status.toString());
+      assertTrue(List.of(a.url("connect"), b.url("connect")).contains(n.path("components").path("connect").asText()),
+          status.toString());
+    }
+    assertEquals(1, status.path("brokers").size(), status.toString());
+    assertEquals(0, status.path("underReplicatedPartitions").asInt(), status.toString());
+    Run table = sluice("cluster", "status", "--bootstrap", kafka.bootstrapServers());
+    assertEquals(0, table.exit(), table::toString);
+    assertTrue(table.out().startsWith("Nodes: 2 live"), table::toString);
+
+    // The routers see each other, as Alertmanager's /api/v2/status shows a cluster.
+    JsonNode cluster = Eventually.await("two router peers", WAIT, () -> {
+      try {
+        return get(a.url("alerts") + "/api/v2/status").path("cluster");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, c -> c.path("peers").size() == 2);
+    assertEquals("ready", cluster.path("status").asText(), cluster.toString());
+    assertTrue(cluster.toString().contains(URI.create(b.url("alerts")).getAuthority()), cluster.toString());
+
+    // One view: each node's metrics server scrapes both exporters and alerts both routers.
+    for (Node n : List.of(a, b)) {
+      Eventually.await("both exporters up in " + n.url("metrics"), WAIT, () -> {
+        try {
+          return get(query(n, "count(up{job=\"sluice\"} == 1)")).at("/data/result/0/value/1").asText();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }, "2"::equals);
+      assertEquals(2, get(n.url("metrics") + "/api/v1/alertmanagers").at("/data/activeAlertmanagers").size());
+    }
+    Run targets = sluice("cluster", "targets", "exporter", "--bootstrap", kafka.bootstrapServers());
+    assertEquals(0, targets.exit(), targets::toString);
+    assertEquals(2, targets.json().size(), targets::toString);
+    assertTrue(targets.out().contains(URI.create(a.url("exporter")).getAuthority()), targets::toString);
+
+    // A pipeline under load; the node running its source task dies without a word.
+    Pipeline pipeline = new Pipeline("cluster_" + ProcessHandle.current().pid());
+    pipeline.insert(1, 500);
+    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
+    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    assertEquals(201, send("POST", a.url("connect") + "/connectors", Map.of("name", "cl-source",
+        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
+    assertEquals(201, send("POST", a.url("connect") + "/connectors", Map.of("name", "cl-sink", "config", sink))
+        .statusCode());
+    String owner = Eventually.await("the source task running", WAIT, () -> {
+      try {
+        JsonNode s = get(a.url("connect") + "/connectors/cl-source/status");
+        return "RUNNING".equals(s.at("/tasks/0/state").asText()) ? s.at("/tasks/0/worker_id").asText() : "";
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, w -> !w.isEmpty());
+    pipeline.awaitSinkMatchesSource();
+    Node victim = URI.create(a.url("connect")).getAuthority().equals(owner) ? a : b;
+    Node survivor = victim == a ? b : a;
+
+    AtomicBoolean loading = new AtomicBoolean(true);
+    Thread load = new Thread(() -> {
+      int next = 501;
+      while (loading.get()) {
+        pipeline.insert(next, next + 49);
+        pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 7 = " + (next % 7));
+        pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 300));
+        next += 50;
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "cluster-load");
+    load.start();
+    Thread.sleep(3000);
+    long killedAt = System.nanoTime();
+    victim.up().process().destroyForcibly();
+    victim.up().process().waitFor();
+    String moved = Eventually.await("the source task running on the survivor", WAIT, () -> {
+      try {
+        JsonNode s = get(survivor.url("connect") + "/connectors/cl-source/status");
+        return "RUNNING".equals(s.at("/tasks/0/state").asText()) ? s.at("/tasks/0/worker_id").asText() : "";
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, w -> w.equals(URI.create(survivor.url("connect")).getAuthority()));
+    long recoveredMs = (System.nanoTime() - killedAt) / 1_000_000;
+    System.out.println("ClusterIT: source task moved to " + moved + " " + recoveredMs + " ms after kill -9 of its node");
+    Thread.sleep(3000);
+    loading.set(false);
+    load.join();
+    pipeline.awaitSinkMatchesSource();
+
+    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+    Run equal = sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
+    assertEquals(0, equal.exit(), equal::toString);
+
+    // The dead node is reported as gone until its card ages out; status says the cluster is not whole.
+    Run after = sluice("cluster", "status", "--bootstrap", kafka.bootstrapServers(), "-o", "json");
+    assertEquals(1, after.exit(), after::toString);
+    assertEquals(1, countLive(after.json()), after::toString);
+    assertEquals(0, PackagedSluice.down(survivor.up()), () -> "survivor exit; stderr " + read(survivor.up().stderr()));
+  }
+
+  private static long countLive(JsonNode status) {
+    long n = 0;
+    for (JsonNode node : status.path("nodes")) {
+      n += node.path("live").asBoolean() ? 1 : 0;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,80 @@
+package io.sluice.topics.membership;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TopicLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MembershipTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static Membership.Node node(String id, int port) {
+    return new Membership.Node(id, Instant.parse("2026-11-25T10:00:00Z").plusSeconds(port),
+        Map.of("exporter", "http://127.0.0.1:" + port, "alerts", "http://127.0.0.1:" + (port + 1),
+            "kafka", "127.0.0.1:9092"));
+  }
+
+  @Test
+  void nodesSeeEachOtherAndALeavingNodeDropsOutAtOnce(@TempDir Path dir) throws Exception {
+    KafkaCluster cluster = KafkaCluster.of(SharedKafka.bootstrapServers());
+    String topic = SharedKafka.unique("cluster");
+    List<List<Membership.Node>> heardByA = new CopyOnWriteArrayList<>();
+    try (Membership a = Membership.join(cluster, topic, node("a", 5556), TIMEOUT)) {
+      a.onChange(heardByA::add);
+      Membership b = Membership.join(cluster, topic, node("b", 6556), TIMEOUT);
+      await(() -> a.live().size() == 2);
+      assertEquals(List.of("a", "b"), a.live().stream().map(Membership.Node::id).toList(), "oldest first");
+      assertEquals(Map.of("exporter", "http://127.0.0.1:6556", "alerts", "http://127.0.0.1:6557",
+          "kafka", "127.0.0.1:9092"), a.live().get(1).components());
+      try (Membership observer = Membership.watch(cluster, topic, TIMEOUT)) {
+        assertEquals(2, observer.live().size(), "an observer reads every card");
+      }
+
+      // The file_sd list a metrics server (or an operator's Prometheus) reads.
+      Path file = dir.resolve("exporters.json");
+      FileSdTargets.write(file, a.live(), "exporter");
+      JsonNode groups = JSON.readTree(Files.readString(file));
+      assertEquals(2, groups.size());
+      assertEquals("127.0.0.1:6556", groups.get(1).at("/targets/0").asText());
+      assertEquals("b", groups.get(1).at("/labels/sluice_node").asText());
+      assertEquals("127.0.0.1:9092", JSON.readTree(FileSdTargets.json(a.live(), "kafka")).at("/0/targets/0").asText());
+
+      b.close();
+      await(() -> a.live().size() == 1);
+      assertTrue(heardByA.stream().anyMatch(l -> l.size() == 2), "the listener heard the second node join");
+      assertEquals(1, heardByA.get(heardByA.size() - 1).size(), "and leave");
+    }
+  }
+
+  @Test
+  void watchingATopicThatDoesNotExistFails() {
+    var e = assertThrows(TopicLog.TopicLogException.class,
+        () -> Membership.watch(KafkaCluster.of(SharedKafka.bootstrapServers()), SharedKafka.unique("none"), TIMEOUT));
+    assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+  }
+
+  private static void await(java.util.function.BooleanSupplier done) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out");
+      }
+      Thread.sleep(50);
+    }
+  }
+}
