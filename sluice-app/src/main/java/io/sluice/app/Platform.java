@@ -11,6 +11,8 @@ import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.Replication;
+import org.apache.kafka.clients.admin.Admin;
 import io.sluice.topics.membership.FileSdTargets;
 import io.sluice.topics.membership.Membership;
 import io.sluice.ui.Dashboard;
@@ -81,6 +83,9 @@ public final class Platform implements AutoCloseable {
       String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
       KafkaCluster cluster = config.kafkaCluster(bootstrap);
       this.cluster = cluster;
+      if (kafkaBuilder == null) {
+        connectBuilder.workerProperties(connectReplication(config, cluster));
+      }
       // Connect's plugin scan and REST set-up need no broker: run them while the broker and the servers start.
       CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
           () -> connectBuilder.cluster(cluster).start(), runnable -> {
@@ -114,6 +119,7 @@ public final class Platform implements AutoCloseable {
       urls.put("exporter", exporter.url());
       startDashboard(config, host, dataDir);
       joinCluster(config, dataDir);
+      reportWeakTopics(config);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -194,6 +200,44 @@ public final class Platform implements AutoCloseable {
     }
     started.push(metrics::close);
     urls.put("metrics", metrics.url());
+  }
+
+  /**
+   * Connect's internal topics on a cluster Sluice joins: replicated as {@link Replication} says for its brokers, where
+   * the worker settings do not say otherwise (Connect itself would take the cluster's default replication factor).
+   */
+  private static Map<String, String> connectReplication(SluiceConfig config, KafkaCluster cluster) {
+    int brokers;
+    try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-replication")))) {
+      brokers = admin.describeCluster().nodes().get(60, java.util.concurrent.TimeUnit.SECONDS).size();
+    } catch (Exception e) {
+      // Connect reports an unreachable cluster itself, in the words operators know.
+      return Map.of();
+    }
+    Map<String, String> worker = config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String store : List.of("offset", "config", "status")) {
+      if (!worker.containsKey(store + ".storage.replication.factor")) {
+        out.put(store + ".storage.replication.factor", String.valueOf(Replication.replicas(brokers)));
+      }
+      if (!worker.containsKey(store + ".storage.min.insync.replicas")) {
+        out.put(store + ".storage.min.insync.replicas", String.valueOf(Replication.inSync(brokers)));
+      }
+    }
+    return out;
+  }
+
+  /** Says at start which of Sluice's state topics hold fewer replicas than the cluster's brokers allow. */
+  private void reportWeakTopics(SluiceConfig config) {
+    List<String> topics = config.stateTopics();
+    try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-replication")))) {
+      for (Replication.Weak w : Replication.weak(admin, topics, 30_000)) {
+        log.warn("under-replicated by configuration: {}", w);
+        System.err.println("sluice: warning: " + w);
+      }
+    } catch (Exception e) {
+      log.warn("cannot check the replication of Sluice's topics: {}", e.toString());
+    }
   }
 
   /**

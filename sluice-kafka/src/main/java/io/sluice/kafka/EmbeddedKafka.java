@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The log directory is formatted on first start and reused afterwards, so topics and their data survive a restart.
+ *
+ * <p>Alone it is a one-node cluster. Given {@link Builder#node} with the quorum's voters, it is one broker and
+ * controller of a multi-node KRaft cluster: every node is started with the same voters ({@code id@host:port} of each
+ * controller listener), and all of them format their storage with the same cluster id, derived from the voters unless
+ * given. Internal topics are then replicated to up to three nodes, with two in sync required once there are three.
  */
 public final class EmbeddedKafka implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
@@ -47,9 +52,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     this.logDir = b.dataDir.toAbsolutePath();
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
-    props.put("node.id", String.valueOf(NODE_ID));
-    // Static voters: the controller port is chosen afresh at every start, and only dynamic quorums persist it.
-    props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
+    props.put("node.id", String.valueOf(b.nodeId));
+    // Static voters: alone, the controller port is chosen afresh at every start, and only dynamic quorums persist it.
+    String voters = b.voters != null ? b.voters : NODE_ID + "@" + host + ":" + controllerPort;
+    props.put("controller.quorum.voters", voters);
+    int nodes = voters.split(",").length;
     // The client listener: PLAINTEXT, or CLIENT speaking SASL when required (then also between brokers).
     String client = b.sasl == null ? "PLAINTEXT" : "CLIENT";
     StringBuilder listeners = new StringBuilder(client + "://" + host + ":" + port);
@@ -80,19 +87,23 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
     props.put("listener.security.protocol.map", protocols.toString());
     props.put("log.dirs", logDir.toString());
-    // One node: every internal topic can only have one replica.
-    props.put("offsets.topic.replication.factor", "1");
+    // Replicas on up to three nodes, two of them in sync once there are three; one node has one of each.
+    String replicas = String.valueOf(Math.min(3, nodes));
+    String inSync = nodes >= 3 ? "2" : "1";
+    props.put("offsets.topic.replication.factor", replicas);
     props.put("offsets.topic.num.partitions", "10");
-    props.put("transaction.state.log.replication.factor", "1");
-    props.put("transaction.state.log.min.isr", "1");
+    props.put("transaction.state.log.replication.factor", replicas);
+    props.put("transaction.state.log.min.isr", inSync);
     props.put("transaction.state.log.num.partitions", "4");
-    props.put("share.coordinator.state.topic.replication.factor", "1");
-    props.put("share.coordinator.state.topic.min.isr", "1");
+    props.put("share.coordinator.state.topic.replication.factor", replicas);
+    props.put("share.coordinator.state.topic.min.isr", inSync);
+    props.put("default.replication.factor", replicas);
+    props.put("min.insync.replicas", inSync);
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("num.partitions", "1");
     props.put("auto.create.topics.enable", "true");
     props.putAll(b.overrides);
-    formatIfNeeded(logDir, b.sasl);
+    formatIfNeeded(logDir, b.sasl, b.nodeId, b.clusterId != null ? b.clusterId : clusterIdOf(voters));
     this.server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
   }
 
@@ -124,7 +135,24 @@ public final class EmbeddedKafka implements AutoCloseable {
     return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
-  private static void formatIfNeeded(Path logDir, Sasl sasl) {
+  /**
+   * The cluster id every node of a quorum formats with: from the voters, so that nodes started with the same voters
+   * agree without another setting. A single node keeps a random one (its voters name a port chosen at each start).
+   */
+  static String clusterIdOf(String voters) {
+    if (voters.split(",").length == 1) {
+      return Uuid.randomUuid().toString();
+    }
+    try {
+      java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(voters.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      return new Uuid(h.getLong(), h.getLong()).toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void formatIfNeeded(Path logDir, Sasl sasl, int nodeId, String clusterId) {
     if (Files.exists(logDir.resolve("meta.properties"))) {
       return;
     }
@@ -139,8 +167,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       formatter
           .setPrintStream(new PrintStream(PrintStream.nullOutputStream()))
           .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
-          .setNodeId(NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
+          .setNodeId(nodeId)
+          .setClusterId(clusterId)
           .setDirectories(List.of(logDir.toString()))
           .setMetadataLogDirectory(logDir.toString())
           .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
@@ -184,6 +212,39 @@ public final class EmbeddedKafka implements AutoCloseable {
     private record Listener(String protocol, int port) {}
 
     private Sasl sasl;
+    private int nodeId = NODE_ID;
+    private String voters;
+    private int controllerPort;
+    private String clusterId;
+
+    /**
+     * This broker as node {@code nodeId} of a KRaft quorum: {@code voters} lists every controller as
+     * {@code id@host:port} (this node's own among them, whose port is this node's controller listener), the same on
+     * every node. {@code clusterId} may be null: then it is derived from the voters.
+     */
+    public Builder node(int nodeId, String voters, String clusterId) {
+      if (nodeId < 0) {
+        throw new IllegalArgumentException("node id must be 0 or more, not " + nodeId);
+      }
+      String own = null;
+      for (String v : voters.split(",")) {
+        String[] parts = v.trim().split("@", 2);
+        if (parts.length != 2 || !parts[0].matches("\\d+") || !parts[1].matches(".+:\\d+")) {
+          throw new IllegalArgumentException("voters must be id@host:port[,...], not " + voters);
+        }
+        if (Integer.parseInt(parts[0]) == nodeId) {
+          own = parts[1];
+        }
+      }
+      if (own == null) {
+        throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + voters);
+      }
+      this.nodeId = nodeId;
+      this.voters = voters.replace(" ", "");
+      this.controllerPort = Integer.parseInt(own.substring(own.lastIndexOf(':') + 1));
+      this.clusterId = clusterId;
+      return this;
+    }
 
     /**
      * Clients must authenticate: the client listener speaks {@code protocol} (SASL_PLAINTEXT, or SASL_SSL with the
@@ -257,7 +318,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Formats storage on first start, starts the broker and returns once it is unfenced and serving. */
     public EmbeddedKafka start() {
       bootstrapServers();
-      EmbeddedKafka kafka = new EmbeddedKafka(this, freePort(host));
+      EmbeddedKafka kafka = new EmbeddedKafka(this, voters != null ? controllerPort : freePort(host));
       long t0 = System.nanoTime();
       kafka.server.startup();
       log.info("embedded Kafka broker ready on {} in {} ms", kafka.bootstrapServers(), (System.nanoTime() - t0) / 1_000_000);

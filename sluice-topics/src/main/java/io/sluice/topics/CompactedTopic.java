@@ -40,7 +40,8 @@ public final class CompactedTopic {
   }
 
   /**
-   * Creates the topic unless it exists (replicated to up to three brokers, as many as the cluster has) and checks that
+   * Creates the topic unless it exists (replicated as {@link Replication} says: up to three brokers, two in sync once
+   * there are three) and checks that
    * it has exactly one partition. {@code what} names it in errors ("registry topic").
    */
   public static void ensure(String bootstrapServers, String topic, String what, Duration timeout) {
@@ -57,8 +58,9 @@ public final class CompactedTopic {
         CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, clientMs,
         CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Math.min(clientMs, 30_000))))) {
       int brokers = admin.describeCluster().nodes().get(ms, TimeUnit.MILLISECONDS).size();
-      NewTopic t = new NewTopic(topic, 1, (short) Math.min(3, Math.max(1, brokers)))
-          .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+      Map<String, String> configs = new java.util.HashMap<>(Replication.topicConfigs(brokers));
+      configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+      NewTopic t = new NewTopic(topic, 1, (short) Replication.replicas(brokers)).configs(configs);
       try {
         admin.createTopics(List.of(t)).all().get(ms, TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {

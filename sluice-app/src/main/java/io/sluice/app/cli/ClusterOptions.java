@@ -78,6 +78,11 @@ public final class ClusterOptions {
     return config().kafkaCluster(bootstrapServers());
   }
 
+  /** The topics Sluice keeps its state in, as this configuration names them. */
+  public java.util.List<String> stateTopics() {
+    return config().stateTopics();
+  }
+
   /** The topic the nodes of the cluster announce themselves in. */
   public String clusterTopic() {
     return config().get(SluiceConfig.CLUSTER_TOPIC);

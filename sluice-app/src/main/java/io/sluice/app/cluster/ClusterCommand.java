@@ -10,6 +10,7 @@ import io.sluice.app.cli.TextTable;
 import io.sluice.client.HttpTransport;
 import io.sluice.connect.client.ConnectApiException;
 import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.topics.Replication;
 import io.sluice.topics.TopicLog;
 import io.sluice.topics.membership.FileSdTargets;
 import io.sluice.topics.membership.Membership;
@@ -98,6 +99,7 @@ public final class ClusterCommand implements Runnable {
       String connectProblem = work(seen, live, connectorsOn, tasksOn);
       List<BrokerView> brokers;
       int underReplicated;
+      List<Replication.Weak> weak;
       try (Admin admin = Admin.create(cluster.cluster().clientConfig(Map.of("client.id", "sluice-cluster-status")))) {
         Map<String, TopicDescription> topics = admin.describeTopics(admin.listTopics(
             new ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS))
@@ -126,6 +128,7 @@ public final class ClusterCommand implements Runnable {
           }
           brokers.add(new BrokerView(n.id(), n.host() + ":" + n.port(), replicas, outOfSync, leads));
         }
+        weak = Replication.weak(admin, cluster.stateTopics(), 30_000);
       } catch (ExecutionException | TimeoutException e) {
         err.println("error: cannot describe the Kafka cluster at " + cluster.bootstrapServers() + ": "
             + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
@@ -141,11 +144,12 @@ public final class ClusterCommand implements Runnable {
             connectorsOn.getOrDefault(id, List.of()), tasksOn.getOrDefault(id, List.of())));
       }
       if (output.json()) {
-        printJson(views, brokers, underReplicated, connectProblem);
+        printJson(views, brokers, underReplicated, weak, connectProblem);
       } else {
-        printTables(views, brokers, underReplicated, connectProblem);
+        printTables(views, brokers, underReplicated, weak, connectProblem);
       }
-      boolean healthy = views.stream().allMatch(NodeView::live) && underReplicated == 0 && connectProblem == null;
+      boolean healthy = views.stream().allMatch(NodeView::live) && underReplicated == 0 && connectProblem == null
+          && weak.isEmpty();
       return healthy ? OK : FAILED;
     }
 
@@ -191,7 +195,7 @@ public final class ClusterCommand implements Runnable {
     }
 
     private void printTables(List<NodeView> views, List<BrokerView> brokers, int underReplicated,
-        String connectProblem) {
+        List<Replication.Weak> weak, String connectProblem) {
       long liveCount = views.stream().filter(NodeView::live).count();
       out.println("Nodes: " + liveCount + " live" + (views.size() > liveCount
           ? ", " + (views.size() - liveCount) + " not heard from" : ""));
@@ -217,10 +221,13 @@ public final class ClusterCommand implements Runnable {
       TextTable b = new TextTable("BROKER", "ADDRESS", "REPLICAS", "OUT OF SYNC", "LEADER OF");
       brokers.forEach(x -> b.row(x.id(), x.address(), x.replicas(), x.outOfSync(), x.leaderOf()));
       b.print(out);
+      for (Replication.Weak w : weak) {
+        out.println("warning: " + w);
+      }
     }
 
     private void printJson(List<NodeView> views, List<BrokerView> brokers, int underReplicated,
-        String connectProblem) {
+        List<Replication.Weak> weak, String connectProblem) {
       ObjectMapper json = new ObjectMapper();
       ObjectNode root = json.createObjectNode();
       ArrayNode nodes = root.putArray("nodes");
@@ -237,6 +244,10 @@ public final class ClusterCommand implements Runnable {
       brokers.forEach(x -> bs.addObject().put("id", x.id()).put("address", x.address()).put("replicas", x.replicas())
           .put("outOfSync", x.outOfSync()).put("leaderOf", x.leaderOf()));
       root.put("underReplicatedPartitions", underReplicated);
+      ArrayNode weakTopics = root.putArray("weakTopics");
+      weak.forEach(w -> weakTopics.addObject().put("topic", w.topic()).put("replicas", w.replicas())
+          .put("minInSyncReplicas", w.minInSync()).put("wantedReplicas", w.wantedReplicas())
+          .put("wantedMinInSyncReplicas", w.wantedInSync()));
       if (connectProblem != null) {
         root.put("connectError", connectProblem);
       }

@@ -25,6 +25,12 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String HOST = "host";
   public static final String KAFKA_BOOTSTRAP = "kafka.bootstrap.servers";
   public static final String KAFKA_PORT = "kafka.port";
+  /** {@code sluice kafka}: this node's id in a multi-node KRaft quorum. */
+  public static final String KAFKA_NODE_ID = "kafka.node.id";
+  /** {@code sluice kafka}: every controller of the quorum, {@code id@host:port[,...]}, the same on every node. */
+  public static final String KAFKA_VOTERS = "kafka.voters";
+  /** {@code sluice kafka}: the cluster id to format with; derived from the voters when absent. */
+  public static final String KAFKA_CLUSTER_ID = "kafka.cluster.id";
   public static final String CONNECT_PORT = "connect.port";
   public static final String CONNECT_GROUP = "connect.group.id";
   public static final String PLUGIN_PATH = "connect.plugin.path";
@@ -99,6 +105,13 @@ public record SluiceConfig(Map<String, String> values) {
 
   public SluiceConfig {
     values = Map.copyOf(values);
+  }
+
+  /** The topics Sluice keeps its state in: Connect's internal ones, the secrets, the registry, alerts and cluster. */
+  public List<String> stateTopics() {
+    return List.of(io.sluice.connect.ConnectRuntime.OFFSETS_TOPIC, io.sluice.connect.ConnectRuntime.CONFIGS_TOPIC,
+        io.sluice.connect.ConnectRuntime.STATUS_TOPIC, io.sluice.connect.ConnectRuntime.SECRETS_TOPIC,
+        get(REGISTRY_TOPIC), get(ALERTS_STATE_TOPIC), get(CLUSTER_TOPIC));
   }
 
   /** The defaults, then the file (if any), then the overrides (flags) on top. */

@@ -1,0 +1,119 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.kafka.ExitControl;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/**
+ * {@code sluice kafka}: one Kafka broker and KRaft controller, alone or as one node of a multi-node cluster, for
+ * users without a Kafka cluster of their own. Three of them with the same {@code --voters} make a replicated cluster
+ * that {@code sluice up --kafka-bootstrap} joins.
+ */
+@Command(name = "kafka", mixinStandardHelpOptions = true,
+    description = "Run one Kafka broker and KRaft controller: alone, or with --node-id and --voters as one node of a "
+        + "multi-node cluster (start every node with the same --voters).")
+final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(KafkaCommand.class);
+
+  @Option(names = "--config", description = "sluice.yaml (kafka.port, kafka.node.id, kafka.voters, kafka.broker.*)")
+  Path configFile;
+
+  @Option(names = "--data-dir", description = "where the broker keeps its log, under kafka/ (default ./data)")
+  String dataDir;
+
+  @Option(names = "--host", description = "address the broker binds to and advertises (default 127.0.0.1)")
+  String host;
+
+  @Option(names = "--kafka-port", description = "client port (default 9092)")
+  Integer kafkaPort;
+
+  @Option(names = "--node-id", description = "this node's id among the voters (default 1)")
+  Integer nodeId;
+
+  @Option(names = "--voters", paramLabel = "ID@HOST:PORT[,...]",
+      description = "every controller of the quorum, this node's own controller port among them")
+  String voters;
+
+  @Option(names = "--cluster-id", description = "the cluster id to format with (default: derived from --voters)")
+  String clusterId;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any configuration key, e.g. kafka.broker.num.partitions=3")
+  Map<String, String> extra = new HashMap<>();
+
+  @Override
+  public Integer call() {
+    Map<String, String> flags = new HashMap<>(extra);
+    put(flags, SluiceConfig.DATA_DIR, dataDir);
+    put(flags, SluiceConfig.HOST, host);
+    put(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
+    put(flags, SluiceConfig.KAFKA_NODE_ID, nodeId);
+    put(flags, SluiceConfig.KAFKA_VOTERS, voters);
+    put(flags, SluiceConfig.KAFKA_CLUSTER_ID, clusterId);
+    EmbeddedKafka.Builder b;
+    SluiceConfig config;
+    try {
+      config = SluiceConfig.load(Optional.ofNullable(configFile), flags);
+      b = EmbeddedKafka.builder()
+          .dataDir(config.dataDir().resolve("kafka"))
+          .host(config.host())
+          .port(config.port(SluiceConfig.KAFKA_PORT))
+          .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+      Optional<String> quorum = config.find(SluiceConfig.KAFKA_VOTERS);
+      if (quorum.isPresent()) {
+        b.node(Integer.parseInt(config.find(SluiceConfig.KAFKA_NODE_ID).orElse("1")), quorum.get(),
+            config.find(SluiceConfig.KAFKA_CLUSTER_ID).orElse(null));
+      } else if (config.find(SluiceConfig.KAFKA_NODE_ID).isPresent()) {
+        throw new SluiceConfig.ConfigException("--node-id needs --voters: every controller of the quorum");
+      }
+    } catch (SluiceConfig.ConfigException | IllegalArgumentException e) {
+      System.err.println("sluice: " + e.getMessage());
+      return 2;
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    AtomicInteger status = new AtomicInteger(0);
+    ExitControl.install((code, message) -> {
+      status.compareAndSet(0, code == 0 ? 1 : code);
+      stop.countDown();
+    });
+    Signal.handle(new Signal("TERM"), s -> stop.countDown());
+    Signal.handle(new Signal("INT"), s -> stop.countDown());
+    EmbeddedKafka kafka;
+    try {
+      kafka = b.start();
+    } catch (RuntimeException e) {
+      log.error("sluice kafka could not start", e);
+      System.err.println("sluice: could not start: " + e.getMessage());
+      return 1;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "sluice-kafka-shutdown"));
+    System.out.println("sluice kafka ready node=" + config.find(SluiceConfig.KAFKA_NODE_ID).orElse("1")
+        + " bootstrap=" + kafka.bootstrapServers());
+    System.out.flush();
+    try {
+      stop.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    System.out.println("sluice kafka stopping");
+    kafka.close();
+    System.out.println("sluice kafka stopped");
+    return status.get();
+  }
+
+  private static void put(Map<String, String> flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value.toString());
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package io.sluice.app;
+
+import static io.sluice.app.PackagedSluice.freePort;
+import static io.sluice.app.PackagedSluice.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.PackagedSluice.Run;
+import io.sluice.app.PackagedSluice.Up;
+import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three {@code ./sluice kafka} processes of the packaged distribution make one replicated KRaft cluster; a
+ * {@code ./sluice up} joins it. Sluice's state topics get three replicas with two in sync, a state topic created by
+ * hand with fewer is reported, and a PostgreSQL → JDBC load goes on through the kill -9 of a broker and its return.
+ */
+class KafkaQuorumIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  @TempDir static Path dir;
+  private static final List<Process> brokers = new ArrayList<>(List.of());
+  private static Up up;
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (up != null && up.process().isAlive()) {
+      PackagedSluice.down(up);
+    }
+    for (Process p : brokers) {
+      if (p != null && p.isAlive()) {
+        p.destroy();
+        p.waitFor(60, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Starts {@code ./sluice kafka} for one node; returns once it printed its ready line. */
+  private static Process broker(int id, int port, String voters) throws Exception {
+    Path home = Files.createDirectories(dir.resolve("broker-" + id));
+    Path log = home.resolve("out.log");
+    ProcessBuilder pb = new ProcessBuilder(PackagedSluice.root().resolve("sluice").toString(), "kafka",
+        "--node-id", "" + id, "--voters", voters, "--kafka-port", "" + port, "--data-dir", home.resolve("data")
+        .toString()).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
+            ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().put("SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
+    return pb.start();
+  }
+
+  private static void awaitReady(int id, Process p) {
+    Path log = dir.resolve("broker-" + id).resolve("out.log");
+    Eventually.await("broker " + id + " ready", WAIT, () -> {
+      if (!p.isAlive()) {
+        throw new AssertionError("broker " + id + " ended: " + read(log));
+      }
+      return read(log).lines().filter(l -> l.startsWith("sluice kafka ready")).count();
+    }, n -> n > 0);
+  }
+
+  private static JsonNode get(String url) throws Exception {
+    return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+  }
+
+  private static int post(String url, Object body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
+
+  @Test
+  void threeBrokersReplicateSluicesStateAndALoadOutlivesABrokerKilledAndBack() throws Exception {
+    int[] ports = {freePort(), freePort(), freePort()};
+    String voters = "1@127.0.0.1:" + freePort() + ",2@127.0.0.1:" + freePort() + ",3@127.0.0.1:" + freePort();
+    for (int i = 0; i < 3; i++) {
+      brokers.add(broker(i + 1, ports[i], voters));
+    }
+    for (int i = 0; i < 3; i++) {
+      awaitReady(i + 1, brokers.get(i));
+    }
+    String bootstrap = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
+
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      assertEquals(3, admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size());
+      // A state topic made by hand before Sluice starts, with one replica: reported, not silently used.
+      admin.createTopics(List.of(new NewTopic("_schemas", 1, (short) 1)
+          .configs(Map.of("cleanup.policy", "compact")))).all().get(60, TimeUnit.SECONDS);
+    }
+
+    Path home = Files.createDirectories(dir.resolve("node"));
+    up = PackagedSluice.up(home, List.of("--kafka-bootstrap", bootstrap, "--data-dir", home.resolve("data").toString(),
+        "--connect-port", "" + freePort(), "--registry-port", "" + freePort(), "--metrics-port", "" + freePort(),
+        "--alerts-port", "" + freePort(), "--exporter-port", "" + freePort()));
+    Map<String, String> urls = new LinkedHashMap<>();
+    for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
+      urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
+    }
+    assertTrue(read(up.stderr()).contains("warning: _schemas has 1 replica(s)"), read(up.stderr()));
+
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      for (String topic : List.of("connect-offsets", "connect-configs", "connect-status", "sluice-alerts-state",
+          "sluice-cluster")) {
+        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic);
+        assertEquals(3, d.partitions().get(0).replicas().size(), topic);
+        Config c = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic))).all()
+            .get(60, TimeUnit.SECONDS).values().iterator().next();
+        assertEquals("2", c.get("min.insync.replicas").value(), topic);
+      }
+    }
+    Run status = PackagedSluice.run(dir, "cluster", "status", "--bootstrap", bootstrap, "-o", "json");
+    assertEquals(1, status.exit(), "the weak topic makes the cluster not whole: " + status);
+    assertEquals(3, status.json().path("brokers").size(), status::toString);
+    assertEquals("_schemas", status.json().at("/weakTopics/0/topic").asText(), status::toString);
+
+    // A pipeline under load while broker 2 is killed and started again.
+    Pipeline pipeline = new Pipeline("quorum_" + ProcessHandle.current().pid());
+    pipeline.insert(1, 300);
+    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
+    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    assertEquals(201, post(urls.get("connect") + "/connectors", Map.of("name", "q-source",
+        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))));
+    assertEquals(201, post(urls.get("connect") + "/connectors", Map.of("name", "q-sink", "config", sink)));
+    pipeline.awaitSinkMatchesSource();
+    AtomicBoolean loading = new AtomicBoolean(true);
+    Thread load = new Thread(() -> {
+      int next = 301;
+      while (loading.get()) {
+        pipeline.insert(next, next + 19);
+        pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 5 = " + (next % 5));
+        pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 200));
+        next += 20;
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "quorum-load");
+    load.start();
+    Thread.sleep(2000);
+    brokers.get(1).destroyForcibly().waitFor();
+    Thread.sleep(8000);
+    brokers.set(1, broker(2, ports[1], voters));
+    awaitReady(2, brokers.get(1));
+    Thread.sleep(2000);
+    loading.set(false);
+    load.join();
+    pipeline.awaitSinkMatchesSource();
+    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+    Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
+    assertEquals(0, equal.exit(), equal::toString);
+    JsonNode source = get(urls.get("connect") + "/connectors/q-source/status");
+    assertEquals("RUNNING", source.at("/tasks/0/state").asText(), source.toString());
+
+    // Once broker 2 has caught up, nothing is under-replicated.
+    Eventually.await("no under-replicated partitions", WAIT, () -> {
+      try {
+        return PackagedSluice.run(dir, "cluster", "status", "--bootstrap", bootstrap, "-o", "json").json()
+            .path("underReplicatedPartitions").asInt();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, n -> n == 0);
+    assertEquals(0, PackagedSluice.down(up), () -> "exit; stderr " + read(up.stderr()));
+  }
+}
