@@ -431,6 +431,26 @@ class DistributionIT {
     Run differ = sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
     assertEquals(1, differ.exit(), differ::toString);
     assertTrue(differ.out().contains("7"), differ::toString);
+
+    // The repair: a dry run prints the SQL; applied, it backs up, changes, and proves the result.
+    String[] repair = {"reconcile", "--source", src, "--sink", dst, "--table", "public.orders", "--repair"};
+    Run dry = sluice(repair);
+    assertEquals(1, dry.exit(), dry::toString);
+    assertTrue(dry.out().contains("UPDATE \"public\".\"orders\" SET") && dry.out().contains("WHERE \"id\" = '7'"),
+        dry::toString);
+    Run unconfirmed = sluice(java.util.stream.Stream.concat(java.util.Arrays.stream(repair), java.util.stream.Stream.of(
+        "--apply")).toArray(String[]::new));
+    assertEquals(2, unconfirmed.exit(), "no terminal, no --yes: nothing is applied; " + unconfirmed);
+    Path backup = data.resolve("orders-backup.jsonl");
+    Run applied = sluice(java.util.stream.Stream.concat(java.util.Arrays.stream(repair), java.util.stream.Stream.of(
+        "--apply", "--yes", "--backup", backup.toString())).toArray(String[]::new));
+    assertEquals(0, applied.exit(), applied::toString);
+    assertTrue(applied.out().contains("1 updated") && applied.out().contains("reconcile after the repair: equal"),
+        applied::toString);
+    Run restored = sluice("reconcile", "--restore", backup.toString(), "--sink", dst);
+    assertEquals(0, restored.exit(), restored::toString);
+    assertEquals(1, sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders").exit(),
+        "the backup brought the difference back");
     try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
       s.execute("UPDATE orders SET qty = qty - 1000 WHERE id = 7");
     }

@@ -10,6 +10,7 @@ import io.sluice.ops.progress.ProgressBar;
 import io.sluice.ops.reconcile.ReconcileException;
 import io.sluice.ops.reconcile.ReconcileReport;
 import io.sluice.ops.reconcile.Reconciler;
+import io.sluice.ops.reconcile.Repair;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
         "Both databases compute row counts and checksums per key segment; only differing segments are read.",
         "PostgreSQL, MySQL and MariaDB on either side. Needs only read access."},
     exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:every table agrees", "1:some table differs", "2:error (connection, table, SQL, usage)"})
+    exitCodeList = {"0:every table agrees (after --repair --apply: agrees now)", "1:some table differs",
+        "2:error (connection, table, SQL, usage)"})
 public final class ReconcileCommand implements Callable<Integer> {
   static final int EQUAL = 0;
   static final int DIFFERENT = 1;
@@ -85,10 +87,44 @@ public final class ReconcileCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "show the checksum of every segment")
   boolean verbose;
 
+  @Option(names = "--repair", description = "print the SQL that makes each sink table equal its source (a dry run; "
+      + "the source is only read)")
+  boolean repair;
+
+  @Option(names = "--apply", description = "with --repair: back the affected sink rows up, then run the changes in "
+      + "batches, one transaction each, and reconcile again")
+  boolean apply;
+
+  @Option(names = "--yes", description = "with --apply: do not ask for confirmation")
+  boolean yes;
+
+  @Option(names = "--backup", paramLabel = "FILE", description = "with --apply: where the affected sink rows are "
+      + "backed up (default <data-dir>/reconcile-backups/<table>-<time>.jsonl)")
+  Path backup;
+
+  @Option(names = "--batch-size", paramLabel = "N", defaultValue = "500",
+      description = "with --apply: changes per transaction (default ${DEFAULT-VALUE})")
+  int batchSize;
+
+  @Option(names = "--restore", paramLabel = "FILE", description = "put back the sink rows a --repair --apply backed "
+      + "up in FILE (needs --sink)")
+  Path restore;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (restore != null) {
+      return restore(out, err);
+    }
+    if (apply && !repair) {
+      err.println("sluice reconcile: --apply goes with --repair");
+      return ERROR;
+    }
+    if (repair && explain) {
+      err.println("sluice reconcile: --repair and --explain do not go together");
+      return ERROR;
+    }
     List<Reconciler.Builder> jobs;
     try {
       jobs = jobs();
@@ -113,6 +149,10 @@ public final class ReconcileCommand implements Callable<Integer> {
           } else {
             steps.forEach(s -> out.println("-- " + s.title() + "\n" + s.sql() + "\n"));
           }
+          continue;
+        }
+        if (repair) {
+          exit = Math.max(exit, repair(job, reconciler.run(), out, err));
           continue;
         }
         ReconcileReport report = reconciler.run();
@@ -150,6 +190,70 @@ public final class ReconcileCommand implements Callable<Integer> {
     return exit;
   }
 
+  /**
+   * The repair of one table: the SQL (a dry run), or with {@code --apply} the backup, the batches and a second
+   * reconcile that proves the result.
+   */
+  private int repair(Reconciler.Builder job, ReconcileReport report, PrintWriter out, PrintWriter err) {
+    if (report.equal()) {
+      out.println(report.sinkTable() + ": equal to " + report.sourceTable() + "; nothing to repair");
+      return EQUAL;
+    }
+    Repair plan = Repair.of(report);
+    String sourceUrl = job.sourceUrl();
+    String sinkUrl = job.sinkUrl();
+    if (!apply) {
+      out.println("-- " + plan.changes().size() + " change(s) make " + report.sinkTable() + " equal "
+          + report.sourceTable() + " (" + report.missing() + " missing, " + report.changed() + " differing, "
+          + report.extra() + " extra); a dry run: --apply runs them");
+      plan.sql(sourceUrl, job.sourceProperties(), sinkUrl).forEach(sql -> out.println(sql + ";"));
+      return DIFFERENT;
+    }
+    if (!yes) {
+      java.io.Console console = System.console();
+      if (console == null) {
+        err.println("sluice reconcile: " + plan.changes().size() + " change(s) to " + report.sinkTable()
+            + " need confirmation: run at a terminal, or add --yes");
+        return ERROR;
+      }
+      String answer = console.readLine("Apply %d change(s) to %s? [y/N] ", plan.changes().size(), report.sinkTable());
+      if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) {
+        out.println("not applied");
+        return DIFFERENT;
+      }
+    }
+    Path file = backup != null ? backup : cluster.dataDir().resolve("reconcile-backups").resolve(
+        report.sinkTable().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + java.time.Instant.now().toString()
+            .replace(":", "") + ".jsonl");
+    Repair.Applied done = plan.apply(sourceUrl, job.sourceProperties(), sinkUrl, job.sinkProperties(), file,
+        Math.max(1, batchSize), ProgressBar.onStderr("repair " + report.sinkTable()));
+    out.println("repaired " + report.sinkTable() + ": " + done.inserted() + " inserted, " + done.updated()
+        + " updated, " + done.deleted() + " deleted in " + done.batches() + " batch(es); backup " + file
+        + " (sluice reconcile --restore " + file + " --sink … puts it back)");
+    ReconcileReport after = job.limitRows(limitRows != null ? limitRows : 100).build().run();
+    out.println("reconcile after the repair: " + (after.equal() ? "equal" : "still different"));
+    if (!after.equal()) {
+      ReportTable.print(after, verbose, out);
+      return DIFFERENT;
+    }
+    return EQUAL;
+  }
+
+  private int restore(PrintWriter out, PrintWriter err) {
+    if (sink == null) {
+      err.println("sluice reconcile: --restore needs --sink");
+      return ERROR;
+    }
+    try {
+      int n = Repair.restore(restore, sink, credentials(sinkUser, sinkPassword, "SLUICE_SINK_PASSWORD"));
+      out.println("restored " + n + " row(s) from " + restore);
+      return EQUAL;
+    } catch (ReconcileException e) {
+      err.println("sluice reconcile: " + e.getMessage());
+      return ERROR;
+    }
+  }
+
   /** One configured reconciler per table, from the flags and the YAML file. */
   private List<Reconciler.Builder> jobs() throws IOException {
     TablesFile fromFile = file == null ? null : TablesFile.read(file);
@@ -160,7 +264,8 @@ public final class ReconcileCommand implements Callable<Integer> {
     }
     String lag = lagWindow != null ? lagWindow : fromFile == null ? null : fromFile.lagWindow();
     Duration window = lag == null ? Duration.ZERO : duration(lag);
-    int limit = limitRows != null ? limitRows : fromFile != null && fromFile.limitRows() != null ? fromFile.limitRows() : 100;
+    int limit = repair ? Integer.MAX_VALUE
+        : limitRows != null ? limitRows : fromFile != null && fromFile.limitRows() != null ? fromFile.limitRows() : 100;
     List<TablesFile.Entry> entries = new ArrayList<>();
     for (String t : tables) {
       int colon = t.indexOf(':');

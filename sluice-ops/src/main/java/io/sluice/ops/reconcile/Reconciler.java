@@ -279,6 +279,23 @@ public final class Reconciler {
 
     private Builder() {}
 
+    /** The source's JDBC URL, as given: what a repair reads the source's rows from. */
+    public String sourceUrl() {
+      return sourceUrl;
+    }
+
+    public String sinkUrl() {
+      return sinkUrl;
+    }
+
+    public Properties sourceProperties() {
+      return sourceProperties;
+    }
+
+    public Properties sinkProperties() {
+      return sinkProperties;
+    }
+
     /** The source database (JDBC URL; credentials in the URL or in {@link #source(String, Properties)}). */
     public Builder source(String jdbcUrl) {
       return source(jdbcUrl, new Properties());
