@@ -1,28 +1,23 @@
 package io.sluice.app;
 
-import static io.sluice.app.PackagedSluice.freePort;
+import static io.sluice.app.SluiceNodes.get;
+import static io.sluice.app.SluiceNodes.send;
 import static io.sluice.app.PackagedSluice.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.app.PackagedSluice.Run;
-import io.sluice.app.PackagedSluice.Up;
+import io.sluice.app.SluiceNodes.Node;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.kafka.EmbeddedKafka;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,77 +33,39 @@ import org.junit.jupiter.api.io.TempDir;
  * task is killed with SIGKILL under load, its tasks move to the survivor, and the sink ends equal to the source.
  */
 class ClusterIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Duration WAIT = Duration.ofSeconds(120);
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
-  private static final List<Up> nodes = new ArrayList<>();
-
-  /** One node's addresses, from its ready line. */
-  record Node(Up up, Map<String, String> urls) {
-    String url(String component) {
-      return urls.get(component);
-    }
-  }
+  private static SluiceNodes nodes;
 
   @BeforeAll
   static void broker() {
     kafka = EmbeddedKafka.builder().dataDir(dir.resolve("broker")).port(0).start();
+    nodes = new SluiceNodes(dir, kafka.bootstrapServers());
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Up up : nodes) {
-      if (up.process().isAlive()) {
-        PackagedSluice.down(up);
-      }
+    if (nodes != null) {
+      nodes.close();
     }
     if (kafka != null) {
       kafka.close();
     }
   }
 
-  private static Node start(String name) throws Exception {
-    Path home = Files.createDirectories(dir.resolve(name));
-    Up up = PackagedSluice.up(home, List.of("--kafka-bootstrap", kafka.bootstrapServers(),
-        "--data-dir", home.resolve("data").toString(), "--connect-port", "" + freePort(),
-        "--registry-port", "" + freePort(), "--metrics-port", "" + freePort(), "--alerts-port", "" + freePort(),
-        "--exporter-port", "" + freePort()));
-    nodes.add(up);
-    Map<String, String> urls = new LinkedHashMap<>();
-    for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
-      urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
-    }
-    return new Node(up, urls);
-  }
-
   private static Run sluice(String... args) throws Exception {
     return PackagedSluice.run(dir, args);
   }
 
-  private static JsonNode get(String url) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(r.body());
-  }
-
-  private static HttpResponse<String> send(String method, String url, Object body) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json")
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String query(Node n, String promql) throws Exception {
+  private static String query(Node n, String promql) {
     return n.url("metrics") + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8);
   }
 
   @Test
   void twoNodesShowOneClusterAndTheSourceTaskOutlivesAKillOfItsNode() throws Exception {
-    Node a = start("a");
-    Node b = start("b");
+    Node a = nodes.start("a");
+    Node b = nodes.start("b");
 
     // One cluster status: both nodes live with their components; one broker, nothing under-replicated.
     JsonNode status = Eventually.await("both nodes in sluice cluster status", WAIT, () -> {
@@ -195,8 +152,7 @@ class ClusterIT {
     load.start();
     Thread.sleep(3000);
     long killedAt = System.nanoTime();
-    victim.up().process().destroyForcibly();
-    victim.up().process().waitFor();
+    SluiceNodes.kill(victim);
     String moved = Eventually.await("the source task running on the survivor", WAIT, () -> {
       try {
         JsonNode s = get(survivor.url("connect") + "/connectors/cl-source/status");

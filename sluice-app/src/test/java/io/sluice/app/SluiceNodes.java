@@ -1,0 +1,110 @@
+package io.sluice.app;
+
+import static io.sluice.app.PackagedSluice.freePort;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.PackagedSluice.Up;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Packaged {@code ./sluice up} nodes of one cluster, each in a directory of its own with ports of its own, joined to
+ * one Kafka; and the plain HTTP calls the cluster tests make to them.
+ */
+final class SluiceNodes implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** One node: its process and the addresses of its ready line. */
+  record Node(String name, Up up, Map<String, String> urls, List<String> args) {
+    String url(String component) {
+      return urls.get(component);
+    }
+
+    String authority(String component) {
+      return URI.create(urls.get(component)).getAuthority();
+    }
+  }
+
+  private final Path dir;
+  private final String bootstrap;
+  private final List<Node> started = new ArrayList<>();
+
+  SluiceNodes(Path dir, String bootstrap) {
+    this.dir = dir;
+    this.bootstrap = bootstrap;
+  }
+
+  /**
+   * Starts node {@code name} (its data under {@code dir/name}) with {@code extra} flags, and free ports for the
+   * components whose port they do not give.
+   */
+  Node start(String name, String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--kafka-bootstrap", bootstrap,
+        "--data-dir", dir.resolve(name).resolve("data").toString()));
+    for (String port : List.of("--connect-port", "--registry-port", "--metrics-port", "--alerts-port",
+        "--exporter-port")) {
+      if (!List.of(extra).contains(port)) {
+        args.addAll(List.of(port, "" + freePort()));
+      }
+    }
+    args.addAll(List.of(extra));
+    return startWith(name, args);
+  }
+
+  /** Starts {@code node} again as it was: same data directory, same ports. */
+  Node restart(Node node) throws Exception {
+    return startWith(node.name(), node.args());
+  }
+
+  private Node startWith(String name, List<String> args) throws Exception {
+    Path home = Files.createDirectories(dir.resolve(name));
+    Up up = PackagedSluice.up(home, args);
+    Map<String, String> urls = new LinkedHashMap<>();
+    for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
+      urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
+    }
+    Node node = new Node(name, up, urls, args);
+    started.add(node);
+    return node;
+  }
+
+  /** SIGKILL, as a machine that dies. */
+  static void kill(Node node) throws InterruptedException {
+    node.up().process().destroyForcibly();
+    node.up().process().waitFor();
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (Node n : started) {
+      if (n.up().process().isAlive()) {
+        PackagedSluice.down(n.up());
+      }
+    }
+  }
+
+  static JsonNode get(String url) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  static HttpResponse<String> send(String method, String url, Object body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body instanceof String s ? s : JSON.writeValueAsString(body))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
