@@ -25,6 +25,7 @@ import sun.misc.Signal;
         + "multi-node cluster (start every node with the same --voters).")
 final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(KafkaCommand.class);
+  private static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(30);
 
   @Option(names = "--config", description = "sluice.yaml (kafka.port, kafka.node.id, kafka.voters, kafka.broker.*)")
   Path configFile;
@@ -106,7 +107,22 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     System.out.println("sluice kafka stopping");
-    kafka.close();
+    // A broker whose quorum has gone (the other nodes stopped first) waits for a controller to accept its controlled
+    // shutdown; its log is safe on disk, so after a bounded wait it ends as a killed broker would.
+    Thread closing = new Thread(kafka::close, "sluice-kafka-stop");
+    closing.setDaemon(true);
+    closing.start();
+    try {
+      closing.join(STOP_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (closing.isAlive()) {
+      System.err.println("sluice: the broker did not stop within " + STOP_WAIT.toSeconds() + " s (is its quorum gone?); "
+          + "ending without it: it recovers its log at the next start");
+      System.out.flush();
+      Runtime.getRuntime().halt(1);
+    }
     System.out.println("sluice kafka stopped");
     return status.get();
   }

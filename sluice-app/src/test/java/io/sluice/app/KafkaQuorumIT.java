@@ -2,20 +2,17 @@ package io.sluice.app;
 
 import static io.sluice.app.PackagedSluice.freePort;
 import static io.sluice.app.PackagedSluice.read;
+import static io.sluice.app.SluiceNodes.get;
+import static io.sluice.app.SluiceNodes.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.app.PackagedSluice.Run;
 import io.sluice.app.PackagedSluice.Up;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,8 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  * hand with fewer is reported, and a PostgreSQL → JDBC load goes on through the kill -9 of a broker and its return.
  */
 class KafkaQuorumIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Duration WAIT = Duration.ofSeconds(120);
   @TempDir static Path dir;
   private static final List<Process> brokers = new ArrayList<>(List.of());
@@ -52,46 +47,19 @@ class KafkaQuorumIT {
     if (up != null && up.process().isAlive()) {
       PackagedSluice.down(up);
     }
+    // All at once: a broker stopped after the others would wait for a quorum that is gone.
+    brokers.forEach(Process::destroy);
     for (Process p : brokers) {
-      if (p != null && p.isAlive()) {
-        p.destroy();
-        p.waitFor(60, TimeUnit.SECONDS);
-      }
+      p.waitFor(90, TimeUnit.SECONDS);
     }
   }
 
-  /** Starts {@code ./sluice kafka} for one node; returns once it printed its ready line. */
   private static Process broker(int id, int port, String voters) throws Exception {
-    Path home = Files.createDirectories(dir.resolve("broker-" + id));
-    Path log = home.resolve("out.log");
-    ProcessBuilder pb = new ProcessBuilder(PackagedSluice.root().resolve("sluice").toString(), "kafka",
-        "--node-id", "" + id, "--voters", voters, "--kafka-port", "" + port, "--data-dir", home.resolve("data")
-        .toString()).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
-            ProcessBuilder.Redirect.appendTo(log.toFile()));
-    pb.environment().put("SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
-    return pb.start();
+    return SluiceNodes.broker(dir, id, port, voters);
   }
 
   private static void awaitReady(int id, Process p) {
-    Path log = dir.resolve("broker-" + id).resolve("out.log");
-    Eventually.await("broker " + id + " ready", WAIT, () -> {
-      if (!p.isAlive()) {
-        throw new AssertionError("broker " + id + " ended: " + read(log));
-      }
-      return read(log).lines().filter(l -> l.startsWith("sluice kafka ready")).count();
-    }, n -> n > 0);
-  }
-
-  private static JsonNode get(String url) throws Exception {
-    return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
-        HttpResponse.BodyHandlers.ofString()).body());
-  }
-
-  private static int post(String url, Object body) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(),
-        HttpResponse.BodyHandlers.ofString()).statusCode();
+    SluiceNodes.awaitBroker(dir, id, p);
   }
 
   @Test
@@ -143,9 +111,9 @@ class KafkaQuorumIT {
     pipeline.insert(1, 300);
     Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
     sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    assertEquals(201, post(urls.get("connect") + "/connectors", Map.of("name", "q-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))));
-    assertEquals(201, post(urls.get("connect") + "/connectors", Map.of("name", "q-sink", "config", sink)));
+    assertEquals(201, send("POST", urls.get("connect") + "/connectors", Map.of("name", "q-source",
+        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
+    assertEquals(201, send("POST", urls.get("connect") + "/connectors", Map.of("name", "q-sink", "config", sink)).statusCode());
     pipeline.awaitSinkMatchesSource();
     AtomicBoolean loading = new AtomicBoolean(true);
     Thread load = new Thread(() -> {

@@ -79,6 +79,30 @@ final class SluiceNodes implements AutoCloseable {
     return node;
   }
 
+  /**
+   * Starts {@code ./sluice kafka} as node {@code id} of the quorum {@code voters}, its data and output under
+   * {@code dir/broker-<id>}; {@link #awaitBroker} waits for its ready line.
+   */
+  static Process broker(Path dir, int id, int port, String voters) throws Exception {
+    Path home = Files.createDirectories(dir.resolve("broker-" + id));
+    ProcessBuilder pb = new ProcessBuilder(PackagedSluice.root().resolve("sluice").toString(), "kafka",
+        "--node-id", "" + id, "--voters", voters, "--kafka-port", "" + port, "--data-dir", home.resolve("data")
+        .toString()).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
+            ProcessBuilder.Redirect.appendTo(home.resolve("out.log").toFile()));
+    pb.environment().put("SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
+    return pb.start();
+  }
+
+  static void awaitBroker(Path dir, int id, Process p) {
+    Path log = dir.resolve("broker-" + id).resolve("out.log");
+    io.sluice.connect.testing.Eventually.await("broker " + id + " ready", Duration.ofSeconds(120), () -> {
+      if (!p.isAlive()) {
+        throw new AssertionError("broker " + id + " ended: " + PackagedSluice.read(log));
+      }
+      return PackagedSluice.read(log).lines().filter(l -> l.startsWith("sluice kafka ready")).count();
+    }, n -> n > 0);
+  }
+
   /** SIGKILL, as a machine that dies. */
   static void kill(Node node) throws InterruptedException {
     node.up().process().destroyForcibly();
