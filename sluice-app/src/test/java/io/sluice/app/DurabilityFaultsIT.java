@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -62,6 +63,7 @@ class DurabilityFaultsIT {
   }
 
   @Test
+  @Timeout(value = 40, unit = java.util.concurrent.TimeUnit.MINUTES)
   void aMillionChangesThroughTenNodeKillsAndABrokerKillArriveWhole() throws Exception {
     int[] ports = {PackagedSluice.freePort(), PackagedSluice.freePort(), PackagedSluice.freePort()};
     String voters = "1@127.0.0.1:" + PackagedSluice.freePort() + ",2@127.0.0.1:" + PackagedSluice.freePort()
