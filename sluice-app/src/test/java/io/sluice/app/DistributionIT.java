@@ -698,8 +698,9 @@ class DistributionIT {
     Process demo = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(dir.resolve("demo.out").toFile()).start();
     try {
+      // Its last line: the block is whole once that is written.
       Eventually.await("the demo says where to look", WAIT, () -> read(dir.resolve("demo.out")),
-          out -> out.contains("sluice demo: a shop under load"));
+          out -> out.contains("sluice demo: a shop under load") && out.contains("Ctrl-C, or ./sluice demo stop"));
       String shown = read(dir.resolve("demo.out"));
       assertTrue(shown.contains("jdbc:postgresql://127.0.0.1:" + sourcePort + "/shop"), shown);
       assertTrue(shown.contains(metricsUrl + "/graph"), shown);
