@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * three packaged {@code ./sluice up} nodes on one Kafka (in the test JVM). Alerts: one notification per group from
  * three nodes' rules and routers, silences shared within a second, a router killed mid-group losing nothing.
  * Registry: 3 nodes × 8 writers × 500 registrations in all three formats, a node killed mid-way, one id per schema
- * everywhere, also after a full restart. Connect: a rolling restart of every node under load, sink equal at the end.
+ * everywhere, also after a full restart. Connect: a rolling restart of every node. All of it under one PostgreSQL →
+ * JDBC sink load, proven equal with {@code sluice reconcile} at the end of each scenario.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFaultsIT {
@@ -60,6 +60,10 @@ class ClusterFaultsIT {
   private static HttpServer hook;
   private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
   private static final List<Node> nodes = new ArrayList<>();
+  private static Pipeline pipeline;
+  private static final AtomicBoolean loading = new AtomicBoolean();
+  private static final AtomicBoolean held = new AtomicBoolean();
+  private static Thread load;
 
   @BeforeAll
   static void start() throws Exception {
@@ -114,10 +118,65 @@ class ClusterFaultsIT {
       nodes.add(cluster.start(name, "--alerts-port", "" + alerts, "--exporter-port", "" + exporter,
           "--metrics-config", prometheus.toString(), "--alerts-config", alertmanager.toString()));
     }
+    startLoad();
+  }
+
+  /**
+   * Every scenario runs under a PostgreSQL → JDBC sink load that goes on through its faults, and ends with
+   * {@link #sinkEqualsSource}.
+   */
+  private static void startLoad() throws Exception {
+    pipeline = new Pipeline("faults_" + ProcessHandle.current().pid());
+    pipeline.insert(1, 300);
+    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
+    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    String connect = nodes.get(0).url("connect");
+    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "faults-source",
+        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
+    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "faults-sink", "config", sink))
+        .statusCode());
+    pipeline.awaitSinkMatchesSource();
+    loading.set(true);
+    load = new Thread(() -> {
+      int next = 301;
+      while (loading.get()) {
+        if (!held.get()) {
+          pipeline.insert(next, next + 19);
+          pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
+          pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
+          next += 20;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "faults-load");
+    load.start();
+  }
+
+  /** Holds the load, waits for the sink, and proves it equal with {@code sluice reconcile}; the load goes on. */
+  private static void sinkEqualsSource() throws Exception {
+    held.set(true);
+    try {
+      Thread.sleep(300);
+      pipeline.awaitSinkMatchesSource();
+      String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+      String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+      Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
+      assertEquals(0, equal.exit(), equal::toString);
+    } finally {
+      held.set(false);
+    }
   }
 
   @AfterAll
   static void stop() throws Exception {
+    loading.set(false);
+    if (load != null) {
+      load.join();
+    }
     if (cluster != null) {
       cluster.close();
     }
@@ -194,6 +253,7 @@ class ClusterFaultsIT {
     Thread.sleep(40_000);
     assertEquals(1, notified("KillGroup"), "exactly once after the first router in line died: " + notifications);
     nodes.set(nodes.indexOf(first), cluster.restart(first));
+    sinkEqualsSource();
   }
 
   @Test
@@ -280,6 +340,7 @@ class ClusterFaultsIT {
     for (Node n : nodes) {
       assertEquals(answers, answers(n, schemaOfId.keySet()), "after the restart, node " + n.name());
     }
+    sinkEqualsSource();
   }
 
   private static String subject(int key) {
@@ -316,43 +377,12 @@ class ClusterFaultsIT {
   @Test
   @Order(3)
   void aRollingRestartOfEveryNodeUnderLoadLosesNothing() throws Exception {
-    Pipeline pipeline = new Pipeline("rolling_" + ProcessHandle.current().pid());
-    pipeline.insert(1, 300);
-    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
-    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    String connect = nodes.get(0).url("connect");
-    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "roll-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
-    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "roll-sink", "config", sink)).statusCode());
-    pipeline.awaitSinkMatchesSource();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread load = new Thread(() -> {
-      int next = 301;
-      while (loading.get()) {
-        pipeline.insert(next, next + 19);
-        pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
-        pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
-        next += 20;
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "rolling-load");
-    load.start();
     for (int i = 0; i < nodes.size(); i++) {
       Node n = nodes.get(i);
       assertEquals(0, PackagedSluice.down(n.up()), "node " + n.name() + " stops cleanly under load");
       nodes.set(i, cluster.restart(n));
     }
-    loading.set(false);
-    load.join();
-    pipeline.awaitSinkMatchesSource();
-    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
-    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
-    Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
-    assertEquals(0, equal.exit(), equal::toString);
+    sinkEqualsSource();
     assertEquals(3, live().size());
   }
 }

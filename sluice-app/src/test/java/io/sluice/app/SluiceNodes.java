@@ -50,16 +50,25 @@ final class SluiceNodes implements AutoCloseable {
    * components whose port they do not give.
    */
   Node start(String name, String... extra) throws Exception {
-    List<String> args = new ArrayList<>(List.of("--kafka-bootstrap", bootstrap,
-        "--data-dir", dir.resolve(name).resolve("data").toString()));
-    for (String port : List.of("--connect-port", "--registry-port", "--metrics-port", "--alerts-port",
-        "--exporter-port")) {
-      if (!List.of(extra).contains(port)) {
-        args.addAll(List.of(port, "" + freePort()));
+    for (int attempt = 1; ; attempt++) {
+      List<String> args = new ArrayList<>(List.of("--kafka-bootstrap", bootstrap,
+          "--data-dir", dir.resolve(name).resolve("data").toString()));
+      for (String port : List.of("--connect-port", "--registry-port", "--metrics-port", "--alerts-port",
+          "--exporter-port")) {
+        if (!List.of(extra).contains(port)) {
+          args.addAll(List.of(port, "" + freePort()));
+        }
+      }
+      args.addAll(List.of(extra));
+      try {
+        return startWith(name, args);
+      } catch (AssertionError e) {
+        // A free port can be taken by another test's process before this node binds it: other ports, once.
+        if (attempt > 1 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+          throw e;
+        }
       }
     }
-    args.addAll(List.of(extra));
-    return startWith(name, args);
   }
 
   /** Starts {@code node} again as it was: same data directory, same ports. */

@@ -126,20 +126,44 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     long limit = settings.maxRequestBytes();
     String declared = request.getHeaderString("Content-Length");
     if (declared != null) {
+      long length;
       try {
-        if (Long.parseLong(declared.trim()) > limit) {
-          throw tooLarge(limit);
-        }
+        length = Long.parseLong(declared.trim());
       } catch (NumberFormatException e) {
         throw new Refusal(400, "Content-Length is not a number: " + declared);
+      }
+      if (length > limit) {
+        if (length <= DRAIN_LIMIT) {
+          drain(request.getEntityStream());
+        }
+        throw tooLarge(limit);
       }
     }
     byte[] body = request.getEntityStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
     if (body.length > limit) {
+      drain(request.getEntityStream());
       throw tooLarge(limit);
     }
     return body;
   }
+
+  /**
+   * Reads and drops the rest of a refused body (up to {@link #DRAIN_LIMIT}): a connection closed with input unread is
+   * reset, over TLS before the client has read the answer, and a client still sending would see no 413 at all.
+   */
+  private static void drain(java.io.InputStream in) {
+    byte[] sink = new byte[64 * 1024];
+    long total = 0;
+    try {
+      for (int n; total < DRAIN_LIMIT && (n = in.read(sink)) >= 0; ) {
+        total += n;
+      }
+    } catch (IOException ignored) {
+      // The answer goes out all the same.
+    }
+  }
+
+  private static final long DRAIN_LIMIT = 64L << 20;
 
   private static Refusal tooLarge(long limit) {
     return new Refusal(413, "Request body is larger than " + limit + " bytes, the limit this worker accepts ("

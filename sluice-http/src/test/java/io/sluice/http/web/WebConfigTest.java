@@ -114,7 +114,7 @@ class WebConfigTest {
             X-Frame-Options: deny
         """.formatted(BasicAuth.hash("alice-pw"), BasicAuth.hash("bob-pw")));
     WebConfig web = WebConfig.load(file);
-    HttpServer server = HttpServer.builder("web-test").port(0).webConfig(web)
+    HttpServer server = HttpServer.builder("web-test").port(0).webConfig(web).maxRequestBytes(1 << 20)
         .refusal((status, message) -> HttpResponse.json(status, Map.of("error_code", status, "message", message)))
         .get("/things", req -> HttpResponse.json(200, Map.of("things", 1)))
         .post("/things", req -> HttpResponse.json(200, Map.of("created", true)))
@@ -142,6 +142,16 @@ class WebConfigTest {
       assertEquals(200, admin.statusCode());
       assertEquals("deny", admin.headers().firstValue("X-Frame-Options").orElse(null));
       assertEquals(200, send(c, "GET", base + "/-/ready", null, null).statusCode(), "readiness stays open");
+      // Past the limits over TLS: the answer arrives (the rest of the body is read and dropped first).
+      String auth = "Basic " + Base64.getEncoder().encodeToString("alice:alice-pw".getBytes(StandardCharsets.UTF_8));
+      java.net.http.HttpResponse<String> big = c.send(HttpRequest.newBuilder(URI.create(base + "/things"))
+          .header("Authorization", auth).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[12 << 20])).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(413, big.statusCode(), big.body());
+      java.net.http.HttpResponse<String> header = c.send(HttpRequest.newBuilder(URI.create(base + "/things"))
+          .header("Authorization", auth).header("X-Padding", "x".repeat(64 << 10))
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(431, header.statusCode(), header.body());
       assertThrows(java.io.IOException.class, () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + server.port() + "/-/ready")).build(),
           java.net.http.HttpResponse.BodyHandlers.ofString()), "no plain HTTP on a TLS port");
