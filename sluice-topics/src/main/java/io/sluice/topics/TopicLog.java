@@ -185,7 +185,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
       }
       TopicLog<K, V> log = new TopicLog<>(this, reader);
       try {
-        return log.begin();
+        return log.begin(create);
       } catch (RuntimeException e) {
         log.close();
         throw e;
@@ -193,8 +193,20 @@ public final class TopicLog<K, V> implements AutoCloseable {
     }
   }
 
-  private TopicLog<K, V> begin() {
+  private TopicLog<K, V> begin(boolean justEnsured) {
     List<TopicPartition> assigned = partitionsOf(ends);
+    // A topic just created reaches every broker's metadata a moment after the controller accepted it; on a cluster
+    // of several, the broker this client asks may not know it yet.
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (assigned.isEmpty() && justEnsured && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      assigned = partitionsOf(ends);
+    }
     if (assigned.isEmpty()) {
       throw new TopicLogException(what + " " + topic + " does not exist", false, null);
     }
