@@ -2,18 +2,14 @@ package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.kafka.EmbeddedKafka;
-import io.sluice.kafka.ExitControl;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /**
  * {@code sluice kafka}: one Kafka broker and KRaft controller, alone or as one node of a multi-node cluster, for
@@ -55,12 +51,12 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> flags = new HashMap<>(extra);
-    put(flags, SluiceConfig.DATA_DIR, dataDir);
-    put(flags, SluiceConfig.HOST, host);
-    put(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
-    put(flags, SluiceConfig.KAFKA_NODE_ID, nodeId);
-    put(flags, SluiceConfig.KAFKA_VOTERS, voters);
-    put(flags, SluiceConfig.KAFKA_CLUSTER_ID, clusterId);
+    SluiceConfig.putGiven(flags, SluiceConfig.DATA_DIR, dataDir);
+    SluiceConfig.putGiven(flags, SluiceConfig.HOST, host);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_NODE_ID, nodeId);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_VOTERS, voters);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_CLUSTER_ID, clusterId);
     EmbeddedKafka.Builder b;
     SluiceConfig config;
     try {
@@ -81,14 +77,7 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + e.getMessage());
       return 2;
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    AtomicInteger status = new AtomicInteger(0);
-    ExitControl.install((code, message) -> {
-      status.compareAndSet(0, code == 0 ? 1 : code);
-      stop.countDown();
-    });
-    Signal.handle(new Signal("TERM"), s -> stop.countDown());
-    Signal.handle(new Signal("INT"), s -> stop.countDown());
+    StopSignal stop = StopSignal.install();
     EmbeddedKafka kafka;
     try {
       kafka = b.start();
@@ -101,11 +90,7 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
     System.out.println("sluice kafka ready node=" + config.find(SluiceConfig.KAFKA_NODE_ID).orElse("1")
         + " bootstrap=" + kafka.bootstrapServers());
     System.out.flush();
-    try {
-      stop.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    stop.await();
     System.out.println("sluice kafka stopping");
     // A broker whose quorum has gone (the other nodes stopped first) waits for a controller to accept its controlled
     // shutdown; its log is safe on disk, so after a bounded wait it ends as a killed broker would.
@@ -124,12 +109,6 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
       Runtime.getRuntime().halt(1);
     }
     System.out.println("sluice kafka stopped");
-    return status.get();
-  }
-
-  private static void put(Map<String, String> flags, String key, Object value) {
-    if (value != null) {
-      flags.put(key, value.toString());
-    }
+    return stop.status();
   }
 }

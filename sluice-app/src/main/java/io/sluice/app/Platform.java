@@ -48,7 +48,6 @@ public final class Platform implements AutoCloseable {
   static final String ROUTER_TARGETS = "cluster/alertmanagers.json";
 
   private ConnectRuntime connect;
-  private Membership membership;
   private boolean closed;
   private final WebSurfaces web;
 
@@ -252,7 +251,6 @@ public final class Platform implements AutoCloseable {
     Membership membership = Membership.join(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), self,
         Duration.ofSeconds(60));
     started.push(membership::close);
-    this.membership = membership;
     membership.onChange(nodes -> {
       List<Membership.Node> others = nodes.stream().filter(n -> !n.id().equals(self.id())).toList();
       try {
@@ -294,11 +292,6 @@ public final class Platform implements AutoCloseable {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot keep the node id in " + file, e);
     }
-  }
-
-  /** The cluster's live nodes as this node sees them. */
-  public List<Membership.Node> nodes() {
-    return membership == null ? List.of() : membership.live();
   }
 
   private void startDashboard(SluiceConfig config, String host, Path dataDir) {

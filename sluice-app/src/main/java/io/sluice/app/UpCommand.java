@@ -1,19 +1,15 @@
 package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
-import io.sluice.kafka.ExitControl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
@@ -80,22 +76,22 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> flags = new HashMap<>(extra);
-    put(flags, SluiceConfig.DATA_DIR, dataDir);
-    put(flags, SluiceConfig.HOST, host);
-    put(flags, SluiceConfig.KAFKA_BOOTSTRAP, kafkaBootstrap);
-    put(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
-    put(flags, SluiceConfig.CONNECT_PORT, connectPort);
-    put(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
-    put(flags, SluiceConfig.REGISTRY_PORT, registryPort);
-    put(flags, SluiceConfig.ALERTS_PORT, alertsPort);
-    put(flags, SluiceConfig.METRICS_PORT, metricsPort);
-    put(flags, SluiceConfig.EXPORTER_PORT, exporterPort);
-    put(flags, SluiceConfig.UI_PORT, uiPort);
-    put(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
-    put(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
-    put(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
-    put(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
-    put(flags, SluiceConfig.WEB_CONFIG_FILE, webConfigFile);
+    SluiceConfig.putGiven(flags, SluiceConfig.DATA_DIR, dataDir);
+    SluiceConfig.putGiven(flags, SluiceConfig.HOST, host);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_BOOTSTRAP, kafkaBootstrap);
+    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.CONNECT_PORT, connectPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
+    SluiceConfig.putGiven(flags, SluiceConfig.REGISTRY_PORT, registryPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.ALERTS_PORT, alertsPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_PORT, metricsPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.EXPORTER_PORT, exporterPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.UI_PORT, uiPort);
+    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
+    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
+    SluiceConfig.putGiven(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
+    SluiceConfig.putGiven(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
+    SluiceConfig.putGiven(flags, SluiceConfig.WEB_CONFIG_FILE, webConfigFile);
     SluiceConfig config;
     try {
       config = SluiceConfig.load(Optional.ofNullable(configFile), flags);
@@ -109,15 +105,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       return 2;
     }
 
-    CountDownLatch stop = new CountDownLatch(1);
-    AtomicInteger status = new AtomicInteger(0);
-    ExitControl.install((code, message) -> {
-      status.compareAndSet(0, code == 0 ? 1 : code);
-      stop.countDown();
-    });
-    // Catching the signals (rather than only a shutdown hook) lets us stop in order and still exit 0.
-    Signal.handle(new Signal("TERM"), s -> stop.countDown());
-    Signal.handle(new Signal("INT"), s -> stop.countDown());
+    StopSignal stop = StopSignal.install();
 
     Platform platform;
     try {
@@ -134,21 +122,11 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     System.out.println(platform.readyLine());
     System.out.flush();
-    try {
-      stop.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    stop.await();
     System.out.println("sluice stopping");
     platform.close();
     System.out.println("sluice stopped");
-    return status.get();
-  }
-
-  private static void put(Map<String, String> flags, String key, Object value) {
-    if (value != null) {
-      flags.put(key, value.toString());
-    }
+    return stop.status();
   }
 
   /** {@code <app home>/plugins}, where the build lays out the bundled connectors next to {@code lib/}. */

@@ -8,11 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import io.sluice.app.PackagedSluice.Run;
 import io.sluice.app.SluiceNodes.Node;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.Pipeline;
-import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.kafka.EmbeddedKafka;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -60,10 +57,8 @@ class ClusterFaultsIT {
   private static HttpServer hook;
   private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
   private static final List<Node> nodes = new ArrayList<>();
-  private static Pipeline pipeline;
-  private static final AtomicBoolean loading = new AtomicBoolean();
-  private static final AtomicBoolean held = new AtomicBoolean();
-  private static Thread load;
+  /** Every scenario runs under this load, which goes on through its faults, and ends with the sink proven equal. */
+  private static PipelineLoad load;
 
   @BeforeAll
   static void start() throws Exception {
@@ -118,64 +113,19 @@ class ClusterFaultsIT {
       nodes.add(cluster.start(name, "--alerts-port", "" + alerts, "--exporter-port", "" + exporter,
           "--metrics-config", prometheus.toString(), "--alerts-config", alertmanager.toString()));
     }
-    startLoad();
-  }
-
-  /**
-   * Every scenario runs under a PostgreSQL → JDBC sink load that goes on through its faults, and ends with
-   * {@link #sinkEqualsSource}.
-   */
-  private static void startLoad() throws Exception {
-    pipeline = new Pipeline("faults_" + ProcessHandle.current().pid());
-    pipeline.insert(1, 300);
-    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
-    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    String connect = nodes.get(0).url("connect");
-    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "faults-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
-    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "faults-sink", "config", sink))
-        .statusCode());
-    pipeline.awaitSinkMatchesSource();
-    loading.set(true);
-    load = new Thread(() -> {
-      int next = 301;
-      while (loading.get()) {
-        if (!held.get()) {
-          pipeline.insert(next, next + 19);
-          pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
-          pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
-          next += 20;
-        }
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "faults-load");
+    load = PipelineLoad.create("faults", nodes.get(0).url("connect"), 300);
     load.start();
   }
 
-  /** Holds the load, waits for the sink, and proves it equal with {@code sluice reconcile}; the load goes on. */
+  /** Holds the load, waits for the sink and proves it equal with {@code sluice reconcile}; the load goes on. */
   private static void sinkEqualsSource() throws Exception {
-    held.set(true);
-    try {
-      Thread.sleep(300);
-      pipeline.awaitSinkMatchesSource();
-      String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
-      String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
-      Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
-      assertEquals(0, equal.exit(), equal::toString);
-    } finally {
-      held.set(false);
-    }
+    load.assertSinkEqualsSource(dir);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    loading.set(false);
     if (load != null) {
-      load.join();
+      load.close();
     }
     if (cluster != null) {
       cluster.close();

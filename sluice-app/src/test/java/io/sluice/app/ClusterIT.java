@@ -1,7 +1,6 @@
 package io.sluice.app;
 
 import static io.sluice.app.SluiceNodes.get;
-import static io.sluice.app.SluiceNodes.send;
 import static io.sluice.app.PackagedSluice.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,18 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.app.PackagedSluice.Run;
 import io.sluice.app.SluiceNodes.Node;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.Pipeline;
-import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.kafka.EmbeddedKafka;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,6 +54,16 @@ class ClusterIT {
 
   private static String query(Node n, String promql) {
     return n.url("metrics") + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8);
+  }
+
+  /** The worker running the connector's task 0, as {@code node}'s Connect reports it; empty until it runs. */
+  private static String sourceWorker(Node node, String connector) {
+    try {
+      JsonNode s = get(node.url("connect") + "/connectors/" + connector + "/status");
+      return "RUNNING".equals(s.at("/tasks/0/state").asText()) ? s.at("/tasks/0/worker_id").asText() : "";
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
@@ -114,64 +118,22 @@ class ClusterIT {
     assertTrue(targets.out().contains(URI.create(a.url("exporter")).getAuthority()), targets::toString);
 
     // A pipeline under load; the node running its source task dies without a word.
-    Pipeline pipeline = new Pipeline("cluster_" + ProcessHandle.current().pid());
-    pipeline.insert(1, 500);
-    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
-    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    assertEquals(201, send("POST", a.url("connect") + "/connectors", Map.of("name", "cl-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
-    assertEquals(201, send("POST", a.url("connect") + "/connectors", Map.of("name", "cl-sink", "config", sink))
-        .statusCode());
-    String owner = Eventually.await("the source task running", WAIT, () -> {
-      try {
-        JsonNode s = get(a.url("connect") + "/connectors/cl-source/status");
-        return "RUNNING".equals(s.at("/tasks/0/state").asText()) ? s.at("/tasks/0/worker_id").asText() : "";
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }, w -> !w.isEmpty());
-    pipeline.awaitSinkMatchesSource();
+    PipelineLoad load = PipelineLoad.create("cl", a.url("connect"), 500);
+    String owner = Eventually.await("the source task running", WAIT, () -> sourceWorker(a, load.source),
+        w -> !w.isEmpty());
     Node victim = URI.create(a.url("connect")).getAuthority().equals(owner) ? a : b;
     Node survivor = victim == a ? b : a;
-
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread load = new Thread(() -> {
-      int next = 501;
-      while (loading.get()) {
-        pipeline.insert(next, next + 49);
-        pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 7 = " + (next % 7));
-        pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 300));
-        next += 50;
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "cluster-load");
     load.start();
     Thread.sleep(3000);
     long killedAt = System.nanoTime();
     SluiceNodes.kill(victim);
-    String moved = Eventually.await("the source task running on the survivor", WAIT, () -> {
-      try {
-        JsonNode s = get(survivor.url("connect") + "/connectors/cl-source/status");
-        return "RUNNING".equals(s.at("/tasks/0/state").asText()) ? s.at("/tasks/0/worker_id").asText() : "";
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }, w -> w.equals(URI.create(survivor.url("connect")).getAuthority()));
+    String moved = Eventually.await("the source task running on the survivor", WAIT,
+        () -> sourceWorker(survivor, load.source), w -> w.equals(survivor.authority("connect")));
     long recoveredMs = (System.nanoTime() - killedAt) / 1_000_000;
     System.out.println("ClusterIT: source task moved to " + moved + " " + recoveredMs + " ms after kill -9 of its node");
     Thread.sleep(3000);
-    loading.set(false);
-    load.join();
-    pipeline.awaitSinkMatchesSource();
-
-    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
-    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
-    Run equal = sluice("reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
-    assertEquals(0, equal.exit(), equal::toString);
+    load.close();
+    load.assertSinkEqualsSource(dir);
 
     // The dead node is reported as gone until its card ages out; status says the cluster is not whole.
     Run after = sluice("cluster", "status", "--bootstrap", kafka.bootstrapServers(), "-o", "json");

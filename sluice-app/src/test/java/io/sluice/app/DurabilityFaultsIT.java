@@ -1,6 +1,5 @@
 package io.sluice.app;
 
-import static io.sluice.app.SluiceNodes.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.app.PackagedSluice.Run;
@@ -14,9 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,13 +78,8 @@ class DurabilityFaultsIT {
       nodes.add(cluster.start(name));
     }
 
-    Pipeline pipeline = new Pipeline("durable_" + ProcessHandle.current().pid());
-    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
-    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    assertEquals(201, send("POST", nodes.get(0).url("connect") + "/connectors", Map.of("name", "d-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
-    assertEquals(201, send("POST", nodes.get(0).url("connect") + "/connectors", Map.of("name", "d-sink",
-        "config", sink)).statusCode());
+    // The pipeline from PipelineLoad; the load is this test's own, paced.
+    Pipeline pipeline = PipelineLoad.create("d", nodes.get(0).url("connect"), 0).pipeline;
 
     AtomicLong changes = new AtomicLong();
     AtomicBoolean loading = new AtomicBoolean(true);

@@ -3,7 +3,6 @@ package io.sluice.app;
 import static io.sluice.app.PackagedSluice.freePort;
 import static io.sluice.app.PackagedSluice.read;
 import static io.sluice.app.SluiceNodes.get;
-import static io.sluice.app.SluiceNodes.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.app.PackagedSluice.Run;
 import io.sluice.app.PackagedSluice.Up;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.Pipeline;
-import io.sluice.connect.testing.SharedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -107,29 +103,7 @@ class KafkaQuorumIT {
     assertEquals("_schemas", status.json().at("/weakTopics/0/topic").asText(), status::toString);
 
     // A pipeline under load while broker 2 is killed and started again.
-    Pipeline pipeline = new Pipeline("quorum_" + ProcessHandle.current().pid());
-    pipeline.insert(1, 300);
-    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
-    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
-    assertEquals(201, send("POST", urls.get("connect") + "/connectors", Map.of("name", "q-source",
-        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
-    assertEquals(201, send("POST", urls.get("connect") + "/connectors", Map.of("name", "q-sink", "config", sink)).statusCode());
-    pipeline.awaitSinkMatchesSource();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread load = new Thread(() -> {
-      int next = 301;
-      while (loading.get()) {
-        pipeline.insert(next, next + 19);
-        pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 5 = " + (next % 5));
-        pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 200));
-        next += 20;
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "quorum-load");
+    PipelineLoad load = PipelineLoad.create("q", urls.get("connect"), 300);
     load.start();
     Thread.sleep(2000);
     brokers.get(1).destroyForcibly().waitFor();
@@ -137,14 +111,9 @@ class KafkaQuorumIT {
     brokers.set(1, broker(2, ports[1], voters));
     awaitReady(2, brokers.get(1));
     Thread.sleep(2000);
-    loading.set(false);
-    load.join();
-    pipeline.awaitSinkMatchesSource();
-    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
-    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
-    Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
-    assertEquals(0, equal.exit(), equal::toString);
-    JsonNode source = get(urls.get("connect") + "/connectors/q-source/status");
+    load.close();
+    load.assertSinkEqualsSource(dir);
+    JsonNode source = get(urls.get("connect") + "/connectors/" + load.source + "/status");
     assertEquals("RUNNING", source.at("/tasks/0/state").asText(), source.toString());
 
     // Once broker 2 has caught up, nothing is under-replicated.

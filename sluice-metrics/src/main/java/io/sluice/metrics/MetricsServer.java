@@ -371,10 +371,14 @@ public final class MetricsServer implements AutoCloseable {
     Labels external = Labels.fromMap(c.global().externalLabels());
     // Rules first: they are the part that can still be refused.
     ruler.apply(ruleFiles(c), c.global().evaluationInterval(), external);
-    Config resolved = c.resolved(discovery::read);
+    this.config = c;
+    run(c.resolved(discovery::read), external);
+  }
+
+  /** Points the notifier and the scrapes at a configuration's targets, file_sd entries already read. */
+  private void run(Config resolved, Labels external) {
     notifier.apply(resolved.alertmanagers(), resolved.alertmanagerHttp(), external);
     scrapes.apply(resolved);
-    this.config = c;
     this.running = resolved;
   }
 
@@ -390,10 +394,7 @@ public final class MetricsServer implements AutoCloseable {
           && resolved.alertmanagers().equals(running.alertmanagers())) {
         return;
       }
-      notifier.apply(resolved.alertmanagers(), resolved.alertmanagerHttp(),
-          Labels.fromMap(c.global().externalLabels()));
-      scrapes.apply(resolved);
-      running = resolved;
+      run(resolved, Labels.fromMap(c.global().externalLabels()));
       log.info("metrics server: discovered {} targets, {} alertmanagers", ScrapeManager.targetsOf(resolved).size(),
           resolved.alertmanagers().size());
     } catch (RuntimeException e) {

@@ -114,6 +114,13 @@ public record SluiceConfig(Map<String, String> values) {
         get(REGISTRY_TOPIC), get(ALERTS_STATE_TOPIC), get(CLUSTER_TOPIC));
   }
 
+  /** Puts a flag's value among the overrides under {@code key}, when the flag was given. */
+  public static void putGiven(Map<String, String> flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value.toString());
+    }
+  }
+
   /** The defaults, then the file (if any), then the overrides (flags) on top. */
   public static SluiceConfig load(Optional<Path> file, Map<String, String> overrides) {
     Map<String, String> merged = new TreeMap<>(DEFAULTS);

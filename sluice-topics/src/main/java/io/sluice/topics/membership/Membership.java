@@ -96,7 +96,7 @@ public final class Membership implements AutoCloseable {
         .describedAs("cluster membership topic").clientId("sluice-membership").timeout(timeout)
         .createIfMissing(create).start(this::apply);
     // Nodes that stop announcing leave the view without a record saying so; tell listeners when that happens.
-    timer.scheduleWithFixedDelay(this::expire, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::tell, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
   }
 
   /** The live nodes, oldest first (then by id): the same order on every node. */
@@ -138,10 +138,6 @@ public final class Membership implements AutoCloseable {
         log.error("cluster membership listener failed", e);
       }
     }
-  }
-
-  private void expire() {
-    tell();
   }
 
   private void apply(ConsumerRecord<String, String> r) {

@@ -1,0 +1,98 @@
+package io.sluice.app;
+
+import static io.sluice.app.SluiceNodes.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.app.PackagedSluice.Run;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A pipeline on a Sluice cluster, PostgreSQL {@code orders} → Debezium → Kafka → Sluice's JDBC sink, and a load on its
+ * source while the cluster tests inflict their faults: 20 inserts, an update of a third of the rows and a delete
+ * every 100 ms.
+ */
+final class PipelineLoad implements AutoCloseable {
+  final Pipeline pipeline;
+  final String source;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicBoolean held = new AtomicBoolean();
+  private Thread thread;
+  private int next;
+
+  private PipelineLoad(Pipeline pipeline, String source, int rows) {
+    this.pipeline = pipeline;
+    this.source = source;
+    this.next = rows + 1;
+  }
+
+  /**
+   * {@code rows} rows in the source, connectors {@code <name>-source} and {@code <name>-sink} created through
+   * {@code connectUrl}, and the sink holding the snapshot.
+   */
+  static PipelineLoad create(String name, String connectUrl, int rows) throws Exception {
+    Pipeline pipeline = new Pipeline(name.replace('-', '_') + "_" + ProcessHandle.current().pid());
+    if (rows > 0) {
+      pipeline.insert(1, rows);
+    }
+    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
+    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    assertEquals(201, send("POST", connectUrl + "/connectors", Map.of("name", name + "-source",
+        "config", pipeline.sourceConfig(pipeline.name + "_slot", Map.of()))).statusCode());
+    assertEquals(201, send("POST", connectUrl + "/connectors", Map.of("name", name + "-sink", "config", sink))
+        .statusCode());
+    pipeline.awaitSinkMatchesSource();
+    return new PipelineLoad(pipeline, name + "-source", rows);
+  }
+
+  void start() {
+    running.set(true);
+    thread = new Thread(() -> {
+      while (running.get()) {
+        if (!held.get()) {
+          pipeline.insert(next, next + 19);
+          pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
+          pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
+          next += 20;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "pipeline-load");
+    thread.start();
+  }
+
+  /**
+   * Holds the load, waits for the sink and proves it equal with the packaged {@code sluice reconcile} run in
+   * {@code dir}; a running load goes on afterwards.
+   */
+  void assertSinkEqualsSource(Path dir) throws Exception {
+    held.set(true);
+    try {
+      Thread.sleep(300);
+      pipeline.awaitSinkMatchesSource();
+      String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+      String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+      Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
+      assertEquals(0, equal.exit(), equal::toString);
+    } finally {
+      held.set(false);
+    }
+  }
+
+  /** Stops the load and waits for its last changes to be written. */
+  @Override
+  public void close() throws InterruptedException {
+    running.set(false);
+    if (thread != null) {
+      thread.join();
+    }
+  }
+}
