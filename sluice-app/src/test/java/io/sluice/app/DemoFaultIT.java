@@ -260,7 +260,7 @@ class DemoFaultIT {
     Process demo = PackagedSluice.start(own, log, args);
     try {
       Eventually.await("the demo with its own sluice up says where to look", WAIT, () -> read(log),
-          out -> out.contains("sluice demo: a shop under load"));
+          out -> out.contains("sluice demo: a shop under load") && out.contains("./sluice demo stop"));
       String out = read(log);
       assertTrue(out.contains("no sluice up at http://127.0.0.1:" + connect + ": starting one in this process"), out);
       assertTrue(out.contains("sluice ready"), out);

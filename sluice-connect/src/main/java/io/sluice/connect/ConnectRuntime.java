@@ -272,7 +272,7 @@ public final class ConnectRuntime implements AutoCloseable {
       long t0 = System.nanoTime();
       // Scans plugins and binds the REST port before it needs Kafka, then waits for the cluster to answer: the
       // embedded broker may still be starting.
-      Connect<?> connect = new ConnectDistributed().startConnect(config);
+      Connect<?> connect = new DistributedWorker().start(config);
       ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config);
       try {
         // The secrets topic must exist before the first connector config that refers to it.

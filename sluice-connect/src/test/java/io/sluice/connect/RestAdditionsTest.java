@@ -257,4 +257,24 @@ class RestAdditionsTest {
     }
     assertFalse(restA.call("GET", "/connectors", null).body().contains(pipeline.name + "-big"));
   }
+
+  @Test
+  void headersPastEightKibAre431InConnectsShapeAfterTheBodyIsRead() throws Exception {
+    byte[] body = new byte[LIMIT / 2];
+    java.util.Arrays.fill(body, (byte) ' ');
+    for (ConnectRuntime w : List.of(a, b)) {
+      HttpResponse<String> small = HTTP.send(HttpRequest.newBuilder(URI.create(w.restUrl() + "/connectors"))
+          .header("X-Padding", "x".repeat(7 << 10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, small.statusCode(), small.body());
+      for (int kib : List.of(9, 64, 200)) {
+        // Jetty alone would close with the headers and body unread; the client must still get the answer.
+        HttpResponse<String> large = HTTP.send(HttpRequest.newBuilder(URI.create(w.restUrl() + "/connectors"))
+            .header("Content-Type", "application/json").header("X-Padding", "x".repeat(kib << 10))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(431, large.statusCode(), kib + " KiB: " + large.body());
+        assertEquals(431, JSON.readTree(large.body()).path("error_code").asInt(), large.body());
+      }
+    }
+    assertEquals(200, restA.call("GET", "/connectors", null).status());
+  }
 }

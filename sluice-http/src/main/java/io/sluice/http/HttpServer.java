@@ -46,8 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
-  /** How much request line and headers Jetty reads before refusing on its own; past 8 KiB the handler says 431. */
-  private static final int HEADER_BUFFER = 256 << 10;
 
   private final String name;
   private final Server jetty;
@@ -67,9 +65,8 @@ public final class HttpServer implements AutoCloseable {
     // subject by its path ("shop/common.proto") and send it as shop%2Fcommon.proto; Jetty refuses that by default.
     // The router splits the raw path before it decodes a segment, so the slash stays inside its parameter.
     org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
-    // Jetty refuses headers past its buffer by closing with input unread, which over TLS can reset the connection
-    // before the client reads the 431. The buffer is larger; the handler answers 431 past HEADER_LIMIT itself.
-    http.setRequestHeaderSize(HEADER_BUFFER);
+    // The handler answers 431 itself, after draining (see HeaderLimit).
+    http.setRequestHeaderSize(HeaderLimit.BUFFER);
     http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.DEFAULT.with("sluice",
         org.eclipse.jetty.http.UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
     if (b.web.tls() != null) {
@@ -321,8 +318,6 @@ public final class HttpServer implements AutoCloseable {
     private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
     /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
     private static final long DRAIN_LIMIT = 64L << 20;
-    /** Jetty's default limit on the request line and headers, kept as the limit. */
-    private static final int HEADER_LIMIT = 8 << 10;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
@@ -353,7 +348,7 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback given) {
       guard.headers().forEach((k, v) -> response.getHeaders().put(k, v));
-      if (headerBytes(request) > HEADER_LIMIT) {
+      if (headerBytes(request) > HeaderLimit.REFUSED_PAST) {
         return refuseAfterDraining(request, response, given, HttpResponse.text(431, "text/plain; charset=utf-8",
             "Request Header Fields Too Large\n").withHeader("Connection", "close"));
       }
@@ -433,9 +428,9 @@ public final class HttpServer implements AutoCloseable {
 
     /** The request line and header fields as sent, near enough: what Jetty's header buffer would have held. */
     private static long headerBytes(Request request) {
-      long n = request.getMethod().length() + String.valueOf(request.getHttpURI()).length() + 12;
+      long n = HeaderLimit.requestLineBytes(request.getMethod(), String.valueOf(request.getHttpURI()));
       for (org.eclipse.jetty.http.HttpField f : request.getHeaders()) {
-        n += f.getName().length() + String.valueOf(f.getValue()).length() + 4;
+        n += HeaderLimit.fieldBytes(f.getName(), f.getValue());
       }
       return n;
     }

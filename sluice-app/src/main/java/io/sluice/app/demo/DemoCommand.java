@@ -165,21 +165,23 @@ public final class DemoCommand implements Callable<Integer> {
     apply(connect, SINK, withFormat(sinkConfig(dbs)));
     state.write(dir);
     loader.start();
-    out.println();
-    out.println("sluice demo: a shop under load (" + rate + " changes/s) flowing into its copy");
-    out.println("  source database    " + dbs.sourceUrl() + "?user=postgres   (tables customers, orders, order_lines)");
-    out.println("  sink database      " + dbs.sinkUrl() + "?user=postgres");
-    out.println("  connectors         ./sluice connectors list   (" + SOURCE + ", " + SINK + ")");
-    out.println("  Connect            " + cluster.connectUrl() + "/connectors/" + SOURCE + "/status");
-    out.println("  topics             demo.public.customers, demo.public.orders, demo.public.order_lines   ("
-        + format + ")");
-    out.println("  schema registry    " + cluster.registryUrl() + "/subjects");
-    out.println("  metrics            " + cluster.metricsUrl() + "/graph  (svc_connect_source_connector_metrics_"
-        + "source_record_poll_total)");
-    out.println("  alerts             " + cluster.alertsUrl() + "/#/alerts");
-    out.println("  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)");
-    out.println("  rehearse a fault   ./sluice demo fault sink-down|lag|poison, then ./sluice demo fault recover");
-    out.println("  stop               Ctrl-C, or ./sluice demo stop");
+    // One write, so that a reader of the output (or a log line from the in-process sluice up) never sees half of it.
+    String guide = String.join(System.lineSeparator(), "",
+        "sluice demo: a shop under load (" + rate + " changes/s) flowing into its copy",
+        "  source database    " + dbs.sourceUrl() + "?user=postgres   (tables customers, orders, order_lines)",
+        "  sink database      " + dbs.sinkUrl() + "?user=postgres",
+        "  connectors         ./sluice connectors list   (" + SOURCE + ", " + SINK + ")",
+        "  Connect            " + cluster.connectUrl() + "/connectors/" + SOURCE + "/status",
+        "  topics             demo.public.customers, demo.public.orders, demo.public.order_lines   ("
+            + format + ")",
+        "  schema registry    " + cluster.registryUrl() + "/subjects",
+        "  metrics            " + cluster.metricsUrl() + "/graph  (svc_connect_source_connector_metrics_"
+            + "source_record_poll_total)",
+        "  alerts             " + cluster.alertsUrl() + "/#/alerts",
+        "  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)",
+        "  rehearse a fault   ./sluice demo fault sink-down|lag|poison, then ./sluice demo fault recover",
+        "  stop               Ctrl-C, or ./sluice demo stop", "");
+    out.print(guide);
     out.flush();
     long last = -1;
     long reported = System.nanoTime();

@@ -1,8 +1,6 @@
 package io.sluice.connect.rest;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 
@@ -12,12 +10,9 @@ import jakarta.ws.rs.ext.ExceptionMapper;
  * know. Jersey picks the most specific mapper, so this one sees only Jackson's mapping errors.
  */
 final class BodyShapeErrors implements ExceptionMapper<JsonMappingException> {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @Override
   public Response toResponse(JsonMappingException e) {
     String message = e.getOriginalMessage() == null ? "Request body has the wrong shape" : e.getOriginalMessage();
-    return Response.status(400).type(MediaType.APPLICATION_JSON_TYPE)
-        .entity(JSON.createObjectNode().put("error_code", 400).put("message", message).toString()).build();
+    return ConnectError.response(400, message);
   }
 }

@@ -15,7 +15,6 @@ import io.sluice.connect.snapshot.SnapshotModes;
 import io.sluice.connect.tuning.ConnectorDefaults;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
@@ -110,11 +109,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         request.setEntityStream(new ByteArrayInputStream(body));
       }
     } catch (Refusal r) {
-      request.abortWith(error(r.status, r.getMessage()));
+      request.abortWith(ConnectError.response(r.status, r.getMessage()));
     } catch (ConnectApiException e) {
-      request.abortWith(error(e.status(), e.connectMessage()));
+      request.abortWith(ConnectError.response(e.status(), e.connectMessage()));
     } catch (IllegalStateException e) {
-      request.abortWith(error(500, e.getMessage()));
+      request.abortWith(ConnectError.response(500, e.getMessage()));
     }
   }
 
@@ -133,37 +132,19 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         throw new Refusal(400, "Content-Length is not a number: " + declared);
       }
       if (length > limit) {
-        if (length <= DRAIN_LIMIT) {
-          drain(request.getEntityStream());
+        if (length <= RefusedBody.DRAIN_LIMIT) {
+          RefusedBody.drain(request.getEntityStream());
         }
         throw tooLarge(limit);
       }
     }
     byte[] body = request.getEntityStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
     if (body.length > limit) {
-      drain(request.getEntityStream());
+      RefusedBody.drain(request.getEntityStream());
       throw tooLarge(limit);
     }
     return body;
   }
-
-  /**
-   * Reads and drops the rest of a refused body (up to {@link #DRAIN_LIMIT}): a connection closed with input unread is
-   * reset, over TLS before the client has read the answer, and a client still sending would see no 413 at all.
-   */
-  private static void drain(java.io.InputStream in) {
-    byte[] sink = new byte[64 * 1024];
-    long total = 0;
-    try {
-      for (int n; total < DRAIN_LIMIT && (n = in.read(sink)) >= 0; ) {
-        total += n;
-      }
-    } catch (IOException ignored) {
-      // The answer goes out all the same.
-    }
-  }
-
-  private static final long DRAIN_LIMIT = 64L << 20;
 
   private static Refusal tooLarge(long limit) {
     return new Refusal(413, "Request body is larger than " + limit + " bytes, the limit this worker accepts ("
@@ -357,11 +338,6 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       log.warn("connector {} deleted, but its secrets could not be forgotten: {}", connector, e.getMessage());
     }
     request.abortWith(Response.noContent().build());
-  }
-
-  private static Response error(int status, String message) {
-    ObjectNode body = JSON.createObjectNode().put("error_code", status).put("message", message);
-    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body.toString()).build();
   }
 
   private static String text(ObjectNode config, String key) {

@@ -1,6 +1,5 @@
 package io.sluice.connect.rest;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.http.web.BasicAuth;
 import io.sluice.http.web.Role;
 import io.sluice.http.web.WebConfig;
@@ -10,9 +9,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
-import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -35,7 +32,6 @@ import org.slf4j.LoggerFactory;
 final class RestAccess implements ContainerRequestFilter, ContainerResponseFilter {
   private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
   private static final String USER = "sluice.user";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final WebConfig web;
   private final BasicAuth auth;
@@ -91,14 +87,14 @@ final class RestAccess implements ContainerRequestFilter, ContainerResponseFilte
     }
     Optional<String> user = auth.user(request.getHeaderString("Authorization"));
     if (user.isEmpty()) {
-      request.abortWith(error(401, "Unauthorized: valid credentials are required")
+      request.abortWith(ConnectError.builder(401, "Unauthorized: valid credentials are required")
           .header("WWW-Authenticate", "Basic realm=\"sluice\"").build());
       return;
     }
     request.setProperty(USER, user.get());
     Role role = web.roleOf(user.get());
     if (!role.allows(needed)) {
-      request.abortWith(error(403, "Forbidden: user " + user.get() + " has role " + role.configName() + "; this needs "
+      request.abortWith(ConnectError.builder(403, "Forbidden: user " + user.get() + " has role " + role.configName() + "; this needs "
           + needed.configName()).build());
     }
   }
@@ -118,10 +114,5 @@ final class RestAccess implements ContainerRequestFilter, ContainerResponseFilte
     String address = servletRequest == null ? "-" : servletRequest.getRemoteAddr();
     AUDIT.info("connect {} /{} user={} address={} status={}", method, request.getUriInfo().getPath(false),
         user == null ? "-" : user, address, response.getStatus());
-  }
-
-  private static Response.ResponseBuilder error(int status, String message) {
-    return Response.status(status).type(MediaType.APPLICATION_JSON)
-        .entity(JSON.createObjectNode().put("error_code", status).put("message", message).toString());
   }
 }

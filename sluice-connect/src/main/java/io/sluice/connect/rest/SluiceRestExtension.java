@@ -22,6 +22,7 @@ public final class SluiceRestExtension implements ConnectRestExtension {
   @Override
   public void register(ConnectRestExtensionContext context) {
     WebConfig web = settings.webConfigFile().map(WebConfig::load).orElse(WebConfig.none());
+    context.configurable().register(new HeaderSizeLimit());
     context.configurable().register(new RestAccess(web, settings.internalToken()), Priorities.AUTHENTICATION);
     context.configurable().register(new ConnectorRequestFilter(settings));
     context.configurable().register(new BodyShapeErrors());

@@ -1,0 +1,27 @@
+package io.sluice.http;
+
+/**
+ * How large a request line and its headers may be, on every Sluice surface including Connect's REST API.
+ *
+ * <p>Jetty refuses headers past its buffer by closing the connection with input unread, which over TLS can reset the
+ * connection before the client reads the 431. So servers give Jetty a buffer of {@link #BUFFER} bytes and answer 431
+ * themselves past {@link #REFUSED_PAST} (Jetty's own default limit), after reading and dropping the body.
+ */
+public final class HeaderLimit {
+  /** Jetty's default limit on the request line and headers, kept as the limit users see. */
+  public static final int REFUSED_PAST = 8 << 10;
+  /** How much request line and headers Jetty reads before refusing on its own. */
+  public static final int BUFFER = 256 << 10;
+
+  private HeaderLimit() {}
+
+  /** What one header field takes in Jetty's buffer, near enough: name, ": ", value and CRLF. */
+  public static long fieldBytes(String name, String value) {
+    return name.length() + String.valueOf(value).length() + 4;
+  }
+
+  /** What the request line takes, near enough: method, target, " HTTP/1.1" and CRLF. */
+  public static long requestLineBytes(String method, String target) {
+    return method.length() + String.valueOf(target).length() + 12;
+  }
+}
