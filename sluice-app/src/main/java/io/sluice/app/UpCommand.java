@@ -67,6 +67,10 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       + "HTTP surface, in the format of Prometheus' web configuration file (default: none, plain HTTP on 127.0.0.1)")
   Path webConfigFile;
 
+  @Option(names = "--web.roles.file", paramLabel = "FILE", description = "the users' roles (sluice_roles: user: "
+      + "read|operate|admin) in a file of their own, so the web configuration stays valid for Prometheus")
+  Path webRolesFile;
+
   @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
   Path pluginPath;
 
@@ -92,6 +96,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     SluiceConfig.putGiven(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
     SluiceConfig.putGiven(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
     SluiceConfig.putGiven(flags, SluiceConfig.WEB_CONFIG_FILE, webConfigFile);
+    SluiceConfig.putGiven(flags, SluiceConfig.WEB_ROLES_FILE, webRolesFile);
     SluiceConfig config;
     try {
       config = SluiceConfig.load(Optional.ofNullable(configFile), flags);

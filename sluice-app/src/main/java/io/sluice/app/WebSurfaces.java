@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * The web configuration of each HTTP surface {@code sluice up} serves: {@code web.config.file} for all, or
- * {@code <component>.web.config.file} for one. Where a surface asks for credentials, Sluice's own components reach
+ * {@code <component>.web.config.file} for one, each with its roles file ({@code web.roles.file}, likewise). Where a surface asks for credentials, Sluice's own components reach
  * each other as an internal user whose password is made at random at start and never written anywhere, so turning
  * authentication on needs no password of the operator's in any file Sluice reads.
  */
@@ -35,11 +35,17 @@ final class WebSurfaces {
 
   static WebSurfaces load(SluiceConfig config) {
     Optional<String> global = config.find(SluiceConfig.WEB_CONFIG_FILE);
+    Optional<String> globalRoles = config.find(SluiceConfig.WEB_ROLES_FILE);
     Map<String, WebConfig> loaded = new LinkedHashMap<>();
     for (String c : COMPONENTS) {
       Optional<String> file = config.find(c + "." + SluiceConfig.WEB_CONFIG_FILE).or(() -> global);
+      Path roles = config.find(c + "." + SluiceConfig.WEB_ROLES_FILE).or(() -> globalRoles).map(Path::of)
+          .orElse(null);
       try {
-        loaded.put(c, file.map(f -> WebConfig.load(Path.of(f))).orElse(WebConfig.none()));
+        if (file.isEmpty() && roles != null) {
+          throw new IllegalArgumentException("a roles file (" + roles + ") needs a web configuration with its users");
+        }
+        loaded.put(c, file.map(f -> WebConfig.load(Path.of(f), roles)).orElse(WebConfig.none()));
       } catch (IllegalArgumentException e) {
         throw new SluiceConfig.ConfigException("web configuration of the " + c + ": " + e.getMessage());
       }

@@ -65,10 +65,13 @@ class SecureUpIT {
           admin: %s
           reader: %s
           operator: %s
+        """.formatted(BasicAuth.hash("admin-pw"), BasicAuth.hash("reader-pw"), BasicAuth.hash("operator-pw")));
+    // The roles in a file of their own, so that the web configuration stays one Prometheus reads (checked below).
+    Path roles = Files.writeString(dir.resolve("roles.yml"), """
         sluice_roles:
           reader: read
           operator: operate
-        """.formatted(BasicAuth.hash("admin-pw"), BasicAuth.hash("reader-pw"), BasicAuth.hash("operator-pw")));
+        """);
     registryPort = freePort();
     int metricsPort = freePort();
     int alertsPort = freePort();
@@ -83,7 +86,8 @@ class SecureUpIT {
     up = PackagedSluice.up(dir, List.of("--config", sluiceYaml.toString(), "--data-dir", dir.resolve("data").toString(),
         "--kafka-port", "" + kafkaPort,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
-        "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort, "--web.config.file", web.toString()));
+        "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort, "--web.config.file", web.toString(),
+        "--web.roles.file", roles.toString()));
     registry = "https://127.0.0.1:" + registryPort;
     metrics = "https://127.0.0.1:" + metricsPort;
     alerts = "https://127.0.0.1:" + alertsPort;
@@ -159,6 +163,21 @@ class SecureUpIT {
    * Bad input on every API of the platform: each answers a 4xx in that API's own error shape (never a 5xx), stores
    * nothing, and the platform keeps serving, a client that trickles its request bytes included.
    */
+  /** The file this run's surfaces are guarded by is one Prometheus itself accepts (its parser is strict). */
+  @Test
+  void theWebConfigurationStaysOnePrometheusReads() throws Exception {
+    Path promtool = Path.of("/usr/bin/promtool");
+    if (!Files.isExecutable(promtool)) {
+      assertTrue(System.getenv("CI") == null, "promtool is missing: .ci/run installs it");
+      System.err.println("skipped: promtool not installed, the web configuration is not checked by it");
+      return;
+    }
+    Process p = new ProcessBuilder(promtool.toString(), "check", "web-config", dir.resolve("web.yml").toString())
+        .redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), said);
+  }
+
   @Test
   void badInputGetsA4xxInEachApisShapeAndChangesNothing() throws Exception {
     Predicate<String> confluent = b -> jsonWith(b, "error_code");

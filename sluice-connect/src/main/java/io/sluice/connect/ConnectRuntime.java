@@ -50,12 +50,14 @@ public final class ConnectRuntime implements AutoCloseable {
   private final Connect<?> connect;
   private final String restUrl;
   private final Map<String, String> workerConfig;
+  private final RestTls tls;
   private volatile boolean stopped;
 
-  private ConnectRuntime(Connect<?> connect, String restUrl, Map<String, String> workerConfig) {
+  private ConnectRuntime(Connect<?> connect, String restUrl, Map<String, String> workerConfig, RestTls tls) {
     this.connect = connect;
     this.restUrl = restUrl;
     this.workerConfig = Map.copyOf(workerConfig);
+    this.tls = tls;
   }
 
   public static Builder builder() {
@@ -88,6 +90,9 @@ public final class ConnectRuntime implements AutoCloseable {
     }
     stopped = true;
     log.info("stopping Connect worker {}", restUrl);
+    if (tls != null) {
+      tls.close();
+    }
     connect.stop();
   }
 
@@ -107,6 +112,8 @@ public final class ConnectRuntime implements AutoCloseable {
     private final java.util.List<String> consumerInterceptors = new java.util.ArrayList<>();
     private WebConfig web = WebConfig.none();
     private final String internalToken = UUID.randomUUID().toString();
+    /** Made with the worker configuration when the REST API serves TLS. */
+    private RestTls restTls;
 
     private Builder() {}
 
@@ -257,9 +264,13 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put(WorkerSettings.INTERNAL_TOKEN, internalToken);
       if (web.source() != null) {
         c.put(WorkerSettings.WEB_CONFIG_FILE, web.source().toAbsolutePath().toString());
+        if (web.rolesSource() != null) {
+          c.put(WorkerSettings.WEB_ROLES_FILE, web.rolesSource().toAbsolutePath().toString());
+        }
       }
       if (web.tls() != null) {
-        c.putAll(RestTls.workerConfig(web.tls(), dataDir.resolve("tls")));
+        restTls = RestTls.create(web.tls(), dataDir.resolve("tls"));
+        c.putAll(restTls.workerConfig());
         c.put(WorkerSettings.SERVER_CERTIFICATE, web.tls().certFile().toAbsolutePath().toString());
       }
       c.putAll(overrides);
@@ -272,8 +283,13 @@ public final class ConnectRuntime implements AutoCloseable {
       long t0 = System.nanoTime();
       // Scans plugins and binds the REST port before it needs Kafka, then waits for the cluster to answer: the
       // embedded broker may still be starting.
-      Connect<?> connect = new DistributedWorker().start(config);
-      ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config);
+      DistributedWorker worker = new DistributedWorker();
+      Connect<?> connect = worker.start(config);
+      ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config,
+          restTls);
+      if (restTls != null) {
+        restTls.renewOnChange(worker.tls());
+      }
       try {
         // The secrets topic must exist before the first connector config that refers to it.
         SecretStore.of(cluster, secretsTopic);

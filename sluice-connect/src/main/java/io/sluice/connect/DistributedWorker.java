@@ -2,6 +2,8 @@ package io.sluice.connect;
 
 import io.sluice.http.HeaderLimit;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.connector.policy.ConnectorClientConfigOverridePolicy;
@@ -14,15 +16,24 @@ import org.apache.kafka.connect.runtime.rest.ConnectRestServer;
 import org.apache.kafka.connect.runtime.rest.RestClient;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * Starts a distributed Connect worker the way {@code ConnectDistributed} does, with two differences an embedded
- * worker needs: its REST server reads headers into a larger buffer, so that Sluice's filter answers an oversized
- * request 431 after reading it (Jetty's own refusal closes with input unread, which over TLS resets the connection
- * before the client sees the answer; Connect has no setting for it); and a worker that fails to start throws instead
- * of ending the JVM that also runs the broker and the other components.
+ * Starts a distributed Connect worker the way {@code ConnectDistributed} does, with what an embedded worker needs
+ * beyond it: its REST server reads headers into a larger buffer, so that Sluice's filter answers an oversized request
+ * 431 after reading it (Jetty's own refusal closes with input unread, which over TLS resets the connection before the
+ * client sees the answer; Connect has no setting for it); its TLS listeners are handed out, so that a renewed
+ * certificate can be loaded without a restart; and a worker that fails to start throws instead of ending the JVM that
+ * also runs the broker and the other components.
  */
 final class DistributedWorker extends ConnectDistributed {
+  private final List<SslContextFactory.Server> tls = new ArrayList<>();
+
+  /** The TLS settings of the REST server's listeners, once started (none when it serves plain HTTP). */
+  List<SslContextFactory.Server> tls() {
+    return List.copyOf(tls);
+  }
 
   Connect<DistributedHerder> start(Map<String, String> workerProps) {
     Plugins plugins = new Plugins(workerProps);
@@ -30,7 +41,7 @@ final class DistributedWorker extends ConnectDistributed {
     DistributedConfig config = createConfig(workerProps);
     RestClient restClient = new RestClient(config);
     ConnectRestServer rest = new ConnectRestServer(config.rebalanceTimeout(), restClient, config.originals());
-    enlargeHeaderBuffer(rest);
+    tune(rest);
     rest.initializeServer();
     URI advertised = rest.advertisedUrl();
     ConnectorClientConfigOverridePolicy policy = plugins.newPlugin(
@@ -52,11 +63,15 @@ final class DistributedWorker extends ConnectDistributed {
    * Connect's REST server keeps its Jetty server to itself; a connector it makes (and nobody adds) knows the server,
    * whose real connectors are all made by now and not yet started.
    */
-  private static void enlargeHeaderBuffer(ConnectRestServer rest) {
+  private void tune(ConnectRestServer rest) {
     for (Connector c : rest.createConnector("http://127.0.0.1:0").getServer().getConnectors()) {
       HttpConnectionFactory http = c.getConnectionFactory(HttpConnectionFactory.class);
       if (http != null) {
         http.getHttpConfiguration().setRequestHeaderSize(HeaderLimit.BUFFER);
+      }
+      SslConnectionFactory ssl = c.getConnectionFactory(SslConnectionFactory.class);
+      if (ssl != null) {
+        tls.add(ssl.getSslContextFactory());
       }
     }
   }

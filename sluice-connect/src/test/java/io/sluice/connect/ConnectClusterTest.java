@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.testing.ConnectClient;
+import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestCertificate;
 import io.sluice.connect.testing.TestWorkers;
@@ -62,6 +63,30 @@ class ConnectClusterTest {
       String secret = viaA.call("GET", "/connectors/spread-sink/config", null).json()
           .path("connection.password").asText();
       assertTrue(secret.startsWith("${sluice:"), secret);
+
+      // A renewed certificate is served without a restart, and the workers' calls to each other and to themselves
+      // trust it: a create through B (forwarded when B is not the leader) and a delete (which stops the connector and
+      // backs up its offsets through the worker's own API first) both work afterwards.
+      TestCertificate renewed = TestCertificate.write(dirA);
+      HttpClient renewedHttps = HttpClient.newBuilder().sslContext(renewed.trustingContext()).build();
+      for (ConnectRuntime w : List.of(a, b)) {
+        ConnectClient c = new ConnectClient(w.restUrl(), renewedHttps, ops);
+        Eventually.await(w.restUrl() + " serves the renewed certificate", Duration.ofSeconds(30), () -> {
+          try {
+            return c.call("GET", "/connectors", null).status();
+          } catch (IllegalStateException handshake) {
+            return -1;
+          }
+        }, answered -> answered == 200);
+      }
+      viaA = new ConnectClient(a.restUrl(), renewedHttps, ops);
+      viaB = new ConnectClient(b.restUrl(), renewedHttps, ops);
+      assertEquals(201, viaB.create("renewed-sink", new java.util.HashMap<>(pipeline.sinkConfig())).status());
+      viaA.awaitStatus("renewed-sink", ConnectClusterTest::allRunning, Duration.ofSeconds(90));
+      assertEquals(204, viaA.call("DELETE", "/connectors/renewed-sink", null).status());
+      ConnectClient bAfter = viaB;
+      Eventually.await("B no longer lists the deleted connector", Duration.ofSeconds(30),
+          () -> bAfter.call("GET", "/connectors", null).body(), body -> !body.contains("renewed-sink"));
 
       a.close();
       JsonNode moved = viaB.awaitStatus("spread-sink", s -> s.path("tasks").size() == 3 && allRunning(s)

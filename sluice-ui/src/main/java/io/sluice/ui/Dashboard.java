@@ -104,7 +104,7 @@ public final class Dashboard implements AutoCloseable {
     public Dashboard start() {
       Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl, alertsUrl,
           upstream, web.tls() != null);
-      WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source());
+      WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);
       HttpServer server = site.register(HttpServer.builder("dashboard").host(host).port(port).webConfig(tlsOnly)
           .maxRequestBytes(64 << 10)).start();
       return new Dashboard(server);

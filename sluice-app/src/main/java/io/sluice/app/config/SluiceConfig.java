@@ -63,6 +63,11 @@ public record SluiceConfig(Map<String, String> values) {
    * {@code exporter}).
    */
   public static final String WEB_CONFIG_FILE = "web.config.file";
+  /**
+   * A file of its own for {@code sluice_roles}, so that the web configuration stays valid for Prometheus and
+   * Alertmanager (whose parser refuses keys it does not know); {@code <component>.web.roles.file} for one component.
+   */
+  public static final String WEB_ROLES_FILE = "web.roles.file";
   /** Compacted topic holding the router's silences and notification log, shared by every node of a cluster. */
   public static final String ALERTS_STATE_TOPIC = "alerts.state.topic";
   /**

@@ -58,16 +58,37 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
 
   private final WorkerSettings settings;
   private final String internalToken;
-  private final ConnectRestClient connect;
+  private final ClientOptions self;
+  /** The client for this worker's calls to itself, made again when the REST certificate it trusts is renewed. */
+  private volatile SelfClient selfClient;
+
+  private record SelfClient(java.nio.file.attribute.FileTime certificate, ConnectRestClient client) {}
 
   ConnectorRequestFilter(WorkerSettings settings) {
     this.settings = settings;
     this.internalToken = settings.internalToken();
-    ClientOptions self = ClientOptions.defaults()
+    this.self = ClientOptions.defaults()
         .withRequestTimeout(Duration.ofSeconds(90)).withAttempts(20, Duration.ofMillis(500))
         .withHeader(INTERNAL, internalToken);
-    this.connect = new ConnectRestClient(settings.restUrl(),
-        settings.serverCertificate().map(self::withCaFile).orElse(self));
+  }
+
+  private ConnectRestClient connect() {
+    java.nio.file.attribute.FileTime stamp = null;
+    if (settings.serverCertificate().isPresent()) {
+      try {
+        stamp = java.nio.file.Files.getLastModifiedTime(settings.serverCertificate().get());
+      } catch (IOException e) {
+        // Missing for a moment while it is replaced: keep the client made last.
+        stamp = selfClient == null ? null : selfClient.certificate();
+      }
+    }
+    SelfClient c = selfClient;
+    if (c == null || !java.util.Objects.equals(c.certificate(), stamp)) {
+      c = new SelfClient(stamp, new ConnectRestClient(settings.restUrl(),
+          settings.serverCertificate().map(self::withCaFile).orElse(self)));
+      selfClient = c;
+    }
+    return c.client();
   }
 
   @Override
@@ -198,7 +219,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * 404.
    */
   private byte[] patch(String connector, ObjectNode patch) throws IOException {
-    Optional<ObjectNode> found = connect.config(connector);
+    Optional<ObjectNode> found = connect().config(connector);
     if (found.isEmpty()) {
       return JSON.writeValueAsBytes(patch);
     }
@@ -265,7 +286,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     // Connect's create puts the connector's name into its config; validation wants it there too.
     ObjectNode named = config.deepCopy();
     named.put("name", connector);
-    JsonNode verdict = connect.validate(config.get("connector.class").asText(), named);
+    JsonNode verdict = connect().validate(config.get("connector.class").asText(), named);
     if (verdict.path("error_count").asInt() > 0) {
       List<String> errors = new java.util.ArrayList<>();
       verdict.path("configs").forEach(c -> c.path("value").path("errors").forEach(e -> errors.add(e.asText())));
@@ -314,11 +335,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * connector that never committed) writes no backup file.
    */
   private void prepareDelete(ContainerRequestContext request, String connector) {
-    if (connect.config(connector).isEmpty()) {
+    if (connect().config(connector).isEmpty()) {
       return;
     }
     try {
-      connect.stop(connector, STOP_TIMEOUT);
+      connect().stop(connector, STOP_TIMEOUT);
     } catch (IllegalStateException e) {
       throw new Refusal(e instanceof ConnectApiException c ? c.status() : 500, e.getMessage()
           + "; the connector was not deleted and its offsets are untouched");
@@ -329,9 +350,9 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
       log.info("offsets of connector {} backed up to {} ({} records) before deletion", connector, backup,
           offsets.live().size());
-      connect.deleteOffsets(connector);
+      connect().deleteOffsets(connector);
     }
-    connect.delete(connector);
+    connect().delete(connector);
     try {
       SecretStore.of(settings.cluster(), settings.secretsTopic()).forget(connector);
     } catch (RuntimeException e) {

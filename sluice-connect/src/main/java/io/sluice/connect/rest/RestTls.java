@@ -16,22 +16,35 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.nio.file.attribute.FileTime;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker properties that make Connect's REST server serve TLS from the PEM files of a web configuration. Connect
- * configures Jetty from key stores only, so the PEM key and chain are copied at start into PKCS#12 files under the data
+ * configures Jetty from key stores only, so the PEM key and chain are copied into PKCS#12 files under the data
  * directory, readable by the owner alone, with a password made at random for this start; the password goes only into
- * the worker configuration in memory, where Connect keeps it as a hidden {@code Password}.
+ * the worker configuration in memory, where Connect keeps it as a hidden {@code Password}. When the PEM files change
+ * (checked every few seconds, as on Sluice's other surfaces), the key stores are written again and the REST server's
+ * listeners reload them; Connect's client for requests between workers reads them afresh for each request.
  */
-public final class RestTls {
-  private RestTls() {}
+public final class RestTls implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RestTls.class);
+  private final WebConfig.Tls tls;
+  private final Path keys;
+  private final Path trusted;
+  private final String password;
+  private final String clientAuth;
+  private volatile List<FileTime> seen;
+  private ScheduledExecutorService watcher;
 
-  /**
-   * {@code listeners.https.*}, which Connect reads for its REST server and for the client that forwards requests
-   * between workers; the top-level {@code ssl.*} keys stay free for the worker's Kafka clients.
-   */
-  public static Map<String, String> workerConfig(WebConfig.Tls tls, Path dir) {
-    String clientAuth = switch (tls.clientAuth()) {
+  private RestTls(WebConfig.Tls tls, Path dir) {
+    this.tls = tls;
+    this.clientAuth = switch (tls.clientAuth()) {
       case "RequireAndVerifyClientCert" -> "required";
       case "VerifyClientCertIfGiven" -> "requested";
       case "NoClientCert", "RequestClientCert" -> "none";
@@ -39,37 +52,101 @@ public final class RestTls {
           + "without verifying it (client_auth_type " + tls.clientAuth() + "); use RequireAndVerifyClientCert with "
           + "client_ca_file");
     };
-    String password = randomPassword();
-    Map<String, String> c = new HashMap<>();
-    String p = "listeners.https.";
+    this.keys = dir.resolve("connect-rest-keys.p12");
+    this.trusted = dir.resolve("connect-rest-trust.p12");
+    this.password = randomPassword();
     try {
       Files.createDirectories(dir);
-      Path keys = write(dir.resolve("connect-rest-keys.p12"), Pem.keyStore(tls.certFile(), tls.keyFile()), password,
-          true);
-      c.put(p + "ssl.keystore.type", "PKCS12");
-      c.put(p + "ssl.keystore.location", keys.toString());
-      c.put(p + "ssl.keystore.password", password);
-      c.put(p + "ssl.key.password", password);
-      c.put(p + "ssl.client.auth", clientAuth);
-      c.put(p + "ssl.enabled.protocols", String.join(",", tls.protocols()));
-      // One trust store for both sides, as Connect's REST client reads the listener's settings too: the client CA
-      // for users' certificates, and the chain every worker presents, so that workers forwarding requests to each
-      // other trust each other (and pass as clients where certificates are required).
-      KeyStore trust = tls.clientCaFile() != null ? Pem.trustStore(tls.clientCaFile()) : emptyStore();
-      List<Certificate> chain = Pem.certificates(tls.certFile());
-      for (int i = 0; i < chain.size(); i++) {
-        trust.setCertificateEntry("peer-" + i, chain.get(i));
-      }
-      Path trusted = write(dir.resolve("connect-rest-trust.p12"), trust, password, false);
-      c.put(p + "ssl.truststore.type", "PKCS12");
-      c.put(p + "ssl.truststore.location", trusted.toString());
-      c.put(p + "ssl.truststore.password", password);
-      c.put("rest.advertised.listener", "https");
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot create " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes the key stores for a web configuration's TLS; fails when the PEM files cannot be read. */
+  public static RestTls create(WebConfig.Tls tls, Path dir) {
+    RestTls t = new RestTls(tls, dir);
+    t.seen = tls.fileTimes();
+    try {
+      t.writeStores();
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot serve TLS on Connect's REST API from " + tls.certFile() + " and "
           + tls.keyFile() + ": " + e.getMessage(), e);
     }
+    return t;
+  }
+
+  /**
+   * {@code listeners.https.*}, which Connect reads for its REST server and for the client that forwards requests
+   * between workers; the top-level {@code ssl.*} keys stay free for the worker's Kafka clients.
+   */
+  public Map<String, String> workerConfig() {
+    Map<String, String> c = new HashMap<>();
+    String p = "listeners.https.";
+    c.put(p + "ssl.keystore.type", "PKCS12");
+    c.put(p + "ssl.keystore.location", keys.toString());
+    c.put(p + "ssl.keystore.password", password);
+    c.put(p + "ssl.key.password", password);
+    c.put(p + "ssl.client.auth", clientAuth);
+    c.put(p + "ssl.enabled.protocols", String.join(",", tls.protocols()));
+    c.put(p + "ssl.truststore.type", "PKCS12");
+    c.put(p + "ssl.truststore.location", trusted.toString());
+    c.put(p + "ssl.truststore.password", password);
+    c.put("rest.advertised.listener", "https");
     return c;
+  }
+
+  /** From now on, a change to the PEM files is written to the key stores and loaded by these listeners. */
+  public synchronized void renewOnChange(List<SslContextFactory.Server> listeners) {
+    if (watcher != null || listeners.isEmpty()) {
+      return;
+    }
+    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sluice-connect-tls-reload");
+      t.setDaemon(true);
+      return t;
+    });
+    watcher.scheduleWithFixedDelay(() -> reloadIfChanged(listeners), 5, 5, TimeUnit.SECONDS);
+  }
+
+  private void reloadIfChanged(List<SslContextFactory.Server> listeners) {
+    List<FileTime> now = tls.fileTimes();
+    if (now.equals(seen)) {
+      return;
+    }
+    try {
+      writeStores();
+      for (SslContextFactory.Server f : listeners) {
+        f.reload(unchanged -> { });
+      }
+      seen = now;
+      log.info("Connect's REST API serves the renewed certificate {}", tls.certFile());
+    } catch (Exception e) {
+      // Keep serving the old certificate; the next check tries again (a half-written file is the usual cause).
+      log.warn("reloading TLS files {} for Connect's REST API failed: {}", tls.certFile(), e.getMessage());
+    }
+  }
+
+  /**
+   * One trust store for both sides, as Connect's REST client reads the listener's settings too: the client CA for
+   * users' certificates, and the chain every worker presents, so that workers forwarding requests to each other trust
+   * each other (and pass as clients where certificates are required).
+   */
+  private void writeStores() throws IOException, GeneralSecurityException {
+    KeyStore key = Pem.keyStore(tls.certFile(), tls.keyFile());
+    KeyStore trust = tls.clientCaFile() != null ? Pem.trustStore(tls.clientCaFile()) : emptyStore();
+    List<Certificate> chain = Pem.certificates(tls.certFile());
+    for (int i = 0; i < chain.size(); i++) {
+      trust.setCertificateEntry("peer-" + i, chain.get(i));
+    }
+    write(keys, key, password, true);
+    write(trusted, trust, password, false);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (watcher != null) {
+      watcher.shutdownNow();
+    }
   }
 
   private static Path write(Path file, KeyStore source, String password, boolean withKey)
@@ -82,11 +159,14 @@ public final class RestTls {
       out.setKeyEntry("key", source.getKey("key", Pem.NO_PASSWORD), password.toCharArray(),
           source.getCertificateChain("key"));
     }
-    Files.deleteIfExists(file);
-    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try (OutputStream o = Files.newOutputStream(file, StandardOpenOption.TRUNCATE_EXISTING)) {
+    // Written beside and moved into place, so that a reader (a forwarded request, a reload) sees one whole store.
+    Path next = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try (OutputStream o = Files.newOutputStream(next, StandardOpenOption.TRUNCATE_EXISTING)) {
       out.store(o, password.toCharArray());
     }
+    Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     return file;
   }
 

@@ -21,7 +21,8 @@ public final class SluiceRestExtension implements ConnectRestExtension {
 
   @Override
   public void register(ConnectRestExtensionContext context) {
-    WebConfig web = settings.webConfigFile().map(WebConfig::load).orElse(WebConfig.none());
+    WebConfig web = settings.webConfigFile().map(f -> WebConfig.load(f, settings.rolesFile().orElse(null)))
+        .orElse(WebConfig.none());
     context.configurable().register(new HeaderSizeLimit());
     context.configurable().register(new RestAccess(web, settings.internalToken()), Priorities.AUTHENTICATION);
     context.configurable().register(new ConnectorRequestFilter(settings));

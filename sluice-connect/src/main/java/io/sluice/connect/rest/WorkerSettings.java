@@ -10,7 +10,7 @@ import java.util.UUID;
 /** What the REST filters need from the worker configuration, and the keys Sluice adds to it. */
 public record WorkerSettings(String restUrl, KafkaCluster cluster, String offsetsTopic, String secretsTopic, Path backupDir,
     long maxRequestBytes, List<String> configProviders, String internalToken, Optional<Path> webConfigFile,
-    Optional<Path> serverCertificate) {
+    Optional<Path> rolesFile, Optional<Path> serverCertificate) {
   static final String DATA_DIR = "sluice.data.dir";
   static final String SECRETS_TOPIC = "sluice.secrets.topic";
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
@@ -22,6 +22,8 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
   public static final String INTERNAL_TOKEN = "sluice.rest.internal.token";
   /** The web configuration (Prometheus tools' format) whose users and roles guard the REST API. */
   public static final String WEB_CONFIG_FILE = "sluice.web.config.file";
+  /** The roles file that goes with it, when the roles are kept out of the web configuration. */
+  public static final String WEB_ROLES_FILE = "sluice.web.roles.file";
   /** The certificate the REST server presents, which the worker's calls to itself trust. */
   public static final String SERVER_CERTIFICATE = "sluice.rest.server.certificate";
 
@@ -50,6 +52,7 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
             .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
+        Optional.ofNullable(c.get(WEB_ROLES_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())));
   }
 }

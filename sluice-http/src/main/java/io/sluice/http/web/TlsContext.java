@@ -1,10 +1,7 @@
 package io.sluice.http.web;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,7 +30,7 @@ public final class TlsContext implements AutoCloseable {
       default -> { }
     }
     factory.setIncludeProtocols(tls.protocols().toArray(new String[0]));
-    seen = times();
+    seen = tls.fileTimes();
     watcher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sluice-tls-reload");
       t.setDaemon(true);
@@ -47,7 +44,7 @@ public final class TlsContext implements AutoCloseable {
   }
 
   private void reloadIfChanged() {
-    List<FileTime> now = times();
+    List<FileTime> now = tls.fileTimes();
     if (now.equals(seen)) {
       return;
     }
@@ -59,18 +56,6 @@ public final class TlsContext implements AutoCloseable {
       org.slf4j.LoggerFactory.getLogger(TlsContext.class).warn("reloading TLS files {} failed: {}", tls.certFile(),
           e.getMessage());
     }
-  }
-
-  private List<FileTime> times() {
-    List<FileTime> out = new ArrayList<>();
-    for (Path p : new Path[] {tls.certFile(), tls.keyFile(), tls.clientCaFile()}) {
-      try {
-        out.add(p == null ? null : Files.getLastModifiedTime(p));
-      } catch (IOException e) {
-        out.add(null);
-      }
-    }
-    return out;
   }
 
   private void load(SslContextFactory f) {

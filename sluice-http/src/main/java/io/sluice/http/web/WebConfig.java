@@ -17,20 +17,23 @@ import java.util.Set;
  * operator's existing file works unchanged: {@code tls_server_config} ({@code cert_file}, {@code key_file},
  * {@code client_auth_type}, {@code client_ca_file}, {@code min_version}), {@code basic_auth_users} (user → bcrypt
  * hash) and {@code http_server_config.headers}. Roles are Sluice's own, under a key of their own,
- * {@code sluice_roles} (user → read, operate or admin), so the file stays valid for Prometheus; a user without a role
- * is an admin, as every user of a Prometheus web configuration can do everything.
+ * {@code sluice_roles} (user → read, operate or admin); a user without a role is an admin, as every user of a
+ * Prometheus web configuration can do everything. The exporter toolkit refuses a file with a key it does not know, so
+ * the roles go in a file of their own (the roles file, with only that key) when the web configuration is shared with
+ * Prometheus or Alertmanager; roles there override any in the web configuration.
  *
  * @param tls how to serve TLS, or null for plain HTTP
  * @param users bcrypt hashes by user name; empty when no authentication is asked for
  * @param roles roles by user name (users not listed are admins)
  * @param headers response headers to add to every answer
  * @param source the file it came from, for messages
+ * @param rolesSource the roles file, or null when the roles (if any) are in the web configuration
  */
 public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> roles, Map<String, String> headers,
-    Path source) {
+    Path source, Path rolesSource) {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final Set<String> TOP = Set.of("tls_server_config", "basic_auth_users", "http_server_config",
-      "sluice_roles");
+  private static final String ROLES = "sluice_roles";
+  private static final Set<String> TOP = Set.of("tls_server_config", "basic_auth_users", "http_server_config", ROLES);
   private static final Set<String> TLS_KEYS = Set.of("cert_file", "key_file", "client_auth_type", "client_ca_file",
       "min_version", "max_version", "cipher_suites", "curve_preferences", "prefer_server_cipher_suites",
       "client_allowed_sans", "cert", "key");
@@ -57,6 +60,22 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
       };
       return all.subList(from, all.size());
     }
+
+    /**
+     * When the certificate, key and client CA files last changed (null for one missing), so that a server can tell
+     * a renewed certificate and load it without a restart.
+     */
+    public List<java.nio.file.attribute.FileTime> fileTimes() {
+      List<java.nio.file.attribute.FileTime> out = new java.util.ArrayList<>();
+      for (Path p : new Path[] {certFile, keyFile, clientCaFile}) {
+        try {
+          out.add(p == null ? null : Files.getLastModifiedTime(p));
+        } catch (IOException e) {
+          out.add(null);
+        }
+      }
+      return out;
+    }
   }
 
   public WebConfig {
@@ -66,7 +85,7 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
   }
 
   public static WebConfig none() {
-    return new WebConfig(null, Map.of(), Map.of(), Map.of(), null);
+    return new WebConfig(null, Map.of(), Map.of(), Map.of(), null, null);
   }
 
   /** This configuration with one more user (a hash) of the given role. */
@@ -75,7 +94,7 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
     u.put(user, bcryptHash);
     Map<String, Role> r = new LinkedHashMap<>(roles);
     r.put(user, role);
-    return new WebConfig(tls, u, r, headers, source);
+    return new WebConfig(tls, u, r, headers, source, rolesSource);
   }
 
   public boolean authenticates() {
@@ -88,17 +107,17 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
 
   /** Reads and checks a file; relative paths in it resolve against its folder, as in the toolkit. */
   public static WebConfig load(Path file) {
-    JsonNode root;
-    try {
-      root = YAML.readTree(Files.readString(file));
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the web configuration " + file + ": " + e.getMessage(), e);
-    }
-    if (root == null || root.isMissingNode() || root.isNull()) {
-      return new WebConfig(null, Map.of(), Map.of(), Map.of(), file);
-    }
-    if (!root.isObject()) {
-      throw new IllegalArgumentException(file + ": a web configuration is a mapping");
+    return load(file, null);
+  }
+
+  /** Reads and checks a web configuration and, unless null, the roles file that goes with it. */
+  public static WebConfig load(Path file, Path rolesFile) {
+    JsonNode root = mapping(file, "web configuration");
+    if (root == null) {
+      if (rolesFile != null) {
+        throw new IllegalArgumentException(rolesFile + ": roles need users; " + file + " has no basic_auth_users");
+      }
+      return new WebConfig(null, Map.of(), Map.of(), Map.of(), file, null);
     }
     unknown(root, TOP, file, "");
     Path base = file.toAbsolutePath().getParent();
@@ -137,17 +156,14 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
       users.put(e.getKey(), hash);
     });
     Map<String, Role> roles = new LinkedHashMap<>();
-    root.path("sluice_roles").fields().forEachRemaining(e -> {
-      if (!users.containsKey(e.getKey())) {
-        throw new IllegalArgumentException(file + ": sluice_roles names " + e.getKey()
-            + ", who is not in basic_auth_users");
+    readRoles(root, users, file, roles);
+    if (rolesFile != null) {
+      JsonNode r = mapping(rolesFile, "roles file");
+      if (r != null) {
+        unknown(r, Set.of(ROLES), rolesFile, "");
+        readRoles(r, users, rolesFile, roles);
       }
-      try {
-        roles.put(e.getKey(), Role.parse(e.getValue().asText()));
-      } catch (IllegalArgumentException bad) {
-        throw new IllegalArgumentException(file + ": " + bad.getMessage(), bad);
-      }
-    });
+    }
     Map<String, String> headers = new LinkedHashMap<>();
     JsonNode h = root.path("http_server_config").path("headers");
     for (Iterator<Map.Entry<String, JsonNode>> it = h.fields(); it.hasNext(); ) {
@@ -158,7 +174,42 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
       }
       headers.put(e.getKey(), e.getValue().asText());
     }
-    return new WebConfig(tls, users, roles, headers, file);
+    return new WebConfig(tls, users, roles, headers, file, rolesFile);
+  }
+
+  /** A YAML file's top mapping, or null when the file is empty. */
+  private static JsonNode mapping(Path file, String what) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the " + what + " " + file + ": " + e.getMessage(), e);
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      return null;
+    }
+    if (!root.isObject()) {
+      throw new IllegalArgumentException(file + ": a " + what + " is a mapping");
+    }
+    return root;
+  }
+
+  private static void readRoles(JsonNode root, Map<String, String> users, Path file, Map<String, Role> into) {
+    JsonNode r = root.path(ROLES);
+    if (!r.isMissingNode() && !r.isNull() && !r.isObject()) {
+      throw new IllegalArgumentException(file + ": " + ROLES + " maps user names to read, operate or admin");
+    }
+    r.fields().forEachRemaining(e -> {
+      if (!users.containsKey(e.getKey())) {
+        throw new IllegalArgumentException(file + ": " + ROLES + " names " + e.getKey()
+            + ", who is not in basic_auth_users");
+      }
+      try {
+        into.put(e.getKey(), Role.parse(e.getValue().asText()));
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException(file + ": " + bad.getMessage(), bad);
+      }
+    });
   }
 
   private static void unknown(JsonNode node, Set<String> known, Path file, String prefix) {

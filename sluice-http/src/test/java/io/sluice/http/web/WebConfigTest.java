@@ -188,4 +188,34 @@ class WebConfigTest {
         .contains("needs cert_file and key_file"));
     assertNotEquals(BasicAuth.hash("x"), BasicAuth.hash("x"), "salted");
   }
+
+  /** Prometheus refuses a web configuration with a key it does not know, so roles can live in a file of their own. */
+  @Test
+  void rolesInAFileOfTheirOwnLeaveTheWebConfigurationAsPrometheusReadsIt() throws Exception {
+    Path web = Files.writeString(dir.resolve("shared-web.yml"), """
+        basic_auth_users:
+          alice: %s
+          bob: %s
+          carol: %s
+        sluice_roles:
+          bob: admin
+          carol: operate
+        """.formatted(BasicAuth.hash("a"), BasicAuth.hash("b"), BasicAuth.hash("c")));
+    Path roles = Files.writeString(dir.resolve("roles.yml"), "sluice_roles:\n  bob: read\n");
+    WebConfig both = WebConfig.load(web, roles);
+    assertEquals(Role.ADMIN, both.roleOf("alice"), "a user without a role is an admin");
+    assertEquals(Role.READ, both.roleOf("bob"), "the roles file overrides the web configuration");
+    assertEquals(Role.OPERATE, both.roleOf("carol"));
+    assertEquals(roles, both.rolesSource());
+
+    Path stranger = Files.writeString(dir.resolve("roles-stranger.yml"), "sluice_roles:\n  mallory: read\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> WebConfig.load(web, stranger)).getMessage()
+        .contains("mallory, who is not in basic_auth_users"));
+    Path other = Files.writeString(dir.resolve("roles-other.yml"), "basic_auth_users:\n  bob: x\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> WebConfig.load(web, other)).getMessage()
+        .contains("unknown field basic_auth_users"));
+    Path list = Files.writeString(dir.resolve("roles-list.yml"), "sluice_roles:\n  - bob\n");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> WebConfig.load(web, list)).getMessage()
+        .contains("maps user names to read, operate or admin"));
+  }
 }
