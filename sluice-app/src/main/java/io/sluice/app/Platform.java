@@ -295,19 +295,34 @@ public final class Platform implements AutoCloseable {
   }
 
   private void startDashboard(SluiceConfig config, String host, Path dataDir) {
-    // Sluice's internal user is for Sluice's own servers: APIs elsewhere are read without it.
-    boolean own = config.find(SluiceConfig.UI_METRICS_URL).isEmpty() && config.find(SluiceConfig.UI_ALERTS_URL).isEmpty();
     Dashboard ui = Dashboard.builder()
         .host(host)
         .port(config.port(SluiceConfig.UI_PORT))
         .dataDir(dataDir.resolve("ui"))
         .metricsUrl(config.find(SluiceConfig.UI_METRICS_URL).orElse(urls.get("metrics")))
         .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(urls.get("alerts")))
-        .upstream(own ? web.internalClient() : io.sluice.http.client.HttpClientConfig.none())
+        .upstream(dashboardClient(config, SluiceConfig.UI_METRICS_URL, SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE),
+            dashboardClient(config, SluiceConfig.UI_ALERTS_URL, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE))
         .webConfig(web.of("ui"))
         .start();
     started.push(ui::close);
     urls.put("ui", ui.url());
+  }
+
+  /**
+   * How the dashboard reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
+   * {@code http_config} file given for it, if any (Sluice's internal user is for Sluice's own servers only).
+   */
+  private io.sluice.http.client.HttpClientConfig dashboardClient(SluiceConfig config, String urlKey, String fileKey) {
+    if (config.find(urlKey).isEmpty()) {
+      return web.internalClient();
+    }
+    try {
+      return config.find(fileKey).map(f -> io.sluice.http.client.HttpClientConfig.load(Path.of(f)))
+          .orElse(io.sluice.http.client.HttpClientConfig.none());
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(fileKey + ": " + e.getMessage());
+    }
   }
 
   private void startRegistry(SluiceConfig config, String host) {

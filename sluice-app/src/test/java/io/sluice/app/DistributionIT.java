@@ -300,29 +300,14 @@ class DistributionIT {
     Run users = sluice("ui", "user", "list", "--data-dir", data.toString());
     assertEquals(0, users.exit(), users::toString);
     assertEquals(List.of("admin", "ops"), users.out().lines().map(l -> l.split("\t")[0]).toList(), users::toString);
-    assertEquals(303, login(http, ui, "ops", "ops-dashboard-pw").statusCode());
+    assertEquals(303, DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw").statusCode());
     // Guessing is slowed down: after three failures the next attempt must wait, whatever its password.
     for (int i = 0; i < 3; i++) {
-      assertEquals(401, login(http, ui, "ops", "guess-" + i).statusCode());
+      assertEquals(401, DashboardLogin.login(http, ui, "ops", "guess-" + i).statusCode());
     }
-    HttpResponse<String> slowed = login(http, ui, "ops", "ops-dashboard-pw");
+    HttpResponse<String> slowed = DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw");
     assertEquals(429, slowed.statusCode());
     assertTrue(slowed.headers().firstValue("Retry-After").isPresent());
-  }
-
-  /** A login as a browser makes it: the form's token from GET /login, sent back as cookie and field. */
-  private static HttpResponse<String> login(HttpClient http, String ui, String user, String password)
-      throws Exception {
-    HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create(ui + "/login")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    String cookie = form.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
-    java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"")
-        .matcher(form.body());
-    assertTrue(token.find(), form.body());
-    return http.send(HttpRequest.newBuilder(URI.create(ui + "/login")).header("Cookie", cookie)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString("csrf=" + token.group(1) + "&user=" + user + "&password="
-            + password)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Reloads the page until {@code condition} holds after a reload (each given 20 s to draw), for up to 2 minutes. */

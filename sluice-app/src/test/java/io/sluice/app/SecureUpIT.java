@@ -80,9 +80,19 @@ class SecureUpIT {
     kafkaPort = freePort();
     // The embedded broker itself requires SASL (SCRAM-SHA-512) of every client, Sluice's own included.
     Files.writeString(dir.resolve("kafka.pw"), "embedded-kafka-pw\n");
+    // The dashboard reads the metrics and alerts APIs as it would a Prometheus and an Alertmanager elsewhere: by URL,
+    // with an http_config file each (a read-only user, the CA to trust).
+    Files.writeString(dir.resolve("reader.pw"), "reader-pw\n");
+    String readerHttpConfig = String.join("\n", "basic_auth:", "  username: reader", "  password_file: reader.pw",
+        "tls_config:", "  ca_file: tls.crt", "");
+    Files.writeString(dir.resolve("ui-metrics.yml"), readerHttpConfig);
+    Files.writeString(dir.resolve("ui-alerts.yml"), readerHttpConfig);
     Path sluiceYaml = Files.writeString(dir.resolve("sluice.yaml"), String.join("\n", "kafka:", "  client:",
         "    security.protocol: SASL_PLAINTEXT", "    sasl.mechanism: SCRAM-SHA-512", "    sasl.username: sluice",
-        "    sasl.password.file: " + dir.resolve("kafka.pw"), ""));
+        "    sasl.password.file: " + dir.resolve("kafka.pw"),
+        "ui.metrics.url: https://127.0.0.1:" + metricsPort, "ui.metrics.http.config.file: " + dir.resolve("ui-metrics.yml"),
+        "ui.alerts.url: https://127.0.0.1:" + alertsPort, "ui.alerts.http.config.file: " + dir.resolve("ui-alerts.yml"),
+        ""));
     up = PackagedSluice.up(dir, List.of("--config", sluiceYaml.toString(), "--data-dir", dir.resolve("data").toString(),
         "--kafka-port", "" + kafkaPort,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
@@ -163,6 +173,25 @@ class SecureUpIT {
    * Bad input on every API of the platform: each answers a 4xx in that API's own error shape (never a 5xx), stores
    * nothing, and the platform keeps serving, a client that trickles its request bytes included.
    */
+  /** Secured APIs given by URL are read with the http_config given for each, as Prometheus reads its targets. */
+  @Test
+  void theDashboardReadsSecuredApisWithTheHttpConfigGivenForEach() throws Exception {
+    Path pw = Files.writeString(dir.resolve("ops-ui.pw"), "ops-dashboard-pw\n");
+    PackagedSluice.Run added = PackagedSluice.run(dir, "ui", "user", "add", "ops", "--password-file", pw.toString(),
+        "--data-dir", dir.resolve("data").toString());
+    assertEquals(0, added.exit(), added::toString);
+    HttpResponse<String> login = DashboardLogin.login(client, ui, "ops", "ops-dashboard-pw");
+    assertEquals(303, login.statusCode(), login.body());
+    String session = DashboardLogin.session(login);
+    HttpResponse<String> query = client.send(HttpRequest.newBuilder(URI.create(ui + "/api/query?query=up"))
+        .header("Cookie", session).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, query.statusCode(), query.body());
+    assertEquals("success", JSON.readTree(query.body()).path("status").asText(), query.body());
+    HttpResponse<String> firing = client.send(HttpRequest.newBuilder(URI.create(ui + "/api/alerts"))
+        .header("Cookie", session).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, firing.statusCode(), firing.body());
+  }
+
   /** The file this run's surfaces are guarded by is one Prometheus itself accepts (its parser is strict). */
   @Test
   void theWebConfigurationStaysOnePrometheusReads() throws Exception {

@@ -47,7 +47,8 @@ public final class Dashboard implements AutoCloseable {
     private Path dataDir = Path.of("data", "ui");
     private String metricsUrl = "http://127.0.0.1:9090";
     private String alertsUrl = "http://127.0.0.1:9093";
-    private HttpClientConfig upstream = HttpClientConfig.none();
+    private HttpClientConfig metricsClient = HttpClientConfig.none();
+    private HttpClientConfig alertsClient = HttpClientConfig.none();
     private WebConfig web = WebConfig.none();
     private Clock clock = Clock.systemUTC();
 
@@ -81,9 +82,18 @@ public final class Dashboard implements AutoCloseable {
       return this;
     }
 
-    /** Credentials and TLS for reaching the two APIs. */
+    /** Credentials and TLS for reaching the two APIs, the same for both. */
     public Builder upstream(HttpClientConfig upstream) {
-      this.upstream = upstream;
+      return upstream(upstream, upstream);
+    }
+
+    /**
+     * Credentials and TLS for reaching the metrics API and the alerts API, each its own (a Prometheus and an
+     * Alertmanager elsewhere rarely share them).
+     */
+    public Builder upstream(HttpClientConfig metrics, HttpClientConfig alerts) {
+      this.metricsClient = metrics;
+      this.alertsClient = alerts;
       return this;
     }
 
@@ -102,8 +112,8 @@ public final class Dashboard implements AutoCloseable {
     }
 
     public Dashboard start() {
-      Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl, alertsUrl,
-          upstream, web.tls() != null);
+      Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl,
+          metricsClient, alertsUrl, alertsClient, web.tls() != null);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);
       HttpServer server = site.register(HttpServer.builder("dashboard").host(host).port(port).webConfig(tlsOnly)
           .maxRequestBytes(64 << 10)).start();

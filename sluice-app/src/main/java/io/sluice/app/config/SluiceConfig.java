@@ -51,6 +51,13 @@ public record SluiceConfig(Map<String, String> values) {
    */
   public static final String UI_METRICS_URL = "ui.metrics.url";
   public static final String UI_ALERTS_URL = "ui.alerts.url";
+  /**
+   * How the dashboard reaches {@code ui.metrics.url} and {@code ui.alerts.url} when they are secured: a file each,
+   * in the keys of Prometheus' {@code http_config} ({@code basic_auth}, {@code authorization}, {@code tls_config},
+   * with their {@code *_file} forms).
+   */
+  public static final String UI_METRICS_HTTP_CONFIG_FILE = "ui.metrics.http.config.file";
+  public static final String UI_ALERTS_HTTP_CONFIG_FILE = "ui.alerts.http.config.file";
   public static final String REGISTRY_MAX_REQUEST = "registry.max.request.bytes";
   public static final String METRICS_MAX_REQUEST = "metrics.max.request.bytes";
   public static final String ALERTS_MAX_REQUEST = "alerts.max.request.bytes";

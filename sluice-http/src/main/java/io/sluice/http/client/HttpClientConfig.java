@@ -63,6 +63,41 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Cred
     return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), null, true);
   }
 
+  /** The keys of an {@code http_config} that a file of its own may hold. */
+  private static final java.util.Set<String> KEYS = java.util.Set.of("basic_auth", "authorization", "bearer_token",
+      "bearer_token_file", "tls_config", "follow_redirects");
+
+  /**
+   * An {@code http_config} in a file of its own (YAML); relative paths in it resolve against its folder. An unknown
+   * key is refused, as Prometheus refuses one, and the message never quotes a value.
+   */
+  public static HttpClientConfig load(Path file) {
+    JsonNode root;
+    try {
+      root = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+          .readTree(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the http_config " + file + ": " + e.getClass().getSimpleName(),
+          e);
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      return none();
+    }
+    if (!root.isObject()) {
+      throw new IllegalArgumentException(file + ": an http_config is a mapping");
+    }
+    root.fieldNames().forEachRemaining(k -> {
+      if (!KEYS.contains(k)) {
+        throw new IllegalArgumentException(file + ": unknown field " + k + " (an http_config has " + KEYS + ")");
+      }
+    });
+    try {
+      return parse(root, file.toAbsolutePath().getParent());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Parses an {@code http_config} (or the same keys inline in a scrape or alertmanager config). */
   public static HttpClientConfig parse(JsonNode n, Path baseDir) {
     Optional<String> type = Optional.empty();

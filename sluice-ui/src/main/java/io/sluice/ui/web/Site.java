@@ -56,12 +56,12 @@ public final class Site {
   private final Upstream upstream;
   private final boolean secureCookies;
 
-  public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl, String alertsUrl,
-      HttpClientConfig client, boolean secureCookies) {
+  public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl,
+      HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient, boolean secureCookies) {
     this.accounts = accounts;
     this.sessions = sessions;
     this.throttle = throttle;
-    this.upstream = new Upstream(metricsUrl, alertsUrl, client);
+    this.upstream = new Upstream(metricsUrl, metricsClient, alertsUrl, alertsClient);
     this.secureCookies = secureCookies;
   }
 

@@ -30,16 +30,19 @@ final class Upstream {
     }
   }
 
-  private final String metricsUrl;
-  private final String alertsUrl;
-  private final HttpClient http;
-  private final HttpClientConfig client;
+  /** One API and how to reach it: credentials and TLS in the keys of Prometheus' {@code http_config}. */
+  private record Api(String url, HttpClientConfig config, HttpClient http) {
+    static Api of(String url, HttpClientConfig config) {
+      return new Api(trim(url), config, config.builder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+  }
 
-  Upstream(String metricsUrl, String alertsUrl, HttpClientConfig client) {
-    this.metricsUrl = trim(metricsUrl);
-    this.alertsUrl = trim(alertsUrl);
-    this.client = client;
-    this.http = client.builder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Api metrics;
+  private final Api alerts;
+
+  Upstream(String metricsUrl, HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient) {
+    this.metrics = Api.of(metricsUrl, metricsClient);
+    this.alerts = Api.of(alertsUrl, alertsClient);
   }
 
   private static String trim(String url) {
@@ -47,7 +50,7 @@ final class Upstream {
   }
 
   String metricsUrl() {
-    return metricsUrl;
+    return metrics.url();
   }
 
   /** {@code GET /api/v1/<path>?<query>} of the metrics server. */
@@ -60,20 +63,20 @@ final class Upstream {
       q.append(q.isEmpty() ? "?" : "&").append(params[i]).append('=')
           .append(URLEncoder.encode(params[i + 1], StandardCharsets.UTF_8));
     }
-    return get(metricsUrl + "/api/v1/" + path + q);
+    return get(metrics, metrics.url() + "/api/v1/" + path + q);
   }
 
   /** The router's active alerts (not silenced, not inhibited), as {@code GET /api/v2/alerts} lists them. */
   Answer activeAlerts() {
-    return get(alertsUrl + "/api/v2/alerts?active=true&silenced=false&inhibited=false");
+    return get(alerts, alerts.url() + "/api/v2/alerts?active=true&silenced=false&inhibited=false");
   }
 
-  private Answer get(String url) {
+  private static Answer get(Api api, String url) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET()
         .header("Accept", "application/json");
-    client.authorization().ifPresent(a -> b.header("Authorization", a));
+    api.config().authorization().ifPresent(a -> b.header("Authorization", a));
     try {
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = api.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body());
     } catch (IOException e) {
       return new Answer(502, JSON.createObjectNode().put("status", "error").put("errorType", "unavailable")
