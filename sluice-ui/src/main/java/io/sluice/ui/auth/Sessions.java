@@ -20,8 +20,14 @@ public final class Sessions {
   public static final Duration ABSOLUTE = Duration.ofHours(12);
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /** One session; its id and token are secrets and never printed. */
-  public record Session(String id, String user, String csrf, boolean mustChange, Instant started, Instant lastSeen) {
+  /**
+   * One session; its id and token are secrets and never printed.
+   *
+   * @param credential the account's password hash when the session began (or changed the password itself): a
+   *     session whose user's password has changed since, from the CLI for instance, has ended
+   */
+  public record Session(String id, String user, String csrf, boolean mustChange, Instant started, Instant lastSeen,
+      String credential) {
     @Override
     public String toString() {
       return "Session[" + user + "]";
@@ -41,9 +47,9 @@ public final class Sessions {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
-  public Session start(String user, boolean mustChange) {
+  public Session start(String user, boolean mustChange, String credential) {
     Instant now = clock.instant();
-    Session s = new Session(randomToken(), user, randomToken(), mustChange, now, now);
+    Session s = new Session(randomToken(), user, randomToken(), mustChange, now, now, credential);
     sessions.put(s.id(), s);
     return s;
   }
@@ -62,25 +68,20 @@ public final class Sessions {
       sessions.remove(id);
       return Optional.empty();
     }
-    Session seen = new Session(s.id(), s.user(), s.csrf(), s.mustChange(), s.started(), now);
+    Session seen = new Session(s.id(), s.user(), s.csrf(), s.mustChange(), s.started(), now, s.credential());
     sessions.put(id, seen);
     return Optional.of(seen);
   }
 
-  /** The password was changed: the session may show data now. */
-  public void passwordChanged(Session s) {
+  /** The session changed its user's password: it may show data now, and it goes on under the new one. */
+  public void passwordChanged(Session s, String credential) {
     sessions.computeIfPresent(s.id(), (k, old) -> new Session(old.id(), old.user(), old.csrf(), false,
-        old.started(), old.lastSeen()));
+        old.started(), old.lastSeen(), credential));
   }
 
   public void end(String id) {
     if (id != null) {
       sessions.remove(id);
     }
-  }
-
-  /** Ends every session of a user (after a password change from the CLI, for instance). */
-  public void endAll(String user) {
-    sessions.values().removeIf(s -> s.user().equals(user));
   }
 }

@@ -93,8 +93,18 @@ public final class Site {
 
   // ---- sessions
 
+  /**
+   * The request's live session. One whose user has since got another password (from {@code sluice ui user passwd},
+   * or in another session) or is gone ends here, as a password change ends the sessions it was meant to lock out.
+   */
   private Optional<Session> session(HttpRequest r) {
-    return sessions.find(cookie(r, SESSION_COOKIE));
+    Optional<Session> s = sessions.find(cookie(r, SESSION_COOKIE));
+    if (s.isPresent() && !accounts.find(s.get().user()).map(a -> a.hash().equals(s.get().credential()))
+        .orElse(false)) {
+      sessions.end(s.get().id());
+      return Optional.empty();
+    }
+    return s;
   }
 
   /** A page: the login without a session, the password page while the password must change. */
@@ -150,7 +160,7 @@ public final class Site {
       return loginAgain(401, expected, "Wrong user name or password.");
     }
     throttle.succeeded(user, address);
-    Session s = sessions.start(user, account.get().mustChange());
+    Session s = sessions.start(user, account.get().mustChange(), account.get().hash());
     audit("POST /login", user, address, 303);
     return redirect(s.mustChange() ? "/password" : "/")
         .withHeader("Set-Cookie", cookieHeader(SESSION_COOKIE, s.id(), "/", Sessions.ABSOLUTE.toSeconds()));
@@ -188,7 +198,7 @@ public final class Site {
       audit("POST /password", s.get().user(), r.remoteAddress(), 400);
       return html(400, render("password.html", s.get(), Map.of("error", error)));
     }
-    sessions.passwordChanged(s.get());
+    sessions.passwordChanged(s.get(), accounts.find(s.get().user()).map(Accounts.Account::hash).orElse(""));
     audit("POST /password", s.get().user(), r.remoteAddress(), 303);
     return redirect("/");
   }

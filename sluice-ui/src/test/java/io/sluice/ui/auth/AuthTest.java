@@ -85,13 +85,13 @@ class AuthTest {
   void sessionsExpireWhenIdleAndAfterTheirLifetime() {
     Ticking clock = new Ticking();
     Sessions sessions = new Sessions(clock);
-    Sessions.Session s = sessions.start("ops", false);
+    Sessions.Session s = sessions.start("ops", false, "hash");
     assertFalse(s.toString().contains(s.id()) || s.toString().contains(s.csrf()));
     clock.now = clock.now.plus(Sessions.IDLE.minusMinutes(1));
     assertTrue(sessions.find(s.id()).isPresent());
     clock.now = clock.now.plus(Sessions.IDLE.plusMinutes(1));
     assertTrue(sessions.find(s.id()).isEmpty(), "idle too long");
-    Sessions.Session busy = sessions.start("ops", false);
+    Sessions.Session busy = sessions.start("ops", false, "hash");
     for (int i = 0; i < 13; i++) {
       clock.now = clock.now.plus(Duration.ofMinutes(59));
       sessions.find(busy.id());
