@@ -42,6 +42,19 @@ public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
   /** The consumer interceptor a worker needs for {@code svc_cdc_freshness_seconds}; give it to the worker's builder. */
   public static final Class<?> FRESHNESS = FreshnessInterceptor.class;
+  /**
+   * The series every node of a cluster writes alike, read from the cluster's shared state (the status topic, topic
+   * end offsets, consumer groups, the source databases) rather than from the tasks this worker runs. A view that
+   * scrapes every node has each of them once per node: take them with max (or min) over the nodes, never sum or
+   * count.
+   */
+  public static final java.util.Set<String> CLUSTER_WIDE = java.util.Set.of("svc_connect_connector_status",
+      "svc_connect_connector_status_info", "svc_connect_connector_task_metrics_total_restarts_total",
+      "svc_connect_dlq_records_total", "svc_connect_dlq_records_total_timestamp_seconds",
+      "svc_topic_partition_current_offset", "svc_connect_sink_consumer_lag",
+      "svc_postgres_replication_slot_retained_wal_bytes", "svc_postgres_replication_slot_wal_status",
+      "svc_postgres_max_slot_wal_keep_size_bytes", "svc_mysql_binlog_oldest_age_seconds",
+      "svc_mysql_binlog_retention_seconds");
 
   private final HttpServer http;
   private final PrometheusRegistry registry;

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The eight panels of a pipeline, as the system description lists them, over the series Sluice's exporter writes.
  * The pipeline is the {@code pipeline} label the exporter puts on a source's series and on the series of the sinks
- * that read its topics.
+ * that read its topics. Series read from a cluster's shared state come from every node's exporter alike (see {@code
+ * MetricsExporter.CLUSTER_WIDE}); the panels take them with {@code max} over the nodes, never summed.
  */
 public final class PipelinePanels {
   private PipelinePanels() {}
@@ -41,15 +42,16 @@ public final class PipelinePanels {
               "{{connector}}")),
           List.of(), "RUNNING, PAUSED, FAILED, STOPPED or UNASSIGNED, and since when."),
       new Panel("dlq", "DLQ volume", Kind.TIMESERIES, "records", List.of(
-          new Query("sum by (connector) (svc_connect_dlq_records_total{connector=~\"$connectors\"})", "{{connector}}")),
+          new Query("max by (connector) (svc_connect_dlq_records_total{connector=~\"$connectors\"})", "{{connector}}")),
           List.of(), "Records in the dead-letter topics of the pipeline's sinks."),
       new Panel("running", "Task running ratio", Kind.TIMESERIES, "ratio", List.of(
           new Query("avg by (connector) (svc_connect_connector_task_metrics_running_ratio{connector=~\"$connectors\"})",
               "{{connector}}")),
           List.of(), "Share of time the tasks spent running (1 = always)."),
       new Panel("restarts", "Restarts in the last hour", Kind.STAT, "restarts", List.of(
-          new Query("sum by (connector) (increase(svc_connect_connector_task_metrics_total_restarts_total"
-              + "{connector=~\"$connectors\"}[1h]))", "{{connector}}")),
+          new Query("sum by (connector) (max by (connector, task) (increase("
+              + "svc_connect_connector_task_metrics_total_restarts_total{connector=~\"$connectors\"}[1h])))",
+              "{{connector}}")),
           List.of(), "Task and connector restarts over the last hour."),
       new Panel("batch", "Batch processing time", Kind.TIMESERIES, "s", List.of(
           new Query("max by (connector) (svc_connect_source_task_metrics_poll_batch_avg_time_seconds"
