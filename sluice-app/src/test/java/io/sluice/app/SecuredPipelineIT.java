@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestCertificate;
 import io.sluice.http.web.BasicAuth;
@@ -168,6 +169,71 @@ class SecuredPipelineIT {
     return r;
   }
 
+  /**
+   * A MariaDB source keeps its schema history in Kafka through a producer and consumer of its own, which Connect's
+   * client settings do not reach. Given no {@code schema.history.*} settings at all, it reaches the SASL_SSL cluster as
+   * the worker does: its config holds references to the worker's own settings, never the password.
+   */
+  private static void mariaDbSourceReachesTheSecuredClusterWithoutSchemaHistorySettings(String connect)
+      throws Exception {
+    if (!BinlogMariaDb.installed()) {
+      assertTrue(System.getenv("CI") == null, "mariadb-server is missing: .ci/run installs it");
+      System.err.println("skipped: MariaDB not installed, the secured MariaDB source is not tried");
+      return;
+    }
+    try (BinlogMariaDb db = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "secured source")) {
+      db.execute("CREATE DATABASE shop", "CREATE TABLE shop.orders (id int PRIMARY KEY, item varchar(40) NOT NULL)",
+          "INSERT INTO shop.orders VALUES (1, 'one'), (2, 'two')");
+      Map<String, String> config = new java.util.LinkedHashMap<>();
+      config.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+      config.put("database.hostname", "127.0.0.1");
+      config.put("database.port", String.valueOf(db.port()));
+      config.put("database.user", "root");
+      config.put("database.password", "");
+      config.put("database.server.id", "5402");
+      config.put("topic.prefix", "securedmaria");
+      config.put("database.include.list", "shop");
+      config.put("table.include.list", "shop.orders");
+      config.put("snapshot.locking.mode", "none");
+      HttpResponse<String> created = call("POST", connect + "/connectors", JSON.writeValueAsString(Map.of(
+          "name", "secured-mariadb", "config", config)));
+      assertEquals(201, created.statusCode(), created.body());
+      try (Admin admin = Admin.create(Map.of("bootstrap.servers", plain))) {
+        try {
+          io.sluice.connect.testing.Eventually.await("the MariaDB snapshot in its topic", Duration.ofSeconds(120),
+              () -> endOffset(admin, "securedmaria.shop.orders"), n -> n == 2);
+        } catch (AssertionError e) {
+          throw new AssertionError(e.getMessage() + "; status: "
+              + call("GET", connect + "/connectors/secured-mariadb/status", null).body(), e);
+        }
+        assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("securedmaria-schema-history"));
+      }
+      JsonNode stored = JSON.readTree(call("GET", connect + "/connectors/secured-mariadb/config", null).body());
+      assertEquals("${sluice-kafka:sasl.jaas.config}",
+          stored.path("schema.history.internal.producer.sasl.jaas.config").asText(), stored.toString());
+      assertEquals("${sluice-kafka:bootstrap.servers}",
+          stored.path("schema.history.internal.kafka.bootstrap.servers").asText(), stored.toString());
+      assertEquals(200, call("GET", connect + "/connectors/secured-mariadb/tasks", null).statusCode());
+      // The worker's credentials stand only for the Kafka settings of their name.
+      Map<String, String> stealing = new java.util.LinkedHashMap<>(config);
+      stealing.put("database.hostname", "${sluice-kafka:sasl.jaas.config}");
+      HttpResponse<String> refused = call("PUT", connect + "/connectors/secured-mariadb-2/config",
+          JSON.writeValueAsString(stealing));
+      assertEquals(400, refused.statusCode(), refused.body());
+      assertEquals(204, call("DELETE", connect + "/connectors/secured-mariadb", null).statusCode());
+    }
+  }
+
+  private static long endOffset(Admin admin, String topic) {
+    try {
+      var tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+      return admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(tp)
+          .get(10, TimeUnit.SECONDS).offset();
+    } catch (Exception notYet) {
+      return -1;
+    }
+  }
+
   @Test
   void aSecuredPipelineRunsAndNoSecretShowsAnywhere() throws Exception {
     Path good = config("good", KAFKA_PASSWORD);
@@ -193,6 +259,7 @@ class SecuredPipelineIT {
       pipeline.awaitSinkMatchesSource();
       JsonNode stored = JSON.readTree(call("GET", connect + "/connectors/secured-source/config", null).body());
       assertTrue(stored.path("database.password").asText().startsWith("${sluice:"), stored.toString());
+      mariaDbSourceReachesTheSecuredClusterWithoutSchemaHistorySettings(connect);
       // The alert state, over SASL_SSL, and the router's view of its own configuration.
       String silence = "{\"matchers\": [{\"name\": \"connector\", \"value\": \"x\", \"isRegex\": false}], "
           + "\"startsAt\": \"" + Instant.now() + "\", \"endsAt\": \"" + Instant.now().plusSeconds(600)

@@ -1,6 +1,7 @@
 package io.sluice.connect;
 
 import io.sluice.connect.convert.JsonEnvelopeConverter;
+import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.client.ClientOptions;
@@ -212,6 +213,7 @@ public final class ConnectRuntime implements AutoCloseable {
           c.put(client + k, v);
         }
         c.put("config.providers." + SecretConfigProvider.NAME + ".param." + k, v);
+        c.put("config.providers." + KafkaClientConfigProvider.NAME + ".param." + k, v);
       });
       c.put("group.id", groupId);
       c.put("listeners", scheme() + "://" + restHost + ":" + restPort);
@@ -251,10 +253,13 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("producer.enable.idempotence", "true");
       c.put("producer.max.in.flight.requests.per.connection", "5");
       c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
-      c.put("config.providers", SecretConfigProvider.NAME);
+      c.put("config.providers", SecretConfigProvider.NAME + "," + KafkaClientConfigProvider.NAME);
       c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", cluster.bootstrapServers());
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
+      c.put("config.providers." + KafkaClientConfigProvider.NAME + ".class", KafkaClientConfigProvider.class.getName());
+      c.put("config.providers." + KafkaClientConfigProvider.NAME + ".param.bootstrap.servers",
+          cluster.bootstrapServers());
       c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
       if (!consumerInterceptors.isEmpty()) {
         c.put("consumer.interceptor.classes", String.join(",", consumerInterceptors));
@@ -274,6 +279,7 @@ public final class ConnectRuntime implements AutoCloseable {
         c.put(WorkerSettings.SERVER_CERTIFICATE, web.tls().certFile().toAbsolutePath().toString());
       }
       c.putAll(overrides);
+      c.put(WorkerSettings.CONFIG_PROVIDERS, c.get("config.providers"));
       return c;
     }
 

@@ -169,6 +169,26 @@ class RestAdditionsTest {
     assertEquals(204, restA.call("DELETE", "/connectors/" + name, null).status());
   }
 
+  /** The worker's own Kafka settings are referenced, never copied, and only under the key of their own name. */
+  @Test
+  void aReferenceToTheWorkersKafkaSettingsStaysOneAndStandsOnlyForItsOwnSetting() {
+    String name = pipeline.name + "-kafka-ref";
+    Map<String, String> config = sink(SECRET);
+    config.put("consumer.override.sasl.jaas.config", "${sluice-kafka:sasl.jaas.config}");
+    ConnectClient.Reply created = restA.call("PUT", "/connectors/" + name + "/config", config);
+    assertEquals(201, created.status(), created.body());
+    for (JsonNode stored : configs(name)) {
+      assertEquals("${sluice-kafka:sasl.jaas.config}", stored.path("consumer.override.sasl.jaas.config").asText());
+    }
+    assertEquals(204, restA.call("DELETE", "/connectors/" + name, null).status());
+    Map<String, String> elsewhere = sink(SECRET);
+    elsewhere.put("connection.url", "${sluice-kafka:sasl.jaas.config}");
+    ConnectClient.Reply refused = restB.call("PUT", "/connectors/" + name + "-2/config", elsewhere);
+    assertEquals(400, refused.status(), refused.body());
+    assertTrue(refused.json().path("message").asText().contains("only for the Kafka client setting of its name"),
+        refused.body());
+  }
+
   @Test
   void aPatchedSnapshotModeIsTranslatedAgainstTheMergedConfig() {
     String name = pipeline.name + "-modes";

@@ -9,6 +9,7 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetsSnapshot;
 import io.sluice.connect.offsets.OffsetsTopic;
+import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.connect.snapshot.SnapshotModes;
@@ -207,6 +208,8 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     Map<String, String> given = new java.util.HashMap<>();
     config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
     ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
+    SchemaHistoryClients.missing(given, settings.cluster().security().keySet()).forEach(config::put);
+    requireOwnKafkaSettings(config);
     if (connector != null) {
       hideSecrets(connector, config);
     }
@@ -300,6 +303,29 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       config.put(key, SecretConfigProvider.reference(connector, key));
     });
   }
+
+  /**
+   * A {@code ${sluice-kafka:K}} reference stands only for the setting of the same name (a key ending in {@code K}):
+   * the worker's Kafka credentials are for its cluster's clients, not for a database password or a host name, where
+   * a connector would send them elsewhere.
+   */
+  private static void requireOwnKafkaSettings(ObjectNode config) {
+    config.fields().forEachRemaining(e -> {
+      if (!e.getValue().isTextual()) {
+        return;
+      }
+      java.util.regex.Matcher m = KAFKA_REFERENCE.matcher(e.getValue().asText());
+      while (m.find()) {
+        if (!e.getKey().equals(m.group(1)) && !e.getKey().endsWith("." + m.group(1))) {
+          throw new Refusal(400, "Config " + e.getKey() + " refers to " + m.group() + ": a "
+              + KafkaClientConfigProvider.NAME + " reference may stand only for the Kafka client setting of its name");
+        }
+      }
+    });
+  }
+
+  private static final java.util.regex.Pattern KAFKA_REFERENCE = java.util.regex.Pattern.compile(
+      "\\$\\{" + java.util.regex.Pattern.quote(KafkaClientConfigProvider.NAME) + ":(?:[^}:]*:)?([^}:]*)}");
 
   private boolean isReferenceToKeep(String connector, String key, String value) {
     java.util.regex.Matcher m = REFERENCE.matcher(value);

@@ -24,6 +24,11 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
   public static final String WEB_CONFIG_FILE = "sluice.web.config.file";
   /** The roles file that goes with it, when the roles are kept out of the web configuration. */
   public static final String WEB_ROLES_FILE = "sluice.web.roles.file";
+  /**
+   * The worker's {@code config.providers} once more: Connect hands its extensions the worker configuration without
+   * that key, and a reference to a configured provider must stay a reference.
+   */
+  public static final String CONFIG_PROVIDERS = "sluice.config.providers";
   /** The certificate the REST server presents, which the worker's calls to itself trust. */
   public static final String SERVER_CERTIFICATE = "sluice.rest.server.certificate";
 
@@ -48,11 +53,20 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
         maxBytes,
-        c.get("config.providers") == null ? List.of() : java.util.Arrays.stream(c.get("config.providers").toString()
-            .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
+        names(c.get(CONFIG_PROVIDERS) != null ? c.get(CONFIG_PROVIDERS) : c.get("config.providers")),
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(WEB_ROLES_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())));
+  }
+
+  /** A list setting as Connect hands it over: a parsed {@code List}, or the comma-separated text. */
+  private static List<String> names(Object value) {
+    if (value == null) {
+      return List.of();
+    }
+    java.util.stream.Stream<String> items = value instanceof List<?> list ? list.stream().map(String::valueOf)
+        : java.util.Arrays.stream(value.toString().split(","));
+    return items.map(String::trim).filter(x -> !x.isEmpty()).toList();
   }
 }

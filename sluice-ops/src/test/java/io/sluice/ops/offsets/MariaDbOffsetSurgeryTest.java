@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsTopic;
+import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
@@ -84,6 +85,12 @@ class MariaDbOffsetSurgeryTest {
     if (db != null) {
       db.close();
     }
+  }
+
+  /** Where the next transaction will start, as a target of offset surgery. */
+  private static Target.Binlog head() {
+    BinlogMariaDb.Head h = db.head();
+    return new Target.Binlog(h.file(), h.position(), h.gtids());
   }
 
   private static Map<String, String> sourceConfig() {
@@ -205,7 +212,7 @@ class MariaDbOffsetSurgeryTest {
   @Order(3)
   void setToAnEarlierPositionRedeliversExactlyTheRowsAfterIt() throws Exception {
     insert(11);
-    Target.Binlog before12 = db.head();
+    Target.Binlog before12 = head();
     insert(12, 13);
     Eventually.await("rows 11-13 streamed", Duration.ofSeconds(90), () -> createdIds(0),
         ids -> ids.containsAll(List.of(11, 12, 13)));
@@ -233,7 +240,7 @@ class MariaDbOffsetSurgeryTest {
   @Order(4)
   void skipSkipsExactlyOneChange() throws Exception {
     rig.stopSource();
-    Target.Binlog row21 = db.head();
+    Target.Binlog row21 = head();
     insert(21, 22, 23);
     long end = endOffset();
     OffsetSurgery.Change change = surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
@@ -261,7 +268,7 @@ class MariaDbOffsetSurgeryTest {
     rig.stopSource();
     // A DDL statement is logged outside any transaction: when it comes next, it is the one change skipped.
     db.execute("CREATE TABLE shop.notes (id int PRIMARY KEY)");
-    Target.Binlog afterDdl = db.head();
+    Target.Binlog afterDdl = head();
     insert(25);
     long end = endOffset();
     OffsetSurgery.Change change = surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
@@ -278,7 +285,7 @@ class MariaDbOffsetSurgeryTest {
   @Order(6)
   void skipInsideAStatementThatChangedSeveralRowsSkipsItsNextRow() throws Exception {
     rig.stopSource();
-    Target.Binlog multi = db.head();
+    Target.Binlog multi = head();
     // One statement, one transaction, one row event holding three rows; then a transaction of its own.
     db.execute("INSERT INTO shop.orders VALUES (41, 'item-41', 41), (42, 'item-42', 42), (43, 'item-43', 43)");
     insert(44);
@@ -299,9 +306,9 @@ class MariaDbOffsetSurgeryTest {
 
     // Every row of the event sent: the next change is in the next transaction.
     rig.stopSource();
-    Target.Binlog pair = db.head();
+    Target.Binlog pair = head();
     db.execute("INSERT INTO shop.orders VALUES (45, 'item-45', 45), (46, 'item-46', 46)");
-    Target.Binlog single = db.head();
+    Target.Binlog single = head();
     insert(47, 48);
     long end2 = endOffset();
     surgery().skip(SOURCE, OffsetSurgery.Options.NONE);
@@ -332,7 +339,7 @@ class MariaDbOffsetSurgeryTest {
     assertTrue(badGtids.getMessage().contains("malformed GTID set '0-1'"), badGtids.getMessage());
 
     // A position MariaDB cannot place (not the start of an event), given without --gtids.
-    Target.Binlog head = db.head();
+    Target.Binlog head = head();
     String unplaced = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.binlog(head.file(),
         String.valueOf(head.pos() + 1_000_000), null), OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(unplaced.contains("give --gtids"), unplaced);

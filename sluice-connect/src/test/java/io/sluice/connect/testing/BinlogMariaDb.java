@@ -1,8 +1,7 @@
-package io.sluice.ops.offsets;
+package io.sluice.connect.testing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.connect.testing.TestWorkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@code server_id}). Root has no password and is reached over loopback TCP. Where the binaries are absent, {@link
  * #start} skips the calling test class and says so on stderr, so a skip is never silent.
  */
-final class BinlogMariaDb implements AutoCloseable {
+public final class BinlogMariaDb implements AutoCloseable {
   private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
   private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
 
@@ -33,9 +32,14 @@ final class BinlogMariaDb implements AutoCloseable {
     this.port = port;
   }
 
+  /** Whether Debian's mariadb-server binaries are here. */
+  public static boolean installed() {
+    return Files.isExecutable(MARIADBD) && Files.isExecutable(INSTALL_DB);
+  }
+
   /** Starts a server with its data under {@code dir}; skips the test (JUnit assumption) where MariaDB is absent. */
-  static BinlogMariaDb start(Path dir, String what) throws Exception {
-    if (!Files.isExecutable(MARIADBD) || !Files.isExecutable(INSTALL_DB)) {
+  public static BinlogMariaDb start(Path dir, String what) throws Exception {
+    if (!installed()) {
       String why = "Debian's mariadb-server is not installed (no " + MARIADBD + "): " + what + " SKIPPED";
       System.err.println("SKIPPED: " + why);
       Assumptions.assumeTrue(false, why);
@@ -72,15 +76,15 @@ final class BinlogMariaDb implements AutoCloseable {
     }
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/?user=root");
   }
 
-  void execute(String... statements) {
+  public void execute(String... statements) {
     try (Connection c = connect(); Statement s = c.createStatement()) {
       for (String sql : statements) {
         s.execute(sql);
@@ -91,7 +95,7 @@ final class BinlogMariaDb implements AutoCloseable {
   }
 
   /** The binlog files the server lists (SHOW BINARY LOGS), oldest first. */
-  List<String> binaryLogs() {
+  public List<String> binaryLogs() {
     List<String> out = new ArrayList<>();
     try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
       while (rs.next()) {
@@ -103,18 +107,21 @@ final class BinlogMariaDb implements AutoCloseable {
     return out;
   }
 
+  /** A binlog position: file, offset in it, and the GTID position of the transactions written before it. */
+  public record Head(String file, long position, String gtids) {}
+
   /**
    * Where the next transaction will start: the file and position SHOW MASTER STATUS reports, with the GTID position
    * of the transactions written before it ({@code @@gtid_binlog_pos}, e.g. {@code 0-1-42}).
    */
-  Target.Binlog head() {
+  public Head head() {
     try (Connection c = connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT @@gtid_binlog_pos")) {
       assertTrue(rs.next());
       String gtids = rs.getString(1);
       try (ResultSet status = s.executeQuery("SHOW MASTER STATUS")) {
         assertTrue(status.next(), "SHOW MASTER STATUS is empty: binary logging is off");
-        return new Target.Binlog(status.getString(1), status.getLong(2), gtids);
+        return new Head(status.getString(1), status.getLong(2), gtids);
       }
     } catch (SQLException e) {
       throw new IllegalStateException(e);
@@ -126,7 +133,7 @@ final class BinlogMariaDb implements AutoCloseable {
    * it silently in PURGE until then; on a busy machine that takes a moment, so this purges until the server no longer
    * lists the older files.
    */
-  void purgeTo(String file) throws InterruptedException {
+  public void purgeTo(String file) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!binaryLogs().get(0).equals(file)) {
       execute("PURGE BINARY LOGS TO '" + file + "'");
