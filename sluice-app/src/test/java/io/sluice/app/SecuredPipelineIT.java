@@ -184,17 +184,7 @@ class SecuredPipelineIT {
     try (BinlogMariaDb db = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "secured source")) {
       db.execute("CREATE DATABASE shop", "CREATE TABLE shop.orders (id int PRIMARY KEY, item varchar(40) NOT NULL)",
           "INSERT INTO shop.orders VALUES (1, 'one'), (2, 'two')");
-      Map<String, String> config = new java.util.LinkedHashMap<>();
-      config.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
-      config.put("database.hostname", "127.0.0.1");
-      config.put("database.port", String.valueOf(db.port()));
-      config.put("database.user", "root");
-      config.put("database.password", "");
-      config.put("database.server.id", "5402");
-      config.put("topic.prefix", "securedmaria");
-      config.put("database.include.list", "shop");
-      config.put("table.include.list", "shop.orders");
-      config.put("snapshot.locking.mode", "none");
+      Map<String, String> config = db.sourceConfig("securedmaria", "5402");
       HttpResponse<String> created = call("POST", connect + "/connectors", JSON.writeValueAsString(Map.of(
           "name", "secured-mariadb", "config", config)));
       assertEquals(201, created.statusCode(), created.body());

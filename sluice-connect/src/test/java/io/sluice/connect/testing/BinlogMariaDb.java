@@ -76,6 +76,22 @@ public final class BinlogMariaDb implements AutoCloseable {
     }
   }
 
+  /** A Debezium MariaDB source of {@code shop.orders} on this server, as root. */
+  public java.util.Map<String, String> sourceConfig(String topicPrefix, String serverId) {
+    java.util.Map<String, String> c = new java.util.LinkedHashMap<>();
+    c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+    c.put("database.hostname", "127.0.0.1");
+    c.put("database.port", String.valueOf(port));
+    c.put("database.user", "root");
+    c.put("database.password", "");
+    c.put("database.server.id", serverId);
+    c.put("topic.prefix", topicPrefix);
+    c.put("database.include.list", "shop");
+    c.put("table.include.list", "shop.orders");
+    c.put("snapshot.locking.mode", "none");
+    return c;
+  }
+
   public int port() {
     return port;
   }

@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -94,19 +93,9 @@ class MariaDbOffsetSurgeryTest {
   }
 
   private static Map<String, String> sourceConfig() {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(db.port()));
-    c.put("database.user", "root");
-    c.put("database.password", "");
-    c.put("database.server.id", "5401");
-    c.put("topic.prefix", prefix);
-    c.put("database.include.list", "shop");
-    c.put("table.include.list", "shop.orders");
+    Map<String, String> c = db.sourceConfig(prefix, "5401");
     c.put("schema.history.internal.kafka.bootstrap.servers", SharedKafka.bootstrapServers());
     c.put("schema.history.internal.kafka.topic", prefix + "-schema-history");
-    c.put("snapshot.locking.mode", "none");
     c.put("tasks.max", "1");
     return c;
   }
