@@ -249,6 +249,12 @@ class RestAdditionsTest {
       }
     }
     assertEquals(400, restB.call("PUT", "/connectors/" + name + "/config", "[1, 2]").status());
+    // A config without a class is Connect's to refuse (400), not an error of Sluice's additions.
+    for (String[] r : List.of(new String[] {"PUT", "/connectors/" + name + "-classless/config"},
+        new String[] {"PUT", "/connector-plugins/io.debezium.connector.jdbc.JdbcSinkConnector/config/validate"})) {
+      ConnectClient.Reply classless = restA.call(r[0], r[1], "{\"unknown.only\": \"x\", \"tasks.max\": 1}");
+      assertTrue(classless.status() >= 400 && classless.status() < 500, r[1] + ": " + classless.body());
+    }
     assertEquals(before, configs(name).get(1));
     assertEquals(List.of(name), JSON.convertValue(restA.call("GET", "/connectors", null).json(), List.class).stream()
         .filter(n -> n.toString().startsWith(pipeline.name)).toList());

@@ -120,6 +120,10 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       } else if (method.equals("PUT") && path.size() == 4 && path.get(0).equals("connector-plugins")
           && path.get(2).equals("config") && path.get(3).equals("validate")) {
         ObjectNode config = object(body);
+        if (!config.hasNonNull("connector.class")) {
+          // Connect refuses it too, but as a 500 that quotes the whole config, passwords included.
+          throw new Refusal(400, "Connector config contains no connector type (connector.class)");
+        }
         applyAdditions(config, null);
         body = JSON.writeValueAsBytes(config);
       } else if (method.equals("PATCH") && connectorPath && path.size() == 3 && path.get(2).equals("offsets")) {

@@ -28,7 +28,10 @@ final class SchemaHistoryClients {
   static Map<String, String> missing(Map<String, String> config, Set<String> securityKeys) {
     Map<String, String> out = new TreeMap<>();
     String store = config.get(PREFIX);
-    if (!WITH_HISTORY.contains(config.get("connector.class")) || (store != null && !store.equals(KAFKA_HISTORY))) {
+    String connectorClass = config.get("connector.class");
+    // Set.of refuses to look up null: a config without a class (Connect refuses it itself) gets nothing.
+    if (connectorClass == null || !WITH_HISTORY.contains(connectorClass)
+        || (store != null && !store.equals(KAFKA_HISTORY))) {
       return out;
     }
     String topic = config.get("topic.prefix");
