@@ -212,8 +212,10 @@ public final class ConnectRuntime implements AutoCloseable {
         for (String client : List.of("producer.", "consumer.", "admin.")) {
           c.put(client + k, v);
         }
-        c.put("config.providers." + SecretConfigProvider.NAME + ".param." + k, v);
-        c.put("config.providers." + KafkaClientConfigProvider.NAME + ".param." + k, v);
+        // Both of Sluice's config providers reach the cluster: the secret store, and the settings themselves.
+        for (String provider : List.of(SecretConfigProvider.NAME, KafkaClientConfigProvider.NAME)) {
+          c.put("config.providers." + provider + ".param." + k, v);
+        }
       });
       c.put("group.id", groupId);
       c.put("listeners", scheme() + "://" + restHost + ":" + restPort);
@@ -255,11 +257,11 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
       c.put("config.providers", SecretConfigProvider.NAME + "," + KafkaClientConfigProvider.NAME);
       c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());
-      c.put("config.providers." + SecretConfigProvider.NAME + ".param.bootstrap.servers", cluster.bootstrapServers());
       c.put("config.providers." + SecretConfigProvider.NAME + ".param.topic", secretsTopic);
       c.put("config.providers." + KafkaClientConfigProvider.NAME + ".class", KafkaClientConfigProvider.class.getName());
-      c.put("config.providers." + KafkaClientConfigProvider.NAME + ".param.bootstrap.servers",
-          cluster.bootstrapServers());
+      for (String provider : List.of(SecretConfigProvider.NAME, KafkaClientConfigProvider.NAME)) {
+        c.put("config.providers." + provider + ".param.bootstrap.servers", cluster.bootstrapServers());
+      }
       c.put("sluice.data.dir", dataDir.toAbsolutePath().toString());
       if (!consumerInterceptors.isEmpty()) {
         c.put("consumer.interceptor.classes", String.join(",", consumerInterceptors));

@@ -316,8 +316,6 @@ public final class HttpServer implements AutoCloseable {
     private final Guard guard;
     private final String serverName;
     private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
-    /** How much of a refused body is read and dropped before answering; beyond it the connection is cut. */
-    private static final long DRAIN_LIMIT = 64L << 20;
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
@@ -393,7 +391,7 @@ public final class HttpServer implements AutoCloseable {
             // One byte past the limit tells a body at the limit from a larger one without reading the rest.
             byte[] body = in.readNBytes(limit + 1);
             if (body.length > limit) {
-              drain(in);
+              RefusedBody.drain(in, -1);
               out = tooLarge();
             } else {
               out = answer(request, target, body);
@@ -436,18 +434,15 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * Answers a refusal (413, 431) once the rest of the body has been read and dropped (up to {@link #DRAIN_LIMIT}):
-     * closing a connection with unread input resets it, and a client still sending would lose the answer.
+     * Answers a refusal (413, 431) once the rest of the body has been read and dropped ({@link RefusedBody}).
      */
     private boolean refuseAfterDraining(Request request, Response response, Callback callback, HttpResponse answer) {
       try {
         pool.execute(() -> {
-          if (request.getLength() <= DRAIN_LIMIT) {
-            try (InputStream in = Content.Source.asInputStream(request)) {
-              drain(in);
-            } catch (Throwable ignored) {
-              // The answer goes out all the same.
-            }
+          try (InputStream in = Content.Source.asInputStream(request)) {
+            RefusedBody.drain(in, request.getLength());
+          } catch (Throwable ignored) {
+            // The answer goes out all the same.
           }
           write(answer, response, callback);
         });
@@ -457,13 +452,6 @@ public final class HttpServer implements AutoCloseable {
       return true;
     }
 
-    private static void drain(InputStream in) throws java.io.IOException {
-      byte[] sink = new byte[64 * 1024];
-      long total = 0;
-      for (int n; total < DRAIN_LIMIT && (n = in.read(sink)) >= 0; ) {
-        total += n;
-      }
-    }
 
     private HttpResponse tooLarge() {
       HttpResponse out = mapError(MalformedRequestException.tooLarge(maxRequestBytes));

@@ -14,6 +14,7 @@ import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.connect.snapshot.SnapshotModes;
 import io.sluice.connect.tuning.ConnectorDefaults;
+import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.PathSegment;
@@ -158,15 +159,13 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         throw new Refusal(400, "Content-Length is not a number: " + declared);
       }
       if (length > limit) {
-        if (length <= RefusedBody.DRAIN_LIMIT) {
-          RefusedBody.drain(request.getEntityStream());
-        }
+        RefusedBody.drain(request.getEntityStream(), length);
         throw tooLarge(limit);
       }
     }
     byte[] body = request.getEntityStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
     if (body.length > limit) {
-      RefusedBody.drain(request.getEntityStream());
+      RefusedBody.drain(request.getEntityStream(), -1);
       throw tooLarge(limit);
     }
     return body;
@@ -365,11 +364,12 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * connector that never committed) writes no backup file.
    */
   private void prepareDelete(ContainerRequestContext request, String connector) {
-    if (connect().config(connector).isEmpty()) {
+    ConnectRestClient connect = connect();
+    if (connect.config(connector).isEmpty()) {
       return;
     }
     try {
-      connect().stop(connector, STOP_TIMEOUT);
+      connect.stop(connector, STOP_TIMEOUT);
     } catch (IllegalStateException e) {
       throw new Refusal(e instanceof ConnectApiException c ? c.status() : 500, e.getMessage()
           + "; the connector was not deleted and its offsets are untouched");
@@ -380,9 +380,9 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       Path backup = new OffsetBackup(settings.backupDir(), Clock.systemUTC()).write(connector, offsets);
       log.info("offsets of connector {} backed up to {} ({} records) before deletion", connector, backup,
           offsets.live().size());
-      connect().deleteOffsets(connector);
+      connect.deleteOffsets(connector);
     }
-    connect().delete(connector);
+    connect.delete(connector);
     try {
       SecretStore.of(settings.cluster(), settings.secretsTopic()).forget(connector);
     } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.sluice.connect.rest;
 
 import io.sluice.http.HeaderLimit;
+import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
@@ -27,9 +28,7 @@ final class HeaderSizeLimit implements ContainerRequestFilter {
       }
     }
     if (n > HeaderLimit.REFUSED_PAST) {
-      if (request.getLength() <= RefusedBody.DRAIN_LIMIT) {
-        RefusedBody.drain(request.getEntityStream());
-      }
+      RefusedBody.drain(request.getEntityStream(), request.getLength());
       request.abortWith(ConnectError.builder(431, "Request Header Fields Too Large: the request line and headers "
           + "take more than " + HeaderLimit.REFUSED_PAST + " bytes").header("Connection", "close").build());
     }

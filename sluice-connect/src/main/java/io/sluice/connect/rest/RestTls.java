@@ -1,6 +1,7 @@
 package io.sluice.connect.rest;
 
 import io.sluice.http.tls.Pem;
+import io.sluice.http.web.TlsFileWatch;
 import io.sluice.http.web.WebConfig;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,10 +17,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.nio.file.attribute.FileTime;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +36,7 @@ public final class RestTls implements AutoCloseable {
   private final Path trusted;
   private final String password;
   private final String clientAuth;
-  private volatile List<FileTime> seen;
-  private ScheduledExecutorService watcher;
+  private TlsFileWatch watch;
 
   private RestTls(WebConfig.Tls tls, Path dir) {
     this.tls = tls;
@@ -65,7 +61,6 @@ public final class RestTls implements AutoCloseable {
   /** Writes the key stores for a web configuration's TLS; fails when the PEM files cannot be read. */
   public static RestTls create(WebConfig.Tls tls, Path dir) {
     RestTls t = new RestTls(tls, dir);
-    t.seen = tls.fileTimes();
     try {
       t.writeStores();
     } catch (IOException | GeneralSecurityException e) {
@@ -97,33 +92,16 @@ public final class RestTls implements AutoCloseable {
 
   /** From now on, a change to the PEM files is written to the key stores and loaded by these listeners. */
   public synchronized void renewOnChange(List<SslContextFactory.Server> listeners) {
-    if (watcher != null || listeners.isEmpty()) {
+    if (watch != null || listeners.isEmpty()) {
       return;
     }
-    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-connect-tls-reload");
-      t.setDaemon(true);
-      return t;
-    });
-    watcher.scheduleWithFixedDelay(() -> reloadIfChanged(listeners), 5, 5, TimeUnit.SECONDS);
-  }
-
-  private void reloadIfChanged(List<SslContextFactory.Server> listeners) {
-    List<FileTime> now = tls.fileTimes();
-    if (now.equals(seen)) {
-      return;
-    }
-    try {
+    watch = TlsFileWatch.start(tls, "sluice-connect-tls-reload", () -> {
       writeStores();
       for (SslContextFactory.Server f : listeners) {
         f.reload(unchanged -> { });
       }
-      seen = now;
       log.info("Connect's REST API serves the renewed certificate {}", tls.certFile());
-    } catch (Exception e) {
-      // Keep serving the old certificate; the next check tries again (a half-written file is the usual cause).
-      log.warn("reloading TLS files {} for Connect's REST API failed: {}", tls.certFile(), e.getMessage());
-    }
+    });
   }
 
   /**
@@ -144,8 +122,8 @@ public final class RestTls implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (watcher != null) {
-      watcher.shutdownNow();
+    if (watch != null) {
+      watch.close();
     }
   }
 

@@ -53,20 +53,11 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
         maxBytes,
-        names(c.get(CONFIG_PROVIDERS) != null ? c.get(CONFIG_PROVIDERS) : c.get("config.providers")),
+        c.get(CONFIG_PROVIDERS) == null ? List.of() : java.util.Arrays.stream(c.get(CONFIG_PROVIDERS).toString()
+            .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(WEB_ROLES_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())));
-  }
-
-  /** A list setting as Connect hands it over: a parsed {@code List}, or the comma-separated text. */
-  private static List<String> names(Object value) {
-    if (value == null) {
-      return List.of();
-    }
-    java.util.stream.Stream<String> items = value instanceof List<?> list ? list.stream().map(String::valueOf)
-        : java.util.Arrays.stream(value.toString().split(","));
-    return items.map(String::trim).filter(x -> !x.isEmpty()).toList();
   }
 }

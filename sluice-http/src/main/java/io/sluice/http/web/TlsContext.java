@@ -1,11 +1,6 @@
 package io.sluice.http.web;
 
 import java.io.IOException;
-import java.nio.file.attribute.FileTime;
-import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import io.sluice.http.tls.Pem;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
@@ -18,8 +13,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 public final class TlsContext implements AutoCloseable {
   private final WebConfig.Tls tls;
   private final SslContextFactory.Server factory = new SslContextFactory.Server();
-  private final ScheduledExecutorService watcher;
-  private volatile List<FileTime> seen;
+  private final TlsFileWatch watch;
 
   public TlsContext(WebConfig.Tls tls) {
     this.tls = tls;
@@ -30,32 +24,11 @@ public final class TlsContext implements AutoCloseable {
       default -> { }
     }
     factory.setIncludeProtocols(tls.protocols().toArray(new String[0]));
-    seen = tls.fileTimes();
-    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-tls-reload");
-      t.setDaemon(true);
-      return t;
-    });
-    watcher.scheduleWithFixedDelay(this::reloadIfChanged, 5, 5, TimeUnit.SECONDS);
+    watch = TlsFileWatch.start(tls, "sluice-tls-reload", () -> factory.reload(this::load));
   }
 
   public SslContextFactory.Server factory() {
     return factory;
-  }
-
-  private void reloadIfChanged() {
-    List<FileTime> now = tls.fileTimes();
-    if (now.equals(seen)) {
-      return;
-    }
-    try {
-      factory.reload(this::load);
-      seen = now;
-    } catch (Exception e) {
-      // Keep serving the old certificate; the next check tries again (a half-written file is the usual cause).
-      org.slf4j.LoggerFactory.getLogger(TlsContext.class).warn("reloading TLS files {} failed: {}", tls.certFile(),
-          e.getMessage());
-    }
   }
 
   private void load(SslContextFactory f) {
@@ -73,6 +46,6 @@ public final class TlsContext implements AutoCloseable {
 
   @Override
   public void close() {
-    watcher.shutdownNow();
+    watch.close();
   }
 }
