@@ -15,9 +15,10 @@ import java.util.Optional;
 
 /**
  * The web configuration of each HTTP surface {@code sluice up} serves: {@code web.config.file} for all, or
- * {@code <component>.web.config.file} for one, each with its roles file ({@code web.roles.file}, likewise). Where a surface asks for credentials, Sluice's own components reach
- * each other as an internal user whose password is made at random at start and never written anywhere, so turning
- * authentication on needs no password of the operator's in any file Sluice reads.
+ * {@code <component>.web.config.file} for one, each with its roles file ({@code web.roles.file}, likewise). Where a
+ * surface asks for credentials, Sluice's own components reach each other as an internal user whose password is made
+ * at random at start and never written anywhere, so turning authentication on needs no password of the operator's in
+ * any file Sluice reads.
  */
 final class WebSurfaces {
   static final List<String> COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter", "ui");

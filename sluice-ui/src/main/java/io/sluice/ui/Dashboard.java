@@ -82,11 +82,6 @@ public final class Dashboard implements AutoCloseable {
       return this;
     }
 
-    /** Credentials and TLS for reaching the two APIs, the same for both. */
-    public Builder upstream(HttpClientConfig upstream) {
-      return upstream(upstream, upstream);
-    }
-
     /**
      * Credentials and TLS for reaching the metrics API and the alerts API, each its own (a Prometheus and an
      * Alertmanager elsewhere rarely share them).
