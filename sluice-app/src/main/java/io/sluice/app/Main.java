@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
     description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
     subcommands = {
         UpCommand.class,
+        PlaneCommand.class,
         KafkaCommand.class,
         ConnectorsCommand.class,
         DemoCommand.class,

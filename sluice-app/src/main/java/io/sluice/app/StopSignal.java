@@ -17,14 +17,27 @@ final class StopSignal {
   private StopSignal() {}
 
   static StopSignal install() {
+    return install(true);
+  }
+
+  /**
+   * {@code interrupt} false: Ctrl-C is left to the process that started this one, which stops its children in order
+   * (a terminal sends SIGINT to the whole process group at once).
+   */
+  static StopSignal install(boolean interrupt) {
     StopSignal s = new StopSignal();
     ExitControl.install((code, message) -> {
       s.status.compareAndSet(0, code == 0 ? 1 : code);
       s.stop.countDown();
     });
     Signal.handle(new Signal("TERM"), sig -> s.stop.countDown());
-    Signal.handle(new Signal("INT"), sig -> s.stop.countDown());
+    Signal.handle(new Signal("INT"), interrupt ? sig -> s.stop.countDown() : sun.misc.SignalHandler.SIG_IGN);
     return s;
+  }
+
+  /** Asks for a stop from within: the process that started this one is gone. */
+  void stop() {
+    stop.countDown();
   }
 
   /** Blocks until a stop is asked for. */

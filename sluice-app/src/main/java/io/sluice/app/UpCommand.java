@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sluice up}: runs the whole stack in this process until SIGTERM or Ctrl-C. */
+/** {@code sluice up}: runs the whole stack, supervised ({@link Supervisor}), until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard in one process.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard: a data plane and a control plane, each its own process, supervised as one.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -112,28 +112,28 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
 
     StopSignal stop = StopSignal.install();
 
-    Platform platform;
+    Supervisor supervisor;
     try {
-      platform = Platform.start(config, plugins);
+      supervisor = Supervisor.start(config, plugins);
     } catch (SluiceConfig.ConfigException e) {
       System.err.println("sluice: " + e.getMessage());
       return 2;
+    } catch (Supervisor.StartFailure e) {
+      System.err.println("sluice: could not start: " + e.getMessage());
+      return e.status == 2 ? 2 : 1;
     } catch (RuntimeException e) {
       log.error("sluice could not start", e);
       System.err.println("sluice: could not start: " + e.getMessage());
       return 1;
     }
-    Thread hook = new Thread(platform::close, "sluice-shutdown");
+    Thread hook = new Thread(supervisor::close, "sluice-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    System.out.println(platform.readyLine());
+    System.out.println(supervisor.readyLine());
     System.out.flush();
     stop.await();
     System.out.println("sluice stopping");
-    platform.close();
+    supervisor.close();
     System.out.println("sluice stopped");
     return stop.status();
   }
-
-  /** {@code <app home>/plugins}, where the build lays out the bundled connectors next to {@code lib/}. */
-
 }

@@ -35,6 +35,14 @@ final class WebSurfaces {
   }
 
   static WebSurfaces load(SluiceConfig config) {
+    return load(config, null);
+  }
+
+  /**
+   * As {@link #load(SluiceConfig)}, with the internal user's password given: the processes of one {@code sluice up}
+   * must share it, so the supervisor makes it once and hands it to each.
+   */
+  static WebSurfaces load(SluiceConfig config, String internalPassword) {
     Optional<String> global = config.find(SluiceConfig.WEB_CONFIG_FILE);
     Optional<String> globalRoles = config.find(SluiceConfig.WEB_ROLES_FILE);
     Map<String, WebConfig> loaded = new LinkedHashMap<>();
@@ -59,9 +67,7 @@ final class WebSurfaces {
     boolean anyAuth = loaded.values().stream().anyMatch(WebConfig::authenticates);
     String password = null;
     if (anyAuth) {
-      byte[] random = new byte[24];
-      new SecureRandom().nextBytes(random);
-      password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+      password = internalPassword != null ? internalPassword : newPassword();
       String hash = BasicAuth.hash(password);
       for (String c : COMPONENTS) {
         WebConfig w = loaded.get(c);
@@ -74,6 +80,17 @@ final class WebSurfaces {
       }
     }
     return new WebSurfaces(Map.copyOf(loaded), password, tls > 0 ? "https" : "http");
+  }
+
+  static String newPassword() {
+    byte[] random = new byte[24];
+    new SecureRandom().nextBytes(random);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+  }
+
+  /** The internal user's password; null where no surface asks for credentials. */
+  String internalPassword() {
+    return internalPassword;
   }
 
   WebConfig of(String component) {

@@ -45,6 +45,11 @@ final class PackagedSluice {
     String readyLine() {
       return out.stream().filter(l -> l.startsWith("sluice ready")).findFirst().orElseThrow();
     }
+
+    /** Component name → address, from the ready line. */
+    java.util.Map<String, String> urls() {
+      return Supervisor.parseUrls(readyLine().substring("sluice ready".length()));
+    }
   }
 
   static Path root() {
@@ -96,7 +101,7 @@ final class PackagedSluice {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
     while (!ready.await(200, TimeUnit.MILLISECONDS)) {
       if (!up.isAlive() || System.nanoTime() > deadline) {
-        up.destroyForcibly();
+        killAll(up);
         String err = read(stderr);
         throw new AssertionError("no ready line" + (up.isAlive() ? "" : " (exit " + up.waitFor() + ")") + "; stdout "
             + out + "\nstderr " + err.lines().filter(l -> !l.contains(" WARN ")).reduce("", (a, b) -> a + "\n" + b));
@@ -109,10 +114,33 @@ final class PackagedSluice {
   static int down(Up up) throws InterruptedException {
     up.process().destroy();
     if (!up.process().waitFor(120, TimeUnit.SECONDS)) {
-      up.process().destroyForcibly();
+      killAll(up.process());
       throw new AssertionError("./sluice up did not stop within 120 s of SIGTERM");
     }
     return up.process().exitValue();
+  }
+
+  /**
+   * SIGKILL of a process and everything it started ({@code sluice up}'s planes), children first so that none is left
+   * to stop in order: a machine that dies.
+   */
+  static void killAll(Process p) throws InterruptedException {
+    List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+    Collections.reverse(all);
+    all.forEach(ProcessHandle::destroyForcibly);
+    p.destroyForcibly();
+    p.waitFor();
+    for (ProcessHandle h : all) {
+      h.onExit().join();
+    }
+  }
+
+  /** The process of one plane of a running {@code sluice up} ({@code data} or {@code control}). */
+  static ProcessHandle plane(Up up, String plane) {
+    return up.process().descendants()
+        .filter(h -> h.info().arguments().map(a -> a.length >= 2 && a[a.length - 2].equals("plane")
+            && a[a.length - 1].equals(plane)).orElse(false))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + plane + " plane under " + up.process().pid()));
   }
 
   /** Runs {@code ./sluice args} in {@code dir}, in its own process, and waits for it. */

@@ -112,10 +112,9 @@ final class SluiceNodes implements AutoCloseable {
     }, n -> n > 0);
   }
 
-  /** SIGKILL, as a machine that dies. */
+  /** SIGKILL of the node's every process (the supervisor and both planes), as a machine that dies. */
   static void kill(Node node) throws InterruptedException {
-    node.up().process().destroyForcibly();
-    node.up().process().waitFor();
+    PackagedSluice.killAll(node.up().process());
   }
 
   @Override

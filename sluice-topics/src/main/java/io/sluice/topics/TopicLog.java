@@ -252,32 +252,29 @@ public final class TopicLog<K, V> implements AutoCloseable {
 
   private void follow() {
     long lastCheck = System.nanoTime();
+    boolean unreachable = false;
     try {
       while (running) {
-        var records = follower.poll(Duration.ofMillis(500));
-        for (ConsumerRecord<K, V> r : records) {
-          reader.apply(r);
-        }
-        Map<TopicPartition, Long> now = new HashMap<>();
-        for (TopicPartition tp : follower.assignment()) {
-          long position = follower.position(tp, timeout);
-          reader.reached(tp, position);
-          now.put(tp, position);
-        }
-        lock.lock();
         try {
-          applied.putAll(now);
-          progressed.signalAll();
-        } finally {
-          lock.unlock();
-        }
-        if (records.isEmpty() && System.nanoTime() - lastCheck > TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS)) {
-          lastCheck = System.nanoTime();
-          if (follower.partitionsFor(topic, timeout).isEmpty()) {
-            fail(new TopicLogException(what + " " + topic + " was deleted while this node followed it; "
-                + "restart the node to create it again", false, null));
-            return;
+          boolean checkDue = System.nanoTime() - lastCheck > TimeUnit.MILLISECONDS.toNanos(TOPIC_CHECK_MS);
+          if (followOnce(checkDue)) {
+            lastCheck = System.nanoTime();
           }
+          if (unreachable) {
+            unreachable = false;
+            log.warn("{} {}: Kafka answers again; following it", what, topic);
+          }
+        } catch (org.apache.kafka.common.errors.RetriableException e) {
+          // A broker restarting, or every broker out of reach for a while: the node keeps serving what it has read and
+          // reads on once Kafka answers, instead of failing for good (a control plane outlives its data plane).
+          if (!unreachable) {
+            unreachable = true;
+            log.warn("{} {}: Kafka does not answer ({}); serving what was read and retrying", what, topic,
+                e.toString());
+          }
+        }
+        if (failure != null) {
+          return;
         }
       }
     } catch (WakeupException e) {
@@ -287,6 +284,38 @@ public final class TopicLog<K, V> implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       fail(new TopicLogException("stopped following " + what + " " + topic + ": " + e, false, e));
     }
+  }
+
+  /**
+   * One poll, applied; when {@code checkDue} and the topic is quiet, a check that it still exists (asked briefly: an
+   * unanswered check is retried, and must not hold the follower up once Kafka is back). True when it checked.
+   */
+  private boolean followOnce(boolean checkDue) {
+    var records = follower.poll(Duration.ofMillis(500));
+    for (ConsumerRecord<K, V> r : records) {
+      reader.apply(r);
+    }
+    Map<TopicPartition, Long> now = new HashMap<>();
+    for (TopicPartition tp : follower.assignment()) {
+      long position = follower.position(tp, timeout);
+      reader.reached(tp, position);
+      now.put(tp, position);
+    }
+    lock.lock();
+    try {
+      applied.putAll(now);
+      progressed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (!records.isEmpty() || !checkDue) {
+      return false;
+    }
+    if (follower.partitionsFor(topic, Duration.ofSeconds(5)).isEmpty()) {
+      fail(new TopicLogException(what + " " + topic + " was deleted while this node followed it; "
+          + "restart the node to create it again", false, null));
+    }
+    return true;
   }
 
   private void fail(TopicLogException e) {

@@ -1,0 +1,248 @@
+package io.sluice.app;
+
+import io.sluice.alerts.AlertRouter;
+import io.sluice.alerts.state.KafkaStateStore;
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.metrics.MetricsServer;
+import io.sluice.registry.SchemaRegistry;
+import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.membership.FileSdTargets;
+import io.sluice.topics.membership.Membership;
+import io.sluice.ui.Dashboard;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The part of {@code sluice up} that watches: the alert router, the metrics server with its rules, the schema registry
+ * and the dashboard, and this node's place in the cluster. Its memory grows with configuration (series, rules,
+ * subjects), never with the data a connector moves, and it lives in a process of its own, so a connector that exhausts
+ * the {@link DataPlane}'s heap, or a worker killed outright, leaves it up to page about it.
+ *
+ * <p>Order: the router first (the metrics server alerts it), then the metrics server, the registry, the dashboard, and
+ * the cluster membership last, once every address is known. Kafka may still be starting: its clients wait for it.
+ */
+final class ControlPlane implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
+  /** file_sd lists of the other nodes' exporters and routers, under the data directory. */
+  static final String EXPORTER_TARGETS = "cluster/exporters.json";
+  static final String ROUTER_TARGETS = "cluster/alertmanagers.json";
+
+  private final Deque<Stoppable> started = new ArrayDeque<>();
+  private final Map<String, String> urls = new LinkedHashMap<>();
+  private final KafkaCluster cluster;
+  private final WebSurfaces web;
+  private boolean closed;
+
+  /**
+   * {@code dataUrls}: where the data plane answers (broker, Connect, exporter), announced to the cluster with this
+   * plane's own.
+   */
+  private ControlPlane(SluiceConfig config, WebSurfaces web, KafkaCluster cluster, Map<String, String> dataUrls) {
+    this.web = web;
+    this.cluster = cluster;
+    String host = config.host();
+    Path dataDir = config.dataDir().toAbsolutePath();
+    try {
+      startAlertRouter(config, host, dataDir);
+      startMetricsServer(config, host, dataDir);
+      startRegistry(config, host);
+      startDashboard(config, host, dataDir);
+      Map<String, String> all = new LinkedHashMap<>(dataUrls);
+      all.putAll(urls);
+      joinCluster(config, dataDir, all);
+      WeakTopics.report(cluster, config.controlTopics());
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  static ControlPlane start(SluiceConfig config, WebSurfaces web, KafkaCluster cluster, Map<String, String> dataUrls) {
+    return new ControlPlane(config, web, cluster, dataUrls);
+  }
+
+  Map<String, String> urls() {
+    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(urls));
+  }
+
+  private void startAlertRouter(SluiceConfig config, String host, Path dataDir) {
+    int port = config.port(SluiceConfig.ALERTS_PORT);
+    // Silences and the notification log live in Kafka so that every node of a cluster shares them.
+    KafkaStateStore state = KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC),
+        Duration.ofSeconds(60));
+    started.push(state::close);
+    AlertRouter.Builder b = AlertRouter.builder()
+        .host(host)
+        .port(port)
+        .maxRequestBytes(config.bytes(SluiceConfig.ALERTS_MAX_REQUEST))
+        .dataDir(dataDir.resolve("alerts"))
+        .webConfig(web.of("alerts"))
+        .stateStore(state)
+        .reloadOnSighup();
+    config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    AlertRouter router;
+    try {
+      router = b.start();
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException("alert router configuration: " + e.getMessage());
+    }
+    started.push(router::close);
+    urls.put("alerts", router.url());
+    URI api = URI.create(router.url());
+    state.advertise(api.getHost() + ":" + api.getPort());
+  }
+
+  private void startMetricsServer(SluiceConfig config, String host, Path dataDir) {
+    MetricsServer.Builder b = MetricsServer.builder()
+        .host(host)
+        .port(config.port(SluiceConfig.METRICS_PORT))
+        .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
+        .dataDir(dataDir.resolve("metrics"))
+        .webConfig(web.of("metrics"))
+        .exporter("127.0.0.1:" + config.port(SluiceConfig.EXPORTER_PORT))
+        .internalClient(web.scheme(), web.internalClient());
+    try {
+      b.retention(config.get(SluiceConfig.METRICS_RETENTION));
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + ": " + e.getMessage());
+    }
+    // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
+    URI router = URI.create(urls.get("alerts"));
+    b.alertmanager(router.getHost() + ":" + router.getPort());
+    // The other nodes' exporters and routers, as the cluster membership finds them (joinCluster writes the files).
+    b.discoveryFiles(dataDir.resolve(EXPORTER_TARGETS), dataDir.resolve(ROUTER_TARGETS));
+    config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    MetricsServer metrics;
+    try {
+      metrics = b.start();
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException("metrics server configuration: " + e.getMessage());
+    }
+    started.push(metrics::close);
+    urls.put("metrics", metrics.url());
+  }
+
+  /**
+   * Announces this node and its components in the cluster topic, and keeps the file_sd lists of the other nodes'
+   * exporters and routers current for this node's metrics server. The node id is kept in the data directory, so a
+   * node started again is the same node.
+   */
+  private void joinCluster(SluiceConfig config, Path dataDir, Map<String, String> addresses) {
+    Map<String, String> components = new LinkedHashMap<>();
+    addresses.forEach((k, v) -> components.put(k, advertised(v)));
+    Membership.Node self = new Membership.Node(nodeId(dataDir), Instant.now(), components);
+    Membership membership = Membership.join(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), self,
+        Duration.ofSeconds(60));
+    started.push(membership::close);
+    membership.onChange(nodes -> {
+      List<Membership.Node> others = nodes.stream().filter(n -> !n.id().equals(self.id())).toList();
+      try {
+        FileSdTargets.write(dataDir.resolve(EXPORTER_TARGETS), others, "exporter");
+        FileSdTargets.write(dataDir.resolve(ROUTER_TARGETS), others, "alerts");
+      } catch (IOException e) {
+        log.warn("cannot write the cluster's target lists under {}: {}", dataDir, e.getMessage());
+      }
+      log.info("cluster: {} node(s) live", nodes.size());
+    });
+  }
+
+  /** A listening address as other nodes reach it: a wildcard bind is reached by this machine's name. */
+  private static String advertised(String url) {
+    if (!url.contains("0.0.0.0") && !url.contains("[::]")) {
+      return url;
+    }
+    try {
+      String name = InetAddress.getLocalHost().getHostName();
+      return url.replace("0.0.0.0", name).replace("[::]", name);
+    } catch (UnknownHostException e) {
+      return url;
+    }
+  }
+
+  private static String nodeId(Path dataDir) {
+    Path file = dataDir.resolve("cluster").resolve("node.id");
+    try {
+      if (Files.isRegularFile(file)) {
+        String id = Files.readString(file).strip();
+        if (!id.isEmpty()) {
+          return id;
+        }
+      }
+      Files.createDirectories(file.getParent());
+      String id = UUID.randomUUID().toString();
+      Files.writeString(file, id + "\n");
+      return id;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the node id in " + file, e);
+    }
+  }
+
+  private void startDashboard(SluiceConfig config, String host, Path dataDir) {
+    Dashboard ui = Dashboard.builder()
+        .host(host)
+        .port(config.port(SluiceConfig.UI_PORT))
+        .dataDir(dataDir.resolve("ui"))
+        .metricsUrl(config.find(SluiceConfig.UI_METRICS_URL).orElse(urls.get("metrics")))
+        .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(urls.get("alerts")))
+        .upstream(dashboardClient(config, SluiceConfig.UI_METRICS_URL, SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE),
+            dashboardClient(config, SluiceConfig.UI_ALERTS_URL, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE))
+        .webConfig(web.of("ui"))
+        .start();
+    started.push(ui::close);
+    urls.put("ui", ui.url());
+  }
+
+  /**
+   * How the dashboard reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
+   * {@code http_config} file given for it, if any (Sluice's internal user is for Sluice's own servers only).
+   */
+  private HttpClientConfig dashboardClient(SluiceConfig config, String urlKey, String fileKey) {
+    if (config.find(urlKey).isEmpty()) {
+      return web.internalClient();
+    }
+    try {
+      return config.find(fileKey).map(f -> HttpClientConfig.load(Path.of(f)))
+          .orElse(HttpClientConfig.none());
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(fileKey + ": " + e.getMessage());
+    }
+  }
+
+  private void startRegistry(SluiceConfig config, String host) {
+    SchemaRegistry registry = SchemaRegistry.builder()
+        .cluster(cluster)
+        .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
+        .host(host)
+        .port(config.port(SluiceConfig.REGISTRY_PORT))
+        .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
+        .webConfig(web.of("registry"))
+        .start();
+    started.push(registry::close);
+    urls.put("registry", registry.url());
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    Stoppable.stopAll(started, log);
+  }
+}

@@ -1,0 +1,196 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.connect.ConnectRuntime;
+import io.sluice.connect.secrets.SecretStore;
+import io.sluice.exporter.MetricsExporter;
+import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.Replication;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The part of {@code sluice up} that moves data: the embedded broker (unless Sluice joins a cluster), the Connect
+ * worker with its connectors, and the exporter, which reads the worker's metrics in this JVM. A connector runs user
+ * data through this heap, so this is what may exhaust memory; it shares nothing in memory with the {@link ControlPlane}
+ * that pages about it.
+ *
+ * <p>The broker starts while the worker scans its plugins; the worker joins its group once the broker answers. Stopped
+ * in reverse: Connect first, so tasks flush their offsets while the broker still runs.
+ */
+final class DataPlane implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DataPlane.class);
+
+  private final Deque<Stoppable> started = new ArrayDeque<>();
+  private final Map<String, String> urls = new LinkedHashMap<>();
+  private final KafkaCluster cluster;
+  private ConnectRuntime connect;
+  private boolean closed;
+
+  private DataPlane(SluiceConfig config, Path pluginPath, WebSurfaces web) {
+    String host = config.host();
+    Path dataDir = config.dataDir().toAbsolutePath();
+    ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
+        .restHost(host)
+        .restPort(config.port(SluiceConfig.CONNECT_PORT))
+        .groupId(config.get(SluiceConfig.CONNECT_GROUP))
+        .pluginPath(pluginPath)
+        .dataDir(dataDir)
+        .consumerInterceptor(MetricsExporter.FRESHNESS)
+        .webConfig(web.of("connect"))
+        .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
+    EmbeddedKafka.Builder kafkaBuilder = config.externalKafka().isPresent() ? null : EmbeddedKafka.builder()
+        .dataDir(dataDir.resolve("kafka"))
+        .host(host)
+        .port(config.port(SluiceConfig.KAFKA_PORT))
+        .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+    if (kafkaBuilder != null) {
+      requireSasl(config, kafkaBuilder);
+    }
+    String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
+    this.cluster = config.kafkaCluster(bootstrap);
+    try {
+      if (kafkaBuilder == null) {
+        connectBuilder.workerProperties(connectReplication(config, cluster));
+      }
+      // Connect's plugin scan and REST set-up need no broker: run them while the broker starts.
+      CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
+          () -> connectBuilder.cluster(cluster).start(), runnable -> {
+            Thread t = new Thread(runnable, "sluice-connect-start");
+            t.setDaemon(true);
+            t.start();
+          });
+      try {
+        if (kafkaBuilder != null) {
+          EmbeddedKafka kafka = kafkaBuilder.start();
+          started.push(kafka::close);
+        }
+        urls.put("kafka", bootstrap);
+      } catch (RuntimeException e) {
+        // The worker cannot be interrupted mid-start; stop it as soon as it returns.
+        connectStart.thenAccept(ConnectRuntime::close);
+        throw e;
+      }
+      connect = join(connectStart);
+      started.push(SecretStore::closeAll);
+      started.push(connect::close);
+      urls.put("connect", connect.restUrl());
+      MetricsExporter exporter = MetricsExporter.builder(connect).host(host)
+          .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
+          .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
+      started.push(exporter::close);
+      urls.put("exporter", exporter.url());
+      WeakTopics.report(cluster, config.connectTopics());
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Starts the broker, the worker and the exporter; returns once each answers. */
+  static DataPlane start(SluiceConfig config, Path pluginPath, WebSurfaces web) {
+    return new DataPlane(config, pluginPath, web);
+  }
+
+  /**
+   * The addresses this plane will answer on, known from the configuration alone (every port given): what the control
+   * plane announces to the cluster while this plane may still be starting, or starting again.
+   */
+  static Map<String, String> expectedUrls(SluiceConfig config, String scheme) {
+    Map<String, String> out = new LinkedHashMap<>();
+    String host = config.host();
+    out.put("kafka", config.externalKafka().orElse(host + ":" + config.port(SluiceConfig.KAFKA_PORT)));
+    String reached = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host;
+    out.put("connect", scheme + "://" + reached + ":" + config.port(SluiceConfig.CONNECT_PORT));
+    out.put("exporter", scheme + "://" + host + ":" + config.port(SluiceConfig.EXPORTER_PORT));
+    return out;
+  }
+
+  Map<String, String> urls() {
+    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(urls));
+  }
+
+  KafkaCluster cluster() {
+    return cluster;
+  }
+
+  ConnectRuntime connect() {
+    return connect;
+  }
+
+  /**
+   * When {@code kafka.client} asks for SASL and the broker is the embedded one, the broker requires it: the login of
+   * the {@code sasl.username} shorthand is its one user.
+   */
+  private static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
+    String protocol = config.withPrefix(SluiceConfig.KAFKA_CLIENT_PREFIX).getOrDefault("security.protocol", "PLAINTEXT");
+    if (!protocol.startsWith("SASL_")) {
+      return;
+    }
+    SluiceConfig.KafkaLogin login = config.kafkaLogin().orElseThrow(() -> new SluiceConfig.ConfigException(
+        "the embedded broker requires SASL when kafka.client.security.protocol is " + protocol + ": give "
+            + SluiceConfig.KAFKA_CLIENT_PREFIX + "sasl.username and sasl.password.file, its user"));
+    try {
+      kafka.requireSasl(protocol, login.mechanism(), login.user(), login.password());
+    } catch (IllegalArgumentException e) {
+      throw new SluiceConfig.ConfigException(e.getMessage());
+    }
+  }
+
+  /**
+   * Connect's internal topics on a cluster Sluice joins: replicated as {@link Replication} says for its brokers, where
+   * the worker settings do not say otherwise (Connect itself would take the cluster's default replication factor).
+   */
+  private static Map<String, String> connectReplication(SluiceConfig config, KafkaCluster cluster) {
+    int brokers;
+    try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-replication")))) {
+      brokers = admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size();
+    } catch (Exception e) {
+      // Connect reports an unreachable cluster itself, in the words operators know.
+      return Map.of();
+    }
+    Map<String, String> worker = config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String store : List.of("offset", "config", "status")) {
+      if (!worker.containsKey(store + ".storage.replication.factor")) {
+        out.put(store + ".storage.replication.factor", String.valueOf(Replication.replicas(brokers)));
+      }
+      if (!worker.containsKey(store + ".storage.min.insync.replicas")) {
+        out.put(store + ".storage.min.insync.replicas", String.valueOf(Replication.inSync(brokers)));
+      }
+    }
+    return out;
+  }
+
+  private static ConnectRuntime join(CompletableFuture<ConnectRuntime> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /** Stops the components in the reverse order of their start; each failure is logged, the rest still stop. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    Stoppable.stopAll(started, log);
+  }
+}

@@ -1,0 +1,43 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ports given as 0 ("any free one"), chosen once before anything starts: each plane must know where the other
+ * answers before either is up, and a plane started again must come back where it was.
+ */
+final class Ports {
+  static final List<String> KEYS = List.of(SluiceConfig.KAFKA_PORT, SluiceConfig.CONNECT_PORT,
+      SluiceConfig.REGISTRY_PORT, SluiceConfig.METRICS_PORT, SluiceConfig.ALERTS_PORT, SluiceConfig.EXPORTER_PORT,
+      SluiceConfig.UI_PORT);
+
+  private Ports() {}
+
+  /** {@code config} with a free port of {@code host} in place of every 0. */
+  static SluiceConfig pinned(SluiceConfig config) {
+    Map<String, String> values = new HashMap<>(config.values());
+    boolean changed = false;
+    for (String key : KEYS) {
+      if (config.port(key) == 0) {
+        values.put(key, String.valueOf(free(config.host())));
+        changed = true;
+      }
+    }
+    return changed ? new SluiceConfig(values) : config;
+  }
+
+  private static int free(String host) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on " + host, e);
+    }
+  }
+}

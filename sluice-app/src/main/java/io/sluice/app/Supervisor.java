@@ -1,0 +1,381 @@
+package io.sluice.app;
+
+import io.sluice.app.config.SluiceConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code sluice up} as a supervisor of two processes: the {@link DataPlane} (broker, Connect, exporter) and the
+ * {@link ControlPlane} (router, metrics server, registry, dashboard), each with its own heap. A plane that ends on its
+ * own (out of memory, killed, an engine asking to exit) is started again with a growing pause; while the data plane
+ * is down the router hears of it ({@link ComponentAlert}), and hears again when it is back. To the operator it is one
+ * command still: one {@code sluice ready} line once both planes answer, one SIGTERM stopping both in order (the
+ * control plane first, so its last writes reach the broker).
+ */
+final class Supervisor implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
+  /** The pause before a start again doubles from this up to {@link #MAX_BACKOFF} ... */
+  static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  /** ... and falls back to the first once a plane has stayed up this long. */
+  static final Duration STABLE = Duration.ofSeconds(60);
+  /** What the JVM exits with under {@code -XX:+ExitOnOutOfMemoryError}. */
+  private static final int OUT_OF_MEMORY = 3;
+
+  /** The two processes, in the order they stop. */
+  enum Plane {
+    CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, dashboard)"),
+    DATA("data", "data-plane", "the data plane (broker, Connect, exporter)");
+
+    final String name;
+    /** The {@code component} label of its {@link ComponentAlert}. */
+    final String component;
+    final String what;
+
+    Plane(String name, String component, String what) {
+      this.name = name;
+      this.component = component;
+      this.what = what;
+    }
+  }
+
+  private final PlaneCommand.Handoff handoff;
+  private final SluiceConfig config;
+  private final ComponentAlert alert;
+  private final Map<Plane, Child> children = new LinkedHashMap<>();
+  private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "sluice-supervisor");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile boolean stopping;
+
+  /** Why {@code sluice up} could not start: a plane ended before it was ready, with this status. */
+  static final class StartFailure extends Exception {
+    final int status;
+
+    StartFailure(String message, int status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  private Supervisor(SluiceConfig config, Path plugins, WebSurfaces web) {
+    this.config = config;
+    this.handoff = new PlaneCommand.Handoff(config.values(), web.internalPassword(), plugins.toString());
+    this.alert = new ComponentAlert(web.internalClient(), config.host());
+    for (Plane p : Plane.values()) {
+      children.put(p, new Child(p));
+    }
+  }
+
+  /** Starts both planes and returns once both answer; {@link StartFailure} when either ends first. */
+  static Supervisor start(SluiceConfig config, Path plugins) throws StartFailure {
+    SluiceConfig pinned = Ports.pinned(config);
+    for (Plane p : Plane.values()) {
+      pinned.heap(p.name + "plane.heap");
+    }
+    Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
+    try {
+      for (Child c : s.children.values()) {
+        c.launch();
+      }
+      for (Child c : s.children.values()) {
+        c.awaitFirstReady();
+      }
+    } catch (StartFailure | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  /** {@code sluice ready …} with both planes' addresses. */
+  String readyLine() {
+    Map<String, String> data = children.get(Plane.DATA).urls;
+    Map<String, String> urls = new LinkedHashMap<>();
+    urls.put("kafka", data.get("kafka"));
+    urls.putAll(children.get(Plane.CONTROL).urls);
+    urls.putAll(data);
+    return Platform.readyLine(urls);
+  }
+
+  /** The process of a plane as it runs now (for diagnostics and the tests' faults). */
+  Optional<ProcessHandle> process(Plane plane) {
+    Process p = children.get(plane).process;
+    return p == null ? Optional.empty() : Optional.of(p.toHandle());
+  }
+
+  /** Stops the control plane, then the data plane; no plane is started again from here on. */
+  @Override
+  public void close() {
+    stopping = true;
+    restarts.shutdownNow();
+    for (Child c : children.values()) {
+      c.stop();
+    }
+    alert.close();
+  }
+
+  /** One plane's process, started again whenever it ends while {@code sluice up} runs. */
+  private final class Child {
+    final Plane plane;
+    volatile Process process;
+    volatile Map<String, String> urls = Map.of();
+    private volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+    private volatile long startedAt;
+    private Duration backoff = FIRST_BACKOFF;
+    private boolean recording;
+
+    Child(Plane plane) {
+      this.plane = plane;
+    }
+
+    synchronized void launch() {
+      List<String> command = command();
+      ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+      Process p;
+      try {
+        p = pb.start();
+        OutputStream in = p.getOutputStream();
+        in.write((handoff.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        // The pipe stays open: its end tells the plane that sluice up is gone.
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot start " + plane.what + ": " + e.getMessage(), e);
+      }
+      CompletableFuture<Map<String, String>> r = new CompletableFuture<>();
+      ready = r;
+      process = p;
+      startedAt = System.nanoTime();
+      Thread reader = new Thread(() -> read(p, r), "sluice-" + plane.name + "-stdout");
+      reader.setDaemon(true);
+      reader.start();
+      p.onExit().thenAccept(ended -> exited(ended, r));
+      log.info("started {} as process {}", plane.what, p.pid());
+    }
+
+    private void read(Process p, CompletableFuture<Map<String, String>> r) {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = out.readLine()) != null; ) {
+          if (line.startsWith(PlaneCommand.READY + " ") || line.equals(PlaneCommand.READY)) {
+            r.complete(parseUrls(line.substring(PlaneCommand.READY.length())));
+          } else {
+            System.out.println(line);
+          }
+        }
+      } catch (IOException e) {
+        // The process ended; exited() says how.
+      }
+    }
+
+    void awaitFirstReady() throws StartFailure {
+      try {
+        urls = ready.get();
+      } catch (ExecutionException e) {
+        throw (StartFailure) e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StartFailure("interrupted while " + plane.what + " started", 1);
+      }
+      whenReady();
+    }
+
+    private void whenReady() {
+      ready.thenAccept(u -> {
+        urls = u;
+        if (plane == Plane.DATA) {
+          alert.resolve(plane.component);
+        } else {
+          alert.routerReady(u.get("alerts"));
+        }
+      });
+    }
+
+    private void exited(Process ended, CompletableFuture<Map<String, String>> r) {
+      int status = ended.exitValue();
+      if (!r.isDone()) {
+        r.completeExceptionally(new StartFailure(plane.what + " ended with status " + status + " before it was ready",
+            status));
+      }
+      if (stopping || r.isCompletedExceptionally() && urls.isEmpty()) {
+        // Stopped on purpose, or it never came up in the first place (the start reports that).
+        return;
+      }
+      synchronized (this) {
+        if (ended != process) {
+          return;
+        }
+        if (System.nanoTime() - startedAt > STABLE.toNanos()) {
+          backoff = FIRST_BACKOFF;
+        }
+        Duration pause = backoff;
+        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        String why = status == OUT_OF_MEMORY ? " (out of memory)" : status == 137 || status == 9 ? " (killed)" : "";
+        System.err.println("sluice: " + plane.what + " ended with status " + status + why + "; starting it again in "
+            + pause.toSeconds() + " s");
+        log.warn("{} ended with status {}{}; starting it again in {}", plane.what, status, why, pause);
+        if (plane == Plane.DATA) {
+          alert.fire(plane.component, plane.what);
+        }
+        try {
+          restarts.schedule(this::relaunch, pause.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+          // sluice up is stopping.
+        }
+      }
+    }
+
+    private void relaunch() {
+      if (stopping) {
+        return;
+      }
+      try {
+        launch();
+        ready.thenRun(() -> System.err.println("sluice: " + plane.what + " is back"));
+        whenReady();
+      } catch (RuntimeException e) {
+        log.error("cannot start {} again", plane.what, e);
+      }
+    }
+
+    /** SIGTERM, then a bounded wait; a plane that does not stop in time is killed. */
+    void stop() {
+      Process p = process;
+      if (p == null || !p.isAlive()) {
+        return;
+      }
+      p.destroy();
+      try {
+        if (!p.waitFor(plane == Plane.DATA ? 90 : 60, TimeUnit.SECONDS)) {
+          log.warn("{} did not stop within its time; killing it", plane.what);
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        p.getOutputStream().close();
+      } catch (IOException ignored) {
+        // Already closed by the process' end.
+      }
+      keepArchive(p);
+    }
+
+    /** The JVM of this plane, with its heap and options from the configuration. */
+    private List<String> command() {
+      List<String> c = new ArrayList<>();
+      c.add(ProcessHandle.current().info().command().orElse("java"));
+      String prefix = plane.name + "plane.";
+      c.add("-Xmx" + config.heap(prefix + "heap"));
+      c.addAll(Arrays.stream(config.find(prefix + "java.options").orElse("").trim().split("\\s+"))
+          .filter(s -> !s.isEmpty()).toList());
+      c.add("-XX:+ExitOnOutOfMemoryError");
+      c.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+      c.addAll(classDataSharing());
+      String home = System.getProperty("sluice.home");
+      if (home != null) {
+        c.add("-Dsluice.home=" + home);
+      }
+      c.add("-Dsluice.plane=" + plane.name);
+      c.add("-cp");
+      c.add(home != null ? Path.of(home, "lib").toString() + "/*" : System.getProperty("java.class.path"));
+      c.addAll(List.of(Main.class.getName(), "plane", plane.name));
+      return c;
+    }
+
+    /**
+     * Class-data sharing as the launcher does for single commands: an archive per plane, recorded by the first clean
+     * run after a build and mapped by every later start, which halves the time to ready.
+     */
+    private List<String> classDataSharing() {
+      Optional<Path> archive = archive();
+      if (archive.isEmpty()) {
+        return List.of();
+      }
+      Path a = archive.get();
+      if (Files.isRegularFile(a) && !newerJars(a)) {
+        recording = false;
+        return List.of("-XX:SharedArchiveFile=" + a);
+      }
+      recording = true;
+      return List.of("-XX:ArchiveClassesAtExit=" + a + "." + ProcessHandle.current().pid());
+    }
+
+    private Optional<Path> archive() {
+      String home = System.getProperty("sluice.home");
+      if (home == null || System.getenv("SLUICE_NO_CDS") != null) {
+        return Optional.empty();
+      }
+      return Optional.of(Path.of(home, "sluice-" + plane.name + ".jsa"));
+    }
+
+    private boolean newerJars(Path archive) {
+      try (Stream<Path> jars = Files.list(archive.getParent().resolve("lib"))) {
+        long at = Files.getLastModifiedTime(archive).toMillis();
+        return jars.anyMatch(j -> {
+          try {
+            return Files.getLastModifiedTime(j).toMillis() > at;
+          } catch (IOException e) {
+            return true;
+          }
+        });
+      } catch (IOException e) {
+        return true;
+      }
+    }
+
+    /** An archive recorded by a clean stop replaces the old one; a broken or partial one is dropped. */
+    private void keepArchive(Process p) {
+      if (!recording) {
+        return;
+      }
+      archive().ifPresent(a -> {
+        Path tmp = Path.of(a + "." + ProcessHandle.current().pid());
+        try {
+          if (p.exitValue() == 0 && Files.size(tmp) > 0) {
+            Files.move(tmp, a, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          } else {
+            Files.deleteIfExists(tmp);
+          }
+        } catch (IOException | IllegalThreadStateException e) {
+          log.debug("class-data archive of the {} plane not kept: {}", plane.name, e.toString());
+        }
+      });
+    }
+  }
+
+  /** {@code name=address …} as a plane's ready line gives them. */
+  static Map<String, String> parseUrls(String rest) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String part : rest.trim().split(" ")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        out.put(part.substring(0, eq), part.substring(eq + 1));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,279 @@
+package io.sluice.app;
+
+import static io.sluice.app.SluiceNodes.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.sluice.app.PackagedSluice.Up;
+import io.sluice.app.hog.MemoryHogConnector;
+import io.sluice.app.hog.MemoryHogTask;
+import io.sluice.connect.testing.Eventually;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The monitor outlives the monitored, on the packaged {@code ./sluice up}: a connector that exhausts the data plane's
+ * heap, and then a {@code kill -9} of the data plane, each leave the alert router and the metrics server answering
+ * within a second throughout; {@code SluiceComponentDown} reaches a webhook the test runs while the data plane is down,
+ * and its resolution once the supervisor has it back; the pipeline under load resumes from its committed offsets and
+ * {@code sluice reconcile} finds the sink equal to the source.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlaneIsolationIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+  @TempDir static Path dir;
+  private static HttpServer hook;
+  private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
+  private static Up up;
+  private static String connect;
+  private static PipelineLoad load;
+  private static Probe probe;
+
+  @BeforeAll
+  static void start() throws Exception {
+    hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    hook.createContext("/hook", exchange -> {
+      notifications.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    hook.start();
+    Path alertmanager = Files.writeString(dir.resolve("alertmanager.yml"), """
+        route:
+          receiver: hook
+          group_by: [alertname, component]
+          group_wait: 1s
+          group_interval: 1s
+          repeat_interval: 1h
+        receivers:
+          - name: hook
+            webhook_configs: [{url: 'http://127.0.0.1:%d/hook', send_resolved: true}]
+        """.formatted(hook.getAddress().getPort()));
+    List<String> args = new ArrayList<>(List.of("--plugin-path", plugins().toString(),
+        "--alerts-config", alertmanager.toString(), "--data-dir", dir.resolve("data").toString(),
+        // Small enough that the hog fills it in a moment, large enough for the broker, Connect and the pipeline.
+        "--set", "dataplane.heap=384m"));
+    for (String flag : List.of("--kafka-port", "--connect-port", "--registry-port", "--metrics-port", "--alerts-port",
+        "--exporter-port", "--ui-port")) {
+      args.addAll(List.of(flag, String.valueOf(PackagedSluice.freePort())));
+    }
+    up = PackagedSluice.up(dir, args);
+    connect = url("connect");
+    load = PipelineLoad.create("iso", connect, 500);
+    load.start();
+    probe = new Probe(List.of(url("alerts") + "/-/ready", url("metrics") + "/-/ready",
+        url("metrics") + "/api/v1/query?query=up"));
+    probe.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (probe != null) {
+      probe.close();
+    }
+    if (load != null) {
+      load.close();
+    }
+    if (up != null) {
+      assertEquals(0, PackagedSluice.down(up), () -> PackagedSluice.read(up.stderr()));
+    }
+    if (hook != null) {
+      hook.stop(0);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aConnectorThatExhaustsTheHeapTakesOnlyTheDataPlane() throws Exception {
+    long dataPid = PackagedSluice.plane(up, "data").pid();
+    long controlPid = PackagedSluice.plane(up, "control").pid();
+    Map<String, String> hog = Map.of("connector.class", MemoryHogConnector.class.getName(), "tasks.max", "1",
+        "marker.file", dir.resolve("hog-exhausted").toString());
+    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "hog", "config", hog)).statusCode());
+
+    recoversFrom("data-plane out of memory", dataPid);
+    assertEquals(controlPid, PackagedSluice.plane(up, "control").pid(), "the control plane never restarted");
+    assertTrue(PackagedSluice.read(up.stderr()).contains("ended with status 3 (out of memory)"),
+        () -> PackagedSluice.read(up.stderr()));
+    // Started again from Connect's config topic, the hog finds its mark and idles: the pipeline beside it runs.
+    Eventually.await("the hog RUNNING again", WAIT, () -> status(connect + "/connectors/hog/status")
+        .path("tasks").path(0).path("state").asText(), "RUNNING"::equals);
+    load.assertSinkEqualsSource(dir);
+    probe.assertAnsweredFast();
+  }
+
+  @Test
+  @Order(2)
+  void aKilledDataPlaneComesBackAndThePipelineResumes() throws Exception {
+    ProcessHandle data = PackagedSluice.plane(up, "data");
+    data.destroyForcibly();
+    data.onExit().join();
+    recoversFrom("data-plane kill -9", data.pid());
+    assertTrue(PackagedSluice.read(up.stderr()).contains("(killed)"), () -> PackagedSluice.read(up.stderr()));
+    load.assertSinkEqualsSource(dir);
+    probe.assertAnsweredFast();
+  }
+
+  /**
+   * The data plane process {@code before} is gone, a new one answers, and the webhook heard SluiceComponentDown
+   * firing and then resolved, in that order, once each for this outage.
+   */
+  private static void recoversFrom(String what, long before) throws Exception {
+    int seen = notifications.size();
+    Eventually.await(what + ": SluiceComponentDown firing at the webhook", WAIT,
+        () -> componentDown(seen, "firing"), n -> n > 0);
+    Eventually.await(what + ": a new data plane", WAIT, () -> PackagedSluice.plane(up, "data").pid(),
+        pid -> pid != before);
+    Eventually.await(what + ": Connect answers again", WAIT, () -> status(connect + "/connectors").isArray(),
+        answered -> answered);
+    Eventually.await(what + ": SluiceComponentDown resolved at the webhook", WAIT,
+        () -> componentDown(seen, "resolved"), n -> n > 0);
+    int firing = indexOf(seen, "firing");
+    int resolved = indexOf(seen, "resolved");
+    assertTrue(firing < resolved, "firing before resolved: " + notifications.subList(seen, notifications.size()));
+    JsonNode alert = notifications.get(firing).path("alerts").path(0);
+    assertEquals("critical", alert.path("labels").path("severity").asText(), alert.toString());
+    assertEquals("data-plane", alert.path("labels").path("component").asText(), alert.toString());
+  }
+
+  /** A GET's JSON answer; a missing node while nothing answers. */
+  private static JsonNode status(String url) {
+    try {
+      return SluiceNodes.get(url);
+    } catch (Exception e) {
+      return JSON.missingNode();
+    }
+  }
+
+  private static long componentDown(int from, String status) {
+    return indexOf(from, status) >= 0 ? 1 : 0;
+  }
+
+  private static int indexOf(int from, String status) {
+    for (int i = from; i < notifications.size(); i++) {
+      JsonNode n = notifications.get(i);
+      if (n.path("groupLabels").path("alertname").asText().equals(ComponentAlert.NAME)
+          && n.path("status").asText().equals(status)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String url(String component) {
+    return up.urls().get(component);
+  }
+
+  /**
+   * The bundled plugins, each linked into a folder of the test's, beside a folder holding the hog: a plugin path
+   * as an operator who adds a connector of their own lays it out.
+   */
+  private static Path plugins() throws IOException {
+    Path bundled = PackagedSluice.root().resolve("sluice-app/target/sluice/plugins");
+    Path out = Files.createDirectories(dir.resolve("plugins"));
+    try (Stream<Path> each = Files.list(bundled)) {
+      for (Path p : each.toList()) {
+        Files.createSymbolicLink(out.resolve(p.getFileName()), p);
+      }
+    }
+    Path hogJar = Files.createDirectories(out.resolve("memory-hog")).resolve("memory-hog.jar");
+    try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(hogJar))) {
+      for (Class<?> c : List.of(MemoryHogConnector.class, MemoryHogTask.class)) {
+        String name = c.getName().replace('.', '/') + ".class";
+        jar.putNextEntry(new JarEntry(name));
+        try (var in = c.getClassLoader().getResourceAsStream(name)) {
+          in.transferTo(jar);
+        }
+        jar.closeEntry();
+      }
+      jar.putNextEntry(new JarEntry("META-INF/services/org.apache.kafka.connect.source.SourceConnector"));
+      jar.write((MemoryHogConnector.class.getName() + "\n").getBytes());
+      jar.closeEntry();
+    }
+    return out;
+  }
+
+  /**
+   * Asks each URL every 200 ms throughout the test, each answer allowed one second: the control plane's APIs must not
+   * notice what happens to the data plane.
+   */
+  private static final class Probe implements AutoCloseable {
+    private final List<String> urls;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private volatile long asked;
+    private Thread thread;
+
+    Probe(List<String> urls) {
+      this.urls = urls;
+    }
+
+    void start() {
+      thread = new Thread(() -> {
+        while (running.get()) {
+          for (String u : urls) {
+            long t0 = System.nanoTime();
+            try {
+              HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(u)).timeout(Duration.ofSeconds(1))
+                  .build(), HttpResponse.BodyHandlers.discarding());
+              if (r.statusCode() != 200) {
+                failures.add(u + " answered " + r.statusCode());
+              }
+            } catch (IOException e) {
+              failures.add(u + " after " + (System.nanoTime() - t0) / 1_000_000 + " ms: " + e);
+            } catch (InterruptedException e) {
+              return;
+            }
+            asked++;
+          }
+          try {
+            Thread.sleep(200);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "control-plane-probe");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    void assertAnsweredFast() {
+      assertTrue(asked > 0, "the probe asked nothing");
+      assertEquals(List.of(), failures, "the control plane answered every probe within 1 s (" + asked + " asked)");
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running.set(false);
+      thread.join();
+    }
+  }
+}
