@@ -24,7 +24,9 @@ public final class StartupAndMemory {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     Path root = Path.of(System.getProperty("sluice.root", ".")).toAbsolutePath();
-    Files.deleteIfExists(root.resolve("sluice-app/target/sluice/sluice.jsa"));
+    for (String archive : List.of("sluice.jsa", "sluice-data.jsa", "sluice-control.jsa")) {
+      Files.deleteIfExists(root.resolve("sluice-app/target/sluice").resolve(archive));
+    }
     Optional<String> noBaseline = AssembledStack.missing(root);
     noBaseline.ifPresent(why -> System.out.println("assembled stack SKIPPED: " + why));
     List<String> javaOpts = List.of(System.getProperty("assembled.jvm", "-Xmx1g -XX:+UseParallelGC").split(" "));
@@ -51,7 +53,7 @@ public final class StartupAndMemory {
             readySeconds.add(ready);
           }
           long rss = idleWithOneSource(db, "startup_" + i, "http://127.0.0.1:" + connectPort,
-              () -> rssKb(javaPid(p))) / 1024;
+              () -> processesRssKb(p)) / 1024;
           if (i > 0) {
             rssMb.add(rss);
           }
@@ -114,11 +116,24 @@ public final class StartupAndMemory {
     return sorted.get(sorted.size() / 2);
   }
 
-  /** The JVM: the launcher itself when it exec'd java, else its child. */
-  private static long javaPid(Process p) {
-    return p.toHandle().descendants()
-        .filter(h -> h.info().command().map(c -> c.endsWith("java")).orElse(false))
-        .map(ProcessHandle::pid).findFirst().orElse(p.pid());
+  /**
+   * The RSS of every JVM of one {@code sluice up}: the supervisor (the launcher's own process when it exec'd java) and
+   * the data and control planes it started. Each is printed, so the sizing model can be read per process.
+   */
+  static long processesRssKb(Process p) throws Exception {
+    long total = 0;
+    StringBuilder each = new StringBuilder();
+    for (ProcessHandle h : java.util.stream.Stream.concat(java.util.stream.Stream.of(p.toHandle()), p.descendants())
+        .filter(h -> h.info().command().map(c -> c.endsWith("java")).orElse(false)).toList()) {
+      long kb = rssKb(h.pid());
+      total += kb;
+      String[] args = h.info().arguments().orElse(new String[0]);
+      String role = args.length >= 2 && args[args.length - 2].equals("plane") ? args[args.length - 1] + " plane"
+          : "supervisor";
+      each.append(String.format(Locale.ROOT, " %s %d MB;", role, kb / 1024));
+    }
+    System.out.println("  RSS per process:" + each);
+    return total;
   }
 
   static long rssKb(long pid) throws Exception {
