@@ -13,10 +13,16 @@ final class BenchDatabase implements AutoCloseable {
   private final EmbeddedPostgres pg;
 
   BenchDatabase() throws IOException {
+    this(16);
+  }
+
+  /** With room for {@code slots} replication slots and as many WAL senders, each source one of each. */
+  BenchDatabase(int slots) throws IOException {
     pg = EmbeddedPostgres.builder()
         .setServerConfig("wal_level", "logical")
-        .setServerConfig("max_replication_slots", "16")
-        .setServerConfig("max_wal_senders", "16")
+        .setServerConfig("max_replication_slots", String.valueOf(slots))
+        .setServerConfig("max_wal_senders", String.valueOf(slots))
+        .setServerConfig("max_connections", String.valueOf(Math.max(100, slots * 3 + 20)))
         .setServerConfig("synchronous_commit", "off")
         .start();
   }

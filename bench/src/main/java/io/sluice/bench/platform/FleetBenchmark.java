@@ -1,0 +1,234 @@
+package io.sluice.bench.platform;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fleet on one node ({@code bench/run FleetBenchmark [PIPELINES [DATA_PLANE_HEAP]]}, default 250 and 4g): that many
+ * PostgreSQL → JDBC pipelines (two connectors each, a table, slot and publication of its own) on one packaged
+ * {@code ./sluice up}, under a light load (one change per pipeline per second). Measured at no pipelines (the
+ * baseline, same run) and with the fleet running: the time until every connector runs and every sink holds its table,
+ * the RSS of each process, one exporter scrape (time and series), one evaluation round of the bundled rules (the
+ * metrics server's own {@code evaluationTime}), and the dashboard's connector overview (its queries and the alerts,
+ * server side, to the last row). The differences, per connector, are the sizing model's figures.
+ */
+public final class FleetBenchmark {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  record Sample(Map<String, Long> rssMb, double scrapeMs, long series, double rulesMs, double overviewMs) {
+    long totalRss() {
+      return rssMb.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    int pipelines = args.length > 0 ? Integer.parseInt(args[0]) : 250;
+    String heap = args.length > 1 ? args[1] : "4g";
+    Path root = Path.of(System.getProperty("sluice.root", ".")).toAbsolutePath();
+    Path data = Files.createTempDirectory("sluice-fleet");
+    try (BenchDatabase db = new BenchDatabase(pipelines + 8)) {
+      db.createDatabase("fleet");
+      db.createDatabase("fleet_sink");
+      try (Connection c = DriverManager.getConnection(db.url("fleet"), "postgres", "postgres");
+          Statement s = c.createStatement()) {
+        for (int i = 0; i < pipelines; i++) {
+          s.execute("CREATE TABLE public.t" + i + " (id int PRIMARY KEY, qty int NOT NULL, note text)");
+          s.execute("INSERT INTO public.t" + i + " SELECT g, g, 'row ' || g FROM generate_series(1, 10) g");
+        }
+      }
+      ProcessBuilder add = new ProcessBuilder(root.resolve("sluice").toString(), "ui", "user", "add", "admin",
+          "--data-dir", data.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      add.environment().put("SLUICE_UI_PASSWORD", "fleet-password");
+      if (add.start().waitFor() != 0) {
+        throw new IllegalStateException("sluice ui user add failed");
+      }
+      Map<String, Integer> ports = new HashMap<>();
+      List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString(), "up", "--data-dir",
+          data.toString(), "--set", "dataplane.heap=" + heap,
+          // Each Debezium source holds a replication connection; the worker's own pools stay as they are.
+          "--set", "connect.worker.offset.flush.interval.ms=10000"));
+      for (String c : List.of("kafka", "connect", "registry", "metrics", "alerts", "exporter", "ui")) {
+        ports.put(c, PipelineThroughput.freePort());
+        command.addAll(List.of("--" + c + "-port", String.valueOf(ports.get(c))));
+      }
+      long t0 = System.nanoTime();
+      ProcessBuilder pb = new ProcessBuilder(command).redirectError(data.resolve("up.stderr").toFile());
+      Process up = pb.start();
+      try {
+        LargeSnapshot.awaitReady(up);
+        double readySeconds = (System.nanoTime() - t0) / 1e9;
+        String connect = "http://127.0.0.1:" + ports.get("connect");
+        String ui = "http://127.0.0.1:" + ports.get("ui");
+        String session = login(ui);
+        Thread.sleep(30_000);
+        Sample idle = sample(up, ports, ui, session);
+        System.out.printf(Locale.ROOT, "ready in %.2f s; no pipelines: %s%n", readySeconds, idle);
+
+        Rest rest = new Rest(connect);
+        long c0 = System.nanoTime();
+        for (int i = 0; i < pipelines; i++) {
+          Map<String, String> source = db.sourceConfig("fleet", "f" + i);
+          source.put("table.include.list", "public.t" + i);
+          source.put("publication.name", "pub_f" + i);
+          source.put("publication.autocreate.mode", "filtered");
+          rest.create("f" + i + "-source", source);
+          rest.create("f" + i + "-sink", Map.of("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector",
+              "connection.url", db.url("fleet_sink"), "connection.username", "postgres",
+              "connection.password", "postgres", "insert.mode", "upsert", "delete.enabled", "true",
+              "primary.key.mode", "record_key", "schema.evolution", "basic", "topics", "f" + i + ".public.t" + i,
+              "collection.name.format", "t" + i));
+          if ((i + 1) % 25 == 0) {
+            System.out.printf(Locale.ROOT, "  %d pipelines created%n", i + 1);
+          }
+        }
+        for (int i = 0; i < pipelines; i++) {
+          rest.awaitRunning("f" + i + "-source");
+          rest.awaitRunning("f" + i + "-sink");
+        }
+        for (int i = 0; i < pipelines; i++) {
+          while (db.count("fleet_sink", "t" + i) < 10) {
+            Thread.sleep(200);
+          }
+        }
+        double fleetSeconds = (System.nanoTime() - c0) / 1e9;
+        System.out.printf(Locale.ROOT, "%d pipelines (%d connectors) running, every sink holding its table, %.1f s "
+            + "after the first was created%n", pipelines, pipelines * 2, fleetSeconds);
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread load = new Thread(() -> {
+          try (Connection c = DriverManager.getConnection(db.url("fleet"), "postgres", "postgres");
+              Statement s = c.createStatement()) {
+            while (running.get()) {
+              long tick = System.nanoTime();
+              for (int i = 0; i < pipelines; i++) {
+                s.execute("UPDATE public.t" + i + " SET qty = qty + 1 WHERE id = "
+                    + (1 + ThreadLocalRandom.current().nextInt(10)));
+              }
+              long left = 1_000 - (System.nanoTime() - tick) / 1_000_000;
+              if (left > 0) {
+                Thread.sleep(left);
+              }
+            }
+          } catch (Exception e) {
+            System.out.println("load stopped: " + e);
+          }
+        }, "fleet-load");
+        load.start();
+        Thread.sleep(90_000);
+        Sample fleet = sample(up, ports, ui, session);
+        running.set(false);
+        load.join();
+        int connectors = pipelines * 2;
+        System.out.printf(Locale.ROOT, "%d pipelines under load: %s%n", pipelines, fleet);
+        System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
+            + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
+            + "(%,d MB in all); exporter scrape %.0f ms, %,d series; rules round %.1f ms; dashboard overview %.0f ms "
+            + "| the same sluice up with no pipelines: RSS %s (%,d MB); scrape %.1f ms, %,d series; rules %.1f ms; "
+            + "overview %.1f ms | per connector: %.2f MB of RSS, %.0f series, %.3f ms of scrape, %.3f ms of rules |%n",
+            pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.scrapeMs(),
+            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), idle.rssMb(), idle.totalRss(), idle.scrapeMs(),
+            idle.series(), idle.rulesMs(), idle.overviewMs(), (fleet.totalRss() - idle.totalRss()) / (double) connectors,
+            (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
+            (fleet.rulesMs() - idle.rulesMs()) / connectors);
+      } finally {
+        up.destroy();
+        up.waitFor();
+      }
+    }
+    System.exit(0);
+  }
+
+  private static Sample sample(Process up, Map<String, Integer> ports, String ui, String session) throws Exception {
+    Map<String, Long> rss = new HashMap<>();
+    rss.put("supervisor", StartupAndMemory.rssKb(up.pid()) / 1024);
+    rss.put("data", StartupAndMemory.rssKb(LargeSnapshot.plane(up, "data")) / 1024);
+    rss.put("control", StartupAndMemory.rssKb(LargeSnapshot.plane(up, "control")) / 1024);
+    String exporter = "http://127.0.0.1:" + ports.get("exporter") + "/metrics";
+    List<Double> scrapes = new ArrayList<>();
+    long series = 0;
+    for (int i = 0; i < 7; i++) {
+      long t0 = System.nanoTime();
+      String body = HTTP.send(HttpRequest.newBuilder(URI.create(exporter)).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      scrapes.add((System.nanoTime() - t0) / 1e6);
+      series = body.lines().filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
+    }
+    // The rules' own account of their last round, summed over the groups, median of 5 rounds.
+    String metrics = "http://127.0.0.1:" + ports.get("metrics");
+    List<Double> rounds = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      JsonNode groups = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(metrics + "/api/v1/rules")).build(),
+          HttpResponse.BodyHandlers.ofString()).body()).path("data").path("groups");
+      double sum = 0;
+      for (JsonNode g : groups) {
+        sum += g.path("evaluationTime").asDouble();
+      }
+      rounds.add(sum * 1000);
+      Thread.sleep(5_000);
+    }
+    List<Double> overview = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      overview.add(overview(ui, session));
+    }
+    return new Sample(rss, median(scrapes), series, median(rounds), median(overview));
+  }
+
+  /** The dashboard's overview as a browser fetches it: the connector list with its queries, then each query. */
+  private static double overview(String ui, String session) throws Exception {
+    long t0 = System.nanoTime();
+    JsonNode list = JSON.readTree(get(ui + "/api/connectors", session));
+    for (JsonNode q : list.path("queries")) {
+      get(ui + "/api/query?query=" + URLEncoder.encode(q.asText(), StandardCharsets.UTF_8), session);
+    }
+    return (System.nanoTime() - t0) / 1e6;
+  }
+
+  private static String get(String url, String session) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Cookie", "sluice_session="
+        + session).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(url + ": " + r.statusCode() + " " + r.body());
+    }
+    return r.body();
+  }
+
+  private static String login(String ui) throws Exception {
+    HttpResponse<String> form = HTTP.send(HttpRequest.newBuilder(URI.create(ui + "/login")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    String cookie = form.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+    Matcher m = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(form.body());
+    m.find();
+    HttpResponse<String> in = HTTP.send(HttpRequest.newBuilder(URI.create(ui + "/login")).header("Cookie", cookie)
+        .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(
+            "csrf=" + m.group(1) + "&user=admin&password=fleet-password")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return in.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0].split("=", 2)[1];
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+}
