@@ -3,11 +3,11 @@ package io.sluice.sink.jdbc;
 import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import io.debezium.connector.jdbc.JdbcSinkConnectorTask;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -27,64 +26,177 @@ import org.slf4j.LoggerFactory;
  * <p>A snapshot says what a table holds, but not what it no longer holds. A source that streamed changes and then
  * started over without a committed offset (killed before its first offset flush, or its offsets reset) takes a fresh
  * snapshot; a row it had streamed and that was deleted in between has an insert in the topic and never a delete, and
- * an upserting sink keeps it for ever. This task follows every snapshot ({@link SnapshotTracker}); once one has been
- * written whole it removes the table's rows that the snapshot did not write ({@link StaleRows}), before any change
- * streamed after the snapshot is applied. Until then it holds its committed offset at the snapshot's first record, so
- * a task started again mid-snapshot reads the snapshot again from its start.
+ * an upserting sink keeps it. This task follows every snapshot ({@link SnapshotTracker}); once one has been written
+ * whole it removes the table's rows that the snapshot did not write ({@link StaleRows}), before any change streamed
+ * after the snapshot is applied.
+ *
+ * <p>A snapshot may hold more rows than a heap, so its keys go to the sink database as they are written, with the
+ * window's progress ({@link WindowStore}); the task holds only the records of the put in hand. That also lets a task
+ * started again take a snapshot up where the last one left it, from its committed offset, instead of reading it again
+ * from its start. Only where the window's state could not be saved does the task hold its committed offset at the
+ * snapshot's first record. Keeping keys never fails the sink: a window whose keys could not all be kept is marked
+ * unsure, and nothing is removed at its end.
  *
  * <p>Only where that is certain: one task ({@code tasks.max=1}, so this task reads every partition), a topic of one
- * partition (Debezium's default; across partitions the snapshot's records have no order), keys on the records, and
- * {@code delete.enabled=true}. Elsewhere the sink behaves exactly as Debezium's.
+ * partition (Debezium's default; across partitions the snapshot's records have no order), keys on the records,
+ * {@code delete.enabled=true}, and a PostgreSQL, MariaDB or MySQL database. Elsewhere the sink behaves exactly as
+ * Debezium's.
  */
 public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceJdbcSinkTask.class);
   private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
+  /** The sink table of a topic and its key columns, quoted as the sink quotes its own. */
+  private record Target(String table, List<String> columns) {}
+
   private JdbcSinkConnectorConfig config;
-  private Map<String, String> props;
+  private Dialect dialect;
   private SnapshotTracker tracker;
-  private boolean completing;
+  private WindowStore store;
+  private final List<SinkRecord> segment = new ArrayList<>();
+  /** The records of {@link #segment} that belong to each followed window. */
+  private final Map<SnapshotTracker.Window, List<SinkRecord>> followed = new LinkedHashMap<>();
 
   @Override
   public void start(Map<String, String> props) {
     super.start(props);
-    this.props = Map.copyOf(props);
     this.config = new JdbcSinkConnectorConfig(props);
-    this.tracker = new SnapshotTracker(this::keyText);
-    this.completing = config.isDeleteEnabled() && "1".equals(props.getOrDefault("tasks.max", "1").trim());
+    Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
+    boolean completing = config.isDeleteEnabled() && "1".equals(props.getOrDefault("tasks.max", "1").trim())
+        && engine.isPresent();
     if (!completing) {
-      LOG.info("Snapshots are not carried to their end by this sink: it needs delete.enabled=true and tasks.max=1");
+      LOG.info("Snapshots are not carried to their end by this sink: it needs delete.enabled=true, tasks.max=1 and a"
+          + " PostgreSQL, MariaDB or MySQL database");
+      return;
+    }
+    this.dialect = engine.get();
+    this.tracker = new SnapshotTracker();
+    this.store = new WindowStore(props.get("connection.url"), props.get("connection.username"),
+        props.get("connection.password"), props.getOrDefault("name", ""), dialect);
+  }
+
+  @Override
+  public void open(Collection<TopicPartition> partitions) {
+    super.open(partitions);
+    if (store == null) {
+      return;
+    }
+    try {
+      for (SnapshotTracker.Window w : store.load()) {
+        if (partitions.contains(new TopicPartition(w.topic, w.partition)) && tracker.resume(w)) {
+          LOG.info("Snapshot of topic {} taken up where an earlier task left it (from offset {}, written up to {})",
+              w.topic, w.firstOffset, w.nextOffset);
+        }
+      }
+    } catch (SQLException e) {
+      LOG.warn("Snapshots this sink was following cannot be taken up ({}); their rest is written as Debezium's sink"
+          + " writes it, and nothing is removed at their end", cause(e));
     }
   }
 
   @Override
   public void put(Collection<SinkRecord> records) {
-    if (!completing) {
+    if (tracker == null) {
       super.put(records);
       return;
     }
-    List<SinkRecord> segment = new ArrayList<>();
     for (SinkRecord record : records) {
-      Optional<SnapshotTracker.Window> before = tracker.endedBefore(record);
-      if (before.isPresent()) {
-        write(segment);
-        complete(before.get());
+      SnapshotTracker.Step step = tracker.next(record);
+      if (step.ended() != null) {
+        write();
+        complete(step.ended(), record);
+      }
+      if (step.abandoned() != null) {
+        write();
+        abandon(step.abandoned(), step.opens());
+      }
+      if (step.opens()) {
+        write();
+        begin(step.window());
       }
       segment.add(record);
-      Optional<SnapshotTracker.Window> with = tracker.record(record);
-      if (with.isPresent()) {
-        write(segment);
-        complete(with.get());
+      if (step.window() != null) {
+        followed.computeIfAbsent(step.window(), w -> new ArrayList<>()).add(record);
+      }
+      if (step.closes()) {
+        write();
+        complete(step.window(), record);
       }
     }
-    write(segment);
+    write();
   }
 
-  private void write(List<SinkRecord> segment) {
-    if (!segment.isEmpty()) {
-      super.put(new ArrayList<>(segment));
-      segment.clear();
+  /** Writes the records in hand, then keeps the keys of those that belong to a window. */
+  private void write() {
+    if (segment.isEmpty()) {
+      return;
     }
+    super.put(new ArrayList<>(segment));
+    segment.clear();
+    Map<SnapshotTracker.Window, List<SinkRecord>> written = new LinkedHashMap<>(followed);
+    followed.clear();
+    if (getLastProcessingException() != null) {
+      return; // not written: the task fails on its next put and reads them again from its committed offset
+    }
+    written.forEach(this::keep);
+  }
+
+  private void begin(SnapshotTracker.Window w) {
+    try {
+      store.open(w);
+      w.durable = true;
+    } catch (SQLException e) {
+      w.unsure = true;
+      LOG.warn("Snapshot of topic {} begun, but its keys cannot be kept in the sink database ({}): the sink holds its"
+          + " committed offset at the snapshot's first record, and removes nothing at its end", w.topic, cause(e));
+    }
+  }
+
+  private void keep(SnapshotTracker.Window w, List<SinkRecord> records) {
+    try {
+      List<List<Object>> keys = new ArrayList<>(records.size());
+      Target target = null;
+      for (SinkRecord r : records) {
+        Struct key = new JdbcKafkaSinkRecord(r, config).filteredKey();
+        if (key == null || key.schema().fields().isEmpty()) {
+          w.keyless = true;
+        } else {
+          keys.add(key.schema().fields().stream().map(key::get).toList());
+          target = target == null ? target(r) : target;
+        }
+      }
+      store.keep(w, target == null ? null : target.table, target == null ? null : target.columns, keys);
+      w.durable = true;
+    } catch (SQLException | RuntimeException e) {
+      if (!w.unsure) {
+        w.unsure = true;
+        LOG.warn("Snapshot of topic {}: its keys could not be kept in table {} ({}); the rows it no longer holds will"
+            + " not be removed at its end", w.topic, store.scratch(w.topic), cause(e));
+      }
+      save(w);
+    }
+  }
+
+  private void save(SnapshotTracker.Window w) {
+    try {
+      store.save(w);
+      w.durable = true;
+    } catch (SQLException e) {
+      if (w.durable) {
+        LOG.warn("Snapshot of topic {}: its state could not be saved in table {} ({}); the sink holds its committed"
+            + " offset at the snapshot's first record until it ends", w.topic, WindowStore.STATE_TABLE, cause(e));
+      }
+      w.durable = false;
+    }
+  }
+
+  private void abandon(SnapshotTracker.Window w, boolean replaced) {
+    if (replaced) {
+      return; // the new window's start drops the old one's keys
+    }
+    LOG.info("Snapshot of topic {} that an earlier task followed is not taken up: this task reads the topic outside"
+        + " it", w.topic);
+    forget(w);
   }
 
   @Override
@@ -110,59 +222,84 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     super.close(partitions);
   }
 
+  @Override
+  public void stop() {
+    if (store != null) {
+      store.close();
+    }
+    super.stop();
+  }
+
   /** Removes what the snapshot in {@code w} did not write, when this task can be sure which rows those are. */
-  private void complete(SnapshotTracker.Window w) {
+  private void complete(SnapshotTracker.Window w, SinkRecord sample) {
     if (getLastProcessingException() != null) {
-      return; // the snapshot was not written; the task fails on its next put and reads it again from the held offset
+      return; // the snapshot was not written; the task fails on its next put and reads its end again
     }
     long partitions = context.assignment().stream().filter(tp -> tp.topic().equals(w.topic)).count();
-    if (w.keyless || w.spread || partitions > 1) {
+    if (w.keyless || w.spread || partitions > 1 || w.unsure) {
       LOG.warn("Snapshot of topic {} written; rows it no longer holds are not removed: {}", w.topic,
-          w.keyless ? "its records have no key" : "the topic has more than one partition");
+          w.keyless ? "its records have no key" : w.unsure ? "its keys could not all be kept (see the warning above);"
+              + " `sluice reconcile` compares the two sides" : "the topic has more than one partition");
+      forget(w);
       return;
     }
-    JdbcKafkaSinkRecord sample = new JdbcKafkaSinkRecord(w.last, config);
-    String table = config.getCollectionNamingStrategy().resolveCollectionName(sample, config.getCollectionNameFormat());
-    List<String> columns = sample.keyFieldNames().stream()
-        .map(f -> config.getColumnNamingStrategy().resolveColumnName(f)).collect(Collectors.toList());
-    try (Connection db = DriverManager.getConnection(props.get("connection.url"),
-        props.get("connection.username"), props.get("connection.password"))) {
-      String quote = db.getMetaData().getIdentifierQuoteString().trim();
-      StaleRows.Outcome outcome = StaleRows.remove(db, identifier(table, quote),
-          columns.stream().map(c -> identifier(c, quote)).toList(), w.keys);
+    String table = w.topic;
+    try {
+      Target target = target(sample);
+      table = target.table;
+      StaleRows.Outcome outcome = store.removeStale(w, target.table, target.columns);
       if (outcome.guarded()) {
-        LOG.warn("Snapshot of topic {} written ({} rows), but only {} of its keys were found in table {} as read back;"
-            + " no rows removed. `sluice reconcile` compares the two sides.", w.topic, outcome.snapshotKeys(),
-            outcome.matched(), table);
+        LOG.warn("Snapshot of topic {} written ({} rows), but only {} of its keys were found in table {}; no rows"
+            + " removed. `sluice reconcile` compares the two sides.", w.topic, outcome.snapshotKeys(),
+            outcome.snapshotKeys() - outcome.missing(), table);
       } else {
         LOG.info("Snapshot of topic {} written ({} rows); removed {} rows of table {} that it no longer holds",
             w.topic, outcome.snapshotKeys(), outcome.removed(), table);
       }
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
       LOG.warn("Snapshot of topic {} written; could not remove the rows it no longer holds from table {}: {}",
-          w.topic, table, e.getMessage());
+          w.topic, table, cause(e));
     }
+    forget(w);
+  }
+
+  private void forget(SnapshotTracker.Window w) {
+    try {
+      store.forget(w);
+    } catch (SQLException e) {
+      LOG.warn("Snapshot of topic {}: its state could not be dropped from table {} and {} ({}); a task started again"
+          + " drops it once it reads past the snapshot", w.topic, WindowStore.STATE_TABLE, store.scratch(w.topic),
+          cause(e));
+    }
+  }
+
+  private Target target(SinkRecord record) {
+    JdbcKafkaSinkRecord sample = new JdbcKafkaSinkRecord(record, config);
+    String table = config.getCollectionNamingStrategy().resolveCollectionName(sample, config.getCollectionNameFormat());
+    List<String> columns = sample.keyFieldNames().stream()
+        .map(f -> identifier(config.getColumnNamingStrategy().resolveColumnName(f))).toList();
+    return new Target(identifier(table), columns);
   }
 
   /** Quoted as the sink quotes its own identifiers; a dotted name is a schema and a table. */
-  private String identifier(String name, String quote) {
-    if (!config.isQuoteIdentifiers() || quote.isEmpty()) {
+  private String identifier(String name) {
+    if (!config.isQuoteIdentifiers()) {
       return name;
     }
-    return java.util.Arrays.stream(name.split("\\."))
-        .map(part -> PLAIN_IDENTIFIER.matcher(part).matches() ? quote + part + quote : part)
+    return Arrays.stream(name.split("\\."))
+        .map(part -> PLAIN_IDENTIFIER.matcher(part).matches() ? dialect.quote + part + dialect.quote : part)
         .collect(Collectors.joining("."));
   }
 
-  private Optional<String> keyText(SinkRecord record) {
-    Struct key = new JdbcKafkaSinkRecord(record, config).filteredKey();
-    if (key == null || key.schema().fields().isEmpty()) {
-      return Optional.empty();
+  /** An error with what caused it, for a warning that must say why without a stack trace. */
+  private static String cause(Exception e) {
+    StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+      out.append("; caused by ").append(c.getMessage());
     }
-    List<Object> parts = new ArrayList<>();
-    for (Field f : key.schema().fields()) {
-      parts.add(key.get(f));
+    if (e instanceof SQLException sql && sql.getNextException() != null) {
+      out.append("; ").append(sql.getNextException().getMessage());
     }
-    return Optional.of(KeyText.of(parts));
+    return out.toString();
   }
 }

@@ -1,80 +1,62 @@
 package io.sluice.sink.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The rows of a sink table that a completed snapshot did not write: rows the source deleted while no change stream
- * could report it (before the snapshot, with no offset committed that would have replayed the delete).
+ * could report it (before the snapshot, with no offset committed that would have replayed the delete). The database
+ * compares the table with the snapshot's keys in its scratch table, so neither side passes through the task's heap.
  *
- * <p>Removal is guarded: every key the snapshot wrote must be found in the table as read back. If one is not (a key
- * type that reads back in another form, a record the sink sent to its dead letter queue), this cannot tell stale rows
- * from live ones and removes nothing.
+ * <p>Removal is guarded: every key the snapshot wrote must be found in the table. If one is not (a key the sink
+ * wrote in another form than the scratch table holds it, a record the sink sent to its dead letter queue), this
+ * cannot tell stale rows from live ones and removes nothing.
+ *
+ * <p>Rows go in batches, each committed on its own, so that no transaction grows with the table; a removal cut short
+ * is simply done again, since it removes only what the keys do not name.
  */
 final class StaleRows {
-  private static final int BATCH = 1000;
+  static final int BATCH = 10_000;
 
   /** What one pass found and did. */
-  record Outcome(int snapshotKeys, int matched, int removed) {
+  record Outcome(long snapshotKeys, long missing, long removed) {
     boolean guarded() {
-      return matched < snapshotKeys;
+      return missing > 0;
     }
   }
 
   private StaleRows() {}
 
   /**
-   * Removes the rows of {@code table} whose key ({@code keyColumns}, as {@link KeyText}) is not among {@code written}.
-   * Identifiers are used as given: the caller quotes them when the sink quotes its own.
+   * Removes the rows of {@code table} whose key ({@code keyColumns}) is not in {@code scratch}. Identifiers are used as
+   * given: the caller quotes them when the sink quotes its own.
    */
-  static Outcome remove(Connection db, String table, List<String> keyColumns, Set<String> written) throws SQLException {
-    String columns = String.join(", ", keyColumns);
-    List<Object[]> stale = new ArrayList<>();
-    int matched = 0;
-    boolean autoCommit = db.getAutoCommit();
-    try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT " + columns + " FROM " + table)) {
-      while (rs.next()) {
-        Object[] key = new Object[keyColumns.size()];
-        for (int i = 0; i < key.length; i++) {
-          key[i] = rs.getObject(i + 1);
-        }
-        if (written.contains(KeyText.of(Arrays.asList(key)))) {
-          matched++;
-        } else {
-          stale.add(key);
-        }
-      }
+  static Outcome remove(Connection db, Dialect dialect, String table, String scratch, List<String> keyColumns)
+      throws SQLException {
+    long keys = count(db, "SELECT count(*) FROM " + scratch);
+    long missing = count(db, dialect.countMissing(table, scratch, keyColumns));
+    if (missing > 0) {
+      return new Outcome(keys, missing, 0);
     }
-    if (matched < written.size() || stale.isEmpty()) {
-      return new Outcome(written.size(), matched, 0);
+    long removed = 0;
+    try (Statement s = db.createStatement()) {
+      String delete = dialect.deleteStale(table, scratch, keyColumns, BATCH);
+      int batch;
+      do {
+        batch = s.executeUpdate(delete);
+        removed += batch;
+      } while (batch == BATCH);
     }
-    String where = keyColumns.stream().map(c -> c + " = ?").collect(Collectors.joining(" AND "));
-    db.setAutoCommit(false);
-    try (PreparedStatement delete = db.prepareStatement("DELETE FROM " + table + " WHERE " + where)) {
-      for (int from = 0; from < stale.size(); from += BATCH) {
-        for (Object[] key : stale.subList(from, Math.min(stale.size(), from + BATCH))) {
-          for (int i = 0; i < key.length; i++) {
-            delete.setObject(i + 1, key[i]);
-          }
-          delete.addBatch();
-        }
-        delete.executeBatch();
-        db.commit();
-      }
-    } catch (SQLException e) {
-      db.rollback();
-      throw e;
-    } finally {
-      db.setAutoCommit(autoCommit);
+    return new Outcome(keys, 0, removed);
+  }
+
+  private static long count(Connection db, String sql) throws SQLException {
+    try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
     }
-    return new Outcome(written.size(), matched, stale.size());
   }
 }
