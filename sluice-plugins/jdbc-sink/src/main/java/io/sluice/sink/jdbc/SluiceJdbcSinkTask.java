@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -293,13 +295,13 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   /** An error with what caused it, for a warning that must say why without a stack trace. */
   private static String cause(Exception e) {
-    StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
-      out.append("; caused by ").append(c.getMessage());
+    Set<String> messages = new LinkedHashSet<>();
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      messages.add(String.valueOf(c.getMessage()).strip());
+      if (c instanceof SQLException sql && sql.getNextException() != null) {
+        messages.add(String.valueOf(sql.getNextException().getMessage()).strip());
+      }
     }
-    if (e instanceof SQLException sql && sql.getNextException() != null) {
-      out.append("; ").append(sql.getNextException().getMessage());
-    }
-    return out.toString();
+    return String.join("; ", messages);
   }
 }
