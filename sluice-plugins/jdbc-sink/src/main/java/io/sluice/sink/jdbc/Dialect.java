@@ -46,14 +46,9 @@ enum Dialect {
     }
 
     @Override
-    void bind(PreparedStatement ps, int index, Object value) throws SQLException {
-      Optional<byte[]> bytes = bytes(value);
-      if (bytes.isPresent()) {
-        ps.setBytes(index, bytes.get());
-      } else {
-        // Sent untyped, the text is cast to the column's own type: uuid, numeric, text alike.
-        ps.setObject(index, value instanceof BigDecimal d ? d.toPlainString() : value.toString(), Types.OTHER);
-      }
+    void bindValue(PreparedStatement ps, int index, Object value) throws SQLException {
+      // Sent untyped, the text is cast to the column's own type: uuid, numeric, text alike.
+      ps.setObject(index, value instanceof BigDecimal d ? d.toPlainString() : value.toString(), Types.OTHER);
     }
 
     @Override
@@ -86,13 +81,8 @@ enum Dialect {
     }
 
     @Override
-    void bind(PreparedStatement ps, int index, Object value) throws SQLException {
-      Optional<byte[]> bytes = bytes(value);
-      if (bytes.isPresent()) {
-        ps.setBytes(index, bytes.get());
-      } else {
-        ps.setObject(index, value);
-      }
+    void bindValue(PreparedStatement ps, int index, Object value) throws SQLException {
+      ps.setObject(index, value);
     }
 
     @Override
@@ -135,7 +125,20 @@ enum Dialect {
   abstract String insertIgnoringDuplicates(String scratch, List<String> columns);
 
   /** Binds one part of a key, as the event carries it, so that the database reads it as the column's type. */
-  abstract void bind(PreparedStatement ps, int index, Object value) throws SQLException;
+  void bind(PreparedStatement ps, int index, Object value) throws SQLException {
+    if (value instanceof byte[] b) {
+      ps.setBytes(index, b);
+    } else if (value instanceof ByteBuffer buffer) {
+      byte[] b = new byte[buffer.remaining()];
+      buffer.duplicate().get(b);
+      ps.setBytes(index, b);
+    } else {
+      bindValue(ps, index, value);
+    }
+  }
+
+  /** Binds a key part that is not bytes. */
+  abstract void bindValue(PreparedStatement ps, int index, Object value) throws SQLException;
 
   /** Deletes at most {@code limit} rows of {@code table} whose key the scratch table does not hold. */
   abstract String deleteStale(String table, String scratch, List<String> columns, int limit);
@@ -157,17 +160,5 @@ enum Dialect {
 
   private static String marks(List<String> columns) {
     return columns.stream().map(c -> "?").collect(Collectors.joining(", "));
-  }
-
-  private static Optional<byte[]> bytes(Object value) {
-    if (value instanceof byte[] b) {
-      return Optional.of(b);
-    }
-    if (value instanceof ByteBuffer buffer) {
-      byte[] b = new byte[buffer.remaining()];
-      buffer.duplicate().get(b);
-      return Optional.of(b);
-    }
-    return Optional.empty();
   }
 }
