@@ -84,8 +84,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       return;
     }
     try {
+      // All of them: the one task reads every partition, and a window names its topic as renamed by transforms.
       for (SnapshotTracker.Window w : store.load()) {
-        if (partitions.contains(new TopicPartition(w.topic, w.partition)) && tracker.resume(w)) {
+        if (tracker.resume(w)) {
           LOG.info("Snapshot of topic {} taken up where an earlier task left it (from offset {}, written up to {})",
               w.topic, w.firstOffset, w.nextOffset);
         }
