@@ -26,6 +26,8 @@ import picocli.CommandLine.Parameters;
 final class PlaneCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(PlaneCommand.class);
   static final String READY = "sluice plane ready";
+  /** The line a plane that cannot start ends with, its reason after it, for the supervisor to say. */
+  static final String FAILED = "sluice plane failed";
 
   @Parameters(index = "0", description = "data or control")
   String plane;
@@ -99,12 +101,10 @@ final class PlaneCommand implements Callable<Integer> {
         urls = control.urls();
       }
     } catch (SluiceConfig.ConfigException e) {
-      System.err.println("sluice: " + e.getMessage());
-      return 2;
+      return failed(e.getMessage(), 2);
     } catch (RuntimeException e) {
       log.error("the {} plane could not start", plane, e);
-      System.err.println("sluice: the " + plane + " plane could not start: " + e.getMessage());
-      return 1;
+      return failed(e.getMessage(), 1);
     }
     System.out.println(Platform.readyLine(urls).replaceFirst("^sluice ready", READY));
     System.out.flush();
@@ -115,5 +115,11 @@ final class PlaneCommand implements Callable<Integer> {
       log.warn("the {} plane did not stop cleanly", plane, e);
     }
     return stop.status();
+  }
+
+  private static int failed(String reason, int status) {
+    System.out.println(FAILED + " " + String.valueOf(reason).replaceAll("\\s*\\R\\s*", " "));
+    System.out.flush();
+    return status;
   }
 }

@@ -145,6 +145,8 @@ final class Supervisor implements AutoCloseable {
     volatile Process process;
     volatile Map<String, String> urls = Map.of();
     private volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+    /** What the plane said when it could not start, if it said anything. */
+    private volatile String failure;
     private volatile long startedAt;
     private Duration backoff = FIRST_BACKOFF;
     private boolean recording;
@@ -167,6 +169,7 @@ final class Supervisor implements AutoCloseable {
         throw new IllegalStateException("cannot start " + plane.what + ": " + e.getMessage(), e);
       }
       CompletableFuture<Map<String, String>> r = new CompletableFuture<>();
+      failure = null;
       ready = r;
       process = p;
       startedAt = System.nanoTime();
@@ -182,6 +185,8 @@ final class Supervisor implements AutoCloseable {
         for (String line; (line = out.readLine()) != null; ) {
           if (line.startsWith(PlaneCommand.READY + " ") || line.equals(PlaneCommand.READY)) {
             r.complete(parseUrls(line.substring(PlaneCommand.READY.length())));
+          } else if (line.startsWith(PlaneCommand.FAILED + " ")) {
+            failure = line.substring(PlaneCommand.FAILED.length() + 1);
           } else {
             System.out.println(line);
           }
@@ -217,8 +222,9 @@ final class Supervisor implements AutoCloseable {
     private void exited(Process ended, CompletableFuture<Map<String, String>> r) {
       int status = ended.exitValue();
       if (!r.isDone()) {
-        r.completeExceptionally(new StartFailure(plane.what + " ended with status " + status + " before it was ready",
-            status));
+        String reason = failure;
+        r.completeExceptionally(new StartFailure(reason != null ? reason
+            : plane.what + " ended with status " + status + " before it was ready", status));
       }
       if (stopping || r.isCompletedExceptionally() && urls.isEmpty()) {
         // Stopped on purpose, or it never came up in the first place (the start reports that).

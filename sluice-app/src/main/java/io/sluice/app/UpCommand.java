@@ -119,7 +119,8 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + e.getMessage());
       return 2;
     } catch (Supervisor.StartFailure e) {
-      System.err.println("sluice: could not start: " + e.getMessage());
+      // 2: the configuration, in the words the single-process start used.
+      System.err.println("sluice: " + (e.status == 2 ? "" : "could not start: ") + e.getMessage());
       return e.status == 2 ? 2 : 1;
     } catch (RuntimeException e) {
       log.error("sluice could not start", e);

@@ -24,10 +24,13 @@ final class PipelineLoad implements AutoCloseable {
   private Thread thread;
   private int next;
 
-  private PipelineLoad(Pipeline pipeline, String source, int rows) {
+  private final String connectUrl;
+
+  private PipelineLoad(Pipeline pipeline, String source, int rows, String connectUrl) {
     this.pipeline = pipeline;
     this.source = source;
     this.next = rows + 1;
+    this.connectUrl = connectUrl;
   }
 
   /**
@@ -46,7 +49,7 @@ final class PipelineLoad implements AutoCloseable {
     assertEquals(201, send("POST", connectUrl + "/connectors", Map.of("name", name + "-sink", "config", sink))
         .statusCode());
     pipeline.awaitSinkMatchesSource();
-    return new PipelineLoad(pipeline, name + "-source", rows);
+    return new PipelineLoad(pipeline, name + "-source", rows, connectUrl);
   }
 
   void start() {
@@ -77,13 +80,26 @@ final class PipelineLoad implements AutoCloseable {
     held.set(true);
     try {
       Thread.sleep(300);
-      pipeline.awaitSinkMatchesSource();
+      try {
+        pipeline.awaitSinkMatchesSource();
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; connectors: " + statuses(), e);
+      }
       String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
       String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
       Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
       assertEquals(0, equal.exit(), equal::toString);
     } finally {
       held.set(false);
+    }
+  }
+
+  /** Each connector's state and its tasks' states and workers, as Connect says them (or why it did not). */
+  private String statuses() {
+    try {
+      return SluiceNodes.get(connectUrl + "/connectors?expand=status").toString();
+    } catch (Exception e) {
+      return "(Connect at " + connectUrl + " did not answer: " + e + ")";
     }
   }
 

@@ -103,7 +103,11 @@ class PlaneIsolationIT {
       load.close();
     }
     if (up != null) {
-      assertEquals(0, PackagedSluice.down(up), () -> PackagedSluice.read(up.stderr()));
+      int status = PackagedSluice.down(up);
+      // What the supervisor and both planes said, kept where a failed run can be read afterwards.
+      Files.copy(up.stderr(), PackagedSluice.root().resolve("sluice-app/target/PlaneIsolationIT-up.stderr"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      assertEquals(0, status, () -> PackagedSluice.read(up.stderr()));
     }
     if (hook != null) {
       hook.stop(0);

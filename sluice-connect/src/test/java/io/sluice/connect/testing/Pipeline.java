@@ -131,11 +131,36 @@ public final class Pipeline {
     return out;
   }
 
-  /** Waits until the sink's rows equal the source's. */
+  /**
+   * Waits until the sink's rows equal the source's, for as long as the sink keeps moving toward them (a sink catching
+   * up after a restart on a busy machine is late, not wrong): fails once it has not changed for a minute, or after
+   * five minutes in all, saying which rows are missing, extra or different and whether the sink was still moving.
+   */
   public Map<Integer, String> awaitSinkMatchesSource() {
     Map<Integer, String> expected = rows(sourceDb);
-    return Eventually.await("sink equal to source " + expected.size() + " rows", Duration.ofSeconds(90),
-        () -> rows(sinkDb), expected::equals);
+    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+    long stillSince = System.nanoTime();
+    Map<Integer, String> last = rows(sinkDb);
+    while (!expected.equals(last)) {
+      if (System.nanoTime() - stillSince > Duration.ofSeconds(60).toNanos() || System.nanoTime() > deadline) {
+        boolean moving = System.nanoTime() - stillSince < Duration.ofSeconds(60).toNanos();
+        throw new AssertionError("sink not equal to source (" + expected.size() + " rows) " + (moving
+            ? "after 5 minutes, the sink still moving" : "and the sink unchanged for 60 s") + ": "
+            + SinkDifference.of(expected, last));
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+      Map<Integer, String> now = rows(sinkDb);
+      if (!now.equals(last)) {
+        stillSince = System.nanoTime();
+      }
+      last = now;
+    }
+    return last;
   }
 
   /** The change events ({@code payload} of each JSON record) in the topic from {@code fromOffset} to its end. */
