@@ -242,7 +242,7 @@ final class Supervisor implements AutoCloseable {
         String why = status == OUT_OF_MEMORY ? " (out of memory)" : status == 137 || status == 9 ? " (killed)" : "";
         System.err.println("sluice: " + plane.what + " ended with status " + status + why + "; starting it again in "
             + pause.toSeconds() + " s");
-        log.warn("{} ended with status {}{}; starting it again in {}", plane.what, status, why, pause);
+        log.warn("{} ended with status {}{}; starting it again in {} s", plane.what, status, why, pause.toSeconds());
         if (plane == Plane.DATA) {
           alert.fire(plane.component, plane.what);
         }

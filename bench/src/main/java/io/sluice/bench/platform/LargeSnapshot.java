@@ -45,8 +45,9 @@ public final class LargeSnapshot {
       System.out.printf(Locale.ROOT, "source table: %,d rows in %.0f s%n", rows, (System.nanoTime() - t0) / 1e9);
 
       int connectPort = PipelineThroughput.freePort();
+      int kafkaPort = PipelineThroughput.freePort();
       Process up = new ProcessBuilder(root.resolve("sluice").toString(), "up", "--data-dir", data.toString(),
-          "--kafka-port", String.valueOf(PipelineThroughput.freePort()), "--connect-port", String.valueOf(connectPort),
+          "--kafka-port", String.valueOf(kafkaPort), "--connect-port", String.valueOf(connectPort),
           "--registry-port", String.valueOf(PipelineThroughput.freePort()),
           "--metrics-port", String.valueOf(PipelineThroughput.freePort()),
           "--alerts-port", String.valueOf(PipelineThroughput.freePort()),
@@ -59,6 +60,10 @@ public final class LargeSnapshot {
         Rest rest = new Rest("http://127.0.0.1:" + connectPort);
         Map<String, String> source = db.sourceConfig("large", "large");
         rest.create("large-source", source);
+        // Both sinks read a topic that already holds the whole snapshot, so neither shares the CPU with the source.
+        long s0 = System.nanoTime();
+        awaitTopic("127.0.0.1:" + kafkaPort, "large.public.items", rows);
+        System.out.printf(Locale.ROOT, "snapshot in Kafka: %,d events in %.0f s%n", rows, (System.nanoTime() - s0) / 1e9);
         Map<String, String> sluice = sink(db, "sink_sluice", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
         Result s = run("Sluice's JDBC sink", rest, db, "sink_sluice", "large-sluice-sink", sluice, rows, dataPlane);
 
@@ -95,7 +100,7 @@ public final class LargeSnapshot {
   record Result(double rowsPerSecond, Map<Long, Double> oldGenMb) {
     String oldGen() {
       List<String> out = new ArrayList<>();
-      oldGenMb.forEach((at, mb) -> out.add(String.format(Locale.ROOT, "%,dM rows %.0f MB", at / 1_000_000, mb)));
+      oldGenMb.forEach((at, mb) -> out.add(String.format(Locale.ROOT, "%,d rows %.0f MB", at, mb)));
       return String.join(", ", out);
     }
   }
@@ -147,6 +152,19 @@ public final class LargeSnapshot {
     }
     System.out.printf(Locale.ROOT, "%s: %,d rows at %,.0f rows/s%n", what, rows, rps);
     return new Result(rps, oldGen);
+  }
+
+  /** Waits until {@code topic} holds at least {@code records}. */
+  private static void awaitTopic(String bootstrap, String topic, long records) throws Exception {
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+      while (c.endOffsets(List.of(tp)).getOrDefault(tp, 0L) < records) {
+        Thread.sleep(1_000);
+      }
+    }
   }
 
   /** {@code jcmd PID GC.run}, then the old generation's use from {@code jstat -gc}, in MB. */

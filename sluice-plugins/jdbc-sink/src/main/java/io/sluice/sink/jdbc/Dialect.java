@@ -40,9 +40,9 @@ enum Dialect {
     }
 
     @Override
-    String insertIgnoringDuplicates(String scratch, List<String> columns) {
-      return "INSERT INTO " + scratch + " (" + String.join(", ", columns) + ") VALUES (" + marks(columns)
-          + ") ON CONFLICT DO NOTHING";
+    String insertIgnoringDuplicates(String scratch, List<String> columns, int rows) {
+      return "INSERT INTO " + scratch + " (" + String.join(", ", columns) + ") VALUES " + marks(columns, rows)
+          + " ON CONFLICT DO NOTHING";
     }
 
     @Override
@@ -76,8 +76,8 @@ enum Dialect {
     }
 
     @Override
-    String insertIgnoringDuplicates(String scratch, List<String> columns) {
-      return "INSERT IGNORE INTO " + scratch + " (" + String.join(", ", columns) + ") VALUES (" + marks(columns) + ")";
+    String insertIgnoringDuplicates(String scratch, List<String> columns, int rows) {
+      return "INSERT IGNORE INTO " + scratch + " (" + String.join(", ", columns) + ") VALUES " + marks(columns, rows);
     }
 
     @Override
@@ -122,7 +122,11 @@ enum Dialect {
       throws SQLException;
 
   /** An INSERT of one key that does nothing for a key the scratch table holds already. */
-  abstract String insertIgnoringDuplicates(String scratch, List<String> columns);
+  /**
+   * One statement adding {@code rows} keys: a multi-row {@code VALUES}, since one round trip per key (a JDBC batch the
+   * driver does not rewrite) cost the sink two thirds of its rows/s during a snapshot.
+   */
+  abstract String insertIgnoringDuplicates(String scratch, List<String> columns, int rows);
 
   /** Binds one part of a key, as the event carries it, so that the database reads it as the column's type. */
   void bind(PreparedStatement ps, int index, Object value) throws SQLException {
@@ -158,7 +162,8 @@ enum Dialect {
     return columns.stream().map(c -> "s." + c + " = " + table + "." + c).collect(Collectors.joining(" AND "));
   }
 
-  private static String marks(List<String> columns) {
-    return columns.stream().map(c -> "?").collect(Collectors.joining(", "));
+  private static String marks(List<String> columns, int rows) {
+    String row = "(" + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")";
+    return String.join(", ", java.util.Collections.nCopies(rows, row));
   }
 }

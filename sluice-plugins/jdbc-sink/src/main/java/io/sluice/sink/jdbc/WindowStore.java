@@ -28,6 +28,8 @@ import java.util.Set;
 final class WindowStore implements AutoCloseable {
   static final String STATE_TABLE = "sluice_snapshot_windows";
   private static final String SCRATCH_PREFIX = "sluice_snapshot_";
+  /** Key parts bound in one INSERT: well under the 65,535 parameters PostgreSQL takes, a few kilobytes of SQL. */
+  private static final int KEYS_PER_STATEMENT = 2_000;
   private static final String COLUMNS = "connector, topic, kafka_partition, first_offset, next_offset,"
       + " source_position, keyless, spread, unsure";
 
@@ -99,15 +101,19 @@ final class WindowStore implements AutoCloseable {
       }
       transaction(c, () -> {
         if (adding) {
-          try (PreparedStatement ps = c.prepareStatement(dialect.insertIgnoringDuplicates(scratch(w.topic),
-              columns))) {
-            for (List<Object> key : keys) {
-              for (int i = 0; i < key.size(); i++) {
-                dialect.bind(ps, i + 1, key.get(i));
+          int perStatement = Math.max(1, KEYS_PER_STATEMENT / columns.size());
+          for (int from = 0; from < keys.size(); from += perStatement) {
+            List<List<Object>> chunk = keys.subList(from, Math.min(keys.size(), from + perStatement));
+            try (PreparedStatement ps = c.prepareStatement(dialect.insertIgnoringDuplicates(scratch(w.topic),
+                columns, chunk.size()))) {
+              int index = 1;
+              for (List<Object> key : chunk) {
+                for (Object part : key) {
+                  dialect.bind(ps, index++, part);
+                }
               }
-              ps.addBatch();
+              ps.executeUpdate();
             }
-            ps.executeBatch();
           }
         }
         save(c, w);
