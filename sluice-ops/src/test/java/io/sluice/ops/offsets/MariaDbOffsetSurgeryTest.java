@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Offset surgery on a running binlog pipeline: a real broker, a Connect worker, the bundled Debezium MariaDB connector
  * streaming from a real MariaDB (Debian's {@code mariadbd}, started by the test with its binary log on). The steps
- * share one connector and run in order, as {@link OffsetSurgeryTest} does for PostgreSQL. Skipped, saying so, where
- * MariaDB is not installed.
+ * share one connector and run in order, as {@link OffsetSurgeryTest} does for PostgreSQL. Where MariaDB is not
+ * installed: a failure under CI, a skip elsewhere, saying so.
  *
  * <p>Every change is a transaction of its own (autocommit), so "the rows after a position" and "the next change" are
  * unambiguous.
