@@ -10,21 +10,17 @@ import io.sluice.ops.progress.Progress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -67,23 +63,6 @@ class DamagedHeadersTest {
     }
   }
 
-  private static List<ConsumerRecord<byte[], byte[]>> read(String topic) {
-    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
-      List<TopicPartition> tps = consumer.partitionsFor(topic).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
-      consumer.assign(tps);
-      consumer.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-      while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-      }
-    }
-    return out;
-  }
-
   @Test
   void aDamagedReplayMarkIsReplayedButUnreadableNeverNew() {
     assertNull(ReplayMark.from(headers("other", "x")), "no mark: never replayed");
@@ -123,7 +102,7 @@ class DamagedHeadersTest {
     String group = SharedKafka.unique("damaged-group");
     ReplayRequest request = ReplayRequest.of(dlqTopic).withTarget(new ReplayTarget.Topic(target)).withGroup(group);
     assertThrows(Replayer.SimulatedCrash.class, () -> DLQ.replayer().crashAfter(4).run(request, Progress.NONE));
-    assertEquals(4, read(target).size(), "the interrupted run delivered 4");
+    assertEquals(4, SharedKafka.readAll(target).size(), "the interrupted run delivered 4");
 
     // A record whose mark names this replay's topic and group, its offset unreadable: which one was it?
     produce(target, List.of("v4".getBytes(StandardCharsets.UTF_8)), List.of(headers(ReplayMark.TOPIC, dlqTopic,
@@ -134,7 +113,7 @@ class DamagedHeadersTest {
     assertTrue(refused.getMessage().contains("record " + target + "[0]@4") && refused.getMessage().contains(
         "damaged replay mark: __sluice.replay.offset is 'four'") && refused.getMessage().contains("nothing was"
         + " replayed"), refused.getMessage());
-    assertEquals(5, read(target).size(), "the refused resume produced nothing");
+    assertEquals(5, SharedKafka.readAll(target).size(), "the refused resume produced nothing");
     assertEquals(committed, committed(group), "the refused resume moved no offset");
   }
 
@@ -155,7 +134,7 @@ class DamagedHeadersTest {
         ReplayRequest.of(dlqTopic).withGroup(SharedKafka.unique("damaged-original")), Progress.NONE));
     assertTrue(refused.getMessage().contains("__connect.errors.partition is 'two', not a number")
         && refused.getMessage().contains("--target"), refused.getMessage());
-    assertEquals(0, read(original).size(), "nothing went to a partition of the partitioner's choosing");
+    assertEquals(0, SharedKafka.readAll(original).size(), "nothing went to a partition of the partitioner's choosing");
   }
 
   /** A registry that does not answer is a warning with its cause, not an empty subject list. */
