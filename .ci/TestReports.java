@@ -28,7 +28,8 @@ import org.w3c.dom.NodeList;
  * pkg.Class} for all of a class), white space, then the reason it may skip. Blank lines and lines starting with
  * {@code #} are comments; an entry without a reason is refused.
  *
- * <p>Run with Java's source launcher: {@code java .ci/TestReports.java --allow .ci/allowed-skips ROOT}.
+ * <p>Run with Java's source launcher: {@code java .ci/TestReports.java --allow .ci/allowed-skips [--newer-than
+ * FILE] ROOT}; with {@code --newer-than}, reports older than FILE (left by an earlier run) are passed over.
  */
 public final class TestReports {
   private static final Set<String> REPORT_FOLDERS = Set.of("surefire-reports", "failsafe-reports");
@@ -42,16 +43,19 @@ public final class TestReports {
 
   public static void main(String[] args) throws Exception {
     Path allowFile = null;
+    Path since = null;
     List<Path> roots = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--allow") && i + 1 < args.length) {
         allowFile = Path.of(args[++i]);
+      } else if (args[i].equals("--newer-than") && i + 1 < args.length) {
+        since = Path.of(args[++i]);
       } else {
         roots.add(Path.of(args[i]));
       }
     }
     if (roots.isEmpty()) {
-      System.err.println("usage: java TestReports.java [--allow FILE] ROOT...");
+      System.err.println("usage: java TestReports.java [--allow FILE] [--newer-than FILE] ROOT...");
       System.exit(2);
     }
     List<String> problems = new ArrayList<>();
@@ -60,6 +64,17 @@ public final class TestReports {
     List<Path> reports = new ArrayList<>();
     for (Path root : roots) {
       reports.addAll(reports(root));
+    }
+    if (since != null) {
+      // Reports an earlier run left (a test class since renamed or deleted) are not this run's.
+      long start = Files.getLastModifiedTime(since).toMillis();
+      reports.removeIf(r -> {
+        try {
+          return Files.getLastModifiedTime(r).toMillis() < start;
+        } catch (IOException e) {
+          return false;
+        }
+      });
     }
     Totals totals = new Totals(0, 0, 0, 0);
     List<String> skipped = new ArrayList<>();
