@@ -66,8 +66,8 @@ final class SurgeryJournal {
     }
     throw OffsetSurgeryException.refused("cannot read the surgery journal " + file + " (" + why + "). It records"
         + " which connectors an interrupted offset operation stopped and the state each had before, so the operation"
-        + " stopped before changing anything and the file is left as it is: put those connectors back (sluice offsets restore with the backup it"
-        + " names, then resume them), then move the file aside");
+        + " stopped before changing anything and the file is left as it is: put those connectors back (sluice"
+        + " offsets restore with the backup it names, then resume them), then move the file aside");
   }
 
   private void write(ObjectNode n) {

@@ -75,8 +75,9 @@ class MembershipTest {
   void aNodeThatCannotAnnounceItselfSaysSo() throws Exception {
     KafkaCluster cluster = KafkaCluster.of(SharedKafka.bootstrapServers());
     String topic = SharedKafka.unique("cluster");
-    try (LogCapture said = LogCapture.of(TopicLog.class); Membership a = Membership.join(cluster, topic, node("a", 5556),
-        TIMEOUT); Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+    try (LogCapture said = LogCapture.of(TopicLog.class);
+        Membership a = Membership.join(cluster, topic, node("a", 5556), TIMEOUT);
+        Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
       maxMessageBytes(admin, topic, "64");
       String warning = said.await(l -> l.startsWith("WARN cannot write to cluster membership topic " + topic),
           Duration.ofSeconds(60));
