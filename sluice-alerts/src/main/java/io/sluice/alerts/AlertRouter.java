@@ -20,10 +20,10 @@ import io.sluice.alerts.types.Marker;
 import io.sluice.alerts.types.Muter;
 import io.sluice.alerts.ui.Ui;
 import io.sluice.http.HttpServer;
+import io.sluice.http.client.HttpClients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -71,7 +71,8 @@ public final class AlertRouter implements AutoCloseable {
   private final NotificationLog nflog;
   private final StateStore state;
   private final NotifyMetrics metrics = new NotifyMetrics();
-  private final HttpClient http;
+  /** The receivers' clients, one per distinct http_config, kept across reloads. */
+  private final HttpClients http;
   private final ExecutorService flushPool;
   private final ScheduledExecutorService ticker;
   private final Thread timer;
@@ -90,7 +91,7 @@ public final class AlertRouter implements AutoCloseable {
     this.store = new AlertStore(clock);
     this.silences = new Silences(clock, state, b.dataRetention);
     this.nflog = new NotificationLog(clock, state, b.dataRetention);
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    this.http = new HttpClients(Duration.ofSeconds(10));
     // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
     // threads up to a bound (Alertmanager gives each group a goroutine); idle threads go away.
     if (b.manualTicks) {
@@ -139,7 +140,7 @@ public final class AlertRouter implements AutoCloseable {
    */
   public static List<String> checkConfig(Path file) {
     try {
-      Pipeline.checkTemplates(ConfigLoader.loadFile(file));
+      Pipeline.check(ConfigLoader.loadFile(file));
       return List.of();
     } catch (ConfigException e) {
       return e.errors();
@@ -295,7 +296,7 @@ public final class AlertRouter implements AutoCloseable {
       String yaml = b.configYaml != null ? b.configYaml : defaultConfig();
       c = ConfigLoader.parse(yaml, b.dataDir, b.env);
     }
-    Pipeline.checkTemplates(c);
+    Pipeline.check(c);
     return c;
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.Json;
+import io.sluice.http.web.WebConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,17 @@ final class Receivers implements AutoCloseable {
   private final HttpServer server;
 
   Receivers() {
-    server = HttpServer.builder("test-receivers").port(0)
+    this(WebConfig.none());
+  }
+
+  /**
+   * Receivers served under {@code web} (TLS, client certificates); {@code POST /moved/{path}} answers 307 to
+   * {@code /{path}}.
+   */
+  Receivers(WebConfig web) {
+    server = HttpServer.builder("test-receivers").port(0).webConfig(web)
+        .post("/moved/{path}", r -> HttpResponse.text(307, "text/plain", "moved").withHeader("Location",
+            "/" + r.pathParam("path")))
         .post("/{path}", r -> {
           received.add(new Received(r.pathParam("path"), r.headers(), Json.read(r.body())));
           Integer status = failures.poll();

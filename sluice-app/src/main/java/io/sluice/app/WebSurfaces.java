@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.Secret;
 import io.sluice.http.web.BasicAuth;
 import io.sluice.http.web.Role;
 import io.sluice.http.web.WebConfig;
@@ -106,9 +107,11 @@ final class WebSurfaces {
    * checking the certificate where it is served (loopback traffic between the parts of one process).
    */
   HttpClientConfig internalClient() {
-    return new HttpClientConfig(Optional.empty(), Optional.empty(),
-        Optional.ofNullable(internalPassword).map(p -> INTERNAL_USER),
-        Optional.ofNullable(internalPassword).map(HttpClientConfig.Credential.Inline::new),
-        scheme.equals("https") ? new HttpClientConfig.Tls(null, null, null, true) : null, true);
+    HttpClientConfig.Tls tls = scheme.equals("https") ? new HttpClientConfig.Tls(null, null, null, true) : null;
+    if (internalPassword == null) {
+      return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+          Map.of(), tls, true, true);
+    }
+    return HttpClientConfig.basicAuth(INTERNAL_USER, new Secret.Inline(internalPassword), tls);
   }
 }

@@ -1,7 +1,6 @@
 package io.sluice.app;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import io.sluice.kafka.testing.RequiredTool;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +14,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * A real headless browser for the dashboard's tests: Debian's {@code chromium} driven through its
  * {@code chromium-driver} by Selenium, nothing downloaded at run time. Where they are not installed the test is
- * skipped, saying so; under {@code CI} (where {@code .ci/run} installs them) it fails instead.
+ * skipped, saying so; under {@code CI} (where {@code .ci/run} installs them) it fails instead ({@link RequiredTool}).
  */
 final class Browser implements AutoCloseable {
-  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  static final Path DRIVER = Path.of("/usr/bin/chromedriver");
   static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   final ChromeDriver driver;
@@ -29,17 +26,13 @@ final class Browser implements AutoCloseable {
   }
 
   static Browser open() throws Exception {
-    boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
-    if (!present && System.getenv("CI") != null) {
-      throw new AssertionError("chromium and chromium-driver are missing: .ci/run installs them");
-    }
-    assumeTrue(present, "skipped: Debian's chromium and chromium-driver are not installed "
-        + "(apt-get install chromium chromium-driver)");
+    Path chromium = RequiredTool.require("chromium", "Debian package chromium");
+    Path chromedriver = RequiredTool.require("chromedriver", "Debian package chromium-driver");
     ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
+    options.setBinary(chromium.toFile());
     options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1800",
         "--disable-gpu");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
+    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
         .usingAnyFreePort().build();
     ChromeDriver driver = new ChromeDriver(service, options);
     driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));

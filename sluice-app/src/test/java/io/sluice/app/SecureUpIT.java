@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.TestCertificate;
 import io.sluice.http.web.BasicAuth;
+import io.sluice.kafka.testing.RequiredTool;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -195,12 +196,7 @@ class SecureUpIT {
   /** The file this run's surfaces are guarded by is one Prometheus itself accepts (its parser is strict). */
   @Test
   void theWebConfigurationStaysOnePrometheusReads() throws Exception {
-    Path promtool = Path.of("/usr/bin/promtool");
-    if (!Files.isExecutable(promtool)) {
-      assertTrue(System.getenv("CI") == null, "promtool is missing: .ci/run installs it");
-      System.err.println("skipped: promtool not installed, the web configuration is not checked by it");
-      return;
-    }
+    Path promtool = RequiredTool.require("promtool", "Debian package prometheus");
     Process p = new ProcessBuilder(promtool.toString(), "check", "web-config", dir.resolve("web.yml").toString())
         .redirectErrorStream(true).start();
     String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,7 +91,6 @@ class SnapshotCompletionTest {
 
   @Test
   void aRowDeletedBetweenTwoSnapshotsLeavesAMariaDbSink() {
-    Assumptions.assumeTrue(MariaDbServer.available(), MariaDbServer::whyNot);
     Pipeline pipeline = new Pipeline(SharedKafka.unique("sm"));
     String sinkUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
     Map<String, String> sink = sluiceSink(pipeline);

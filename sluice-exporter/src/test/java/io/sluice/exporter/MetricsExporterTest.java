@@ -10,8 +10,8 @@ import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.RequiredTool;
 import io.sluice.kafka.testing.SharedKafka;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,7 +30,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -279,13 +278,8 @@ class MetricsExporterTest {
     assertTrue(om.contentType().startsWith("application/openmetrics-text"), om.contentType());
     assertTrue(om.text().endsWith("# EOF\n"), "OpenMetrics ends with # EOF");
 
-    File promtool = new File("/usr/bin/promtool");
-    if (!promtool.canExecute()) {
-      System.err.println("SKIPPED: promtool check metrics: /usr/bin/promtool is absent (Debian package prometheus;"
-          + " .ci/run installs it)");
-      Assumptions.assumeTrue(false, "promtool is absent: install Debian's prometheus package to run this check");
-    }
-    Process p = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
+    Path promtool = RequiredTool.require("promtool", "Debian package prometheus");
+    Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
     p.getOutputStream().write(text.text().getBytes(StandardCharsets.UTF_8));
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

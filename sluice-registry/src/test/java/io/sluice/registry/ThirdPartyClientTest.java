@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.kafka.testing.RequiredTool;
 import io.sluice.kafka.testing.SharedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,15 +28,8 @@ class ThirdPartyClientTest {
 
   @Test
   void kafkajsConfluentSchemaRegistryClient() throws Exception {
-    boolean present = onPath("node") && onPath("npm");
-    // .ci/run installs Node and sets CI: there a missing Node is a broken CI machine, not a reason to skip.
-    if (!present && System.getenv("CI") != null) {
-      throw new AssertionError("node and npm are not installed, and CI is set: .ci/run should have installed them");
-    }
-    if (!present) {
-      System.err.println("ThirdPartyClientTest: SKIPPED: node and npm are not installed");
-    }
-    Assumptions.assumeTrue(present, "node and npm are not installed");
+    RequiredTool.require("node", "Debian package nodejs");
+    RequiredTool.require("npm", "Debian package npm");
     if (!Files.isDirectory(DIR.resolve("node_modules/@kafkajs/confluent-schema-registry"))) {
       Result install = run(List.of("npm", "ci", "--no-audit", "--no-fund"), 240);
       assertEquals(0, install.code, "npm ci failed: " + install.output);
@@ -80,14 +73,5 @@ class ThirdPartyClientTest {
     String out = Files.readString(log, StandardCharsets.UTF_8);
     Files.deleteIfExists(log);
     return new Result(p.exitValue(), out);
-  }
-
-  private static boolean onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, program))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

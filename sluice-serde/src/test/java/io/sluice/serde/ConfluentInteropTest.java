@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.RequiredTool;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.avro.AvroDeserializer;
@@ -28,7 +29,6 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -47,14 +47,8 @@ class ConfluentInteropTest {
 
   @BeforeAll
   static void start() throws Exception {
-    boolean present = onPath("node") && onPath("npm");
-    if (!present && System.getenv("CI") != null) {
-      throw new AssertionError("node and npm are not installed, and CI is set: .ci/run should have installed them");
-    }
-    if (!present) {
-      System.err.println("ConfluentInteropTest: SKIPPED: node and npm are not installed");
-    }
-    Assumptions.assumeTrue(present, "node and npm are not installed");
+    RequiredTool.require("node", "Debian package nodejs");
+    RequiredTool.require("npm", "Debian package npm");
     if (!Files.isDirectory(DIR.resolve("node_modules/@confluentinc/schemaregistry"))) {
       List<String> install = node(List.of("npm", "ci", "--no-audit", "--no-fund"), 300);
       assertEquals("0", install.get(0), "npm ci failed: " + install.get(1));
@@ -225,14 +219,5 @@ class ConfluentInteropTest {
     String out = Files.readString(log, StandardCharsets.UTF_8);
     Files.deleteIfExists(log);
     return new ArrayList<>(List.of(String.valueOf(p.exitValue()), out));
-  }
-
-  private static boolean onPath(String program) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, program))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -88,6 +89,8 @@ public final class TopicLog<K, V> implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
   private volatile TopicLogException failure;
+  /** Failed {@link #appendLater} writes since the last that succeeded. */
+  private final AtomicInteger laterFailures = new AtomicInteger();
 
   private TopicLog(Builder<K, V> b, Reader<K, V> reader) {
     this.topic = b.topic;
@@ -430,16 +433,38 @@ public final class TopicLog<K, V> implements AutoCloseable {
     return m;
   }
 
-  /** Appends without waiting (a heartbeat, say); a failure is logged, not thrown. */
-  public void appendLater(K key, V value, Headers headers) {
-    if (failure != null) {
+  /**
+   * Appends without waiting a record that is rewritten on a timer (a heartbeat), so that the next write makes up for a
+   * lost one. A failure is not thrown but logged: the first of a row at WARN, with its cause and {@code meaning} (what
+   * it does to the cluster when the writes keep failing), and the first success after it at INFO.
+   */
+  public void appendLater(K key, V value, Headers headers, String meaning) {
+    TopicLogException f = failure;
+    if (f != null) {
+      laterFailed(f, meaning);
       return;
     }
-    producer.send(new ProducerRecord<>(topic, 0, key, value, headers), (m, e) -> {
-      if (e != null) {
-        log.debug("write to {} {} failed: {}", what, topic, e.toString());
-      }
-    });
+    try {
+      producer.send(new ProducerRecord<>(topic, 0, key, value, headers), (m, e) -> {
+        if (e != null) {
+          laterFailed(e, meaning);
+        } else {
+          int failed = laterFailures.getAndSet(0);
+          if (failed > 0) {
+            log.info("writing to {} {} again, after {} failed write(s)", what, topic, failed);
+          }
+        }
+      });
+    } catch (RuntimeException e) {
+      laterFailed(e, meaning);
+    }
+  }
+
+  private void laterFailed(Exception e, String meaning) {
+    if (laterFailures.getAndIncrement() == 0) {
+      log.warn("cannot write to {} {}: {}; {} (said once until a write succeeds again)", what, topic, e.getMessage(),
+          meaning);
+    }
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.sluice.alerts.config;
 
 import io.sluice.alerts.labels.Matcher;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.Secret;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +38,7 @@ public record Config(
       boolean smtpRequireTls,
       Secret slackApiUrl,
       String pagerdutyUrl,
-      HttpConfig httpConfig) {}
+      HttpClientConfig httpConfig) {}
 
   public record Route(
       String receiver,
@@ -55,7 +57,11 @@ public record Config(
 
   public record Receiver(String name, List<Integration> integrations) {}
 
-  /** The integrations Sluice sends to; a config naming any other Alertmanager kind is refused by the loader. */
+  /**
+   * The integrations Sluice sends to; a config naming any other Alertmanager kind is refused by the loader. Each HTTP
+   * integration's {@code http_config} is Prometheus' common one ({@link HttpClientConfig}), as every client in Sluice
+   * reads it.
+   */
   public sealed interface Integration permits Webhook, Slack, PagerDuty, Email {
     boolean sendResolved();
 
@@ -63,7 +69,7 @@ public record Config(
     String kind();
   }
 
-  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, HttpConfig http) implements Integration {
+  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, HttpClientConfig http) implements Integration {
     public String kind() {
       return "webhook";
     }
@@ -72,7 +78,7 @@ public record Config(
   public record Slack(
       boolean sendResolved, Secret apiUrl, String channel, String username, String color, String title,
       String titleLink, String pretext, String text, String fallback, String iconEmoji, String iconUrl,
-      HttpConfig http) implements Integration {
+      HttpClientConfig http) implements Integration {
     public String kind() {
       return "slack";
     }
@@ -81,7 +87,7 @@ public record Config(
   public record PagerDuty(
       boolean sendResolved, Secret routingKey, String url, String client, String clientUrl, String description,
       String severity, String eventClass, String component, String group, Map<String, String> details,
-      HttpConfig http) implements Integration {
+      HttpClientConfig http) implements Integration {
     public String kind() {
       return "pagerduty";
     }
@@ -94,18 +100,5 @@ public record Config(
     public String kind() {
       return "email";
     }
-  }
-
-
-  /** The parts of Prometheus' common HTTP client config a receiver needs. */
-  public record HttpConfig(
-      Optional<String> authorizationType,
-      Optional<Secret> authorizationCredentials,
-      Optional<String> basicAuthUsername,
-      Optional<Secret> basicAuthPassword,
-      Map<String, List<Secret>> headers,
-      boolean followRedirects) {
-    public static final HttpConfig DEFAULT =
-        new HttpConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), true);
   }
 }

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.sluice.alerts.labels.Matcher;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.alerts.labels.Matchers;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.Secret;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -425,52 +427,24 @@ public final class ConfigLoader {
     }
   }
 
-  private Config.HttpConfig httpConfig(JsonNode h) {
-    return httpConfig(h, Config.HttpConfig.DEFAULT);
+  private HttpClientConfig httpConfig(JsonNode h) {
+    return httpConfig(h, HttpClientConfig.none());
   }
 
-  private Config.HttpConfig httpConfig(JsonNode h, Config.HttpConfig dflt) {
+  /**
+   * An {@code http_config}, read and checked as every client in Sluice reads one (Prometheus' rules and messages),
+   * with {@code ${ENV}} secrets; absent, the global one ({@code dflt}) applies.
+   */
+  private HttpClientConfig httpConfig(JsonNode h, HttpClientConfig dflt) {
     if (!h.isObject()) {
       return dflt;
     }
-    Optional<String> authType = Optional.empty();
-    Optional<Secret> authCreds = Optional.empty();
-    JsonNode a = h.path("authorization");
-    if (a.isObject()) {
-      authType = Optional.of(a.path("type").asText("Bearer"));
-      authCreds = secret(a, "credentials");
+    try {
+      return HttpClientConfig.section(h, baseDir, env);
+    } catch (IllegalArgumentException e) {
+      errors.add(e.getMessage());
+      return dflt;
     }
-    if (h.has("bearer_token") || h.has("bearer_token_file")) {
-      authType = Optional.of("Bearer");
-      authCreds = secret(h, "bearer_token");
-    }
-    Optional<String> user = Optional.empty();
-    Optional<Secret> pass = Optional.empty();
-    JsonNode b = h.path("basic_auth");
-    if (b.isObject()) {
-      user = Optional.of(b.path("username").asText(""));
-      pass = secret(b, "password");
-      if (authType.isPresent()) {
-        errors.add("at most one of basic_auth, bearer_token & authorization must be configured");
-      }
-    }
-    Map<String, List<Secret>> headers = new LinkedHashMap<>();
-    h.path("http_headers").fields().forEachRemaining(e -> {
-      List<Secret> values = new ArrayList<>();
-      JsonNode v = e.getValue();
-      if (v.isTextual()) {
-        values.add(new Secret.Inline(v.asText()));
-      } else if (v.isArray()) {
-        v.forEach(x -> values.add(new Secret.Inline(x.asText())));
-      } else {
-        v.path("values").forEach(x -> values.add(new Secret.Inline(x.asText())));
-        v.path("secrets").forEach(x -> values.add(Secret.inline(x.asText(), env)));
-        v.path("files").forEach(x -> values.add(new Secret.FromFile(resolve(x.asText()))));
-      }
-      headers.put(e.getKey(), List.copyOf(values));
-    });
-    return new Config.HttpConfig(authType, authCreds, user, pass, Map.copyOf(headers),
-        h.path("follow_redirects").asBoolean(true));
   }
 
   /** {@code key} inline (or {@code ${ENV}}) or {@code key_file}. */

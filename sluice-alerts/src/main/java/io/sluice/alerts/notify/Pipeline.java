@@ -7,7 +7,8 @@ import io.sluice.alerts.dispatch.Notifier;
 import io.sluice.alerts.nflog.NotificationLog;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.Muter;
-import java.net.http.HttpClient;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.HttpClients;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +46,7 @@ public final class Pipeline implements Notifier {
   private final Map<String, List<Sender>> senders = new HashMap<>();
 
   public Pipeline(Config config, List<Muter> muters, NotificationLog nflog, Clock clock, Sleeper sleeper,
-      NotifyMetrics metrics, String externalUrl, int maxAttempts, HttpClient http) {
+      NotifyMetrics metrics, String externalUrl, int maxAttempts, HttpClients http) {
     this.config = config;
     this.muters = muters;
     this.nflog = nflog;
@@ -60,11 +61,11 @@ public final class Pipeline implements Notifier {
       List<Sender> list = new ArrayList<>();
       for (Config.Integration i : r.integrations()) {
         if (i instanceof Config.Webhook w) {
-          list.add(new WebhookSender(w, http, timeout));
+          list.add(new WebhookSender(w, http.of(w.http()), timeout));
         } else if (i instanceof Config.Slack s) {
-          list.add(new SlackSender(s, http, timeout, templates));
+          list.add(new SlackSender(s, http.of(s.http()), timeout, templates));
         } else if (i instanceof Config.PagerDuty p) {
-          list.add(new PagerDutySender(p, http, timeout, templates));
+          list.add(new PagerDutySender(p, http.of(p.http()), timeout, templates));
         } else if (i instanceof Config.Email e) {
           list.add(new EmailSender(e, timeout, templates));
         }
@@ -73,12 +74,32 @@ public final class Pipeline implements Notifier {
     }
   }
 
-  /** Template files that do not parse make a configuration unusable, as in Alertmanager. */
-  public static void checkTemplates(Config config) throws io.sluice.alerts.config.ConfigException {
+  /**
+   * What makes a configuration unusable beyond its YAML, as Alertmanager finds when it builds its receivers: template
+   * files that do not parse, {@code tls_config} files that cannot be read.
+   */
+  public static void check(Config config) throws io.sluice.alerts.config.ConfigException {
     try {
       Templates.load(config.templateTexts());
     } catch (IllegalArgumentException e) {
       throw new io.sluice.alerts.config.ConfigException(List.of("failed to parse templates: " + e.getMessage()));
+    }
+    List<String> errors = new ArrayList<>();
+    for (Config.Receiver r : config.receivers()) {
+      for (Config.Integration i : r.integrations()) {
+        HttpClientConfig http = i instanceof Config.Webhook w ? w.http() : i instanceof Config.Slack s ? s.http()
+            : i instanceof Config.PagerDuty p ? p.http() : null;
+        if (http != null && http.tls() != null) {
+          try {
+            http.sslContext();
+          } catch (IllegalArgumentException e) {
+            errors.add("receiver \"" + r.name() + "\": " + i.kind() + ": " + e.getMessage());
+          }
+        }
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new io.sluice.alerts.config.ConfigException(errors);
     }
   }
 

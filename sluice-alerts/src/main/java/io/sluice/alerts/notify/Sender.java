@@ -1,18 +1,15 @@
 package io.sluice.alerts.notify;
 
 import io.sluice.alerts.config.Config;
-import io.sluice.alerts.config.Secret;
 import io.sluice.alerts.types.Alert;
+import io.sluice.http.client.HttpClientConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 
 /** One integration of a receiver: renders the notification in its wire format and delivers it once. */
 sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, EmailSender {
@@ -20,8 +17,11 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
 
   void send(TemplateData data, List<Alert> alerts) throws SendException;
 
-  /** POSTs JSON with the integration's HTTP client settings; 5xx, 429 and I/O errors are retryable. */
-  static void postJson(HttpClient client, String url, byte[] body, Config.HttpConfig http, Duration timeout)
+  /**
+   * POSTs JSON with the integration's {@code http_config} ({@code client} is the one made from it: TLS, redirects);
+   * 5xx, 429 and I/O errors are retryable.
+   */
+  static void postJson(HttpClient client, String url, byte[] body, HttpClientConfig http, Duration timeout)
       throws SendException {
     HttpRequest.Builder b;
     try {
@@ -33,20 +33,7 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
       // The parser's message quotes the URL, which may be the secret itself.
       throw new SendException("invalid URL", false, null);
     }
-    if (http.authorizationCredentials().isPresent()) {
-      b.header("Authorization", http.authorizationType().orElse("Bearer") + " "
-          + http.authorizationCredentials().get().reveal());
-    }
-    if (http.basicAuthUsername().isPresent()) {
-      String pass = http.basicAuthPassword().map(Secret::reveal).orElse("");
-      b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-          (http.basicAuthUsername().get() + ":" + pass).getBytes(StandardCharsets.UTF_8)));
-    }
-    for (Map.Entry<String, List<Secret>> h : http.headers().entrySet()) {
-      for (Secret v : h.getValue()) {
-        b.header(h.getKey(), v.reveal());
-      }
-    }
+    http.apply(b);
     HttpResponse<String> resp;
     try {
       resp = client.send(b.build(), HttpResponse.BodyHandlers.ofString());

@@ -140,7 +140,9 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
 
   /** Announces this node: asynchronous, a lost announcement is repeated by the next. */
   private void heartbeat() {
-    topicLog.appendLater(PEER_PREFIX + node, address.getBytes(StandardCharsets.UTF_8), fromThisNode());
+    topicLog.appendLater(PEER_PREFIX + node, address.getBytes(StandardCharsets.UTF_8), fromThisNode(),
+        "while it cannot be written, the other routers count this one as gone " + PEER_TTL_MS / 1000
+            + " s after its last announcement and take its turn to notify");
   }
 
   /**

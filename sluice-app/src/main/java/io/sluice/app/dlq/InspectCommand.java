@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
@@ -42,10 +43,19 @@ final class InspectCommand extends DlqCommandBase {
       ErrorContext e = r.error();
       String origin = e.topic() == null ? null : e.topic() + "[" + e.partition() + "]@" + e.offset();
       String connector = e.connector() == null ? null : e.connector() + "/" + e.taskId();
+      Object replayed = r.replay() != null ? r.replay().time() : r.replayed() ? "damaged mark" : null;
       records.row(r.partition(), r.offset(), r.timestamp(), e.stage(), e.exceptionSimpleName(), origin, connector,
-          schema(inspection, r.valueSchemaId()), r.replayed() ? r.replay().time() : null, TextTable.shorten(e.exceptionMessage(), 100));
+          schema(inspection, r.valueSchemaId()), replayed, TextTable.shorten(e.exceptionMessage(), 100));
     }
     records.print(out);
+    for (DlqRecord r : inspection.records()) {
+      List<String> problems = new ArrayList<>(r.error().problems());
+      if (r.damagedMark() != null) {
+        problems.add(r.damagedMark());
+      }
+      problems.forEach(p -> err.println("warning: record " + r.partition() + "/" + r.offset() + ": " + p));
+    }
+    inspection.warnings().forEach(w -> err.println("warning: " + w));
     out.println();
     out.println("summary: " + inspection.records().size() + " record(s) in " + topic);
     TextTable summary = new TextTable("EXCEPTION", "STAGE", "COUNT", "REPLAYED");
@@ -65,6 +75,9 @@ final class InspectCommand extends DlqCommandBase {
   static ObjectNode json(Inspection inspection) {
     ObjectNode root = JsonNodeFactory.instance.objectNode();
     root.put("topic", inspection.topic());
+    if (!inspection.warnings().isEmpty()) {
+      inspection.warnings().forEach(root.putArray("warnings")::add);
+    }
     ArrayNode records = root.putArray("records");
     for (DlqRecord r : inspection.records()) {
       ObjectNode n = records.addObject();
@@ -92,7 +105,12 @@ final class InspectCommand extends DlqCommandBase {
       error.put("exceptionClassName", e.exceptionClass());
       error.put("exceptionMessage", e.exceptionMessage());
       error.put("exceptionStacktrace", e.stacktrace());
-      if (r.replay() != null) {
+      if (!e.problems().isEmpty()) {
+        e.problems().forEach(error.putArray("problems")::add);
+      }
+      if (r.damagedMark() != null) {
+        n.putObject("replay").put("damaged", r.damagedMark());
+      } else if (r.replay() != null) {
         ReplayMark m = r.replay();
         ObjectNode replay = n.putObject("replay");
         replay.put("topic", m.topic());

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.apache.kafka.common.cache.Cache;
 import org.apache.kafka.common.cache.LRUCache;
@@ -24,6 +25,9 @@ import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The read side of {@link JsonEnvelopeConverter}: a {@code {"schema":{…},"payload":…}} record whose schema bytes were
@@ -33,9 +37,11 @@ import org.apache.kafka.connect.data.Timestamp;
  *
  * <p>It answers {@code null} for anything outside the common shape (another field order, a null schema, extra
  * fields, trailing bytes) and for any value it cannot convert; the caller then hands the record to Kafka's own
- * converter, so unusual records and every error message stay exactly Kafka's.
+ * converter, so unusual records and every error message stay exactly Kafka's. A failure that bad input does not
+ * explain (a fault of this reader) is answered the same way, and logged at WARN.
  */
 final class EnvelopeReader {
+  private static final Logger log = LoggerFactory.getLogger(EnvelopeReader.class);
   /** Kafka's JsonDeserializer settings for the converter: exact decimals, big decimals for floats, leading zeros. */
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS.mappedFeature())
@@ -46,6 +52,7 @@ final class EnvelopeReader {
   /** Kafka's own bounded cache, as the write side and Kafka's converter use. */
   private final Cache<SchemaBytes, Schema> schemas;
   private final Function<JsonNode, Schema> parseSchema;
+  private final AtomicBoolean faultSaid = new AtomicBoolean();
 
   /** A schema's JSON text; equal when the bytes are. */
   private record SchemaBytes(byte[] bytes, int from, int to, int hash) {
@@ -98,7 +105,16 @@ final class EnvelopeReader {
       }
       Schema schema = schema(value, from, to);
       return schema == null ? null : new SchemaAndValue(schema, toConnect(schema, payload));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | IllegalArgumentException | DataException | ArithmeticException refused) {
+      // What bad input gives: Kafka's converter reads the record again and says what is wrong, as Kafka says it.
+      return null;
+    } catch (RuntimeException e) {
+      // Not what bad input gives: a fault of this reader. Kafka's converter still reads the record, but the fault is
+      // said (once per converter, with its stack), not hidden behind a quietly slower path.
+      if (faultSaid.compareAndSet(false, true)) {
+        log.warn("the fast reader of JSON envelopes failed on a record Kafka's converter reads instead (said once;"
+            + " such records take Kafka's slower path): {}", e.toString(), e);
+      }
       return null;
     }
   }

@@ -3,7 +3,9 @@ package io.sluice.connect.convert;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.LogCapture;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -131,6 +133,32 @@ class JsonEnvelopeConverterTest {
     assertEquals(101, read, "every struct record with a schema takes the fast path");
     String reversed = "{\"payload\":1,\"schema\":{\"type\":\"int32\"}}";
     assertEquals(null, reader.read(reversed.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Bad input falls back to Kafka's converter quietly (Kafka says what is wrong); a fault of the reader itself falls
+   * back too, but is said at WARN with its cause, once.
+   */
+  @org.junit.jupiter.api.Test
+  void aFaultOfTheFastReaderIsSaidNotHidden() {
+    JsonConverter kafka = new JsonConverter();
+    kafka.configure(Map.of(), false);
+    byte[] record = kafka.fromConnectData("t", Schema.INT32_SCHEMA, 7);
+    byte[] bad = ("{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"a\",\"type\":\"int32\"}]},"
+        + "\"payload\":5}").getBytes(StandardCharsets.UTF_8);
+    try (LogCapture said = LogCapture.of(EnvelopeReader.class)) {
+      EnvelopeReader reader = new EnvelopeReader(true, 16, kafka::asConnectSchema);
+      assertEquals(null, reader.read(bad));
+      assertEquals(List.of(), said.lines(), "bad input is Kafka's converter's to explain");
+      EnvelopeReader faulty = new EnvelopeReader(true, 16, schema -> {
+        throw new IllegalStateException("a bug in the reader");
+      });
+      assertEquals(null, faulty.read(record));
+      assertEquals(null, faulty.read(record));
+      assertEquals(1, said.lines().size(), said.lines().toString());
+      assertTrue(said.lines().get(0).startsWith("WARN the fast reader of JSON envelopes failed")
+          && said.lines().get(0).contains("a bug in the reader"), said.lines().get(0));
+    }
   }
 
   /** The converted data, or the exception's class and message. */

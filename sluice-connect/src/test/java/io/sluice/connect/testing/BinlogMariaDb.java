@@ -2,6 +2,7 @@ package io.sluice.connect.testing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.RequiredTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,18 +13,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A MariaDB server of one test class, from Debian's {@code mariadb-server} binaries, with its binary log on as a
  * Debezium binlog source needs it ({@code log_bin}, {@code binlog_format=ROW}, {@code binlog_row_image=FULL}, a
  * {@code server_id}). Root has no password and is reached over loopback TCP. Where the binaries are absent, {@link
- * #start} skips the calling test class and says so on stderr, so a skip is never silent.
+ * #start} fails the calling test under CI and skips it elsewhere, saying so ({@link RequiredTool}).
  */
 public final class BinlogMariaDb implements AutoCloseable {
-  private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
-  private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
-
   private final Process process;
   private final int port;
 
@@ -32,33 +29,30 @@ public final class BinlogMariaDb implements AutoCloseable {
     this.port = port;
   }
 
-  /** Whether Debian's mariadb-server binaries are here. */
-  public static boolean installed() {
-    return Files.isExecutable(MARIADBD) && Files.isExecutable(INSTALL_DB);
-  }
-
-  /** Starts a server with its data under {@code dir}; skips the test (JUnit assumption) where MariaDB is absent. */
-  public static BinlogMariaDb start(Path dir, String what) throws Exception {
-    if (!installed()) {
-      String why = "Debian's mariadb-server is not installed (no " + MARIADBD + "): " + what + " SKIPPED";
-      System.err.println("SKIPPED: " + why);
-      Assumptions.assumeTrue(false, why);
-    }
+  /**
+   * Starts a server with its data under {@code dir}, with {@code options} added to its command line; where MariaDB is
+   * absent, {@link RequiredTool} ends the test ({@code what} says what needed it).
+   */
+  public static BinlogMariaDb start(Path dir, String what, String... options) throws Exception {
+    String from = "Debian package mariadb-server, for " + what;
+    Path mariadbd = RequiredTool.require("mariadbd", from);
+    Path installDb = RequiredTool.require("mariadb-install-db", from);
     Path data = dir.resolve("data");
     List<String> asRoot = "root".equals(System.getProperty("user.name")) ? List.of("--user=root") : List.of();
-    List<String> install = new ArrayList<>(List.of(INSTALL_DB.toString(), "--no-defaults", "--datadir=" + data,
+    List<String> install = new ArrayList<>(List.of(installDb.toString(), "--no-defaults", "--datadir=" + data,
         "--skip-test-db", "--auth-root-authentication-method=normal"));
     install.addAll(asRoot);
     Process p = new ProcessBuilder(install).redirectErrorStream(true).redirectOutput(dir.resolve("install.log").toFile())
         .start();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, Files.readString(dir.resolve("install.log")));
     int port = TestWorkers.freePort();
-    List<String> run = new ArrayList<>(List.of(MARIADBD.toString(), "--no-defaults", "--datadir=" + data,
+    List<String> run = new ArrayList<>(List.of(mariadbd.toString(), "--no-defaults", "--datadir=" + data,
         "--socket=" + dir.resolve("mysqld.sock"), "--pid-file=" + dir.resolve("mysqld.pid"), "--port=" + port,
         "--bind-address=127.0.0.1", "--log-bin=mysql-bin", "--server-id=1", "--binlog-format=ROW",
         "--binlog-row-image=FULL", "--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=0",
         "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"));
     run.addAll(asRoot);
+    run.addAll(List.of(options));
     Process server = new ProcessBuilder(run).redirectErrorStream(true)
         .redirectOutput(dir.resolve("server.log").toFile()).start();
     BinlogMariaDb db = new BinlogMariaDb(server, port);
@@ -97,7 +91,7 @@ public final class BinlogMariaDb implements AutoCloseable {
   }
 
   public Connection connect() throws SQLException {
-    return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/?user=root");
+    return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/?user=root");
   }
 
   public void execute(String... statements) {

@@ -1,5 +1,6 @@
 package io.sluice.connect.testing;
 
+import io.sluice.kafka.testing.RequiredTool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -9,57 +10,38 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The one MariaDB server of a test JVM: Debian's {@code mariadb-server} binaries (installed by {@code .ci/run}),
- * started with a data directory of its own on a free loopback port, as root, with no password. When the binaries
- * are absent, {@link #available()} is false and the tests that need it are skipped, saying why; when they are
- * present, a server that fails to start is a test failure, never a skip.
+ * started with a data directory of its own on a free loopback port, as root, with no password. Where the binaries are
+ * absent, {@link #require()} fails the test under CI and skips it elsewhere, saying so ({@link RequiredTool}); where
+ * they are present, a server that fails to start is a test failure, never a skip.
  */
 public final class MariaDbServer {
-  private static final List<String> PLACES = List.of("/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin");
   private static Process process;
   private static int port;
   private static String failure;
 
   private MariaDbServer() {}
 
-  public static Optional<Path> binary(String name) {
-    return PLACES.stream().map(p -> Path.of(p, name)).filter(Files::isExecutable).findFirst();
-  }
-
-  /**
-   * Whether a server runs, starting it on first call. False only where the binaries are absent ({@link #whyNot()}
-   * says so); where they are present, a server that does not start fails the test instead of skipping it.
-   */
-  public static synchronized boolean available() {
+  /** Starts the server on first call; ends the calling test where MariaDB is absent (see the class). */
+  public static synchronized void require() {
     if (process != null) {
-      return true;
-    }
-    Optional<Path> server = binary("mariadbd");
-    Optional<Path> install = binary("mariadb-install-db");
-    if (server.isEmpty() || install.isEmpty()) {
-      failure = "mariadbd / mariadb-install-db not installed (Debian package mariadb-server; .ci/run installs it)";
-      System.err.println("[reconcile tests] MariaDB tests SKIPPED: " + failure);
-      return false;
+      return;
     }
     if (failure != null) {
       throw new IllegalStateException(failure);
     }
+    String from = "Debian package mariadb-server, for the tests against MariaDB";
+    Path server = RequiredTool.require("mariadbd", from);
+    Path install = RequiredTool.require("mariadb-install-db", from);
     try {
-      start(server.get(), install.get());
+      start(server, install);
     } catch (IOException | InterruptedException | RuntimeException e) {
       failure = "MariaDB is installed but could not be started: " + e.getMessage();
       throw new IllegalStateException(failure, e);
     }
-    return true;
-  }
-
-  public static String whyNot() {
-    return failure;
   }
 
   private static void start(Path server, Path install) throws IOException, InterruptedException {
@@ -102,8 +84,9 @@ public final class MariaDbServer {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root";
   }
 
-  /** Creates an empty database and returns its JDBC URL. */
+  /** Creates an empty database and returns its JDBC URL, starting the server first ({@link #require()}). */
   public static String createDatabase(String name) {
+    require();
     try (Connection c = DriverManager.getConnection(url("")); Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
     } catch (SQLException e) {

@@ -5,13 +5,20 @@ import io.sluice.http.tls.Pem;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -20,36 +27,29 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * How Prometheus and Alertmanager reach an HTTP endpoint (their common {@code http_config}: {@code basic_auth},
- * {@code authorization}, {@code bearer_token}, {@code tls_config}, {@code follow_redirects}), for Sluice's scrapes and
- * its alert notifications to the router: an endpoint secured by a web configuration is reached as those tools reach
- * it. Secrets given as {@code *_file} are read at each request, so a rotated file is used at once.
+ * How Prometheus and Alertmanager reach an HTTP endpoint, their common {@code http_config} ({@code basic_auth},
+ * {@code authorization}, {@code bearer_token}, {@code tls_config}, {@code follow_redirects}, {@code enable_http2},
+ * {@code http_headers}), the one parser and client of it for every client in Sluice: its scrapes, its alert
+ * notifications to a router, the router's receivers and the dashboard's upstreams. It is checked as Prometheus'
+ * {@code config.HTTPClientConfig} checks it, with the same messages; the keys Sluice cannot honour ({@code oauth2}, the
+ * proxy settings, inline PEM) are refused, never ignored. Secrets given as {@code *_file} are read at each request, so
+ * a rotated file is used at once.
  *
  * @param authorizationType the scheme of an {@code Authorization} header (Bearer, or {@code authorization.type})
  * @param credentials its credentials
  * @param username {@code basic_auth.username}
  * @param password {@code basic_auth.password} or {@code password_file}
+ * @param headers {@code http_headers}: each header's values, in order
  * @param tls the {@code tls_config}, or null for the JVM's defaults
+ * @param followRedirects {@code follow_redirects} (default true)
+ * @param enableHttp2 {@code enable_http2} (default true)
  */
-public record HttpClientConfig(Optional<String> authorizationType, Optional<Credential> credentials,
-    Optional<String> username, Optional<Credential> password, Tls tls, boolean followRedirects) {
+public record HttpClientConfig(Optional<String> authorizationType, Optional<Secret> credentials,
+    Optional<String> username, Optional<Secret> password, Map<String, List<Secret>> headers, Tls tls,
+    boolean followRedirects, boolean enableHttp2) {
 
-  /** A secret inline or in a file (read when used). */
-  public sealed interface Credential {
-    String value();
-
-    record Inline(String value) implements Credential {}
-
-    record FromFile(Path file) implements Credential {
-      @Override
-      public String value() {
-        try {
-          return Files.readString(file, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-          throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-      }
-    }
+  public HttpClientConfig {
+    headers = Map.copyOf(headers);
   }
 
   /**
@@ -59,13 +59,34 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Cred
    */
   public record Tls(Path caFile, Path certFile, Path keyFile, boolean insecureSkipVerify) {}
 
+  /** The keys of an {@code http_config}, those Sluice refuses included (a scrape config holds them among its own). */
+  public static final Set<String> KEYS = Set.of("basic_auth", "authorization", "oauth2", "bearer_token",
+      "bearer_token_file", "tls_config", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
+      "follow_redirects", "enable_http2", "http_headers");
+  /** Prometheus' keys that Sluice cannot honour: refused, so that a configuration never means less than it says. */
+  private static final List<String> UNSUPPORTED = List.of("oauth2", "proxy_url", "no_proxy",
+      "proxy_from_environment", "proxy_connect_header");
+  private static final Set<String> TLS_KEYS = Set.of("ca", "ca_file", "cert", "cert_file", "key", "key_file",
+      "server_name", "insecure_skip_verify", "min_version", "max_version");
+  private static final List<String> TLS_UNSUPPORTED = List.of("ca", "cert", "key", "server_name", "min_version",
+      "max_version");
+  /** Headers Prometheus does not let {@code http_headers} set: they change the connection or are its own. */
+  private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "host", "content-encoding",
+      "content-length", "content-type", "user-agent", "connection", "keep-alive", "proxy-authenticate",
+      "proxy-authorization", "www-authenticate", "accept-encoding", "x-prometheus-remote-write-version",
+      "x-prometheus-remote-read-version", "x-prometheus-scrape-timeout-seconds", "x-amz-date",
+      "x-amz-security-token", "x-amz-content-sha256");
+
   public static HttpClientConfig none() {
-    return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), null, true);
+    return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(),
+        null, true, true);
   }
 
-  /** The keys of an {@code http_config} that a file of its own may hold. */
-  private static final java.util.Set<String> KEYS = java.util.Set.of("basic_auth", "authorization", "bearer_token",
-      "bearer_token_file", "tls_config", "follow_redirects");
+  /** Basic authentication as {@code user}, over {@code tls} (null for the JVM's defaults). */
+  public static HttpClientConfig basicAuth(String user, Secret password, Tls tls) {
+    return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.of(user), Optional.ofNullable(password),
+        Map.of(), tls, true, true);
+  }
 
   /**
    * An {@code http_config} in a file of its own (YAML); relative paths in it resolve against its folder. An unknown
@@ -86,95 +107,211 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Cred
     if (!root.isObject()) {
       throw new IllegalArgumentException(file + ": an http_config is a mapping");
     }
-    root.fieldNames().forEachRemaining(k -> {
-      if (!KEYS.contains(k)) {
-        throw new IllegalArgumentException(file + ": unknown field " + k + " (an http_config has " + KEYS + ")");
-      }
-    });
     try {
-      return parse(root, file.toAbsolutePath().getParent());
+      return section(root, file.toAbsolutePath().getParent(), null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
   }
 
-  /** Parses an {@code http_config} (or the same keys inline in a scrape or alertmanager config). */
-  public static HttpClientConfig parse(JsonNode n, Path baseDir) {
-    Optional<String> type = Optional.empty();
-    Optional<Credential> creds = Optional.empty();
-    JsonNode a = n.path("authorization");
-    if (a.isObject()) {
-      type = Optional.of(a.path("type").asText("Bearer"));
-      creds = credential(a, "credentials", baseDir);
-    }
-    if (n.has("bearer_token") || n.has("bearer_token_file")) {
-      if (type.isPresent()) {
-        throw new IllegalArgumentException("at most one of bearer_token, bearer_token_file & authorization may be "
-            + "configured");
-      }
-      type = Optional.of("Bearer");
-      creds = credential(n, "bearer_token", baseDir);
-    }
-    Optional<String> user = Optional.empty();
-    Optional<Credential> pass = Optional.empty();
-    JsonNode b = n.path("basic_auth");
-    if (b.isObject()) {
-      if (type.isPresent()) {
-        throw new IllegalArgumentException("at most one of basic_auth, bearer_token & authorization must be "
-            + "configured");
-      }
-      user = Optional.of(b.path("username").asText(""));
-      pass = credential(b, "password", baseDir);
-    }
-    Tls tls = null;
-    JsonNode t = n.path("tls_config");
-    if (t.isObject()) {
-      tls = new Tls(path(t, "ca_file", baseDir), path(t, "cert_file", baseDir), path(t, "key_file", baseDir),
-          t.path("insecure_skip_verify").asBoolean(false));
-      if ((tls.certFile() == null) != (tls.keyFile() == null)) {
-        throw new IllegalArgumentException("tls_config needs both cert_file and key_file, or neither");
-      }
-    }
-    return new HttpClientConfig(type, creds, user, pass, tls, n.path("follow_redirects").asBoolean(true));
+  /**
+   * An {@code http_config} mapping of its own (a receiver's, Alertmanager's {@code global.http_config}, a file's):
+   * an unknown key is refused. With {@code env}, an inline secret may be {@code ${NAME}} (see {@link Secret#inline}).
+   *
+   * @throws IllegalArgumentException with Prometheus' message for what it refuses
+   */
+  public static HttpClientConfig section(JsonNode n, Path baseDir, Map<String, String> env) {
+    unknown(n, KEYS, "http_config");
+    return parse(n, baseDir, env);
   }
 
-  private static Optional<Credential> credential(JsonNode n, String key, Path baseDir) {
-    if (n.hasNonNull(key)) {
-      return Optional.of(new Credential.Inline(n.get(key).asText()));
+  /** Parses the keys of an {@code http_config} among others (a scrape or alertmanager config); secrets are literal. */
+  public static HttpClientConfig parse(JsonNode n, Path baseDir) {
+    return parse(n, baseDir, null);
+  }
+
+  private static HttpClientConfig parse(JsonNode n, Path baseDir, Map<String, String> env) {
+    JsonNode basic = n.path("basic_auth");
+    JsonNode auth = n.path("authorization");
+    boolean bearer = given(n, "bearer_token");
+    boolean bearerFile = given(n, "bearer_token_file");
+    boolean oauth2 = n.hasNonNull("oauth2");
+    // Prometheus' checks, in its order and words (config.HTTPClientConfig.Validate).
+    if (bearer && bearerFile) {
+      throw new IllegalArgumentException("at most one of bearer_token & bearer_token_file must be configured");
+    }
+    if ((basic.isObject() || oauth2) && (bearer || bearerFile)) {
+      throw new IllegalArgumentException("at most one of basic_auth, oauth2, bearer_token & bearer_token_file must "
+          + "be configured");
+    }
+    if (basic.isObject() && given(basic, "password") && given(basic, "password_file")) {
+      throw new IllegalArgumentException("at most one of basic_auth password & password_file must be configured");
+    }
+    Optional<String> type = Optional.empty();
+    Optional<Secret> creds = Optional.empty();
+    if (auth.isObject()) {
+      unknown(auth, Set.of("type", "credentials", "credentials_file"), "authorization");
+      if (bearer || bearerFile) {
+        throw new IllegalArgumentException("authorization is not compatible with bearer_token & bearer_token_file");
+      }
+      if (given(auth, "credentials") && given(auth, "credentials_file")) {
+        throw new IllegalArgumentException("at most one of authorization credentials & credentials_file must be "
+            + "configured");
+      }
+      String t = auth.path("type").asText("").strip();
+      type = Optional.of(t.isEmpty() ? "Bearer" : t);
+      if (type.get().toLowerCase(Locale.ROOT).equals("basic")) {
+        throw new IllegalArgumentException("authorization type cannot be set to \"basic\", use \"basic_auth\" "
+            + "instead");
+      }
+      if (basic.isObject() || oauth2) {
+        throw new IllegalArgumentException("at most one of basic_auth, oauth2 & authorization must be configured");
+      }
+      creds = secret(auth, "credentials", baseDir, env);
+    } else if (bearer || bearerFile) {
+      type = Optional.of("Bearer");
+      creds = secret(n, "bearer_token", baseDir, env);
+    }
+    for (String key : UNSUPPORTED) {
+      if (n.hasNonNull(key)) {
+        throw new IllegalArgumentException(key + " is not supported by Sluice");
+      }
+    }
+    Optional<String> user = Optional.empty();
+    Optional<Secret> pass = Optional.empty();
+    if (basic.isObject()) {
+      unknown(basic, Set.of("username", "password", "password_file"), "basic_auth");
+      user = Optional.of(basic.path("username").asText(""));
+      pass = secret(basic, "password", baseDir, env);
+    }
+    return new HttpClientConfig(type, creds, user, pass, headers(n.path("http_headers"), baseDir, env),
+        tls(n.path("tls_config"), baseDir), n.path("follow_redirects").asBoolean(true),
+        n.path("enable_http2").asBoolean(true));
+  }
+
+  private static Tls tls(JsonNode t, Path baseDir) {
+    if (!t.isObject()) {
+      return null;
+    }
+    unknown(t, TLS_KEYS, "tls_config");
+    // Prometheus' checks, in its order and words (config.TLSConfig.Validate).
+    for (String k : List.of("ca", "cert", "key")) {
+      if (given(t, k) && given(t, k + "_file")) {
+        throw new IllegalArgumentException("at most one of " + k + " and " + k + "_file must be configured");
+      }
+    }
+    boolean cert = given(t, "cert") || given(t, "cert_file");
+    boolean key = given(t, "key") || given(t, "key_file");
+    if (cert && !key) {
+      throw new IllegalArgumentException("exactly one of key or key_file must be configured when a client "
+          + "certificate is configured");
+    }
+    if (key && !cert) {
+      throw new IllegalArgumentException("exactly one of cert or cert_file must be configured when a client key is "
+          + "configured");
+    }
+    for (String k : TLS_UNSUPPORTED) {
+      if (given(t, k)) {
+        throw new IllegalArgumentException("tls_config " + k + " is not supported by Sluice"
+            + (TLS_KEYS.contains(k + "_file") ? ": give " + k + "_file" : ""));
+      }
+    }
+    return new Tls(path(t, "ca_file", baseDir), path(t, "cert_file", baseDir), path(t, "key_file", baseDir),
+        t.path("insecure_skip_verify").asBoolean(false));
+  }
+
+  /**
+   * {@code http_headers}: a header's {@code values}, {@code secrets} and {@code files} (Prometheus' form), or a value
+   * or list of values.
+   */
+  private static Map<String, List<Secret>> headers(JsonNode h, Path baseDir, Map<String, String> env) {
+    Map<String, List<Secret>> out = new LinkedHashMap<>();
+    h.fields().forEachRemaining(e -> {
+      if (RESERVED_HEADERS.contains(e.getKey().toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("setting header \"" + e.getKey() + "\" is not allowed");
+      }
+      List<Secret> values = new ArrayList<>();
+      JsonNode v = e.getValue();
+      if (v.isTextual()) {
+        values.add(new Secret.Inline(v.asText()));
+      } else if (v.isArray()) {
+        v.forEach(x -> values.add(new Secret.Inline(x.asText())));
+      } else {
+        unknown(v, Set.of("values", "secrets", "files"), "header");
+        v.path("values").forEach(x -> values.add(new Secret.Inline(x.asText())));
+        v.path("secrets").forEach(x -> values.add(Secret.inline(x.asText(), env)));
+        v.path("files").forEach(x -> values.add(new Secret.FromFile(resolve(x.asText(), baseDir))));
+      }
+      out.put(e.getKey(), List.copyOf(values));
+    });
+    return out;
+  }
+
+  private static void unknown(JsonNode n, Set<String> known, String type) {
+    n.fieldNames().forEachRemaining(k -> {
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException("field " + k + " not found in type " + type);
+      }
+    });
+  }
+
+  /** Present and not empty, as Go's {@code len(x) > 0}. */
+  private static boolean given(JsonNode n, String key) {
+    return n.hasNonNull(key) && !n.get(key).asText().isEmpty();
+  }
+
+  private static Optional<Secret> secret(JsonNode n, String key, Path baseDir, Map<String, String> env) {
+    if (given(n, key)) {
+      return Optional.of(Secret.inline(n.get(key).asText(), env));
     }
     Path file = path(n, key + "_file", baseDir);
-    return file == null ? Optional.empty() : Optional.of(new Credential.FromFile(file));
+    return file == null ? Optional.empty() : Optional.of(new Secret.FromFile(file));
   }
 
   private static Path path(JsonNode n, String key, Path baseDir) {
-    if (!n.hasNonNull(key)) {
-      return null;
-    }
-    Path p = Path.of(n.get(key).asText());
+    return given(n, key) ? resolve(n.get(key).asText(), baseDir) : null;
+  }
+
+  private static Path resolve(String file, Path baseDir) {
+    Path p = Path.of(file);
     return p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p);
   }
 
   /** The {@code Authorization} header to send, if any; files are read now. */
   public Optional<String> authorization() {
     if (username.isPresent()) {
-      String pw = password.map(Credential::value).orElse("");
+      String pw = password.map(Secret::reveal).orElse("");
       return Optional.of("Basic " + Base64.getEncoder().encodeToString((username.get() + ":" + pw)
           .getBytes(StandardCharsets.UTF_8)));
     }
-    return authorizationType.map(t -> t + " " + credentials.map(Credential::value).orElse(""));
+    return authorizationType.map(t -> t + " " + credentials.map(Secret::reveal).orElse(""));
   }
 
-  /** A client builder with this config's TLS and redirect policy. */
+  /** Puts this config's {@code Authorization} and {@code http_headers} on a request; files are read now. */
+  public HttpRequest.Builder apply(HttpRequest.Builder request) {
+    authorization().ifPresent(a -> request.header("Authorization", a));
+    headers.forEach((name, values) -> values.forEach(v -> request.header(name, v.reveal())));
+    return request;
+  }
+
+  /** A client builder with this config's TLS, redirect policy and HTTP version. */
   public HttpClient.Builder builder() {
     HttpClient.Builder b = HttpClient.newBuilder()
-        .followRedirects(followRedirects ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER);
+        .followRedirects(followRedirects ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER)
+        .version(enableHttp2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1);
     if (tls != null) {
       b.sslContext(sslContext());
     }
     return b;
   }
 
-  private SSLContext sslContext() {
+  /**
+   * The TLS context of {@code tls_config}, its files read now: a configuration can be checked when it is loaded, as
+   * Alertmanager builds its receivers' clients then.
+   *
+   * @throws IllegalArgumentException naming the file that cannot be read
+   */
+  public SSLContext sslContext() {
     try {
       SSLContext ssl = SSLContext.getInstance("TLS");
       javax.net.ssl.KeyManager[] keys = null;

@@ -5,10 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.http.HttpServer;
+import io.sluice.http.testing.HttpConfigRefusals;
+import io.sluice.http.testing.TestCa;
+import io.sluice.http.web.WebConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,13 +50,88 @@ class HttpClientConfigTest {
     Path unknown = Files.writeString(dir.resolve("a.yml"), "basic_auth:\n  username: u\n  password: hunter2\n"
         + "scheme: https\n");
     String why = assertThrows(IllegalArgumentException.class, () -> HttpClientConfig.load(unknown)).getMessage();
-    assertTrue(why.contains("unknown field scheme"), why);
+    assertTrue(why.contains("field scheme not found in type http_config"), why);
     assertFalse(why.contains("hunter2"), why);
     Path list = Files.writeString(dir.resolve("b.yml"), "- basic_auth\n");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> HttpClientConfig.load(list)).getMessage()
         .contains("an http_config is a mapping"));
     Path halfTls = Files.writeString(dir.resolve("c.yml"), "tls_config:\n  cert_file: client.crt\n");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> HttpClientConfig.load(halfTls)).getMessage()
-        .contains("needs both cert_file and key_file"));
+        .contains("exactly one of key or key_file must be configured when a client certificate is configured"));
+  }
+
+  /** What Prometheus refuses is refused with its words, and what Sluice cannot honour is refused, never ignored. */
+  @Test
+  void refusesWhatPrometheusRefusesAndWhatSluiceCannotHonour() throws Exception {
+    for (Map.Entry<String, String> c : HttpConfigRefusals.CASES.entrySet()) {
+      JsonNode n = YAML.readTree(c.getKey());
+      IllegalArgumentException section = assertThrows(IllegalArgumentException.class,
+          () -> HttpClientConfig.section(n, dir, null), c.getKey());
+      assertEquals(c.getValue(), section.getMessage(), c.getKey());
+      IllegalArgumentException inline = assertThrows(IllegalArgumentException.class,
+          () -> HttpClientConfig.parse(n, dir), c.getKey());
+      assertEquals(c.getValue(), inline.getMessage(), c.getKey());
+    }
+    IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
+        () -> HttpClientConfig.section(YAML.readTree("{tls_config: {ca_flie: ca.crt}}"), dir, null));
+    assertEquals("field ca_flie not found in type tls_config", typo.getMessage());
+  }
+
+  /**
+   * A server with a private CA that requires a client certificate: reached with {@code ca_file} and the client's
+   * {@code cert_file}/{@code key_file}, refused without either, as Prometheus' client is.
+   */
+  @Test
+  void tlsConfigTrustsItsCaAndShowsItsClientCertificate() throws Exception {
+    TestCa ca = TestCa.create(dir, "private-ca");
+    TestCa.Issued server = ca.server("server");
+    ca.client("client");
+    Path web = Files.writeString(dir.resolve("web.yml"), "tls_server_config:\n  cert_file: server.crt\n"
+        + "  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: private-ca.crt\n");
+    try (HttpServer https = HttpServer.builder("tls-test").port(0).webConfig(WebConfig.load(web))
+        .get("/ok", r -> io.sluice.http.HttpResponse.text(200, "text/plain", "ok")).start()) {
+      String url = "https://127.0.0.1:" + https.port() + "/ok";
+      HttpClientConfig full = HttpClientConfig.section(YAML.readTree("{tls_config: {ca_file: private-ca.crt, "
+          + "cert_file: client.crt, key_file: client.key}}"), dir, null);
+      assertEquals(200, get(full, url));
+      HttpClientConfig noClientCert = HttpClientConfig.section(YAML.readTree("{tls_config: {ca_file: private-ca.crt}}"),
+          dir, null);
+      assertThrows(IOException.class, () -> get(noClientCert, url), "the server requires a client certificate");
+      HttpClientConfig noCa = HttpClientConfig.section(YAML.readTree("{tls_config: {cert_file: client.crt, "
+          + "key_file: client.key}}"), dir, null);
+      assertThrows(SSLHandshakeException.class, () -> get(noCa, url), "the JVM does not trust a private CA");
+    }
+    assertTrue(server.certFile().toFile().isFile());
+  }
+
+  /** {@code follow_redirects} (true unless set false), and {@code http_headers} with their values, secrets, files. */
+  @Test
+  void followsRedirectsUnlessToldNotToAndSendsItsHeaders() throws Exception {
+    Files.writeString(dir.resolve("team"), "cdc\n");
+    try (HttpServer http = HttpServer.builder("redirect-test").port(0)
+        .get("/old", r -> io.sluice.http.HttpResponse.text(307, "text/plain", "moved").withHeader("Location", "/new"))
+        .get("/new", r -> io.sluice.http.HttpResponse.text(200, "text/plain", r.header("x-team").orElse("") + " "
+            + r.header("x-token").orElse("")))
+        .start()) {
+      String url = "http://127.0.0.1:" + http.port() + "/old";
+      HttpClientConfig follow = HttpClientConfig.section(YAML.readTree(
+          "{http_headers: {X-Team: {files: [team]}, X-Token: {secrets: [s3]}}}"), dir, null);
+      HttpResponse<String> r = send(follow, url);
+      assertEquals(200, r.statusCode());
+      assertEquals("cdc s3", r.body());
+      assertEquals(307, get(HttpClientConfig.section(YAML.readTree("{follow_redirects: false}"), dir, null), url));
+    }
+  }
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private static int get(HttpClientConfig config, String url) throws Exception {
+    return send(config, url).statusCode();
+  }
+
+  private static HttpResponse<String> send(HttpClientConfig config, String url) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    return config.builder().connectTimeout(Duration.ofSeconds(5)).build().send(config.apply(request).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -6,7 +6,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The one Kafka broker of a test JVM, started on first use and stopped when the JVM ends.
@@ -37,6 +45,23 @@ public final class SharedKafka {
 
   public static String bootstrapServers() {
     return get().bootstrapServers();
+  }
+
+  /** Every record {@code topic} holds now, partition by partition, as bytes. */
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers",
+        bootstrapServers()), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> tps = consumer.partitionsFor(topic).stream()
+          .map(p -> new TopicPartition(topic, p.partition())).toList();
+      consumer.assign(tps);
+      consumer.seekToBeginning(tps);
+      Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+      while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+      }
+    }
+    return out;
   }
 
   /** A name no other test in this JVM uses: for topics, groups, connectors. */

@@ -265,9 +265,10 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       if (!jobs.add(job)) {
         throw new ConfigException("found multiple scrape configs with job name \"" + job + "\"");
       }
-      warnUnknown(sc, "scrape_configs[" + job + "].", Set.of("job_name", "scrape_interval", "scrape_timeout",
-          "metrics_path", "scheme", "honor_labels", "honor_timestamps", "static_configs", "file_sd_configs", "basic_auth",
-          "authorization", "bearer_token", "bearer_token_file", "tls_config", "follow_redirects"));
+      Set<String> known = new HashSet<>(Set.of("job_name", "scrape_interval", "scrape_timeout", "metrics_path",
+          "scheme", "honor_labels", "honor_timestamps", "static_configs", "file_sd_configs"));
+      known.addAll(HttpClientConfig.KEYS);
+      warnUnknown(sc, "scrape_configs[" + job + "].", known);
       Duration si = duration(sc, "scrape_interval", interval);
       // Prometheus: a job's timeout defaults to the global one, capped at the job's interval.
       Duration st = duration(sc, "scrape_timeout", timeout.compareTo(si) > 0 ? si : timeout);

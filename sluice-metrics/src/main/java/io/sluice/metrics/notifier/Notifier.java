@@ -1,6 +1,7 @@
 package io.sluice.metrics.notifier;
 
 import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.HttpClients;
 
 import io.sluice.http.Json;
 import io.sluice.metrics.model.Labels;
@@ -46,7 +47,6 @@ public final class Notifier implements AutoCloseable {
   private final Duration timeout;
   private final int retries;
   private final Duration retryBackoff;
-  private final HttpClient client;
   private final ArrayDeque<Alert> queue = new ArrayDeque<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
@@ -55,7 +55,7 @@ public final class Notifier implements AutoCloseable {
   private volatile List<String> endpoints;
   /** How each endpoint is reached (credentials, TLS), by endpoint URL; absent means plain. */
   private volatile Map<String, HttpClientConfig> http = Map.of();
-  private final Map<HttpClientConfig, HttpClient> clients = new java.util.concurrent.ConcurrentHashMap<>();
+  private final HttpClients clients;
   private volatile Labels externalLabels;
   private volatile boolean closed;
 
@@ -67,7 +67,7 @@ public final class Notifier implements AutoCloseable {
     this.retryBackoff = b.retryBackoff;
     this.endpoints = endpoints(b.alertmanagers);
     this.externalLabels = b.externalLabels;
-    this.client = HttpClient.newBuilder().connectTimeout(b.timeout).build();
+    this.clients = new HttpClients(b.timeout);
     this.sender = new Thread(this::run, "sluice-metrics-notifier");
     sender.setDaemon(true);
     sender.start();
@@ -241,12 +241,11 @@ public final class Notifier implements AutoCloseable {
       }
       try {
         HttpClientConfig h = http.getOrDefault(url, HttpClientConfig.none());
-        HttpClient c = h.equals(HttpClientConfig.none()) ? client
-            : clients.computeIfAbsent(h, x -> x.builder().connectTimeout(timeout).build());
+        HttpClient c = clients.of(h);
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
             .header("Content-Type", "application/json").header("User-Agent", "Sluice-metrics")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        h.authorization().ifPresent(a -> req.header("Authorization", a));
+        h.apply(req);
         HttpResponse<String> r = c.send(req.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 == 2) {
           sent.addAndGet(count);

@@ -1,6 +1,7 @@
 package io.sluice.metrics.scrape;
 
 import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.HttpClients;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -9,8 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /** Scrapes over HTTP with the same Accept header as Prometheus 2.x, so exporters can pick OpenMetrics. */
@@ -18,8 +17,7 @@ final class HttpScraper implements Scraper {
   static final String ACCEPT = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
       + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
-  /** One client per distinct http config (TLS and redirects are per client); most setups have one. */
-  private final Map<HttpClientConfig, HttpClient> clients = new ConcurrentHashMap<>();
+  private final HttpClients clients = new HttpClients(Duration.ofSeconds(10));
 
   @Override
   public Response fetch(String url, Duration timeout) throws Exception {
@@ -28,13 +26,12 @@ final class HttpScraper implements Scraper {
 
   @Override
   public Response fetch(String url, Duration timeout, HttpClientConfig http) throws Exception {
-    HttpClient client = clients.computeIfAbsent(http, h -> h.builder().connectTimeout(Duration.ofSeconds(10))
-        .build());
+    HttpClient client = clients.of(http);
     HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Accept", ACCEPT)
         .header("Accept-Encoding", "gzip")
         .header("X-Prometheus-Scrape-Timeout-Seconds", String.valueOf(timeout.toMillis() / 1000.0))
         .header("User-Agent", "Sluice-Metrics/0.1").GET();
-    http.authorization().ifPresent(a -> req.header("Authorization", a));
+    http.apply(req);
     HttpResponse<byte[]> resp = client.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
     if (resp.statusCode() != 200) {
       throw new IOException("server returned HTTP status " + resp.statusCode() + " " + reason(resp.statusCode()));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.http.Json;
+import io.sluice.kafka.testing.RequiredTool;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Appender;
@@ -30,7 +31,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,11 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Loads the same generated series into our store and into a real Prometheus (Debian's {@code prometheus} package:
  * backfilled with {@code promtool tsdb create-blocks-from openmetrics}, served on loopback), runs a corpus of PromQL
  * queries through both HTTP APIs and requires equal answers: same result type, same series, same timestamps, values
- * within 1e-9 relative. Skipped when {@code prometheus} and {@code promtool} are not installed.
+ * within 1e-9 relative. Needs {@code prometheus} and {@code promtool} ({@link RequiredTool}: a failure under CI).
  */
 class PrometheusDifferentialTest {
-  static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
-  static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+  static Path prometheusBinary;
+  static Path promtool;
   /** Whole minutes, a few hours ago, so that both stores see the data as history. */
   static final long T0 = (System.currentTimeMillis() / 3_600_000L - 4) * 3_600_000L;
   static final long STEP = 15_000;
@@ -59,9 +59,8 @@ class PrometheusDifferentialTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(PROMETHEUS) && Files.isExecutable(PROMTOOL),
-        "Debian package 'prometheus' is not installed (needs /usr/bin/prometheus and /usr/bin/promtool); "
-            + "skipping the differential test against the real Prometheus");
+    prometheusBinary = RequiredTool.require("prometheus", "Debian package prometheus");
+    promtool = RequiredTool.require("promtool", "Debian package prometheus");
     Map<Labels, double[]> data = generate();
     ours = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n")
         .clock(Clock.fixed(Instant.ofEpochMilli(TEND), ZoneOffset.UTC)).start();
@@ -84,7 +83,7 @@ class PrometheusDifferentialTest {
     Path omFile = tmp.resolve("data.om");
     Files.writeString(omFile, om);
     Path dataDir = tmp.resolve("prom-data");
-    run(List.of(PROMTOOL.toString(), "tsdb", "create-blocks-from", "openmetrics", omFile.toString(),
+    run(List.of(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics", omFile.toString(),
         dataDir.toString()));
     Path config = tmp.resolve("prometheus.yml");
     Files.writeString(config, "global:\n  scrape_interval: 1h\nscrape_configs: []\n");
@@ -93,7 +92,7 @@ class PrometheusDifferentialTest {
       port = s.getLocalPort();
     }
     prometheusUrl = "http://127.0.0.1:" + port;
-    prometheus = new ProcessBuilder(PROMETHEUS.toString(), "--config.file=" + config,
+    prometheus = new ProcessBuilder(prometheusBinary.toString(), "--config.file=" + config,
         "--storage.tsdb.path=" + dataDir, "--web.listen-address=127.0.0.1:" + port,
         "--storage.tsdb.retention.time=10y")
         .redirectErrorStream(true).redirectOutput(tmp.resolve("prometheus.log").toFile()).start();

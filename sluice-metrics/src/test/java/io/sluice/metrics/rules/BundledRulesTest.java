@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.RequiredTool;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.rules.unittest.RuleUnitTests;
 import java.io.IOException;
@@ -13,20 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bundled CDC rules and their promtool-format unit tests (each alert: silent one evaluation before its
  * {@code for} is over, firing exactly then with its labels and annotations, resolved after; a healthy pipeline fires
- * nothing) pass in our engine and, when Debian's {@code prometheus} package is installed, in the real
- * {@code promtool test rules}. So does a second pair that exercises the rule semantics the catalog does not use
- * (recording rules, {@code keep_firing_for}, template functions).
+ * nothing) pass in our engine and in the real {@code promtool test rules} (Debian's {@code prometheus} package; where
+ * it is absent, a failure under CI: {@link RequiredTool}). So does a second pair that exercises the rule semantics the
+ * catalog does not use (recording rules, {@code keep_firing_for}, template functions).
  */
 class BundledRulesTest {
-  static final Path PROMTOOL = Path.of("/usr/bin/promtool");
-
   @TempDir
   Path dir;
 
@@ -88,7 +86,6 @@ class BundledRulesTest {
 
   @Test
   void bundledRuleTestsPassInRealPromtool() throws Exception {
-    assumePromtool();
     Path tests = bundled();
     String out = promtool(tests, 0);
     assertTrue(out.contains("SUCCESS"), out);
@@ -102,7 +99,6 @@ class BundledRulesTest {
 
   @Test
   void semanticsTestsPassInRealPromtool() throws Exception {
-    assumePromtool();
     promtool(semantics(), 0);
   }
 
@@ -122,7 +118,6 @@ class BundledRulesTest {
 
   @Test
   void aWrongExpectationFailsInRealPromtool() throws Exception {
-    assumePromtool();
     Path wrong = wrongExpectation();
     promtool(wrong, 1);
     Files.writeString(wrong, Files.readString(wrong).replace("eval_time: 7m", "eval_time: 8m"));
@@ -153,18 +148,9 @@ class BundledRulesTest {
     return wrong;
   }
 
-  private static void assumePromtool() {
-    boolean present = Files.isExecutable(PROMTOOL);
-    if (!present) {
-      System.err.println("BundledRulesTest: SKIPPED the real promtool run: /usr/bin/promtool is not installed "
-          + "(Debian package 'prometheus')");
-    }
-    Assumptions.assumeTrue(present, "/usr/bin/promtool is not installed (Debian package 'prometheus'): skipping "
-        + "the run of the bundled rule tests through the real promtool");
-  }
-
   private static String promtool(Path tests, int expectedExit) throws Exception {
-    Process p = new ProcessBuilder(List.of(PROMTOOL.toString(), "test", "rules", tests.getFileName().toString()))
+    Path promtool = RequiredTool.require("promtool", "Debian package prometheus");
+    Process p = new ProcessBuilder(List.of(promtool.toString(), "test", "rules", tests.getFileName().toString()))
         .directory(tests.getParent().toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "promtool did not finish");

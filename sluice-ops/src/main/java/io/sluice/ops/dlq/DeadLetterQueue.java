@@ -53,17 +53,22 @@ public final class DeadLetterQueue {
     if (registry == null) {
       return inspection;
     }
+    // An id the registry does not know has no subjects (subjectsOf answers an empty list). Any other failure (no
+    // answer, credentials refused) is a warning with its cause, asked once: the ids are still shown.
     Map<Integer, List<String>> subjects = new java.util.TreeMap<>();
+    List<String> warnings = new java.util.ArrayList<>();
     for (DlqRecord r : inspection.records()) {
       if (r.valueSchemaId() != null && !subjects.containsKey(r.valueSchemaId())) {
         try {
           subjects.put(r.valueSchemaId(), registry.subjectsOf(r.valueSchemaId()));
-        } catch (RuntimeException unreachable) {
-          subjects.put(r.valueSchemaId(), List.of()); // the id is still shown; the subject is a convenience
+        } catch (RuntimeException e) {
+          warnings.add("the schema registry did not say which subjects schema id " + r.valueSchemaId()
+              + " belongs to, so no subject is shown: " + e.getMessage());
+          break;
         }
       }
     }
-    return inspection.withSubjects(subjects);
+    return inspection.withSubjects(subjects, warnings);
   }
 
   /** The original value of each record chosen by {@code options}. */

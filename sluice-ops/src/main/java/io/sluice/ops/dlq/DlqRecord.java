@@ -18,7 +18,8 @@ import org.apache.kafka.common.header.Headers;
  * @param headers every header as stored, Connect's and our own included
  * @param error Kafka Connect's error context; all nulls when the record has none
  * @param valueSchemaId the schema id of a registry-framed value (magic byte 0 + 4-byte id), or null
- * @param replay the mark of an earlier replay when this record was replayed and failed again, or null
+ * @param replay the mark of an earlier replay when this record was replayed and failed again, or null (also when the
+ *     mark is damaged: {@link #replayed()} still says it was replayed)
  */
 public record DlqRecord(String topic, int partition, long offset, Instant timestamp, byte[] key, byte[] value,
                         Headers headers, ErrorContext error, Integer valueSchemaId, ReplayMark replay) {
@@ -26,11 +27,29 @@ public record DlqRecord(String topic, int partition, long offset, Instant timest
   static DlqRecord of(ConsumerRecord<byte[], byte[]> r) {
     return new DlqRecord(r.topic(), r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp()), r.key(),
         r.value(), r.headers(), ErrorContext.from(r.headers()), WireFormat.schemaIdOrNull(r.value()),
-        ReplayMark.from(r.headers()));
+        readableMark(r.headers()));
   }
 
-  /** Whether an earlier {@code sluice dlq replay} produced this record. */
+  private static ReplayMark readableMark(Headers headers) {
+    try {
+      return ReplayMark.from(headers);
+    } catch (IllegalArgumentException damaged) {
+      return null;
+    }
+  }
+
+  /** Whether an earlier {@code sluice dlq replay} produced this record, its mark readable or not. */
   public boolean replayed() {
-    return replay != null;
+    return replay != null || ReplayMark.present(headers);
+  }
+
+  /** Why this record's replay mark cannot be read, or null when it can (or it has none). */
+  public String damagedMark() {
+    try {
+      ReplayMark.from(headers);
+      return null;
+    } catch (IllegalArgumentException damaged) {
+      return damaged.getMessage();
+    }
   }
 }

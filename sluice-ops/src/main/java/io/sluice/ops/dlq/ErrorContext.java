@@ -1,13 +1,18 @@
 package io.sluice.ops.dlq;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
  * What Kafka Connect wrote about a failure into a dead-letter record's {@code __connect.errors.*} headers (sink
  * connectors with {@code errors.deadletterqueue.context.headers.enable=true}). Every field is null when its header is
- * absent; Connect writes all of them as UTF-8 text, numbers included.
+ * absent; Connect writes all of them as UTF-8 text, numbers included. A number header that does not hold a number
+ * (the record was not written by Connect, or was changed since) leaves its field null and says so in {@code
+ * problems}, so that no one reads it as "absent".
  *
  * @param topic the topic the failed record was read from
  * @param partition its partition there
@@ -20,10 +25,12 @@ import org.apache.kafka.common.header.Headers;
  * @param exceptionClass the exception's class name
  * @param exceptionMessage the exception's message
  * @param stacktrace the exception's stack trace
+ * @param problems the headers that could not be read, each with its value, e.g. {@code __connect.errors.partition is
+ *     'two', not a number}; empty when all could
  */
 public record ErrorContext(String topic, Integer partition, Long offset, String connector, Integer taskId,
                            String stage, String executingClass, String exceptionClass, String exceptionMessage,
-                           String stacktrace) {
+                           String stacktrace, List<String> problems) {
   public static final String PREFIX = "__connect.errors.";
   public static final String TOPIC = PREFIX + "topic";
   public static final String PARTITION = PREFIX + "partition";
@@ -38,9 +45,22 @@ public record ErrorContext(String topic, Integer partition, Long offset, String 
 
   /** The context of a record's headers; a record without any {@code __connect.errors.*} header gets all nulls. */
   public static ErrorContext from(Headers headers) {
-    return new ErrorContext(text(headers, TOPIC), integer(headers, PARTITION), number(headers, OFFSET),
-        text(headers, CONNECTOR), integer(headers, TASK), text(headers, STAGE), text(headers, CLASS),
-        text(headers, EXCEPTION), text(headers, MESSAGE), text(headers, STACKTRACE));
+    List<String> problems = new ArrayList<>();
+    Integer partition = readable(() -> integer(headers, PARTITION), problems);
+    Long offset = readable(() -> number(headers, OFFSET), problems);
+    Integer task = readable(() -> integer(headers, TASK), problems);
+    return new ErrorContext(text(headers, TOPIC), partition, offset, text(headers, CONNECTOR), task,
+        text(headers, STAGE), text(headers, CLASS), text(headers, EXCEPTION), text(headers, MESSAGE),
+        text(headers, STACKTRACE), List.copyOf(problems));
+  }
+
+  private static <T> T readable(Supplier<T> read, List<String> problems) {
+    try {
+      return read.get();
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
   }
 
   /** Whether Connect wrote any context at all (it does so only with context headers enabled). */
@@ -62,8 +82,16 @@ public record ErrorContext(String topic, Integer partition, Long offset, String 
     return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
   }
 
+  /**
+   * The header as a whole number, null where it is absent.
+   *
+   * @throws IllegalArgumentException naming the header and its value where it holds anything else
+   */
   static Integer integer(Headers headers, String name) {
     Long n = number(headers, name);
+    if (n != null && n != n.intValue()) {
+      throw new IllegalArgumentException(name + " is '" + n + "', out of range");
+    }
     return n == null ? null : n.intValue();
   }
 
@@ -75,7 +103,7 @@ public record ErrorContext(String topic, Integer partition, Long offset, String 
     try {
       return Long.parseLong(s.trim());
     } catch (NumberFormatException e) {
-      return null;
+      throw new IllegalArgumentException(name + " is '" + s + "', not a number");
     }
   }
 }

@@ -14,9 +14,10 @@ import java.util.Map;
  * @param groups counts per exception class and stage, largest first
  * @param subjects the registry subjects of each schema id the records' values are framed with, where a registry was
  *     given to ask
+ * @param warnings what could not be found out, with its cause (the registry did not answer, refused the credentials)
  */
 public record Inspection(String topic, List<DlqRecord> records, List<ErrorGroup> groups,
-    Map<Integer, List<String>> subjects) {
+    Map<Integer, List<String>> subjects, List<String> warnings) {
 
   /**
    * The records that failed with one exception class in one stage.
@@ -42,10 +43,10 @@ public record Inspection(String topic, List<DlqRecord> records, List<ErrorGroup>
     counts.forEach((k, c) -> groups.add(new ErrorGroup(k.exceptionClass(), k.stage(), c[0], c[1])));
     groups.sort(Comparator.comparingLong(ErrorGroup::count).reversed()
         .thenComparing(g -> String.valueOf(g.exceptionClass())).thenComparing(g -> String.valueOf(g.stage())));
-    return new Inspection(topic, records, groups, Map.of());
+    return new Inspection(topic, records, groups, Map.of(), List.of());
   }
 
-  Inspection withSubjects(Map<Integer, List<String>> subjects) {
-    return new Inspection(topic, records, groups, Map.copyOf(subjects));
+  Inspection withSubjects(Map<Integer, List<String>> subjects, List<String> warnings) {
+    return new Inspection(topic, records, groups, Map.copyOf(subjects), List.copyOf(warnings));
   }
 }

@@ -317,7 +317,7 @@ final class Replayer {
         return;
       }
       Headers in = r.headers();
-      if (!request.includeReplayed() && in.lastHeader(ReplayMark.TOPIC) != null) {
+      if (!request.includeReplayed() && ReplayMark.present(in)) {
         skippedReplayed++;
         return;
       }
@@ -336,7 +336,14 @@ final class Replayer {
         partition = null;
       } else {
         topic = ErrorContext.text(in, ErrorContext.TOPIC);
-        partition = ErrorContext.integer(in, ErrorContext.PARTITION);
+        try {
+          partition = ErrorContext.integer(in, ErrorContext.PARTITION);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalStateException("dead-letter record " + r.topic() + "[" + r.partition() + "]@" + r.offset()
+              + ": " + e.getMessage() + ", so its original partition is unknown and replay to the original topic"
+              + " stops here (progress up to the last commit is kept). Replay it to a named topic (--target TOPIC)"
+              + " or fix the header");
+        }
       }
       if (topic == null || (!request.dryRun() && !markTopic(topic))) {
         unroutable++;
@@ -438,8 +445,8 @@ final class Replayer {
       try (KafkaConsumer<byte[], byte[]> scanner = reader.consumer()) {
         Map<TopicPartition, Long> end = scanner.endOffsets(List.copyOf(marks.keySet()));
         DlqReader.scan(scanner, marks, end, Duration.ofSeconds(30), r -> {
-          ReplayMark mark = r.replay();
-          if (mark != null && request.topic().equals(mark.topic()) && request.group().equals(mark.group())) {
+          ReplayMark mark = ownMark(r);
+          if (mark != null) {
             Long from = resumedFrom.get(mark.partition());
             if (from != null && mark.offset() >= from) {
               delivered.computeIfAbsent(mark.partition(), p -> new HashSet<>()).add(mark.offset());
@@ -447,6 +454,30 @@ final class Replayer {
           }
           return true;
         });
+      }
+    }
+
+    /**
+     * The mark of a record in a target partition when this replay (its dead-letter topic and group) wrote it, else
+     * null. A damaged mark that may be this replay's refuses the run: it may be a record the interrupted run
+     * delivered, and resuming without it would produce that record twice.
+     */
+    private ReplayMark ownMark(DlqRecord r) {
+      try {
+        ReplayMark mark = ReplayMark.from(r.headers());
+        return mark != null && request.topic().equals(mark.topic()) && request.group().equals(mark.group()) ? mark
+            : null;
+      } catch (IllegalArgumentException damaged) {
+        String topic = ErrorContext.text(r.headers(), ReplayMark.TOPIC);
+        String group = ErrorContext.text(r.headers(), ReplayMark.GROUP);
+        if ((topic != null && !topic.equals(request.topic())) || (group != null && !group.equals(request.group()))) {
+          return null;
+        }
+        throw new IllegalStateException("record " + r.topic() + "[" + r.partition() + "]@" + r.offset() + ", written"
+            + " after group " + request.group() + "'s last commit, carries a " + damaged.getMessage() + ": it may be a"
+            + " record of " + request.topic() + " this group replayed before it stopped, so replay refuses to resume"
+            + " rather than produce it twice; nothing was replayed. Look at that record and what the target holds,"
+            + " then move the group's offsets past what was delivered (kafka-consumer-groups --reset-offsets)");
       }
     }
 

@@ -56,7 +56,8 @@ final class MySqlOffsets implements OffsetFormat {
   /**
    * On MariaDB, the GTID position at {@code --file}/{@code --pos} when the connector resumes from GTIDs and none was
    * given: the server tells it ({@code BINLOG_GTID_POS}), so {@code set --file F --pos P} moves a MariaDB connector
-   * as it moves one without GTIDs. MySQL cannot tell it: there {@code --gtids} stays required.
+   * as it moves one without GTIDs. MySQL cannot tell it: there {@code --gtids} stays required. A server that cannot be
+   * asked refuses the move with why (the connection's error), not with a bare request for {@code --gtids}.
    */
   @Override
   public Target complete(Target target, ObjectNode current, java.util.function.Supplier<SourceDatabase> source) {
@@ -72,8 +73,10 @@ final class MySqlOffsets implements OffsetFormat {
         return target;
       }
     } catch (IllegalArgumentException | IllegalStateException unreachable) {
-      // Without the server, moveTo refuses and asks for --gtids.
-      return target;
+      throw new IllegalArgumentException("this connector resumes from its GTID set (" + current.get("gtids").asText()
+          + "), which wins over --file/--pos, and the GTID position at " + binlog.file() + ":" + binlog.pos()
+          + " could not be asked of the server: " + unreachable.getMessage() + ". Give --gtids as well, or let Sluice"
+          + " reach the database", unreachable);
     }
     String gtids = BinlogEvents.mariaDbGtidPosition(db, binlog.file(), binlog.pos());
     if (gtids == null) {

@@ -182,8 +182,13 @@ public final class OffsetSurgery {
       positions.add(new Position(r.key(), key.path(1), value,
           format.map(f -> f.describe(value)).orElseGet(() -> OffsetFormat.describe(value, List.of(), Map.of()))));
     }
-    String unfinished = journal.previousState(connector).map(s -> "an earlier offset operation on this connector did"
-        + " not finish (it was " + s + " before); run sluice offsets restore with its backup").orElse(null);
+    String unfinished;
+    try {
+      unfinished = journal.previousState(connector).map(s -> "an earlier offset operation on this connector did"
+          + " not finish (it was " + s + " before); run sluice offsets restore with its backup").orElse(null);
+    } catch (OffsetSurgeryException unreadable) {
+      unfinished = unreadable.getMessage();
+    }
     return new Positions(connector, cls, format.map(OffsetFormat::database).orElse("unknown"), api.state(connector),
         positions, unfinished);
   }

@@ -1,5 +1,6 @@
 package io.sluice.ops.offsets;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -44,12 +45,29 @@ final class SurgeryJournal {
     }
   }
 
+  /**
+   * The journal, empty where there is none. One that cannot be read or is not a JSON object refuses the operation and
+   * is left as it is: read as empty, it would be overwritten, and with it the record of which connectors an
+   * interrupted surgery stopped and what each was doing before.
+   */
   private ObjectNode read() {
-    try {
-      return Files.exists(file) ? (ObjectNode) JSON.readTree(file.toFile()) : JSON.createObjectNode();
-    } catch (IOException | ClassCastException e) {
+    if (!Files.exists(file)) {
       return JSON.createObjectNode();
     }
+    String why;
+    try {
+      JsonNode n = JSON.readTree(file.toFile());
+      if (n instanceof ObjectNode o) {
+        return o;
+      }
+      why = "it holds no JSON object";
+    } catch (IOException e) {
+      why = e.getMessage();
+    }
+    throw OffsetSurgeryException.refused("cannot read the surgery journal " + file + " (" + why + "). It records"
+        + " which connectors an interrupted offset operation stopped and the state each had before, so the operation"
+        + " stopped before changing anything and the file is left as it is: put those connectors back (sluice"
+        + " offsets restore with the backup it names, then resume them), then move the file aside");
   }
 
   private void write(ObjectNode n) {

@@ -58,10 +58,16 @@ public final class Reconciler {
     Side sinkSide;
     try {
       sinkSide = open("sink", b.sinkUrl, b.sinkProperties, b.sinkTable);
-    } catch (RuntimeException e) {
-      closeWhenOpened(opening);
+    } catch (RuntimeException sinkFailure) {
+      RuntimeException sourceFailure = closeWhenOpened(opening);
       pool.shutdownNow();
-      throw e;
+      if (sourceFailure != null) {
+        ReconcileException both = new ReconcileException(sourceFailure.getMessage() + "; and "
+            + sinkFailure.getMessage(), sinkFailure);
+        both.addSuppressed(sourceFailure);
+        throw both;
+      }
+      throw sinkFailure;
     }
     Side sourceSide;
     try {
@@ -137,11 +143,17 @@ public final class Reconciler {
   /** One step of {@link #explain()}: what it checks, and the SQL. */
   public record Explained(String title, String sql) {}
 
-  private static void closeWhenOpened(Future<Side> opening) {
+  /** Closes the source once it opened; returns why it did not open, or null when it did (or this thread stops). */
+  private static RuntimeException closeWhenOpened(Future<Side> opening) {
     try {
       opening.get().close();
-    } catch (InterruptedException | ExecutionException | RuntimeException ignored) {
-      // It did not open, or this thread is being stopped: nothing to close.
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause() instanceof RuntimeException r ? r
+          : new ReconcileException("cannot connect to the source: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     }
   }
 

@@ -21,7 +21,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +29,8 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -202,7 +198,7 @@ class DeadLetterQueueTest {
     assertEquals(FRACTIONAL, inspection.groups().get(0).count(), "largest group first");
 
     // Each record points at its original: the value found there is the one in the DLQ.
-    Map<String, byte[]> originals = readTopic(topic).stream().collect(Collectors.toMap(
+    Map<String, byte[]> originals = SharedKafka.readAll(topic).stream().collect(Collectors.toMap(
         r -> r.partition() + "/" + r.offset(), ConsumerRecord::value));
     for (DlqRecord r : inspection.records()) {
       assertEquals(new String(originals.get(r.error().partition() + "/" + r.error().offset()), StandardCharsets.UTF_8),
@@ -379,27 +375,10 @@ class DeadLetterQueueTest {
   /** "dlqPartition/dlqOffset" → how many records of {@code topic} carry that replay mark. */
   private static Map<String, Long> replayMarks(String topic) {
     Map<String, Long> out = new TreeMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : readTopic(topic)) {
+    for (ConsumerRecord<byte[], byte[]> r : SharedKafka.readAll(topic)) {
       ReplayMark mark = ReplayMark.from(r.headers());
       if (mark != null && mark.topic().equals(dlqTopic)) {
         out.merge(mark.partition() + "/" + mark.offset(), 1L, Long::sum);
-      }
-    }
-    return out;
-  }
-
-  private static List<ConsumerRecord<byte[], byte[]>> readTopic(String name) {
-    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-        new HashMap<>(Map.of("bootstrap.servers", SharedKafka.bootstrapServers())),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> tps = consumer.partitionsFor(name).stream()
-          .map(p -> new TopicPartition(name, p.partition())).toList();
-      consumer.assign(tps);
-      consumer.seekToBeginning(tps);
-      Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-      while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        consumer.poll(Duration.ofMillis(500)).forEach(out::add);
       }
     }
     return out;

@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Offset surgery on a running binlog pipeline: a real broker, a Connect worker, the bundled Debezium MariaDB connector
  * streaming from a real MariaDB (Debian's {@code mariadbd}, started by the test with its binary log on). The steps
- * share one connector and run in order, as {@link OffsetSurgeryTest} does for PostgreSQL. Skipped, saying so, where
- * MariaDB is not installed.
+ * share one connector and run in order, as {@link OffsetSurgeryTest} does for PostgreSQL. Where MariaDB is not
+ * installed: a failure under CI, a skip elsewhere, saying so.
  *
  * <p>Every change is a transaction of its own (autocommit), so "the rows after a position" and "the next change" are
  * unambiguous.
@@ -332,6 +332,20 @@ class MariaDbOffsetSurgeryTest {
     String unplaced = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.binlog(head.file(),
         String.valueOf(head.pos() + 1_000_000), null), OffsetSurgery.Options.NONE)).getMessage();
     assertTrue(unplaced.contains("give --gtids"), unplaced);
+
+    // A server that cannot be reached: the refusal says why, not only "give --gtids".
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    OffsetSurgery unreachable = OffsetSurgery.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .connectUrl(worker.restUrl()).offsetsTopic(cluster + "-offsets").secretsTopic(cluster + "-secrets")
+        .backupDir(dataDir.resolve("backups/offsets")).source("jdbc:mysql://127.0.0.1:" + closed + "/", null, null)
+        .build();
+    String noServer = rig.refusedLeavingTopicUntouched(() -> unreachable.set(SOURCE, Target.binlog(head.file(),
+        String.valueOf(head.pos()), null), OffsetSurgery.Options.NONE)).getMessage();
+    assertTrue(noServer.contains("could not be asked of the server") && noServer.contains("127.0.0.1:" + closed)
+        && noServer.contains("Give --gtids"), noServer);
 
     String wrongType = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.lsn("0/16B3748"),
         OffsetSurgery.Options.NONE)).getMessage();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The MySQL retention check against a real server: Debian's MariaDB, started by the test with binary logging on. The
- * test is skipped, saying so, where {@code mariadbd} is not installed.
+ * test fails under CI and is skipped elsewhere, saying so, where {@code mariadbd} is not installed.
  */
 class MySqlRetentionTest {
   @TempDir static Path dir;

@@ -422,4 +422,33 @@ class OffsetSurgeryTest {
     Eventually.await("row 40 streamed", Duration.ofSeconds(90), () -> createdIds(end), ids -> ids.contains(40));
     assertEquals(0, Pipeline.count(pipeline.events(end), "r"), "reset with never took a snapshot");
   }
+
+  /**
+   * A journal that cannot be read (a disk error, a hand edit) refuses every operation that would write it, names the
+   * file and leaves it byte for byte: read as empty it was overwritten, losing which connectors a crashed surgery had
+   * stopped. The connector is not stopped, and show says what is wrong instead of failing.
+   */
+  @Test
+  @Order(11)
+  void aCorruptJournalRefusesSurgeryAndIsKept() throws Exception {
+    rest.awaitRunning(SOURCE);
+    Path journal = dataDir.resolve("backups/offsets/surgery-in-progress.json");
+    String damaged = "{\"" + SOURCE + "\": {\"state\": \"RUNNING\", \"operation\": \"se";
+    Files.createDirectories(journal.getParent());
+    Files.writeString(journal, damaged);
+    try {
+      for (Runnable operation : List.<Runnable>of(
+          () -> surgery().skip(SOURCE, OffsetSurgery.Options.NONE),
+          () -> surgery().reset(SOURCE, OffsetSurgery.SnapshotChoice.NEVER, OffsetSurgery.Options.NONE))) {
+        OffsetSurgeryException e = assertThrows(OffsetSurgeryException.class, operation::run);
+        assertEquals(OffsetSurgeryException.Kind.REFUSED, e.kind(), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot read the surgery journal " + journal), e.getMessage());
+        assertEquals(damaged, Files.readString(journal), "the journal was rewritten");
+        assertEquals("RUNNING", surgery().show(SOURCE).state(), "a refused operation stopped the connector");
+      }
+      assertTrue(surgery().show(SOURCE).unfinishedSurgery().contains(journal.toString()));
+    } finally {
+      Files.delete(journal);
+    }
+  }
 }

@@ -25,7 +25,7 @@ final class Databases {
     return postgresSink;
   }
 
-  /** Call only when {@link MariaDbServer#available()}. */
+  /** A database on the test JVM's MariaDB server ({@link MariaDbServer#require()}: a test ends where it is absent). */
   static synchronized String mariadb() {
     if (mariadb == null) {
       mariadb = MariaDbServer.createDatabase("reconcile");

@@ -307,4 +307,19 @@ class ReconcilerTest {
         () -> Reconciler.builder().source("jdbc:oracle:thin:@x").sink(sink).table("t").build().run());
     assertTrue(badUrl.getMessage().contains("unsupported JDBC URL"), badUrl.getMessage());
   }
+
+  /** Both sides unreachable: both errors are said, the source's too (it was dropped for the sink's). */
+  @Test
+  void whenNeitherSideOpensBothErrorsAreSaid() throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    ReconcileException both = assertThrows(ReconcileException.class, () -> Reconciler.builder()
+        .source("jdbc:postgresql://127.0.0.1:" + closed + "/nowhere").sink("jdbc:mariadb://127.0.0.1:" + closed
+            + "/nowhere").table("t").build().run());
+    assertTrue(both.getMessage().contains("cannot connect to the source (jdbc:postgresql://127.0.0.1:" + closed)
+        && both.getMessage().contains("cannot connect to the sink (jdbc:mariadb://127.0.0.1:" + closed),
+        both.getMessage());
+  }
 }

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.ops.progress.Progress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,7 +86,6 @@ class RepairTest {
 
   @Test
   void postgresToMariaDb(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(MariaDbServer.available(), () -> "SKIPPED: " + MariaDbServer.whyNot());
     repairsAndRestores(pg(Databases.postgresSource()), Databases.mariadb(), "rep_maria", dir);
   }
 

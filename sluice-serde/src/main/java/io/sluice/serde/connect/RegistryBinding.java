@@ -10,12 +10,15 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every registry-backed converter shares: its keys (Confluent's), how it finds the id of a schema it writes,
  * and how it reads a framed record, marking one it cannot read for the dead letter queue.
  */
 final class RegistryBinding {
+  private static final Logger log = LoggerFactory.getLogger(RegistryBinding.class);
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
   static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
 
@@ -66,9 +69,9 @@ final class RegistryBinding {
     try {
       return reader.read(framed);
     } catch (IOException | RuntimeException e) {
-      markFailed(headers, framed.schemaId());
+      String unmarked = markFailed(topic, headers, framed.schemaId());
       throw new DataException("Failed to deserialize data for topic " + topic + " with schema id "
-          + framed.schemaId() + ": " + e.getMessage(), e);
+          + framed.schemaId() + ": " + e.getMessage() + (unmarked == null ? "" : " (" + unmarked + ")"), e);
     }
   }
 
@@ -86,15 +89,23 @@ final class RegistryBinding {
             "Subject name strategy for values.");
   }
 
-  /** Puts the writer schema id on the consumer record, which Connect's dead letter reporter copies. */
-  private static void markFailed(Headers headers, int schemaId) {
+  /**
+   * Puts the writer schema id on the consumer record, which Connect's dead letter reporter copies. Returns null when
+   * it did; where the headers cannot take it (read-only: the record was produced somewhere already), why not, also
+   * logged at WARN: the dead-letter copy will lack the header, and the id is only in the error message.
+   */
+  private static String markFailed(String topic, Headers headers, int schemaId) {
     if (headers == null) {
-      return;
+      return null;
     }
     try {
       headers.add(SCHEMA_ID_HEADER, String.valueOf(schemaId).getBytes(StandardCharsets.UTF_8));
+      return null;
     } catch (IllegalStateException readOnly) {
-      // the id is in the exception's message too
+      String why = "the header " + SCHEMA_ID_HEADER + " could not be added, its dead letter copy will not carry it: "
+          + readOnly.getMessage();
+      log.warn("a record of topic {} with schema id {} could not be read, and {}", topic, schemaId, why);
+      return why;
     }
   }
 }

@@ -60,6 +60,9 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
         ObjectNode envelope = (ObjectNode) value;
         schema = new SchemaRegistryClient.Schema("JSON", envelope.get("schema").toString(), List.of());
         payload = envelope.get("payload");
+        // Parsed before it is named, as Confluent's serializer does: an invalid schema is refused with the parser's
+        // error, not with a naming strategy's complaint that it has no title.
+        schemas.parse(schema);
         subject = config.strategy().subject(topic, config.isKey(), JsonSchemas.title(schema.schema()));
         id = config.useLatestVersion() ? latest(subject).id() : idOf(subject, schema);
         if (config.useLatestVersion()) {

@@ -72,12 +72,15 @@ final class JsonSchemas {
     }
   }
 
-  /** The name RecordNameStrategy uses for a JSON Schema: its {@code title}. */
+  /**
+   * The name RecordNameStrategy uses for a JSON Schema: its {@code title}. A schema that is not JSON is refused with
+   * the parser's error (read as having no title, the naming strategy's complaint about the title hid it).
+   */
   static String title(String schemaText) {
     try {
       return io.sluice.serde.SerdeConfig.JSON.readTree(schemaText).path("title").asText("");
     } catch (java.io.IOException e) {
-      return "";
+      throw new SerializationException("Invalid JSON Schema: " + e.getMessage(), e);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.LogCapture;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
@@ -47,6 +48,28 @@ class AvroConverterTest {
     AvroConverter converter = new AvroConverter();
     converter.configure(c, isKey);
     return converter;
+  }
+
+  /**
+   * A record that cannot be read gets the schema id header for its dead-letter copy; where its headers are read-only
+   * (the record was produced somewhere already) the header is missing from that copy, and that is said: at WARN and
+   * in the error, which still names the id.
+   */
+  @Test
+  void aRecordWhoseHeadersCannotTakeTheSchemaIdSaysSo() {
+    String topic = SharedKafka.unique("orders");
+    byte[] unknownId = {0, 0x7f, 0x7f, 0x7f, 0x7f, 2, 4};
+    RecordHeaders headers = new RecordHeaders();
+    headers.setReadOnly();
+    try (LogCapture said = LogCapture.of(RegistryBinding.class)) {
+      DataException e = assertThrows(DataException.class, () -> converter(false).toConnectData(topic, headers,
+          unknownId));
+      assertTrue(e.getMessage().contains("schema id 2139062143") && e.getMessage().contains("the header "
+          + AvroConverter.SCHEMA_ID_HEADER + " could not be added"), e.getMessage());
+      assertEquals(1, said.lines().size(), said.lines().toString());
+      assertTrue(said.lines().get(0).startsWith("WARN a record of topic " + topic + " with schema id 2139062143"),
+          said.lines().get(0));
+    }
   }
 
   @Test

@@ -58,6 +58,13 @@ class JsonSchemaSerdeTest {
     SerializationException noSubject = assertThrows(SerializationException.class,
         () -> pojos.serialize(topic, new Order(2, "ink")));
     assertTrue(noSubject.getMessage().contains("needs a named record"), noSubject.getMessage());
+    // An envelope whose schema is no JSON Schema is refused with the parser's error, not the naming strategy's.
+    SerializationException invalid = assertThrows(SerializationException.class, () -> envelopes.serialize(topic,
+        JSON.readTree("{\"schema\":{\"title\":\"shop.Order\",\"type\":12},\"payload\":{\"id\":1}}")));
+    assertTrue(invalid.getMessage().startsWith("Invalid JSON Schema"), invalid.getMessage());
+    SerializationException notAnObject = assertThrows(SerializationException.class, () -> envelopes.serialize(topic,
+        JSON.readTree("{\"schema\":\"shop.Order\",\"payload\":{\"id\":1}}")));
+    assertTrue(notAnObject.getMessage().startsWith("Invalid JSON Schema"), notAnObject.getMessage());
     JsonSchemaSerializer byTopic = new JsonSchemaSerializer();
     byTopic.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     byte[] registered = byTopic.serialize(topic, JSON.readTree("{\"schema\":" + ORDER

@@ -170,11 +170,8 @@ public final class Membership implements AutoCloseable {
   }
 
   private void announce() {
-    try {
-      topicLog.appendLater(self.id(), card(), null);
-    } catch (RuntimeException e) {
-      log.debug("cluster membership announcement failed: {}", e.toString());
-    }
+    topicLog.appendLater(self.id(), card(), null, "while this node's card cannot be written, the other nodes count it"
+        + " as gone " + TTL_MS / 1000 + " s after the last one (it is not scraped, nor sent alerts)");
   }
 
   private void announceNow() {
@@ -213,7 +210,8 @@ public final class Membership implements AutoCloseable {
         // Leaving: the others drop this node at once instead of after TTL_MS.
         topicLog.append(self.id(), null);
       } catch (TopicLog.TopicLogException e) {
-        log.debug("could not announce leaving {}: {}", topicLog.topic(), e.toString());
+        log.warn("could not announce leaving {}: the other nodes count this node as gone {} s after its last card"
+            + " instead of now: {}", topicLog.topic(), TTL_MS / 1000, e.getMessage());
       }
     }
     topicLog.close();

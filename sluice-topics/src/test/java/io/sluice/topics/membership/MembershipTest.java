@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.LogCapture;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicLog;
@@ -16,6 +17,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +64,38 @@ class MembershipTest {
       assertTrue(heardByA.stream().anyMatch(l -> l.size() == 2), "the listener heard the second node join");
       assertEquals(1, heardByA.get(heardByA.size() - 1).size(), "and leave");
     }
+  }
+
+  /**
+   * A node whose card can no longer be written drops out of the others' view: it says so at WARN, with the cause and
+   * what it means, once (heartbeats go on every 5 s), instead of at DEBUG; and says when it is written again. The
+   * writes fail for real: the topic is set to refuse records as large as a card.
+   */
+  @Test
+  void aNodeThatCannotAnnounceItselfSaysSo() throws Exception {
+    KafkaCluster cluster = KafkaCluster.of(SharedKafka.bootstrapServers());
+    String topic = SharedKafka.unique("cluster");
+    try (LogCapture said = LogCapture.of(TopicLog.class);
+        Membership a = Membership.join(cluster, topic, node("a", 5556), TIMEOUT);
+        Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      maxMessageBytes(admin, topic, "64");
+      String warning = said.await(l -> l.startsWith("WARN cannot write to cluster membership topic " + topic),
+          Duration.ofSeconds(60));
+      assertTrue(warning.contains("the other nodes count it as gone 15 s after the last one")
+          && warning.contains("larger than the max message size"), warning);
+      Thread.sleep(2 * Membership.HEARTBEAT_MS);
+      assertEquals(1, said.lines().stream().filter(l -> l.startsWith("WARN cannot write")).count(), said.lines()
+          .toString());
+      maxMessageBytes(admin, topic, "1048588");
+      said.await(l -> l.startsWith("INFO writing to cluster membership topic " + topic + " again, after"),
+          Duration.ofSeconds(60));
+    }
+  }
+
+  private static void maxMessageBytes(Admin admin, String topic, String bytes) throws Exception {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes",
+        bytes), AlterConfigOp.OpType.SET)))).all().get();
   }
 
   @Test

@@ -74,7 +74,7 @@ final class Upstream {
   private static Answer get(Api api, String url) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET()
         .header("Accept", "application/json");
-    api.config().authorization().ifPresent(a -> b.header("Authorization", a));
+    api.config().apply(b);
     try {
       HttpResponse<String> r = api.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body());

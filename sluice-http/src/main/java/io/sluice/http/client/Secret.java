@@ -1,4 +1,4 @@
-package io.sluice.alerts.config;
+package io.sluice.http.client;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.io.IOException;
@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * A credential from the configuration: a webhook URL, an integration key, a password. It comes inline, from
- * {@code ${ENV_VAR}} (a Sluice extension for inline values) or from a {@code *_file} read at send time, as
- * Alertmanager reads its files, so a rotated secret needs no reload. Printing or serialising it never shows it.
+ * A credential from a configuration: a password, a token, a webhook URL. It comes inline, from {@code ${ENV_VAR}}
+ * (where the configuration allows it, see {@link #inline}) or from a {@code *_file} read each time it is used, as
+ * Prometheus and Alertmanager read their files, so a rotated secret needs no reload. Printing or serialising it never
+ * shows it.
  */
 public sealed interface Secret {
   String MASK = "<secret>";
@@ -36,11 +37,12 @@ public sealed interface Secret {
     }
   }
 
+  /** A file's content, white space around it dropped, read at each use. */
   record FromFile(Path path) implements Secret {
     @Override
     public String reveal() {
       try {
-        return Files.readString(path, StandardCharsets.UTF_8).trim();
+        return Files.readString(path, StandardCharsets.UTF_8).strip();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read secret file " + path, e);
       }
@@ -52,9 +54,12 @@ public sealed interface Secret {
     }
   }
 
-  /** {@code ${NAME}} as the whole value takes the value from the environment; anything else is literal. */
+  /**
+   * An inline value. With {@code env} (the alert router's configuration, a Sluice extension), {@code ${NAME}} as the
+   * whole value takes the value from the environment; without it, or for anything else, the value is literal.
+   */
   static Secret inline(String raw, Map<String, String> env) {
-    if (raw != null && raw.startsWith("${") && raw.endsWith("}") && raw.length() > 3) {
+    if (env != null && raw != null && raw.startsWith("${") && raw.endsWith("}") && raw.length() > 3) {
       String name = raw.substring(2, raw.length() - 1);
       String v = env.get(name);
       if (v == null) {
