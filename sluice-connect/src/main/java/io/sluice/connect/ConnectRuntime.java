@@ -168,7 +168,6 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Any Connect worker property, applied last. */
     /**
      * Adds an interceptor to every consumer the worker creates (its sink tasks'). Each is configured with
      * {@link #WORKER_KEY}, this worker's REST address, so that an interceptor can tell which worker's observer it
@@ -189,11 +188,13 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
+    /** Any Connect worker property, applied last. */
     public Builder workerProperty(String key, String value) {
       overrides.put(key, value);
       return this;
     }
 
+    /** Connect worker properties, applied last. */
     public Builder workerProperties(Map<String, String> props) {
       overrides.putAll(props);
       return this;

@@ -26,8 +26,7 @@ import org.apache.kafka.common.metrics.Metrics;
  * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  /** How a Connect metric becomes a series. */
-  /** How a Kafka metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
+  /** How a Connect metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
   private enum Shape { COUNTER, GAUGE, MILLIS_GAUGE, MILLIS_TIMESTAMP }
 
   /** One metric of Connect's registry (group and name) and the series it is exported as. */

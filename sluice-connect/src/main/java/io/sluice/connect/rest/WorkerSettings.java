@@ -16,9 +16,9 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
   static final String MAX_REQUEST_BYTES = "sluice.rest.max.request.bytes";
   static final long DEFAULT_MAX_REQUEST_BYTES = 4L << 20;
-  /** Marks the worker's calls to itself; set by {@code ConnectRuntime}, random when the extension runs elsewhere. */
   /** The header that carries the token. */
   public static final String INTERNAL_HEADER = "X-Sluice-Internal";
+  /** Marks the worker's calls to itself; set by {@code ConnectRuntime}, random when the extension runs elsewhere. */
   public static final String INTERNAL_TOKEN = "sluice.rest.internal.token";
   /** The web configuration (Prometheus tools' format) whose users and roles guard the REST API. */
   public static final String WEB_CONFIG_FILE = "sluice.web.config.file";

@@ -175,13 +175,13 @@ public final class DeadLetterQueue {
       return this;
     }
 
-    /** The clock of replay marks and stats windows. */
     /** Credentials and CA for the registry and Connect (defaults: none, the JDK's CAs). */
     public Builder clientOptions(io.sluice.client.ClientOptions options) {
       this.options = options;
       return this;
     }
 
+    /** The clock of replay marks and stats windows. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
       return this;
