@@ -12,6 +12,7 @@ import io.sluice.http.web.WebConfig;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ public final class ConnectRuntime implements AutoCloseable {
     private String statusTopic = STATUS_TOPIC;
     private String secretsTopic = SECRETS_TOPIC;
     private final Map<String, String> overrides = new HashMap<>();
-    private final java.util.List<String> consumerInterceptors = new java.util.ArrayList<>();
+    private final List<String> consumerInterceptors = new ArrayList<>();
     private WebConfig web = WebConfig.none();
     private final String internalToken = UUID.randomUUID().toString();
     /** Made with the worker configuration when the REST API serves TLS. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.common.MetricName;
@@ -245,7 +246,7 @@ final class RuntimeCollector implements MultiCollector {
               num.doubleValue() / 1000.0, "connector", connector);
         }
       }
-    } catch (javax.management.JMException e) {
+    } catch (JMException e) {
       // An MBean that went away between the query and the read: its connector is stopping.
     }
   }

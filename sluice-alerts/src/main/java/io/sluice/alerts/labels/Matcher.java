@@ -1,7 +1,9 @@
 package io.sluice.alerts.labels;
 
+import com.google.re2j.PatternSyntaxException;
 import java.util.Map;
 import com.google.re2j.Pattern;
+import java.util.Objects;
 
 /**
  * One label matcher as Alertmanager defines it. Regular expressions are fully anchored, as in Alertmanager, and a
@@ -36,7 +38,7 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     if (type.isRegex()) {
       try {
         p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
-      } catch (com.google.re2j.PatternSyntaxException e) {
+      } catch (PatternSyntaxException e) {
         throw new IllegalArgumentException("invalid regular expression \"" + value + "\": " + e.getDescription());
       }
     }
@@ -82,6 +84,6 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(name, type, value);
+    return Objects.hash(name, type, value);
   }
 }

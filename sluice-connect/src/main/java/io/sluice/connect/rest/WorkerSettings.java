@@ -2,6 +2,7 @@ package io.sluice.connect.rest;
 
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,7 +54,7 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
         maxBytes,
-        c.get(CONFIG_PROVIDERS) == null ? List.of() : java.util.Arrays.stream(c.get(CONFIG_PROVIDERS).toString()
+        c.get(CONFIG_PROVIDERS) == null ? List.of() : Arrays.stream(c.get(CONFIG_PROVIDERS).toString()
             .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
