@@ -1,13 +1,14 @@
 package io.sluice.alerts.labels;
 
+import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import java.util.Map;
-import com.google.re2j.Pattern;
 import java.util.Objects;
 
 /**
  * One label matcher as Alertmanager defines it. Regular expressions are fully anchored, as in Alertmanager, and a
- * missing label matches as the empty string.
+ * missing label matches as the empty string. The metrics server's selector matcher reads alike (same arguments, same
+ * constants) but is its own class, so that neither server depends on the other.
  */
 public record Matcher(String name, Type type, String value, Pattern pattern) {
 
