@@ -9,6 +9,7 @@ import io.sluice.alerts.config.ConfigLoader;
 import io.sluice.http.testing.HttpConfigRefusals;
 import io.sluice.http.testing.TestCa;
 import io.sluice.http.web.WebConfig;
+import io.sluice.testing.TestClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
