@@ -31,23 +31,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * A self-signed certificate for 127.0.0.1 (its subject alternative name), valid for a day, written as PEM: the
  * certificate and its key, in one of the two forms openssl writes keys in.
  */
-public final class TestCertificate {
-  private final Path certFile;
-  private final Path keyFile;
-  private final String certPem;
-  private final String keyPem;
-  private final X509Certificate certificate;
-  private final PrivateKey key;
-
-  private TestCertificate(Path certFile, Path keyFile, String certPem, String keyPem, X509Certificate certificate,
-      PrivateKey key) {
-    this.certFile = certFile;
-    this.keyFile = keyFile;
-    this.certPem = certPem;
-    this.keyPem = keyPem;
-    this.certificate = certificate;
-    this.key = key;
-  }
+public record TestCertificate(Path certFile, Path keyFile, String certPem, String keyPem, X509Certificate certificate,
+    PrivateKey key) {
 
   /** An EC (P-256) certificate with serial 1 as {@code tls.crt} and {@code tls.key} in {@code dir}, the key PKCS#8. */
   public static TestCertificate write(Path dir) throws Exception {
@@ -78,22 +63,6 @@ public final class TestCertificate {
     String keyPem = pem(pkcs8 ? new JcaPKCS8Generator(pair.getPrivate(), null) : pair.getPrivate());
     return new TestCertificate(Files.writeString(certFile, certPem), Files.writeString(keyFile, keyPem), certPem,
         keyPem, cert, pair.getPrivate());
-  }
-
-  public Path certFile() {
-    return certFile;
-  }
-
-  public Path keyFile() {
-    return keyFile;
-  }
-
-  public String certPem() {
-    return certPem;
-  }
-
-  public String keyPem() {
-    return keyPem;
   }
 
   /** A client context that trusts this certificate (and nothing else). */
