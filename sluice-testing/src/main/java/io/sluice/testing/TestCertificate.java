@@ -1,19 +1,15 @@
 package io.sluice.testing;
 
 import java.io.InputStream;
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.time.Instant;
-import java.util.Date;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -21,11 +17,8 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A self-signed certificate for 127.0.0.1 (its subject alternative name), valid for a day, written as PEM: the
@@ -49,18 +42,14 @@ public record TestCertificate(Path certFile, Path keyFile, String certPem, Strin
 
   private static TestCertificate write(String algorithm, int bits, String signature, long serial, boolean pkcs8,
       Path certFile, Path keyFile) throws Exception {
-    KeyPairGenerator g = KeyPairGenerator.getInstance(algorithm);
-    g.initialize(bits);
-    KeyPair pair = g.generateKeyPair();
+    KeyPair pair = Certificates.keyPair(algorithm, bits);
     X500Name name = new X500Name("CN=sluice.test");
-    JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(serial),
-        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(86400)), name, pair.getPublic());
+    JcaX509v3CertificateBuilder b = Certificates.builder(name, BigInteger.valueOf(serial), name, pair.getPublic());
     b.addExtension(Extension.subjectAlternativeName, false,
         new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
-    X509Certificate cert = new JcaX509CertificateConverter().getCertificate(
-        b.build(new JcaContentSignerBuilder(signature).build(pair.getPrivate())));
-    String certPem = pem(cert);
-    String keyPem = pem(pkcs8 ? new JcaPKCS8Generator(pair.getPrivate(), null) : pair.getPrivate());
+    X509Certificate cert = Certificates.sign(b, signature, pair.getPrivate());
+    String certPem = Certificates.pem(cert);
+    String keyPem = Certificates.pem(pkcs8 ? new JcaPKCS8Generator(pair.getPrivate(), null) : pair.getPrivate());
     return new TestCertificate(Files.writeString(certFile, certPem), Files.writeString(keyFile, keyPem), certPem,
         keyPem, cert, pair.getPrivate());
   }
@@ -90,13 +79,5 @@ public record TestCertificate(Path certFile, Path keyFile, String certPem, Strin
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(kmf.getKeyManagers(), null, null);
     return ssl;
-  }
-
-  private static String pem(Object o) throws Exception {
-    StringWriter out = new StringWriter();
-    try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-      w.writeObject(o);
-    }
-    return out.toString();
   }
 }
