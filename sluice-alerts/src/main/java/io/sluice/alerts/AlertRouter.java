@@ -13,6 +13,7 @@ import io.sluice.alerts.notify.NotifyMetrics;
 import io.sluice.alerts.notify.Pipeline;
 import io.sluice.alerts.provider.AlertStore;
 import io.sluice.alerts.silence.Silences;
+import io.sluice.alerts.state.ClusterStatus;
 import io.sluice.alerts.state.FileStateStore;
 import io.sluice.alerts.state.StateStore;
 import io.sluice.alerts.types.Alert;
@@ -20,7 +21,9 @@ import io.sluice.alerts.types.Marker;
 import io.sluice.alerts.types.Muter;
 import io.sluice.alerts.ui.Ui;
 import io.sluice.http.HttpServer;
+import io.sluice.http.ServerOptions;
 import io.sluice.http.client.HttpClients;
+import io.sluice.http.web.Role;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,6 +40,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,8 +112,7 @@ public final class AlertRouter implements AutoCloseable {
       rt.inhibitor.observe(a);
       rt.dispatcher.process(a);
     });
-    HttpServer.Builder hb = HttpServer.builder("alerts").host(b.host).port(b.port).maxRequestBytes(b.maxRequestBytes)
-        .webConfig(b.web).access(AlertRouter::requiredRole);
+    HttpServer.Builder hb = HttpServer.builder("alerts", b.serverOptions()).access(AlertRouter::requiredRole);
     Api.routes(hb, new BackendImpl());
     Ui.routes(hb);
     this.server = hb.start();
@@ -285,7 +288,7 @@ public final class AlertRouter implements AutoCloseable {
     if (opts.externalUrl != null) {
       return opts.externalUrl;
     }
-    return "http://" + opts.host + ":" + opts.port;
+    return "http://" + opts.serverOptions().host() + ":" + opts.serverOptions().port();
   }
 
   private static Config loadConfig(Builder b) throws ConfigException {
@@ -300,7 +303,7 @@ public final class AlertRouter implements AutoCloseable {
     return c;
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
@@ -356,39 +359,38 @@ public final class AlertRouter implements AutoCloseable {
     }
 
     @Override
-    public io.sluice.alerts.notify.NotifyMetrics metrics() {
+    public NotifyMetrics metrics() {
       return metrics;
     }
 
     @Override
-    public io.sluice.alerts.state.ClusterStatus cluster() {
+    public ClusterStatus cluster() {
       return state.clusterStatus();
     }
   }
 
-  /** Options of {@link AlertRouter}; {@link #start()} loads the configuration and binds the port. */
   /**
    * Reading needs {@code read}; posting alerts (what Prometheus does) and creating or expiring silences need
    * {@code operate}; a reload and anything else needs {@code admin}. Health and readiness stay open.
    */
-  static io.sluice.http.web.Role requiredRole(String method, String path) {
+  static Role requiredRole(String method, String path) {
     if (path.equals("/-/healthy") || path.equals("/-/ready")) {
       return null;
     }
     if (method.equals("GET") || method.equals("HEAD")) {
-      return io.sluice.http.web.Role.READ;
+      return Role.READ;
     }
     if (path.matches("/api/v[12]/alerts/?") || path.matches("/api/v[12]/silences?(/.*)?")) {
-      return io.sluice.http.web.Role.OPERATE;
+      return Role.OPERATE;
     }
-    return io.sluice.http.web.Role.ADMIN;
+    return Role.ADMIN;
   }
 
-  public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port = 9093;
-    private long maxRequestBytes = 4L << 20;
-    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
+  /**
+   * Options of {@link AlertRouter}; {@link #start()} loads the configuration and binds the port. It listens on
+   * 127.0.0.1:9093 and reads request bodies up to 4 MiB unless told otherwise.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -404,12 +406,10 @@ public final class AlertRouter implements AutoCloseable {
     private Duration peerTimeout = Duration.ofSeconds(15);
     private boolean reloadOnSighup;
 
-    private Builder() {}
+    private Builder() {
+      super(ServerOptions.loopback(9093, 4L << 20));
+    }
 
-    /**
-     * Reloads the configuration file on SIGHUP, as Alertmanager does. The handler chains to any handler installed
-     * before it, so other Sluice servers in the same JVM can reload on the same signal.
-     */
     /**
      * Alertmanager's {@code --cluster.peer-timeout} (default 15 s): a node at position p among the nodes sharing the
      * state store waits p times this before notifying, so that one node notifies and the others find its log entry.
@@ -419,31 +419,12 @@ public final class AlertRouter implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Reloads the configuration file on SIGHUP, as Alertmanager does. The handler chains to any handler installed
+     * before it, so other Sluice servers in the same JVM can reload on the same signal.
+     */
     public Builder reloadOnSighup() {
       this.reloadOnSighup = true;
-      return this;
-    }
-
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    /** 9093 by default; 0 picks a free port. */
-    /** The largest request body the server reads (default 4 MiB); a larger one is answered 413. */
-    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
-    public Builder webConfig(io.sluice.http.web.WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
-    public Builder maxRequestBytes(long maxRequestBytes) {
-      this.maxRequestBytes = maxRequestBytes;
-      return this;
-    }
-
-    public Builder port(int port) {
-      this.port = port;
       return this;
     }
 

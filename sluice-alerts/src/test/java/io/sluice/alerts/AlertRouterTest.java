@@ -10,6 +10,7 @@ import io.sluice.alerts.config.ConfigException;
 import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.alerts.state.StateStore;
 import io.sluice.alerts.types.Times;
+import io.sluice.testing.TestClock;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.TestCertificate;
 import io.sluice.http.web.BasicAuth;
 import io.sluice.kafka.testing.RequiredTool;
+import io.sluice.testing.TestCertificate;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -170,10 +170,6 @@ class SecureUpIT {
     }
   }
 
-  /**
-   * Bad input on every API of the platform: each answers a 4xx in that API's own error shape (never a 5xx), stores
-   * nothing, and the platform keeps serving, a client that trickles its request bytes included.
-   */
   /** Secured APIs given by URL are read with the http_config given for each, as Prometheus reads its targets. */
   @Test
   void theDashboardReadsSecuredApisWithTheHttpConfigGivenForEach() throws Exception {
@@ -203,6 +199,10 @@ class SecureUpIT {
     assertEquals(0, p.waitFor(), said);
   }
 
+  /**
+   * Bad input on every API of the platform: each answers a 4xx in that API's own error shape (never a 5xx), stores
+   * nothing, and the platform keeps serving, a client that trickles its request bytes included.
+   */
   @Test
   void badInputGetsA4xxInEachApisShapeAndChangesNothing() throws Exception {
     Predicate<String> confluent = b -> jsonWith(b, "error_code");

@@ -8,21 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import java.io.FileInputStream;
+import io.sluice.testing.TestCertificate;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,23 +120,10 @@ class HttpTransportTest {
 
   @Test
   void aServerWhoseCertificateTheCaFileHoldsIsTrustedAndNoOtherIs(@TempDir Path dir) throws Exception {
-    Path keystore = dir.resolve("server.p12");
-    Path cert = dir.resolve("ca.pem");
-    keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-keystore", keystore.toString(),
-        "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit");
-    keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-        "-storepass", "changeit", "-file", cert.toString());
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    try (FileInputStream in = new FileInputStream(keystore.toFile())) {
-      ks.load(in, "changeit".toCharArray());
-    }
-    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    kmf.init(ks, "changeit".toCharArray());
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(kmf.getKeyManagers(), null, null);
+    TestCertificate certificate = TestCertificate.write(dir);
+    Path cert = certificate.certFile();
     HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(ssl));
+    https.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
     server = https;
     handle();
     server.start();
@@ -162,15 +145,5 @@ class HttpTransportTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new HttpTransport("https://127.0.0.1:1", FAST.withCaFile(empty), "test server"));
     assertTrue(e.getMessage().contains("empty.pem"), e.getMessage());
-  }
-
-  private static void keytool(String... args) throws Exception {
-    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-    List<String> command = new java.util.ArrayList<>(List.of(keytool.toString()));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
-    assertEquals(0, p.exitValue(), out);
   }
 }

@@ -12,6 +12,7 @@ import io.sluice.http.web.WebConfig;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ public final class ConnectRuntime implements AutoCloseable {
     private String statusTopic = STATUS_TOPIC;
     private String secretsTopic = SECRETS_TOPIC;
     private final Map<String, String> overrides = new HashMap<>();
-    private final java.util.List<String> consumerInterceptors = new java.util.ArrayList<>();
+    private final List<String> consumerInterceptors = new ArrayList<>();
     private WebConfig web = WebConfig.none();
     private final String internalToken = UUID.randomUUID().toString();
     /** Made with the worker configuration when the REST API serves TLS. */
@@ -168,7 +169,6 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Any Connect worker property, applied last. */
     /**
      * Adds an interceptor to every consumer the worker creates (its sink tasks'). Each is configured with
      * {@link #WORKER_KEY}, this worker's REST address, so that an interceptor can tell which worker's observer it
@@ -189,11 +189,13 @@ public final class ConnectRuntime implements AutoCloseable {
       return this;
     }
 
+    /** Any Connect worker property, applied last. */
     public Builder workerProperty(String key, String value) {
       overrides.put(key, value);
       return this;
     }
 
+    /** Connect worker properties, applied last. */
     public Builder workerProperties(Map<String, String> props) {
       overrides.putAll(props);
       return this;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.sluice.connect.ConnectRuntime;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -137,8 +138,8 @@ public final class FreshnessInterceptor implements ConsumerInterceptor<byte[], b
     }
   }
 
-  private static final byte[] SOURCE_OPEN = "\"source\":{".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] TS_MS = "\"ts_ms\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] SOURCE_OPEN = "\"source\":{".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TS_MS = "\"ts_ms\":".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * {@code source.ts_ms} of a Debezium envelope found by a byte search from the end, 0 when the shape is not the

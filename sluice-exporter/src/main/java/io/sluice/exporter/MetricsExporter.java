@@ -7,11 +7,12 @@ import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MetricsPage;
+import io.sluice.http.ServerOptions;
+import io.sluice.topics.KafkaCluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import io.sluice.topics.KafkaCluster;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,7 +49,7 @@ public final class MetricsExporter implements AutoCloseable {
    * scrapes every node has each of them once per node: take them with max (or min) over the nodes, never sum or
    * count.
    */
-  public static final java.util.Set<String> CLUSTER_WIDE = java.util.Set.of("svc_connect_connector_status",
+  public static final Set<String> CLUSTER_WIDE = Set.of("svc_connect_connector_status",
       "svc_connect_connector_status_info", "svc_connect_connector_task_metrics_total_restarts_total",
       "svc_connect_dlq_records_total", "svc_connect_dlq_records_total_timestamp_seconds",
       "svc_topic_partition_current_offset", "svc_connect_sink_consumer_lag",
@@ -105,8 +106,7 @@ public final class MetricsExporter implements AutoCloseable {
       freshness.keep(pipelines);
     }), 0, 1, TimeUnit.SECONDS);
 
-    http = HttpServer.builder("metrics exporter").host(b.host).port(b.port).maxThreads(8)
-        .maxRequestBytes(b.maxRequestBytes).webConfig(b.web)
+    http = HttpServer.builder("metrics exporter", b.serverOptions()).maxThreads(8)
         .get("/metrics", MetricsPage.serving(registry))
         .get("/", req -> HttpResponse.text(200, "text/html; charset=utf-8",
             "<html><body><a href=\"/metrics\">/metrics</a></body></html>\n"))
@@ -184,41 +184,18 @@ public final class MetricsExporter implements AutoCloseable {
     }
   }
 
-  /** Where to listen and how often to read the slow values. */
-  public static final class Builder {
+  /**
+   * Where to listen (127.0.0.1:5556 unless told otherwise, request bodies up to 64 KiB) and how often to read the slow
+   * values.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private final ConnectRuntime connect;
-    private String host = "127.0.0.1";
-    private int port = 5556;
-    private long maxRequestBytes = 64L << 10;
-    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
 
     private Builder(ConnectRuntime connect) {
+      super(ServerOptions.loopback(5556, 64L << 10));
       this.connect = connect;
-    }
-
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    /** The largest request body the server reads (default 64 KiB); a larger one is answered 413. */
-    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
-    public Builder webConfig(io.sluice.http.web.WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
-    public Builder maxRequestBytes(long maxRequestBytes) {
-      this.maxRequestBytes = maxRequestBytes;
-      return this;
-    }
-
-    /** 0 picks a free port. */
-    public Builder port(int port) {
-      this.port = port;
-      return this;
     }
 
     /** How often end offsets, consumer lag and source log retention are read (default 10 s). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import io.sluice.topics.KafkaCluster;
 import java.util.Map;
@@ -99,7 +100,7 @@ final class RestartCounter implements AutoCloseable {
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
 
     Map<Key, Long> restarts() {
-      Map<Key, Long> out = new java.util.HashMap<>();
+      Map<Key, Long> out = new HashMap<>();
       entries.forEach((k, e) -> out.put(k, e.restarts()));
       return out;
     }

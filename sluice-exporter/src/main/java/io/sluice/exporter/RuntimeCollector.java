@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.common.MetricName;
@@ -26,8 +27,7 @@ import org.apache.kafka.common.metrics.Metrics;
  * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  /** How a Connect metric becomes a series. */
-  /** How a Kafka metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
+  /** How a Connect metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
   private enum Shape { COUNTER, GAUGE, MILLIS_GAUGE, MILLIS_TIMESTAMP }
 
   /** One metric of Connect's registry (group and name) and the series it is exported as. */
@@ -246,7 +246,7 @@ final class RuntimeCollector implements MultiCollector {
               num.doubleValue() / 1000.0, "connector", connector);
         }
       }
-    } catch (javax.management.JMException e) {
+    } catch (JMException e) {
       // An MBean that went away between the query and the read: its connector is stopping.
     }
   }

@@ -6,6 +6,7 @@ import io.sluice.connect.secrets.SecretConfigProvider;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -247,6 +248,6 @@ final class SlowReadings implements AutoCloseable {
 
   @Override
   public void close() {
-    admin.close(java.time.Duration.ofSeconds(5));
+    admin.close(Duration.ofSeconds(5));
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.TestWorkers;
+import io.sluice.testing.TestClock;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -11,9 +12,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.Statement;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -28,32 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * it the test fails under CI and is skipped elsewhere, saying so.
  */
 class MySqlBinlogRetentionTest {
-  /** A clock the test moves by hand. */
-  private static final class ManualClock extends Clock {
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
-
   @Test
   void readsRetentionAndAgesTheOldestLog(@TempDir Path dir) throws Exception {
     try (BinlogMariaDb server = BinlogMariaDb.start(dir, "the MySQL binlog probe",
         "--binlog-expire-logs-seconds=3600")) {
       int port = server.port();
-      ManualClock clock = new ManualClock();
+      TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
       SourceRetention probe = SourceRetention.forClass("io.debezium.connector.mysql.MySqlConnector", clock);
       Map<String, String> config = Map.of("database.hostname", "127.0.0.1", "database.port", String.valueOf(port),
           "database.user", "root", "database.password", "");
@@ -65,13 +45,13 @@ class MySqlBinlogRetentionTest {
         SourceRetention.MySqlReading first = (SourceRetention.MySqlReading) probe.read(db, config);
         assertEquals(3600, first.retentionSeconds());
         assertEquals(0, first.oldestAgeSeconds());
-        clock.now = clock.now.plusSeconds(90);
+        clock.advance(Duration.ofSeconds(90));
         assertEquals(90, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
         try (Statement s = db.createStatement()) {
           // A new log leaves the oldest one in place: its age goes on.
           s.execute("FLUSH BINARY LOGS");
         }
-        clock.now = clock.now.plusSeconds(10);
+        clock.advance(Duration.ofSeconds(10));
         assertEquals(100, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
       }
     }

@@ -5,7 +5,8 @@ package io.sluice.http;
  *
  * <p>Jetty refuses headers past its buffer by closing the connection with input unread, which over TLS can reset the
  * connection before the client reads the 431. So servers give Jetty a buffer of {@link #BUFFER} bytes and answer 431
- * themselves past {@link #REFUSED_PAST} (Jetty's own default limit), after reading and dropping the body.
+ * themselves past {@link #REFUSED_PAST} (Jetty's own default limit), after reading and dropping the body: each counts
+ * a request with a {@link Tally}.
  */
 public final class HeaderLimit {
   /** Jetty's default limit on the request line and headers, kept as the limit users see. */
@@ -15,13 +16,23 @@ public final class HeaderLimit {
 
   private HeaderLimit() {}
 
-  /** What one header field takes in Jetty's buffer, near enough: name, ": ", value and CRLF. */
-  public static long fieldBytes(String name, String value) {
-    return name.length() + String.valueOf(value).length() + 4;
-  }
+  /** What a request's line and header fields take in Jetty's buffer, near enough, counted field by field. */
+  public static final class Tally {
+    private long bytes;
 
-  /** What the request line takes, near enough: method, target, " HTTP/1.1" and CRLF. */
-  public static long requestLineBytes(String method, String target) {
-    return method.length() + String.valueOf(target).length() + 12;
+    /** Starts with the request line: method, target, " HTTP/1.1" and CRLF. */
+    public Tally(String method, String target) {
+      bytes = method.length() + String.valueOf(target).length() + 12;
+    }
+
+    /** Adds one header field: name, ": ", value and CRLF. */
+    public void field(String name, String value) {
+      bytes += name.length() + String.valueOf(value).length() + 4;
+    }
+
+    /** Whether the request is answered 431: its line and fields take more than {@link #REFUSED_PAST}. */
+    public boolean refused() {
+      return bytes > REFUSED_PAST;
+    }
   }
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,13 +44,13 @@ public record HttpRequest(
   }
 
   public Optional<String> header(String name) {
-    return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
+    return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
   }
 
   public Optional<String> contentType() {
     return header("content-type").map(v -> {
       int semi = v.indexOf(';');
-      return (semi < 0 ? v : v.substring(0, semi)).trim().toLowerCase(java.util.Locale.ROOT);
+      return (semi < 0 ? v : v.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
     });
   }
 

@@ -1,7 +1,7 @@
 package io.sluice.http;
 
 import io.sluice.http.web.Access;
-import io.sluice.http.web.BasicAuth;
+import io.sluice.http.web.AccessCheck;
 import io.sluice.http.web.Role;
 import io.sluice.http.web.TlsContext;
 import io.sluice.http.web.WebConfig;
@@ -21,12 +21,17 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -52,7 +57,7 @@ public final class HttpServer implements AutoCloseable {
   private final ServerConnector connector;
   private final TlsContext tls;
 
-  private HttpServer(Builder b) {
+  private HttpServer(Builder b, ServerOptions options) {
     this.name = b.name;
     QueuedThreadPool pool = new QueuedThreadPool(b.maxThreads, 2);
     pool.setName("sluice-http-" + b.name);
@@ -64,32 +69,38 @@ public final class HttpServer implements AutoCloseable {
     // An encoded slash inside one segment is data, not a separator: Confluent's clients name a Protobuf import's
     // subject by its path ("shop/common.proto") and send it as shop%2Fcommon.proto; Jetty refuses that by default.
     // The router splits the raw path before it decodes a segment, so the slash stays inside its parameter.
-    org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
+    HttpConfiguration http = new HttpConfiguration();
     // The handler answers 431 itself, after draining (see HeaderLimit).
     http.setRequestHeaderSize(HeaderLimit.BUFFER);
-    http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.DEFAULT.with("sluice",
-        org.eclipse.jetty.http.UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
-    if (b.web.tls() != null) {
-      this.tls = new TlsContext(b.web.tls());
+    http.setUriCompliance(UriCompliance.DEFAULT.with("sluice", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+    if (options.web().tls() != null) {
+      this.tls = new TlsContext(options.web().tls());
       // Certificates name a host the loopback address rarely is; the name check is the client's to make.
-      http.addCustomizer(new org.eclipse.jetty.server.SecureRequestCustomizer(false));
-      this.connector = new ServerConnector(jetty, -1, selectors,
-          new org.eclipse.jetty.server.SslConnectionFactory(tls.factory(), "http/1.1"),
-          new org.eclipse.jetty.server.HttpConnectionFactory(http));
+      http.addCustomizer(new SecureRequestCustomizer(false));
+      this.connector = new ServerConnector(jetty, -1, selectors, new SslConnectionFactory(tls.factory(), "http/1.1"),
+          new HttpConnectionFactory(http));
     } else {
       this.tls = null;
-      this.connector = new ServerConnector(jetty, -1, selectors,
-          new org.eclipse.jetty.server.HttpConnectionFactory(http));
+      this.connector = new ServerConnector(jetty, -1, selectors, new HttpConnectionFactory(http));
     }
-    connector.setHost(b.host);
-    connector.setPort(b.port);
+    connector.setHost(options.host());
+    connector.setPort(options.port());
     jetty.addConnector(connector);
     jetty.setHandler(new Router(List.copyOf(b.routes), b.notFound, b.methodNotAllowed, b.onError, pool,
-        b.maxRequestBytes, b.refuseUndecodableQuery, new Guard(b.web, b.access, b.refusal), b.name));
+        options.maxRequestBytes(), b.refuseUndecodableQuery, new Guard(options.web(), b.access, b.refusal), b.name));
   }
 
+  /** A builder on 127.0.0.1, port 0 (a free one), reading request bodies up to 8 MiB, with no web configuration. */
   public static Builder builder(String name) {
-    return new Builder(name);
+    return new Builder(name, ServerOptions.loopback(0, 8L << 20));
+  }
+
+  /**
+   * The start path of Sluice's servers: a builder listening as {@code options} say, to which the server adds its
+   * routes (and its access rules, error shape and thread count).
+   */
+  public static Builder builder(String name, ServerOptions options) {
+    return new Builder(name, options);
   }
 
   /** The bound port; useful when the builder asked for port 0. */
@@ -122,11 +133,14 @@ public final class HttpServer implements AutoCloseable {
     return tls != null ? "https" : "http";
   }
 
-  /** Collects routes; {@link #start()} binds and returns the running server. */
-  public static final class Builder {
+  /**
+   * Collects routes; {@link #start()} binds and returns the running server. A request body past
+   * {@link #maxRequestBytes} is refused with a {@link MalformedRequestException} (413) before it is read, by its
+   * Content-Length or, when chunked, as soon as the count passes the limit, so one request cannot fill the heap the
+   * servers share.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private final String name;
-    private String host = "127.0.0.1";
-    private int port;
     private int maxThreads = 32;
     private final List<Route> routes = new ArrayList<>();
     private HttpHandler notFound = req -> HttpResponse.text(404, "text/plain", "404 page not found\n");
@@ -134,25 +148,14 @@ public final class HttpServer implements AutoCloseable {
     private Function<Throwable, HttpResponse> onError = e -> e instanceof MalformedRequestException m
         ? HttpResponse.text(m.status(), "text/plain", m.getMessage() + "\n")
         : HttpResponse.text(500, "text/plain", String.valueOf(e.getMessage()));
-    private long maxRequestBytes = 8L << 20;
     private boolean refuseUndecodableQuery;
-    private WebConfig web = WebConfig.none();
     private Access access = Access.BY_METHOD;
     private BiFunction<Integer, String, HttpResponse> refusal = (status, message) ->
         HttpResponse.text(status, "text/plain; charset=utf-8", message + "\n");
 
-    private Builder(String name) {
+    private Builder(String name, ServerOptions options) {
+      super(options);
       this.name = name;
-    }
-
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    public Builder port(int port) {
-      this.port = port;
-      return this;
     }
 
     public Builder maxThreads(int maxThreads) {
@@ -204,29 +207,6 @@ public final class HttpServer implements AutoCloseable {
       return this;
     }
 
-    /**
-     * The largest request body a handler is given: a larger one is refused with a {@link MalformedRequestException}
-     * (413) before it is read, by its Content-Length or, when chunked, as soon as the count passes the limit, so one
-     * request cannot fill the heap the servers share. 8 MiB unless set.
-     */
-    public Builder maxRequestBytes(long maxRequestBytes) {
-      if (maxRequestBytes <= 0) {
-        throw new IllegalArgumentException("maxRequestBytes must be positive: " + maxRequestBytes);
-      }
-      this.maxRequestBytes = maxRequestBytes;
-      return this;
-    }
-
-    /**
-     * Refuses a query string with a pair that does not decode (400, {@link MalformedRequestException}) instead of
-     * leaving the pair out, as Go's servers do: for APIs imitating a server that refuses them (Jersey's).
-     */
-    /** Authentication, roles, TLS and response headers of a web configuration file (none by default). */
-    public Builder webConfig(WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
     /** The role each request needs (default {@link Access#BY_METHOD}). */
     public Builder access(Access access) {
       this.access = access;
@@ -239,6 +219,10 @@ public final class HttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Refuses a query string with a pair that does not decode (400, {@link MalformedRequestException}) instead of
+     * leaving the pair out, as Go's servers do: for APIs imitating a server that refuses them (Jersey's).
+     */
     public Builder refuseUndecodableQuery() {
       this.refuseUndecodableQuery = true;
       return this;
@@ -251,29 +235,28 @@ public final class HttpServer implements AutoCloseable {
     }
 
     public HttpServer start() {
-      HttpServer server = new HttpServer(this);
+      ServerOptions options = serverOptions();
+      if (options.maxRequestBytes() <= 0) {
+        throw new IllegalArgumentException("maxRequestBytes must be positive: " + options.maxRequestBytes());
+      }
+      HttpServer server = new HttpServer(this, options);
       try {
         server.jetty.start();
       } catch (Exception e) {
         server.close();
-        throw new IllegalStateException("cannot start " + name + " on " + host + ":" + port + ": " + e.getMessage(), e);
+        throw new IllegalStateException("cannot start " + name + " on " + options.host() + ":" + options.port() + ": "
+            + e.getMessage(), e);
       }
       log.info("{} listening on {}", name, server.url());
       return server;
     }
   }
 
-  /**
-   * Declares itself non-blocking to Jetty so that a request reaches it on the selector thread that parsed it. A
-   * non-blocking route is answered right there, its body read without blocking (usually already in the buffer that
-   * held the headers): no hand-off to another thread, which for a small request costs more than the work itself. Every
-   * other request is handed to the pool, where its handler may block.
-   */
   /** The web configuration's checks, before a request is routed: who asks, and whether their role suffices. */
   private record Guard(WebConfig web, Access access, BiFunction<Integer, String, HttpResponse> refusal,
-      BasicAuth auth) {
+      AccessCheck check) {
     Guard(WebConfig web, Access access, BiFunction<Integer, String, HttpResponse> refusal) {
-      this(web, access, refusal, new BasicAuth(web.users()));
+      this(web, access, refusal, new AccessCheck(web));
     }
 
     Map<String, String> headers() {
@@ -284,24 +267,17 @@ public final class HttpServer implements AutoCloseable {
     record Verdict(String user, HttpResponse refusal) {}
 
     Verdict check(String method, String path, String authorization) {
-      if (!web.authenticates()) {
+      if (!check.authenticates()) {
         return new Verdict(null, null);
       }
       Role needed = access.required(method, path);
-      java.util.Optional<String> user = authorization == null ? java.util.Optional.empty() : auth.user(authorization);
-      if (needed == null) {
-        return new Verdict(user.orElse(null), null);
-      }
-      if (user.isEmpty()) {
-        return new Verdict(null, refusal.apply(401, "Unauthorized")
-            .withHeader("WWW-Authenticate", "Basic realm=\"sluice\""));
-      }
-      if (!web.roleOf(user.get()).allows(needed)) {
-        return new Verdict(user.get(), refusal.apply(403, "User " + user.get() + " (role "
-            + web.roleOf(user.get()).configName() + ") may not " + method + " " + path + ": it needs the role "
-            + needed.configName()));
-      }
-      return new Verdict(user.get(), null);
+      AccessCheck.Verdict v = check.check(needed, authorization);
+      return new Verdict(v.user(), switch (v.status()) {
+        case 401 -> refusal.apply(401, "Unauthorized").withHeader("WWW-Authenticate", AccessCheck.CHALLENGE);
+        case 403 -> refusal.apply(403, "User " + v.user() + " (role " + v.role().configName() + ") may not " + method
+            + " " + path + ": it needs the role " + needed.configName());
+        default -> null;
+      });
     }
   }
 
@@ -315,7 +291,6 @@ public final class HttpServer implements AutoCloseable {
     private final boolean refuseUndecodableQuery;
     private final Guard guard;
     private final String serverName;
-    private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
 
     Router(List<Route> routes, HttpHandler notFound, HttpHandler methodNotAllowed,
         Function<Throwable, HttpResponse> onError, Executor pool, long maxRequestBytes,
@@ -331,6 +306,12 @@ public final class HttpServer implements AutoCloseable {
       this.pool = pool;
     }
 
+    /**
+     * Declares itself non-blocking to Jetty so that a request reaches it on the selector thread that parsed it. A
+     * non-blocking route is answered right there, its body read without blocking (usually already in the buffer that
+     * held the headers): no hand-off to another thread, which for a small request costs more than the work itself.
+     * Every other request is handed to the pool, where its handler may block.
+     */
     @Override
     public InvocationType getInvocationType() {
       return InvocationType.NON_BLOCKING;
@@ -346,15 +327,14 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback given) {
       guard.headers().forEach((k, v) -> response.getHeaders().put(k, v));
-      if (headerBytes(request) > HeaderLimit.REFUSED_PAST) {
+      if (headerSize(request).refused()) {
         return refuseAfterDraining(request, response, given, HttpResponse.text(431, "text/plain; charset=utf-8",
             "Request Header Fields Too Large\n").withHeader("Connection", "close"));
       }
       String method = request.getMethod().toUpperCase(Locale.ROOT);
       String path = request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
       Guard.Verdict verdict = guard.check(method, path, request.getHeaders().get(HttpHeader.AUTHORIZATION));
-      boolean changes = !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
-      Callback callback = changes
+      Callback callback = Audit.changes(method)
           ? audited(given, response, method, path, verdict.user(), Request.getRemoteAddr(request)) : given;
       HttpResponse refused = verdict.refusal();
       if (refused != null) {
@@ -407,30 +387,23 @@ public final class HttpServer implements AutoCloseable {
       return true;
     }
 
-    /**
-     * One line per state-changing request, whatever its outcome: time (the log's), user, address, method, path and
-     * status; never a body, a query string or a header, so no secret reaches the log.
-     */
+    /** Writes the request's audit line once its answer is out (or failed). */
     private Callback audited(Callback callback, Response response, String method, String path, String user,
         String address) {
       return Callback.from(() -> {
-        AUDIT.info("{} {} {} user={} address={} status={}", serverName, method, path, user == null ? "-" : user,
-            address, response.getStatus());
+        Audit.record(serverName, method, path, user, address, response.getStatus());
         callback.succeeded();
       }, failure -> {
-        AUDIT.info("{} {} {} user={} address={} status=failed ({})", serverName, method, path,
-            user == null ? "-" : user, address, failure.getClass().getSimpleName());
+        Audit.record(serverName, method, path, user, address, "failed (" + failure.getClass().getSimpleName() + ")");
         callback.failed(failure);
       });
     }
 
     /** The request line and header fields as sent, near enough: what Jetty's header buffer would have held. */
-    private static long headerBytes(Request request) {
-      long n = HeaderLimit.requestLineBytes(request.getMethod(), String.valueOf(request.getHttpURI()));
-      for (org.eclipse.jetty.http.HttpField f : request.getHeaders()) {
-        n += HeaderLimit.fieldBytes(f.getName(), f.getValue());
-      }
-      return n;
+    private static HeaderLimit.Tally headerSize(Request request) {
+      HeaderLimit.Tally size = new HeaderLimit.Tally(request.getMethod(), String.valueOf(request.getHttpURI()));
+      request.getHeaders().forEach(f -> size.field(f.getName(), f.getValue()));
+      return size;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.sluice.http;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +32,7 @@ record Route(String method, List<String> segments, HttpHandler handler, boolean 
     if (rawSegments.size() != segments.size()) {
       return Optional.empty();
     }
-    Map<String, String> params = new java.util.HashMap<>();
+    Map<String, String> params = new HashMap<>();
     for (int i = 0; i < segments.size(); i++) {
       String pattern = segments.get(i);
       String actual = rawSegments.get(i);

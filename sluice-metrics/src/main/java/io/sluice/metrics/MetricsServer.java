@@ -6,7 +6,11 @@ import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.gofmt.GoDuration;
+import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
+import io.sluice.http.ServerOptions;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.web.Role;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.promql.Engine;
 import io.sluice.metrics.scrape.ScrapeManager;
@@ -28,6 +32,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,12 +77,12 @@ public final class MetricsServer implements AutoCloseable {
   private final boolean deleteBundledRules;
   private final String alertmanager;
   private final String exporter;
-  private final io.sluice.http.client.HttpClientConfig internalClient;
+  private final HttpClientConfig internalClient;
   private final String internalScheme;
   private final List<String> exporterFiles;
   private final List<String> alertmanagerFiles;
   private final FileDiscovery discovery = new FileDiscovery();
-  private final java.util.concurrent.ScheduledExecutorService discoveryTimer;
+  private final ScheduledExecutorService discoveryTimer;
   private volatile Config config;
   private volatile Config running;
   private volatile boolean ready;
@@ -105,9 +113,8 @@ public final class MetricsServer implements AutoCloseable {
       Duration subqueryStep = parsed != null ? parsed.global().evaluationInterval() : Duration.ofSeconds(15);
       this.engine = Engine.builder().timeout(b.queryTimeout).maxSamples(b.maxSamples)
           .lookbackDelta(b.lookbackDelta).defaultSubqueryStep(subqueryStep).build();
-      HttpServer.Builder hb = HttpServer.builder("metrics").host(b.host).port(b.port)
-          .maxRequestBytes(b.maxRequestBytes).webConfig(b.web).access(MetricsServer::requiredRole)
-          .refusal((status, message) -> io.sluice.http.HttpResponse.json(status, java.util.Map.of("status", "error",
+      HttpServer.Builder hb = HttpServer.builder("metrics", b.serverOptions()).access(MetricsServer::requiredRole)
+          .refusal((status, message) -> HttpResponse.json(status, Map.of("status", "error",
               "errorType", status == 401 ? "unauthorized" : "forbidden", "error", message)));
       sm = new ScrapeManager(db, b.clock);
       this.scrapes = sm;
@@ -124,13 +131,13 @@ public final class MetricsServer implements AutoCloseable {
       this.config = parsed != null ? parsed : defaultConfig();
       apply(config);
       // Prometheus watches file_sd files; a look every few seconds is as prompt for targets that come and go.
-      this.discoveryTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(t -> {
+      this.discoveryTimer = Executors.newSingleThreadScheduledExecutor(t -> {
         Thread th = new Thread(t, "sluice-metrics-discovery");
         th.setDaemon(true);
         return th;
       });
       discoveryTimer.scheduleWithFixedDelay(this::rediscover, DISCOVERY_MS, DISCOVERY_MS,
-          java.util.concurrent.TimeUnit.MILLISECONDS);
+          TimeUnit.MILLISECONDS);
       ready = true;
     } catch (RuntimeException e) {
       if (r != null) {
@@ -151,27 +158,26 @@ public final class MetricsServer implements AutoCloseable {
     return new Builder();
   }
 
-  /** Settings; every one has a default fit for {@code sluice up}. */
   /**
    * Reading needs {@code read}: every GET, and the query API's POSTs (a long query is posted as a form); a reload,
    * the admin API and anything else need {@code admin}. Health and readiness stay open.
    */
-  static io.sluice.http.web.Role requiredRole(String method, String path) {
+  static Role requiredRole(String method, String path) {
     if (path.equals("/-/healthy") || path.equals("/-/ready")) {
       return null;
     }
     if (method.equals("GET") || method.equals("HEAD")) {
-      return io.sluice.http.web.Role.READ;
+      return Role.READ;
     }
     return path.matches("/api/v1/(query|query_range|series|labels|query_exemplars|format_query|parse_query)/?")
-        ? io.sluice.http.web.Role.READ : io.sluice.http.web.Role.ADMIN;
+        ? Role.READ : Role.ADMIN;
   }
 
-  public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port = 9090;
-    private long maxRequestBytes = 10L << 20;
-    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
+  /**
+   * Settings; every one has a default fit for {@code sluice up}. The server listens on 127.0.0.1:9090 (0 picks a free
+   * port, see {@link MetricsServer#port()}) and reads request bodies up to 10 MiB unless told otherwise.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private Path configFile;
     private String configYaml;
     private Path dataDir;
@@ -182,7 +188,7 @@ public final class MetricsServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private String alertmanager = "127.0.0.1:9093";
     private String exporter = "127.0.0.1:5556";
-    private io.sluice.http.client.HttpClientConfig internalClient = io.sluice.http.client.HttpClientConfig.none();
+    private HttpClientConfig internalClient = HttpClientConfig.none();
     private String internalScheme = "http";
     private Duration resendDelay = Duration.ofMinutes(1);
     private int notifierRetries = 2;
@@ -190,29 +196,8 @@ public final class MetricsServer implements AutoCloseable {
     private List<String> exporterFiles = List.of();
     private List<String> alertmanagerFiles = List.of();
 
-    private Builder() {}
-
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    /** 9090 by default; 0 picks a free port (see {@link MetricsServer#port()}). */
-    /** The largest request body the server reads (default 10 MiB); a larger one is answered 413. */
-    /** Authentication, roles, TLS and headers of a web configuration file (the Prometheus tools' format). */
-    public Builder webConfig(io.sluice.http.web.WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
-    public Builder maxRequestBytes(long maxRequestBytes) {
-      this.maxRequestBytes = maxRequestBytes;
-      return this;
-    }
-
-    public Builder port(int port) {
-      this.port = port;
-      return this;
+    private Builder() {
+      super(ServerOptions.loopback(9090, 10L << 20));
     }
 
     /** A Prometheus YAML configuration file; {@code rule_files} are relative to its directory. */
@@ -298,7 +283,7 @@ public final class MetricsServer implements AutoCloseable {
      * How the default configuration reaches the exporter, this server and the router when their surfaces are secured:
      * the scheme and the client config (credentials, TLS). A configuration file says its own.
      */
-    public Builder internalClient(String scheme, io.sluice.http.client.HttpClientConfig http) {
+    public Builder internalClient(String scheme, HttpClientConfig http) {
       this.internalScheme = scheme;
       this.internalClient = http;
       return this;

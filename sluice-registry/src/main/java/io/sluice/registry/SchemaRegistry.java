@@ -1,6 +1,7 @@
 package io.sluice.registry;
 
 import io.sluice.http.HttpServer;
+import io.sluice.http.ServerOptions;
 import io.sluice.registry.rest.RestApi;
 import io.sluice.schema.CompatibilityChecker;
 import io.sluice.schema.SchemaFormats;
@@ -55,18 +56,20 @@ public final class SchemaRegistry implements AutoCloseable {
     store.close();
   }
 
-  public static final class Builder {
+  /**
+   * Options of the registry; it listens on 127.0.0.1:8081 and reads request bodies up to 8 MiB unless told
+   * otherwise.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private KafkaCluster cluster;
     private String topic = "_schemas";
-    private String host = "127.0.0.1";
-    private int port = 8081;
-    private long maxRequestBytes = 8L << 20;
-    private io.sluice.http.web.WebConfig web = io.sluice.http.web.WebConfig.none();
     private Duration timeout = Duration.ofSeconds(30);
     private Clock clock = Clock.systemUTC();
     private Duration comparisonBudget = JsonSchemaProvider.DEFAULT_BUDGET;
 
-    private Builder() {}
+    private Builder() {
+      super(ServerOptions.loopback(8081, 8L << 20));
+    }
 
     /** Kafka cluster holding the registry log; required. */
     public Builder bootstrapServers(String bootstrapServers) {
@@ -86,31 +89,7 @@ public final class SchemaRegistry implements AutoCloseable {
       return this;
     }
 
-    /** Interface to listen on; default {@code 127.0.0.1}. */
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    /** Port to listen on; default 8081, 0 for any free port. */
-    public Builder port(int port) {
-      this.port = port;
-      return this;
-    }
-
     /** How long a request may wait for the log (reads to its end, appends); default 30 s. */
-    /** The largest request body the API reads (default 8 MiB); a larger one is answered 413. */
-    /** Authentication, roles and TLS of a web configuration file (the Prometheus tools' format). */
-    public Builder webConfig(io.sluice.http.web.WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
-    public Builder maxRequestBytes(long maxRequestBytes) {
-      this.maxRequestBytes = maxRequestBytes;
-      return this;
-    }
-
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
       return this;
@@ -138,8 +117,8 @@ public final class SchemaRegistry implements AutoCloseable {
       RegistryState state = new RegistryState(providers);
       KafkaLogStore store = KafkaLogStore.start(cluster, topic, state, timeout);
       try {
-        HttpServer server = RestApi.start(host, port, maxRequestBytes, state, store, providers,
-            new CompatibilityChecker(providers), web);
+        HttpServer server = RestApi.start(serverOptions(), state, store, providers,
+            new CompatibilityChecker(providers));
         return new SchemaRegistry(store, server);
       } catch (RuntimeException e) {
         store.close();

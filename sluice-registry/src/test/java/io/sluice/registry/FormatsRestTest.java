@@ -1,6 +1,5 @@
 package io.sluice.registry;
 
-import io.sluice.schema.testing.TickingClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.testing.TestClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -228,7 +228,7 @@ class FormatsRestTest {
   @Test
   void aComparisonOverItsBudgetAnswersAnErrorInsteadOfHanging() {
     // Every reading of the clock moves it a second on: any comparison long enough to look at it runs out of budget.
-    Clock ticking = new TickingClock();
+    Clock ticking = TestClock.ticking();
     try (SchemaRegistry slow = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
         .topic(SharedKafka.unique("_schemas")).port(0).clock(ticking).comparisonBudget(Duration.ofMillis(500))
         .start()) {

@@ -1,6 +1,7 @@
 package io.sluice.ui;
 
 import io.sluice.http.HttpServer;
+import io.sluice.http.ServerOptions;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.web.WebConfig;
 import io.sluice.ui.auth.Accounts;
@@ -40,28 +41,21 @@ public final class Dashboard implements AutoCloseable {
     server.close();
   }
 
-  /** Configures and starts the dashboard. */
-  public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port = 3000;
+  /**
+   * Configures and starts the dashboard, on 127.0.0.1:3000 unless told otherwise, reading request bodies up to
+   * 64 KiB. Of a web configuration it takes TLS and response headers; its users are not asked for, the dashboard's
+   * own login is what guards it.
+   */
+  public static final class Builder extends ServerOptions.Settings<Builder> {
     private Path dataDir = Path.of("data", "ui");
     private String metricsUrl = "http://127.0.0.1:9090";
     private String alertsUrl = "http://127.0.0.1:9093";
     private HttpClientConfig metricsClient = HttpClientConfig.none();
     private HttpClientConfig alertsClient = HttpClientConfig.none();
-    private WebConfig web = WebConfig.none();
     private Clock clock = Clock.systemUTC();
 
-    private Builder() {}
-
-    public Builder host(String host) {
-      this.host = host;
-      return this;
-    }
-
-    public Builder port(int port) {
-      this.port = port;
-      return this;
+    private Builder() {
+      super(ServerOptions.loopback(3000, 64 << 10));
     }
 
     /** Where {@code users.json} lives. */
@@ -92,26 +86,17 @@ public final class Dashboard implements AutoCloseable {
       return this;
     }
 
-    /**
-     * TLS and response headers from a web configuration; its users are not asked for, the dashboard's own login is
-     * what guards it.
-     */
-    public Builder webConfig(WebConfig web) {
-      this.web = web;
-      return this;
-    }
-
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
     }
 
     public Dashboard start() {
+      WebConfig web = serverOptions().web();
       Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl,
           metricsClient, alertsUrl, alertsClient, web.tls() != null);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);
-      HttpServer server = site.register(HttpServer.builder("dashboard").host(host).port(port).webConfig(tlsOnly)
-          .maxRequestBytes(64 << 10)).start();
+      HttpServer server = site.register(HttpServer.builder("dashboard", serverOptions().withWeb(tlsOnly))).start();
       return new Dashboard(server);
     }
   }

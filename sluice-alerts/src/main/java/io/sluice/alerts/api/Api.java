@@ -1,12 +1,14 @@
 package io.sluice.alerts.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.PatternSyntaxException;
 import io.sluice.alerts.config.ConfigException;
 import io.sluice.alerts.dispatch.Dispatcher;
 import io.sluice.alerts.labels.Matcher;
 import io.sluice.alerts.labels.Matchers;
 import io.sluice.alerts.silence.Silence;
 import io.sluice.alerts.silence.SilenceException;
+import io.sluice.alerts.state.ClusterStatus;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.Marker;
 import io.sluice.alerts.types.Times;
@@ -237,7 +239,7 @@ public final class Api {
     if (rx.isPresent()) {
       try {
         receiver = Optional.of(Pattern.compile("^(?:" + rx.get() + ")$"));
-      } catch (com.google.re2j.PatternSyntaxException e) {
+      } catch (PatternSyntaxException e) {
         throw new ApiError(400, "failed to parse receiver param: " + e.getDescription(), v1);
       }
     }
@@ -511,12 +513,12 @@ public final class Api {
   }
 
   /** Alertmanager's ClusterStatus: name (absent when disabled), peers of {address, name}, status. */
-  private static Map<String, Object> clusterJson(io.sluice.alerts.state.ClusterStatus c) {
+  private static Map<String, Object> clusterJson(ClusterStatus c) {
     Map<String, Object> m = new LinkedHashMap<>();
     if (c.name() != null) {
       m.put("name", c.name());
     }
-    List<Map<String, String>> peers = new java.util.ArrayList<>();
+    List<Map<String, String>> peers = new ArrayList<>();
     for (var p : c.peers()) {
       Map<String, String> peer = new LinkedHashMap<>();
       peer.put("address", p.address());

@@ -6,6 +6,7 @@ import io.sluice.alerts.dispatch.Dispatcher;
 import io.sluice.alerts.notify.NotifyMetrics;
 import io.sluice.alerts.provider.AlertStore;
 import io.sluice.alerts.silence.Silences;
+import io.sluice.alerts.state.ClusterStatus;
 import io.sluice.alerts.types.Marker;
 import java.time.Clock;
 import java.time.Instant;
@@ -35,7 +36,7 @@ public interface Backend {
   NotifyMetrics metrics();
 
   /** The router cluster this node belongs to, as {@code /api/v2/status} reports it. */
-  default io.sluice.alerts.state.ClusterStatus cluster() {
-    return io.sluice.alerts.state.ClusterStatus.DISABLED;
+  default ClusterStatus cluster() {
+    return ClusterStatus.DISABLED;
   }
 }

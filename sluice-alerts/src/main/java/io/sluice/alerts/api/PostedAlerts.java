@@ -1,6 +1,7 @@
 package io.sluice.alerts.api;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.sluice.alerts.labels.LabelMap;
 import io.sluice.alerts.labels.SharedStrings;
@@ -42,7 +43,7 @@ final class PostedAlerts {
       }
       return out;
     } catch (IOException e) {
-      String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
+      String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage()
           : e.getMessage();
       throw new Json.MalformedJsonException(msg);
     }

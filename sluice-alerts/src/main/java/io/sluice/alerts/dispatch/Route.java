@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * A node of the route tree. {@link #key()} is Alertmanager's route key (the parents' keys and this node's sorted
@@ -43,7 +44,7 @@ public final class Route {
       kids.add(new Route(c, this));
     }
     this.children = List.copyOf(kids);
-    this.groupBy = new java.util.TreeSet<>(conf.groupBy()).toArray(new String[0]);
+    this.groupBy = new TreeSet<>(conf.groupBy()).toArray(new String[0]);
   }
 
   public static Route tree(Config.Route root) {

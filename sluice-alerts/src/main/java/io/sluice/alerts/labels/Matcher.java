@@ -1,11 +1,14 @@
 package io.sluice.alerts.labels;
 
-import java.util.Map;
 import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * One label matcher as Alertmanager defines it. Regular expressions are fully anchored, as in Alertmanager, and a
- * missing label matches as the empty string.
+ * missing label matches as the empty string. The metrics server's selector matcher reads alike (same arguments, same
+ * constants) but is its own class, so that neither server depends on the other.
  */
 public record Matcher(String name, Type type, String value, Pattern pattern) {
 
@@ -36,7 +39,7 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     if (type.isRegex()) {
       try {
         p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
-      } catch (com.google.re2j.PatternSyntaxException e) {
+      } catch (PatternSyntaxException e) {
         throw new IllegalArgumentException("invalid regular expression \"" + value + "\": " + e.getDescription());
       }
     }
@@ -82,6 +85,6 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(name, type, value);
+    return Objects.hash(name, type, value);
   }
 }

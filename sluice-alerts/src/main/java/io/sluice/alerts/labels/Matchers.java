@@ -1,8 +1,11 @@
 package io.sluice.alerts.labels;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /** Parsing of matcher strings ({@code {a="b", c=~"d.*"}} or {@code a=b}) and matching of matcher lists. */
 public final class Matchers {
@@ -150,8 +153,8 @@ public final class Matchers {
       return b.append('}').toString();
     }
     boolean first = true;
-    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
-        ? labels : new java.util.TreeMap<>(labels);
+    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof SortedMap
+        ? labels : new TreeMap<>(labels);
     for (var e : sorted.entrySet()) {
       if (!first) {
         b.append(", ");
@@ -184,8 +187,8 @@ public final class Matchers {
       }
       return h;
     }
-    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof java.util.SortedMap
-        ? labels : new java.util.TreeMap<>(labels);
+    Map<String, String> sorted = labels instanceof LabelMap || labels instanceof SortedMap
+        ? labels : new TreeMap<>(labels);
     for (var e : sorted.entrySet()) {
       h = fnv(h, e.getKey());
       h = fnvByte(h, (byte) 0xff);
@@ -203,7 +206,7 @@ public final class Matchers {
       if (c >= 0x80) {
         // Non-ASCII: hash the UTF-8 bytes, as Prometheus does.
         out = h;
-        for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
           out = fnvByte(out, b);
         }
         return out;

@@ -3,6 +3,7 @@ package io.sluice.alerts.silence;
 import io.sluice.alerts.labels.Matcher;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 /** A silence: alerts matching all matchers are muted between startsAt and endsAt. */
 public record Silence(
@@ -18,7 +19,7 @@ public record Silence(
     PENDING, ACTIVE, EXPIRED;
 
     public String apiName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

@@ -5,7 +5,9 @@ import io.sluice.topics.TopicLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -121,14 +123,14 @@ public final class KafkaStateStore implements StateStore, AutoCloseable {
   @Override
   public ClusterStatus clusterStatus() {
     long now = System.currentTimeMillis();
-    java.util.List<ClusterStatus.Peer> live = new java.util.ArrayList<>();
+    List<ClusterStatus.Peer> live = new ArrayList<>();
     live.add(new ClusterStatus.Peer(node, address));
     peers.forEach((id, h) -> {
       if (now - h.at() < PEER_TTL_MS) {
         live.add(new ClusterStatus.Peer(id, h.address()));
       }
     });
-    live.sort(java.util.Comparator.comparing(ClusterStatus.Peer::name));
+    live.sort(Comparator.comparing(ClusterStatus.Peer::name));
     return new ClusterStatus(node, "ready", live);
   }
 

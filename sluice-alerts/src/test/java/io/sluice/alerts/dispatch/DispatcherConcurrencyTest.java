@@ -2,9 +2,9 @@ package io.sluice.alerts.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.alerts.TestClock;
 import io.sluice.alerts.config.ConfigLoader;
 import io.sluice.alerts.types.Alert;
+import io.sluice.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;

@@ -21,13 +21,21 @@ import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +72,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   /** The client for this worker's calls to itself, made again when the REST certificate it trusts is renewed. */
   private volatile SelfClient selfClient;
 
-  private record SelfClient(java.nio.file.attribute.FileTime certificate, ConnectRestClient client) {}
+  private record SelfClient(FileTime certificate, ConnectRestClient client) {}
 
   ConnectorRequestFilter(WorkerSettings settings) {
     this.settings = settings;
@@ -75,17 +83,17 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   }
 
   private ConnectRestClient connect() {
-    java.nio.file.attribute.FileTime stamp = null;
+    FileTime stamp = null;
     if (settings.serverCertificate().isPresent()) {
       try {
-        stamp = java.nio.file.Files.getLastModifiedTime(settings.serverCertificate().get());
+        stamp = Files.getLastModifiedTime(settings.serverCertificate().get());
       } catch (IOException e) {
         // Missing for a moment while it is replaced: keep the client made last.
         stamp = selfClient == null ? null : selfClient.certificate();
       }
     }
     SelfClient c = selfClient;
-    if (c == null || !java.util.Objects.equals(c.certificate(), stamp)) {
+    if (c == null || !Objects.equals(c.certificate(), stamp)) {
       c = new SelfClient(stamp, new ConnectRestClient(settings.restUrl(),
           settings.serverCertificate().map(self::withCaFile).orElse(self)));
       selfClient = c;
@@ -208,7 +216,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   /** Translation, throughput defaults and, for a named connector (not a validation), secrets moved to the store. */
   private void applyAdditions(ObjectNode config, String connector) {
     translateSnapshotMode(config);
-    Map<String, String> given = new java.util.HashMap<>();
+    Map<String, String> given = new HashMap<>();
     config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
     ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
     SchemaHistoryClients.missing(given, settings.cluster().security().keySet()).forEach(config::put);
@@ -278,7 +286,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * connector's secret is not this connector's to read). Anything else that starts with {@code ${} is a password.
    */
   private void hideSecrets(String connector, ObjectNode config) {
-    Map<String, String> clear = new java.util.LinkedHashMap<>();
+    Map<String, String> clear = new LinkedHashMap<>();
     config.fields().forEachRemaining(e -> {
       String key = e.getKey();
       JsonNode value = e.getValue();
@@ -294,7 +302,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     named.put("name", connector);
     JsonNode verdict = connect().validate(config.get("connector.class").asText(), named);
     if (verdict.path("error_count").asInt() > 0) {
-      List<String> errors = new java.util.ArrayList<>();
+      List<String> errors = new ArrayList<>();
       verdict.path("configs").forEach(c -> c.path("value").path("errors").forEach(e -> errors.add(e.asText())));
       throw new Refusal(400, "Connector configuration is invalid and contains the following " + errors.size()
           + " error(s):\n" + String.join("\n", errors) + "\nYou can also find the above list of errors at the "
@@ -317,7 +325,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       if (!e.getValue().isTextual()) {
         return;
       }
-      java.util.regex.Matcher m = KAFKA_REFERENCE.matcher(e.getValue().asText());
+      Matcher m = KAFKA_REFERENCE.matcher(e.getValue().asText());
       while (m.find()) {
         if (!e.getKey().equals(m.group(1)) && !e.getKey().endsWith("." + m.group(1))) {
           throw new Refusal(400, "Config " + e.getKey() + " refers to " + m.group() + ": a "
@@ -327,11 +335,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     });
   }
 
-  private static final java.util.regex.Pattern KAFKA_REFERENCE = java.util.regex.Pattern.compile(
-      "\\$\\{" + java.util.regex.Pattern.quote(KafkaClientConfigProvider.NAME) + ":(?:[^}:]*:)?([^}:]*)}");
+  private static final Pattern KAFKA_REFERENCE = Pattern.compile(
+      "\\$\\{" + Pattern.quote(KafkaClientConfigProvider.NAME) + ":(?:[^}:]*:)?([^}:]*)}");
 
   private boolean isReferenceToKeep(String connector, String key, String value) {
-    java.util.regex.Matcher m = REFERENCE.matcher(value);
+    Matcher m = REFERENCE.matcher(value);
     // Sluice's own provider is always there (ConnectRuntime configures it); others as the worker lists them.
     if (!m.matches() || !(m.group(1).equals(SecretConfigProvider.NAME)
         || settings.configProviders().contains(m.group(1)))) {
@@ -346,8 +354,8 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   }
 
   /** {@code ${provider:path:key}} or {@code ${provider:key}}, as Kafka's config transformer reads references. */
-  private static final java.util.regex.Pattern REFERENCE =
-      java.util.regex.Pattern.compile("\\$\\{([\\w.-]+):[^}]*\\}");
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\$\\{([\\w.-]+):[^}]*\\}");
 
   /**
    * Passwords, and the settings that carry one inside them: a registry client's {@code user:password}, a Kafka

@@ -1,6 +1,7 @@
 package io.sluice.connect.rest;
 
-import io.sluice.http.web.BasicAuth;
+import io.sluice.http.Audit;
+import io.sluice.http.web.AccessCheck;
 import io.sluice.http.web.Role;
 import io.sluice.http.web.WebConfig;
 import jakarta.servlet.http.HttpServletRequest;
@@ -11,9 +12,6 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.PathSegment;
 import java.util.List;
-import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Who may do what on Connect's REST API, by the same web configuration and roles as Sluice's other surfaces, and one
@@ -30,18 +28,17 @@ import org.slf4j.LoggerFactory;
  * <p>Registered at {@code Priorities.AUTHENTICATION}, ahead of Sluice's config additions.
  */
 final class RestAccess implements ContainerRequestFilter, ContainerResponseFilter {
-  private static final Logger AUDIT = LoggerFactory.getLogger("io.sluice.audit");
   private static final String USER = "sluice.user";
 
   private final WebConfig web;
-  private final BasicAuth auth;
+  private final AccessCheck check;
   private final String internalToken;
   @Context
   private HttpServletRequest servletRequest;
 
   RestAccess(WebConfig web, String internalToken) {
     this.web = web;
-    this.auth = new BasicAuth(web.users());
+    this.check = new AccessCheck(web);
     this.internalToken = internalToken;
   }
 
@@ -76,7 +73,7 @@ final class RestAccess implements ContainerRequestFilter, ContainerResponseFilte
       request.setProperty(USER, "sluice-worker");
       return;
     }
-    if (!web.authenticates()) {
+    if (!check.authenticates()) {
       return;
     }
     List<String> path = request.getUriInfo().getPathSegments(true).stream()
@@ -85,34 +82,30 @@ final class RestAccess implements ContainerRequestFilter, ContainerResponseFilte
     if (needed == null) {
       return;
     }
-    Optional<String> user = auth.user(request.getHeaderString("Authorization"));
-    if (user.isEmpty()) {
+    AccessCheck.Verdict verdict = check.check(needed, request.getHeaderString("Authorization"));
+    if (verdict.status() == 401) {
       request.abortWith(ConnectError.builder(401, "Unauthorized: valid credentials are required")
-          .header("WWW-Authenticate", "Basic realm=\"sluice\"").build());
+          .header("WWW-Authenticate", AccessCheck.CHALLENGE).build());
       return;
     }
-    request.setProperty(USER, user.get());
-    Role role = web.roleOf(user.get());
-    if (!role.allows(needed)) {
-      request.abortWith(ConnectError.builder(403, "Forbidden: user " + user.get() + " has role " + role.configName() + "; this needs "
-          + needed.configName()).build());
+    request.setProperty(USER, verdict.user());
+    if (verdict.status() == 403) {
+      request.abortWith(ConnectError.builder(403, "Forbidden: user " + verdict.user() + " has role "
+          + verdict.role().configName() + "; this needs " + needed.configName()).build());
     }
   }
 
-  /**
-   * One line per state-changing request: user, address, method, path and status; never a body, a query string or a
-   * header, so no secret reaches the log.
-   */
+  /** The web configuration's response headers, and the {@link Audit} line of a state-changing request. */
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
     web.headers().forEach((k, v) -> response.getHeaders().putSingle(k, v));
     String method = request.getMethod();
-    if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+    if (!Audit.changes(method)) {
       return;
     }
     Object user = request.getProperty(USER);
     String address = servletRequest == null ? "-" : servletRequest.getRemoteAddr();
-    AUDIT.info("connect {} /{} user={} address={} status={}", method, request.getUriInfo().getPath(false),
-        user == null ? "-" : user, address, response.getStatus());
+    Audit.record("connect", method, "/" + request.getUriInfo().getPath(false), user == null ? null : user.toString(),
+        address, response.getStatus());
   }
 }

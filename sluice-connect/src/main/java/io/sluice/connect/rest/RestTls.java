@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -143,8 +144,8 @@ public final class RestTls implements AutoCloseable {
     try (OutputStream o = Files.newOutputStream(next, StandardOpenOption.TRUNCATE_EXISTING)) {
       out.store(o, password.toCharArray());
     }
-    Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
     return file;
   }
 

@@ -2,6 +2,7 @@ package io.sluice.connect.rest;
 
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,9 +17,9 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
   static final String MAX_REQUEST_BYTES = "sluice.rest.max.request.bytes";
   static final long DEFAULT_MAX_REQUEST_BYTES = 4L << 20;
-  /** Marks the worker's calls to itself; set by {@code ConnectRuntime}, random when the extension runs elsewhere. */
   /** The header that carries the token. */
   public static final String INTERNAL_HEADER = "X-Sluice-Internal";
+  /** Marks the worker's calls to itself; set by {@code ConnectRuntime}, random when the extension runs elsewhere. */
   public static final String INTERNAL_TOKEN = "sluice.rest.internal.token";
   /** The web configuration (Prometheus tools' format) whose users and roles guard the REST API. */
   public static final String WEB_CONFIG_FILE = "sluice.web.config.file";
@@ -53,7 +54,7 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
         String.valueOf(c.get(SECRETS_TOPIC)),
         Path.of(dataDir == null ? "data" : dataDir.toString()).resolve("backups").resolve("offsets"),
         maxBytes,
-        c.get(CONFIG_PROVIDERS) == null ? List.of() : java.util.Arrays.stream(c.get(CONFIG_PROVIDERS).toString()
+        c.get(CONFIG_PROVIDERS) == null ? List.of() : Arrays.stream(c.get(CONFIG_PROVIDERS).toString()
             .split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList(),
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),

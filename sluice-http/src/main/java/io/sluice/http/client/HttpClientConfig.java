@@ -1,6 +1,8 @@
 package io.sluice.http.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.sluice.http.tls.Pem;
 import java.io.IOException;
 import java.net.Socket;
@@ -19,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -95,7 +98,7 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
   public static HttpClientConfig load(Path file) {
     JsonNode root;
     try {
-      root = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+      root = new ObjectMapper(new YAMLFactory())
           .readTree(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the http_config " + file + ": " + e.getClass().getSimpleName(),
@@ -314,7 +317,7 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
   public SSLContext sslContext() {
     try {
       SSLContext ssl = SSLContext.getInstance("TLS");
-      javax.net.ssl.KeyManager[] keys = null;
+      KeyManager[] keys = null;
       if (tls.certFile() != null) {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(Pem.keyStore(tls.certFile(), tls.keyFile()), Pem.NO_PASSWORD);

@@ -2,6 +2,7 @@ package io.sluice.http.web;
 
 import java.io.IOException;
 import io.sluice.http.tls.Pem;
+import java.security.GeneralSecurityException;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
@@ -38,7 +39,7 @@ public final class TlsContext implements AutoCloseable {
       if (tls.clientCaFile() != null) {
         f.setTrustStore(Pem.trustStore(tls.clientCaFile()));
       }
-    } catch (IOException | java.security.GeneralSecurityException e) {
+    } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot load TLS files " + tls.certFile() + ", " + tls.keyFile() + ": "
           + e.getMessage(), e);
     }

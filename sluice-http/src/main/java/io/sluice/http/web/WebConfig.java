@@ -6,6 +6,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,8 +67,8 @@ public record WebConfig(Tls tls, Map<String, String> users, Map<String, Role> ro
      * When the certificate, key and client CA files last changed (null for one missing), so that a server can tell
      * a renewed certificate and load it without a restart.
      */
-    public List<java.nio.file.attribute.FileTime> fileTimes() {
-      List<java.nio.file.attribute.FileTime> out = new java.util.ArrayList<>();
+    public List<FileTime> fileTimes() {
+      List<FileTime> out = new ArrayList<>();
       for (Path p : new Path[] {certFile, keyFile, clientCaFile}) {
         try {
           out.add(p == null ? null : Files.getLastModifiedTime(p));

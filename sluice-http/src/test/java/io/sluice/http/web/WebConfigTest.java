@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
-import java.io.StringWriter;
+import io.sluice.testing.TestCertificate;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,56 +15,19 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.X509TrustManager;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A server under the exporter toolkit's web configuration: TLS from PEM files, bcrypt users, roles, headers. */
 class WebConfigTest {
   @TempDir Path dir;
-
-  /** A self-signed certificate for 127.0.0.1 with serial {@code serial}, written as PEM with its key (PKCS#1 RSA). */
-  private static void certificate(Path cert, Path key, long serial) throws Exception {
-    KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
-    g.initialize(2048);
-    KeyPair pair = g.generateKeyPair();
-    X500Name name = new X500Name("CN=127.0.0.1");
-    JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(serial),
-        Date.from(Instant.now().minusSeconds(60)), Date.from(Instant.now().plusSeconds(3600)), name,
-        pair.getPublic());
-    b.addExtension(Extension.subjectAlternativeName, false,
-        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
-    X509Certificate x509 = new JcaX509CertificateConverter().getCertificate(
-        b.build(new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate())));
-    Files.writeString(cert, pem(x509));
-    Files.writeString(key, pem(pair.getPrivate()));
-  }
-
-  private static String pem(Object o) throws Exception {
-    StringWriter out = new StringWriter();
-    try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-      w.writeObject(o);
-    }
-    return out.toString();
-  }
 
   /** Trusts whatever the server shows, and remembers it: the test checks the serial, not a chain. */
   private static HttpClient client(AtomicReference<X509Certificate> seen) throws Exception {
@@ -99,7 +62,7 @@ class WebConfigTest {
   void tlsUsersRolesAndHeadersAsTheExporterToolkitReadsThem() throws Exception {
     Path cert = dir.resolve("server.crt");
     Path key = dir.resolve("server.key");
-    certificate(cert, key, 1);
+    TestCertificate.writeRsa(cert, key, 1);
     Path file = Files.writeString(dir.resolve("web.yml"), """
         tls_server_config:
           cert_file: server.crt
@@ -158,7 +121,7 @@ class WebConfigTest {
 
       // A renewed certificate is served without a restart.
       Thread.sleep(1_100); // a new modification time, whatever the file system's resolution
-      certificate(cert, key, 2);
+      TestCertificate.writeRsa(cert, key, 2);
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (System.nanoTime() < deadline && !seen.get().getSerialNumber().equals(BigInteger.TWO)) {
         Thread.sleep(500);

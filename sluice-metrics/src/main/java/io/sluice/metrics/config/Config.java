@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
    * This configuration with every {@code file_sd_configs} entry replaced by the target groups {@code read} finds in
    * its files, as static configs: what the scrape manager and the notifier run with.
    */
-  public Config resolved(java.util.function.Function<List<String>, List<StaticConfig>> read) {
+  public Config resolved(Function<List<String>, List<StaticConfig>> read) {
     List<ScrapeConfig> scrapes = new ArrayList<>();
     for (ScrapeConfig sc : scrapeConfigs) {
       if (sc.fileSdFiles().isEmpty()) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -60,7 +61,7 @@ public final class FileDiscovery {
   private List<StaticConfig> groups(Path file) {
     try {
       String text = Files.readString(file);
-      JsonNode root = file.toString().toLowerCase(java.util.Locale.ROOT).endsWith(".json")
+      JsonNode root = file.toString().toLowerCase(Locale.ROOT).endsWith(".json")
           ? JSON.readTree(text) : YAML.readTree(text);
       List<StaticConfig> groups = new ArrayList<>();
       if (root != null && !root.isNull() && !root.isMissingNode()) {

@@ -5,6 +5,7 @@ import io.sluice.http.client.HttpClients;
 
 import io.sluice.http.Json;
 import io.sluice.metrics.model.Labels;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +16,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +144,7 @@ public final class Notifier implements AutoCloseable {
   /** As {@link #apply(List, Labels)}, each router reached as its {@code http} config says (by base URL). */
   public void apply(List<String> alertmanagerBaseUrls, Map<String, HttpClientConfig> httpByBaseUrl,
       Labels externalLabels) {
-    Map<String, HttpClientConfig> byEndpoint = new java.util.HashMap<>();
+    Map<String, HttpClientConfig> byEndpoint = new HashMap<>();
     httpByBaseUrl.forEach((base, h) -> byEndpoint.put(endpoints(List.of(base)).get(0), h));
     this.http = Map.copyOf(byEndpoint);
     this.endpoints = endpoints(alertmanagerBaseUrls);
@@ -256,7 +258,7 @@ public final class Notifier implements AutoCloseable {
         if (r.statusCode() / 100 == 4) {
           return false; // the router refuses these alerts; sending them again changes nothing
         }
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         errors.addAndGet(count);
         log.warn("sending {} alerts to {} failed: {}", count, url, e.toString());
       } catch (InterruptedException e) {

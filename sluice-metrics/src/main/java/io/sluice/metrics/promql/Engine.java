@@ -3,11 +3,13 @@ package io.sluice.metrics.promql;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.promql.parser.Expr;
+import io.sluice.metrics.promql.parser.ParseException;
 import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.metrics.promql.parser.ValueType;
 import io.sluice.metrics.storage.Queryable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +115,7 @@ public final class Engine {
 
   public Value.Matrix rangeQuery(Queryable storage, Expr expr, long start, long end, long step) {
     if (expr.type() != ValueType.SCALAR && expr.type() != ValueType.VECTOR) {
-      throw new io.sluice.metrics.promql.parser.ParseException("invalid expression type \""
+      throw new ParseException("invalid expression type \""
           + expr.type().description() + "\" for range query, must be Scalar or instant Vector");
     }
     Evaluator ev = new Evaluator(this, storage, start, end, step);
@@ -143,8 +145,8 @@ public final class Engine {
       }
     }
     List<Value.Series> series = new ArrayList<>(out.size());
-    out.forEach((l, b) -> series.add(new Value.Series(l, java.util.Arrays.copyOf(b.ts, b.n),
-        java.util.Arrays.copyOf(b.vs, b.n))));
+    out.forEach((l, b) -> series.add(new Value.Series(l, Arrays.copyOf(b.ts, b.n),
+        Arrays.copyOf(b.vs, b.n))));
     series.sort((a, b) -> a.labels().compareTo(b.labels()));
     return new Value.Matrix(series);
   }
@@ -156,8 +158,8 @@ public final class Engine {
 
     void add(long t, double v) {
       if (n == ts.length) {
-        ts = java.util.Arrays.copyOf(ts, n * 2);
-        vs = java.util.Arrays.copyOf(vs, n * 2);
+        ts = Arrays.copyOf(ts, n * 2);
+        vs = Arrays.copyOf(vs, n * 2);
       }
       ts[n] = t;
       vs[n] = v;

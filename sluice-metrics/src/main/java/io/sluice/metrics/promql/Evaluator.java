@@ -46,7 +46,7 @@ final class Evaluator {
     Cursor(int n) {
       hi = new int[n];
       lo = new int[n];
-      java.util.Arrays.fill(hi, -1);
+      Arrays.fill(hi, -1);
     }
   }
 
@@ -346,7 +346,7 @@ final class Evaluator {
       }
     }
     if (!hasFixedName(ms)) {
-      Set<Labels> distinct = new HashSet<>(java.util.Arrays.asList(outLabels));
+      Set<Labels> distinct = new HashSet<>(Arrays.asList(outLabels));
       if (distinct.size() < outLabels.length) {
         // Two series became one label set; fail exactly at the steps where both have a value.
         for (int j = 0; j < preSteps; j++) {

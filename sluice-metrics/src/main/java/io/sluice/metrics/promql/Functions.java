@@ -5,12 +5,14 @@ import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.Evaluator.Result;
 import io.sluice.metrics.promql.Evaluator.Window;
 import io.sluice.metrics.promql.parser.Expr;
+import io.sluice.metrics.promql.parser.ValueType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
@@ -209,7 +211,7 @@ final class Functions {
       KEEPS_NAME.add(name);
     }
     TABLE.put(name, (ev, c, a, t) -> {
-      int matrixArg = c.args().get(0).type() == io.sluice.metrics.promql.parser.ValueType.MATRIX ? 0 : 1;
+      int matrixArg = c.args().get(0).type() == ValueType.MATRIX ? 0 : 1;
       double[] params = new double[a.size() - 1];
       for (int i = 0, p = 0; i < a.size(); i++) {
         if (i != matrixArg) {
@@ -389,7 +391,7 @@ final class Functions {
 
   static double parseGoFloat(String s) {
     String x = s.trim();
-    switch (x.toLowerCase(java.util.Locale.ROOT)) {
+    switch (x.toLowerCase(Locale.ROOT)) {
       case "+inf", "inf", "+infinity", "infinity":
         return Double.POSITIVE_INFINITY;
       case "-inf", "-infinity":
@@ -400,7 +402,7 @@ final class Functions {
         if (x.isEmpty() || !x.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?0[xX][0-9a-fA-F]+")) {
           throw new NumberFormatException(s);
         }
-        return x.toLowerCase(java.util.Locale.ROOT).contains("0x") ? (double) Long.decode(x) : Double.parseDouble(x);
+        return x.toLowerCase(Locale.ROOT).contains("0x") ? (double) Long.decode(x) : Double.parseDouble(x);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.metrics.rules;
 
 import io.sluice.metrics.model.Labels;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -16,7 +17,7 @@ public record Alert(Labels labels, Map<String, String> annotations, State state,
     INACTIVE, PENDING, FIRING;
 
     public String apiName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

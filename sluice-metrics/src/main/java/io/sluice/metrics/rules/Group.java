@@ -4,6 +4,8 @@ import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.promql.Value;
 import io.sluice.metrics.storage.Appender;
+import io.sluice.metrics.storage.Querier;
+import io.sluice.metrics.storage.Queryable;
 import io.sluice.metrics.storage.Storage;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -169,9 +171,9 @@ public final class Group {
    * Gives alerts back the activation times they had before a restart, from {@code ALERTS_FOR_STATE} samples at most
    * {@code outageTolerance} old; see {@link AlertingRule#restoreForState}.
    */
-  void restoreForState(long ts, io.sluice.metrics.storage.Queryable storage, long outageTolerance,
+  void restoreForState(long ts, Queryable storage, long outageTolerance,
       long gracePeriod) {
-    try (io.sluice.metrics.storage.Querier q = storage.querier(ts - outageTolerance, ts)) {
+    try (Querier q = storage.querier(ts - outageTolerance, ts)) {
       for (Rule r : rules) {
         if (r instanceof AlertingRule a) {
           a.restoreForState(ts, q, gracePeriod);

@@ -4,6 +4,7 @@ import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Value;
 import io.sluice.metrics.promql.parser.Expr;
 import java.util.List;
+import java.util.Map;
 
 /** A recording or an alerting rule of a {@link Group}. */
 public sealed interface Rule permits AlertingRule, RecordingRule {
@@ -12,7 +13,7 @@ public sealed interface Rule permits AlertingRule, RecordingRule {
   Expr expr();
 
   /** The rule's own labels as written (alerting rules expand them as templates per alert). */
-  java.util.Map<String, String> labels();
+  Map<String, String> labels();
 
   /** The outcome of the last evaluation. */
   Evaluation lastEvaluation();
@@ -34,7 +35,7 @@ public sealed interface Rule permits AlertingRule, RecordingRule {
   /** The {@code query} function of templates: an instant query at the alert's evaluation time. */
   @FunctionalInterface
   interface TemplateQuery {
-    List<java.util.Map<String, Object>> query(String expr, long ts);
+    List<Map<String, Object>> query(String expr, long ts);
   }
 
   /** What an evaluation needs beyond the query: external labels and URL, the group's alert limit. */

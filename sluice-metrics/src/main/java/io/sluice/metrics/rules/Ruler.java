@@ -1,8 +1,10 @@
 package io.sluice.metrics.rules;
 
 import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.notifier.Notifier;
 import io.sluice.metrics.promql.Engine;
 import io.sluice.metrics.promql.Value;
+import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.metrics.storage.Storage;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +40,7 @@ public final class Ruler implements AutoCloseable {
   private final Engine engine;
   private final Clock clock;
   private final long resendDelay;
-  private final Consumer<List<io.sluice.metrics.notifier.Notifier.Alert>> sender;
+  private final Consumer<List<Notifier.Alert>> sender;
   private final ScheduledExecutorService executor;
   private final Map<String, Running> running = new LinkedHashMap<>();
   private volatile String externalUrl;
@@ -81,7 +84,7 @@ public final class Ruler implements AutoCloseable {
     private Engine engine;
     private Clock clock = Clock.systemUTC();
     private Duration resendDelay = Duration.ofMinutes(1);
-    private Consumer<List<io.sluice.metrics.notifier.Notifier.Alert>> sender = alerts -> {};
+    private Consumer<List<Notifier.Alert>> sender = alerts -> {};
     private String externalUrl = "http://127.0.0.1:9090";
     private int threads = 2;
 
@@ -109,7 +112,7 @@ public final class Ruler implements AutoCloseable {
     }
 
     /** Where alerts go, already in the router's shape (the notifier's {@code send}). */
-    public Builder sender(Consumer<List<io.sluice.metrics.notifier.Notifier.Alert>> sender) {
+    public Builder sender(Consumer<List<Notifier.Alert>> sender) {
       this.sender = sender;
       return this;
     }
@@ -190,7 +193,7 @@ public final class Ruler implements AutoCloseable {
     Rule.QueryFunction q = queryFunction(engine, storage);
     return (expr, ts) -> {
       List<Map<String, Object>> out = new ArrayList<>();
-      for (Value.Sample s : q.query(io.sluice.metrics.promql.parser.Parser.parse(expr), ts)) {
+      for (Value.Sample s : q.query(Parser.parse(expr), ts)) {
         out.add(Map.of("Labels", s.labels().toMap(), "Value", s.v()));
       }
       return out;
@@ -283,13 +286,13 @@ public final class Ruler implements AutoCloseable {
   }
 
   /** Prometheus's {@code SendAlerts}: startsAt is when it fired; endsAt when it resolved, else its validity. */
-  static List<io.sluice.metrics.notifier.Notifier.Alert> toNotifier(List<Alert> alerts, String generatorUrl) {
-    List<io.sluice.metrics.notifier.Notifier.Alert> out = new ArrayList<>(alerts.size());
+  static List<Notifier.Alert> toNotifier(List<Alert> alerts, String generatorUrl) {
+    List<Notifier.Alert> out = new ArrayList<>(alerts.size());
     for (Alert a : alerts) {
       long ends = a.isResolved() ? a.resolvedAt() : a.validUntil();
-      out.add(new io.sluice.metrics.notifier.Notifier.Alert(a.labels(), a.annotations(),
-          a.firedAt() == Alert.UNSET ? null : java.time.Instant.ofEpochMilli(a.firedAt()),
-          java.time.Instant.ofEpochMilli(ends), generatorUrl));
+      out.add(new Notifier.Alert(a.labels(), a.annotations(),
+          a.firedAt() == Alert.UNSET ? null : Instant.ofEpochMilli(a.firedAt()),
+          Instant.ofEpochMilli(ends), generatorUrl));
     }
     return out;
   }

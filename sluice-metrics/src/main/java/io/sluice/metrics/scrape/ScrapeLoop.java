@@ -5,6 +5,7 @@ import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.storage.Storage;
 import io.sluice.metrics.textparse.ExpositionParser;
+import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
@@ -61,7 +62,7 @@ final class ScrapeLoop {
       entries = ExpositionParser.parse(resp.body(), resp.contentType());
     } catch (ExpositionParser.ParseError e) {
       error = e.getMessage();
-    } catch (java.net.http.HttpTimeoutException e) {
+    } catch (HttpTimeoutException e) {
       error = "Get \"" + target.url() + "\": context deadline exceeded";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

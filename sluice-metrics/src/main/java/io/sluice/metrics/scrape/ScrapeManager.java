@@ -1,11 +1,16 @@
 package io.sluice.metrics.scrape;
 
+import io.sluice.http.client.HttpClientConfig;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Storage;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,8 +35,8 @@ public final class ScrapeManager implements AutoCloseable {
   private record Running(Identity id, ScrapeLoop loop, ScheduledFuture<?> future) {}
 
   /** What makes two targets the same loop: a target whose identity stays across a change keeps running untouched. */
-  private record Identity(String job, String url, Labels labels, java.time.Duration interval,
-      java.time.Duration timeout, io.sluice.http.client.HttpClientConfig http, boolean honorLabels,
+  private record Identity(String job, String url, Labels labels, Duration interval,
+      Duration timeout, HttpClientConfig http, boolean honorLabels,
       boolean honorTimestamps) {}
 
   public ScrapeManager(Storage storage, Clock clock) {
@@ -74,8 +79,8 @@ public final class ScrapeManager implements AutoCloseable {
    * stale markers, as in Prometheus when service discovery drops a target.
    */
   public synchronized void apply(Config config) {
-    java.util.Map<Identity, Target> wanted = new java.util.LinkedHashMap<>();
-    java.util.Map<Identity, Config.ScrapeConfig> jobOf = new java.util.HashMap<>();
+    Map<Identity, Target> wanted = new LinkedHashMap<>();
+    Map<Identity, Config.ScrapeConfig> jobOf = new HashMap<>();
     for (Config.ScrapeConfig sc : config.scrapeConfigs()) {
       for (Target t : targetsOf(new Config(config.global(), List.of(), List.of(), List.of(sc)))) {
         Identity id = new Identity(t.job(), t.url(), t.labels(), t.interval(), t.timeout(), t.http(), sc.honorLabels(),

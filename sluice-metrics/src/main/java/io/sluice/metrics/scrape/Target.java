@@ -1,5 +1,6 @@
 package io.sluice.metrics.scrape;
 
+import io.sluice.http.client.HttpClientConfig;
 import io.sluice.metrics.model.Labels;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,18 +27,18 @@ public final class Target {
   private final Labels discoveredLabels;
   private final Duration interval;
   private final Duration timeout;
-  private final io.sluice.http.client.HttpClientConfig http;
+  private final HttpClientConfig http;
   private volatile Health health = Health.UNKNOWN;
   private volatile String lastError = "";
   private volatile Instant lastScrape;
   private volatile double lastDurationSeconds;
 
   Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout) {
-    this(job, url, labels, discoveredLabels, interval, timeout, io.sluice.http.client.HttpClientConfig.none());
+    this(job, url, labels, discoveredLabels, interval, timeout, HttpClientConfig.none());
   }
 
   Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout,
-      io.sluice.http.client.HttpClientConfig http) {
+      HttpClientConfig http) {
     this.http = http;
     this.job = job;
     this.url = url;
@@ -79,7 +80,7 @@ public final class Target {
     return timeout;
   }
 
-  io.sluice.http.client.HttpClientConfig http() {
+  HttpClientConfig http() {
     return http;
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.metrics.template;
 
+import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.template.Builtins;
 import io.sluice.gofmt.GoFloat;
 import io.sluice.template.GoFormat;
@@ -13,10 +14,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -37,8 +40,8 @@ public final class Expander {
   }
 
   /** Parsed alert templates by name and text: rules expand the same few texts at every evaluation. */
-  private static final Map<String, Template> PARSED = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+  private static final Map<String, Template> PARSED = Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Template> eldest) {
           return size() > 2_000;
@@ -123,7 +126,7 @@ public final class Expander {
     f.put("humanizeTimestamp", a -> humanizeTimestamp(toFloat(a.get(0))));
     f.put("pathPrefix", a -> "");
     f.put("externalURL", a -> externalUrl);
-    f.put("parseDuration", a -> io.sluice.metrics.promql.parser.Parser.parseDuration(Builtins.string(a.get(0)))
+    f.put("parseDuration", a -> Parser.parseDuration(Builtins.string(a.get(0)))
         / 1000.0);
     f.put("tableLink", a -> "/graph?g0.expr=" + URLEncoder.encode(Builtins.string(a.get(0)), StandardCharsets.UTF_8)
         + "&g0.tab=1");
@@ -158,7 +161,7 @@ public final class Expander {
     }
     if (o instanceof String s) {
       try {
-        String x = s.strip().toLowerCase(java.util.Locale.ROOT);
+        String x = s.strip().toLowerCase(Locale.ROOT);
         return switch (x) {
           case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
           case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
@@ -267,7 +270,7 @@ public final class Expander {
     String base = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC).format(t);
     String frac = "";
     if (t.getNano() != 0) {
-      frac = "." + String.format(java.util.Locale.ROOT, "%09d", t.getNano()).replaceAll("0+$", "");
+      frac = "." + String.format(Locale.ROOT, "%09d", t.getNano()).replaceAll("0+$", "");
     }
     return base + frac + " +0000 UTC";
   }

@@ -3,8 +3,10 @@ package io.sluice.metrics.textparse;
 import io.sluice.metrics.model.Labels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Parses the Prometheus text exposition format (0.0.4) and OpenMetrics 1.0 text. The two differ in details that
@@ -165,7 +167,7 @@ public final class ExpositionParser {
 
   private int labels(String l, int i, Labels.Builder b) throws ParseError {
     int n = l.length();
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     while (true) {
       while (i < n && l.charAt(i) == ' ') {
         i++;

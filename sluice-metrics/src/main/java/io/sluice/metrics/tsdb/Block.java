@@ -6,7 +6,10 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -107,10 +111,10 @@ final class Block implements AutoCloseable {
   }
 
   /** Parses the index from the mapping, handing each series to {@code visit}. */
-  private void scanIndex(java.util.function.Consumer<IndexEntry> visit) {
-    java.nio.ByteBuffer b = index.duplicate();
+  private void scanIndex(Consumer<IndexEntry> visit) {
+    ByteBuffer b = index.duplicate();
     b.position(20);
-    DataInputStream in = new DataInputStream(new java.io.InputStream() {
+    DataInputStream in = new DataInputStream(new InputStream() {
       @Override
       public int read() {
         return b.hasRemaining() ? b.get() & 0xff : -1;
@@ -148,7 +152,7 @@ final class Block implements AutoCloseable {
         visit.accept(new IndexEntry(lb.build(), mints, maxts, offs, lens));
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("corrupt block index in " + dir, e);
+      throw new UncheckedIOException("corrupt block index in " + dir, e);
     }
   }
 

@@ -1,7 +1,9 @@
 package io.sluice.metrics.tsdb;
 
 import io.sluice.metrics.model.Labels;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -10,6 +12,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -86,7 +89,7 @@ final class Wal implements AutoCloseable {
 
   synchronized void logSamples(long[] refs, long[] ts, double[] vs, int n) {
     // The hot path: encode straight into one array rather than through a DataOutputStream.
-    java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(5 + 24 * n);
+    ByteBuffer bb = ByteBuffer.allocate(5 + 24 * n);
     bb.put(SAMPLES).putInt(n);
     for (int i = 0; i < n; i++) {
       bb.putLong(refs[i]).putLong(ts[i]).putLong(Double.doubleToRawLongBits(vs[i]));
@@ -177,7 +180,7 @@ final class Wal implements AutoCloseable {
         continue;
       }
       try (InputStream raw = Files.newInputStream(dir.resolve(String.format("%08d", s)));
-          DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
+          DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 1 << 16))) {
         while (true) {
           int len;
           try {
@@ -210,7 +213,7 @@ final class Wal implements AutoCloseable {
   }
 
   private static void decode(byte[] payload, Visitor v) throws IOException {
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(payload));
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
     byte type = in.readByte();
     switch (type) {
       case SERIES -> {

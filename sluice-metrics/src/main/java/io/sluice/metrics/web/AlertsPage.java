@@ -1,5 +1,6 @@
 package io.sluice.metrics.web;
 
+import io.sluice.gofmt.GoFloat;
 import io.sluice.metrics.rules.Alert;
 import io.sluice.metrics.rules.AlertingRule;
 import io.sluice.metrics.rules.Group;
@@ -7,6 +8,7 @@ import io.sluice.metrics.rules.Rule;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The {@code /alerts} HTML page: every alerting rule with its state, and its active alerts with labels and since. */
 final class AlertsPage {
@@ -56,8 +58,8 @@ final class AlertsPage {
             sb.append("<tr><td>").append(TargetsPage.esc(al.labels().toString())).append("</td><td class=\"")
                 .append(al.state().apiName()).append("\">").append(al.state().apiName().toUpperCase(Locale.ROOT))
                 .append("</td><td>").append(RulesApi.time(al.activeAt())).append("</td><td>")
-                .append(io.sluice.gofmt.GoFloat.format(al.value())).append("</td><td>");
-            for (Map.Entry<String, String> e : new java.util.TreeMap<>(al.annotations()).entrySet()) {
+                .append(GoFloat.format(al.value())).append("</td><td>");
+            for (Map.Entry<String, String> e : new TreeMap<>(al.annotations()).entrySet()) {
               sb.append("<b>").append(TargetsPage.esc(e.getKey())).append("</b>: ")
                   .append(TargetsPage.esc(e.getValue())).append("<br>");
             }

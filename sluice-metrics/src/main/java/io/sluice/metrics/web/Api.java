@@ -21,6 +21,7 @@ import io.sluice.metrics.storage.SeriesData;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -197,7 +198,7 @@ public final class Api {
   private Engine engineFor(HttpRequest r) {
     return r.param("timeout").filter(s -> !s.isEmpty()).map(s -> {
       long ms = parseDuration("timeout", s);
-      return engine.withTimeout(java.time.Duration.ofMillis(ms));
+      return engine.withTimeout(Duration.ofMillis(ms));
     }).orElse(engine);
   }
 

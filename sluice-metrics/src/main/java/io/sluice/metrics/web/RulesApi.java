@@ -15,8 +15,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * {@code /api/v1/rules}, {@code /api/v1/alerts}, {@code POST /-/reload} and the {@code /alerts} page, in the shapes
@@ -25,13 +27,13 @@ import java.util.TreeMap;
 public final class RulesApi {
   private final Ruler ruler;
   private final Runnable reload;
-  private final java.util.function.Supplier<List<String>> alertmanagers;
+  private final Supplier<List<String>> alertmanagers;
 
   /**
    * {@code reload} re-reads configuration and rules and throws with the reason when it refuses them;
    * {@code alertmanagers} gives the URLs alerts are posted to.
    */
-  public RulesApi(Ruler ruler, Runnable reload, java.util.function.Supplier<List<String>> alertmanagers) {
+  public RulesApi(Ruler ruler, Runnable reload, Supplier<List<String>> alertmanagers) {
     this.ruler = ruler;
     this.reload = reload;
     this.alertmanagers = alertmanagers;
@@ -63,7 +65,7 @@ public final class RulesApi {
   }
 
   private HttpResponse rules(HttpRequest r) {
-    String type = r.param("type").orElse("").toLowerCase(java.util.Locale.ROOT);
+    String type = r.param("type").orElse("").toLowerCase(Locale.ROOT);
     if (!type.isEmpty() && !type.equals("alert") && !type.equals("record")) {
       throw Api.badData("invalid query parameter type='" + type + "'");
     }

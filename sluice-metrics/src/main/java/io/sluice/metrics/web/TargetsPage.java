@@ -1,8 +1,10 @@
 package io.sluice.metrics.web;
 
 import io.sluice.metrics.scrape.Target;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The {@code /targets} HTML page: targets grouped by job with their health, last scrape and last error. */
@@ -12,7 +14,7 @@ final class TargetsPage {
   static String render(List<Target> targets) {
     Map<String, List<Target>> byJob = new LinkedHashMap<>();
     for (Target t : targets) {
-      byJob.computeIfAbsent(t.job(), k -> new java.util.ArrayList<>()).add(t);
+      byJob.computeIfAbsent(t.job(), k -> new ArrayList<>()).add(t);
     }
     StringBuilder sb = new StringBuilder("""
         <!DOCTYPE html>
@@ -29,10 +31,10 @@ final class TargetsPage {
       for (Target t : e.getValue()) {
         sb.append("<tr><td><a href=\"").append(esc(t.url())).append("\">").append(esc(t.url())).append("</a></td>")
             .append("<td class=\"").append(t.health().apiName()).append("\">")
-            .append(t.health().apiName().toUpperCase(java.util.Locale.ROOT)).append("</td><td>")
+            .append(t.health().apiName().toUpperCase(Locale.ROOT)).append("</td><td>")
             .append(esc(t.labels().toString())).append("</td><td>")
             .append(t.lastScrape() == null ? "never" : esc(t.lastScrape().toString())).append("</td><td>")
-            .append(String.format(java.util.Locale.ROOT, "%.3fs", t.lastDurationSeconds())).append("</td><td>")
+            .append(String.format(Locale.ROOT, "%.3fs", t.lastDurationSeconds())).append("</td><td>")
             .append(esc(t.lastError())).append("</td></tr>\n");
       }
       sb.append("</table>\n");

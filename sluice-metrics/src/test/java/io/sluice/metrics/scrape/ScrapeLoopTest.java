@@ -12,41 +12,16 @@ import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.storage.Querier;
 import io.sluice.metrics.storage.SeriesData;
 import io.sluice.metrics.tsdb.Db;
+import io.sluice.testing.TestClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ScrapeLoopTest {
-
-  /** A clock the test moves by hand. */
-  static final class ManualClock extends Clock {
-    long millis;
-
-    ManualClock(long millis) {
-      this.millis = millis;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-  }
 
   private static Target target() {
     Config c = Config.parse("""
@@ -71,7 +46,7 @@ class ScrapeLoopTest {
   @Test
   void recordsSamplesReportSeriesAndStaleness() {
     Db db = Db.inMemory();
-    ManualClock clock = new ManualClock(1_000_000);
+    TestClock clock = new TestClock(Instant.ofEpochMilli(1_000_000));
     AtomicReference<String> body = new AtomicReference<>("a{x=\"1\"} 1\nb 2\n");
     ScrapeLoop loop = new ScrapeLoop(target(), db,
         (url, timeout) -> {
@@ -91,7 +66,7 @@ class ScrapeLoopTest {
     assertEquals(Target.Health.UP, loop.target().health());
 
     // b disappears: it gets a stale marker at the next scrape.
-    clock.millis += 15_001;
+    clock.advance(Duration.ofMillis(15_001));
     body.set("a{x=\"1\"} 3\n");
     loop.scrapeOnce();
     SeriesData b = one(db, "b");
@@ -101,7 +76,7 @@ class ScrapeLoopTest {
     assertEquals(1_015_000, b.timestamps()[1]);
 
     // The target goes down: up is 0 and every series it had is marked stale.
-    clock.millis += 15_000;
+    clock.advance(Duration.ofMillis(15_000));
     body.set(null);
     loop.scrapeOnce();
     SeriesData up = one(db, "up");
@@ -116,7 +91,7 @@ class ScrapeLoopTest {
     Db db = Db.inMemory();
     ScrapeLoop loop = new ScrapeLoop(target(), db,
         (url, timeout) -> new Scraper.Response("ok 1\nbroken{\n".getBytes(StandardCharsets.UTF_8), "text/plain"),
-        new ManualClock(1000), false, true);
+        new TestClock(Instant.ofEpochMilli(1000)), false, true);
     loop.scrapeOnce();
     assertEquals(0, one(db, "up").values()[0]);
     try (Querier q = db.querier(0, Long.MAX_VALUE)) {
@@ -126,11 +101,11 @@ class ScrapeLoopTest {
 
   @Test
   void conflictingLabelsAreKeptAsExported() {
-    ScrapeLoop loop = new ScrapeLoop(target(), Db.inMemory(), (u, t) -> null, new ManualClock(0), false, true);
+    ScrapeLoop loop = new ScrapeLoop(target(), Db.inMemory(), (u, t) -> null, new TestClock(Instant.EPOCH), false, true);
     Labels l = loop.withTargetLabels(Labels.of("__name__", "m", "job", "inner"));
     assertEquals("app", l.get("job"));
     assertEquals("inner", l.get("exported_job"));
-    ScrapeLoop honoring = new ScrapeLoop(target(), Db.inMemory(), (u, t) -> null, new ManualClock(0), true, true);
+    ScrapeLoop honoring = new ScrapeLoop(target(), Db.inMemory(), (u, t) -> null, new TestClock(Instant.EPOCH), true, true);
     assertEquals("inner", honoring.withTargetLabels(Labels.of("__name__", "m", "job", "inner")).get("job"));
   }
 

@@ -44,8 +44,8 @@ class DbTest {
     assertEquals(1, s.size());
     assertArrayEquals(new long[] {2000, 3000, 4000}, s.get(0).timestamps());
     assertArrayEquals(new double[] {2, 3, 4}, s.get(0).values());
-    assertEquals(2, select(db, 0, 10_000, Matcher.of(Matcher.Type.RE, "job", "a|b")).size());
-    assertEquals(1, select(db, 0, 10_000, Matcher.eq("__name__", "m"), Matcher.of(Matcher.Type.NEQ, "job", "a"))
+    assertEquals(2, select(db, 0, 10_000, Matcher.of("job", Matcher.Type.RE, "a|b")).size());
+    assertEquals(1, select(db, 0, 10_000, Matcher.eq("__name__", "m"), Matcher.of("job", Matcher.Type.NE, "a"))
         .size());
   }
 

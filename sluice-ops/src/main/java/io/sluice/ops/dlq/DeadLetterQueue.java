@@ -1,13 +1,17 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.client.ClientOptions;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.ops.progress.Progress;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Dead-letter queues of Kafka Connect sinks: inspect, unwrap, replay, stats. Works on any Kafka cluster.
@@ -30,7 +34,7 @@ public final class DeadLetterQueue {
   private final Clock clock;
   private final Path backupDir;
   private final SchemaRegistryClient registry;
-  private final io.sluice.client.ClientOptions options;
+  private final ClientOptions options;
 
   private DeadLetterQueue(Builder b) {
     this.backupDir = b.backupDir;
@@ -55,8 +59,8 @@ public final class DeadLetterQueue {
     }
     // An id the registry does not know has no subjects (subjectsOf answers an empty list). Any other failure (no
     // answer, credentials refused) is a warning with its cause, asked once: the ids are still shown.
-    Map<Integer, List<String>> subjects = new java.util.TreeMap<>();
-    List<String> warnings = new java.util.ArrayList<>();
+    Map<Integer, List<String>> subjects = new TreeMap<>();
+    List<String> warnings = new ArrayList<>();
     for (DlqRecord r : inspection.records()) {
       if (r.valueSchemaId() != null && !subjects.containsKey(r.valueSchemaId())) {
         try {
@@ -124,7 +128,7 @@ public final class DeadLetterQueue {
     private final Map<String, Object> producerOverrides = new HashMap<>();
     private String registryUrl;
     private String connectUrl;
-    private io.sluice.client.ClientOptions options = io.sluice.client.ClientOptions.defaults();
+    private ClientOptions options = ClientOptions.defaults();
     private Clock clock = Clock.systemUTC();
     private Path backupDir;
 
@@ -146,7 +150,7 @@ public final class DeadLetterQueue {
     }
 
     /** The cluster and its client security settings; replaces {@link #bootstrapServers}. */
-    public Builder cluster(io.sluice.topics.KafkaCluster cluster) {
+    public Builder cluster(KafkaCluster cluster) {
       clientProperties.putAll(cluster.clientConfig());
       return this;
     }
@@ -175,13 +179,13 @@ public final class DeadLetterQueue {
       return this;
     }
 
-    /** The clock of replay marks and stats windows. */
     /** Credentials and CA for the registry and Connect (defaults: none, the JDK's CAs). */
-    public Builder clientOptions(io.sluice.client.ClientOptions options) {
+    public Builder clientOptions(ClientOptions options) {
       this.options = options;
       return this;
     }
 
+    /** The clock of replay marks and stats windows. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock);
       return this;

@@ -1,6 +1,7 @@
 package io.sluice.ops.evolution;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpTransport;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,7 +42,7 @@ public final class EvolutionCheck {
   private final CompatibilityChecker checker = new CompatibilityChecker(providers);
   private final Map<String, SubjectVersion> fetched = new HashMap<>();
 
-  private EvolutionCheck(String registryUrl, io.sluice.client.ClientOptions options) {
+  private EvolutionCheck(String registryUrl, ClientOptions options) {
     this.client = new SchemaRegistryClient(registryUrl, options);
   }
 
@@ -61,17 +63,17 @@ public final class EvolutionCheck {
   }
 
   public static EvolutionCheck against(String registryUrl) {
-    return against(registryUrl, io.sluice.client.ClientOptions.defaults());
+    return against(registryUrl, ClientOptions.defaults());
   }
 
   /** As {@link #against(String)}, reaching the registry with these credentials and CA. */
-  public static EvolutionCheck against(String registryUrl, io.sluice.client.ClientOptions options) {
+  public static EvolutionCheck against(String registryUrl, ClientOptions options) {
     return new EvolutionCheck(registryUrl, options);
   }
 
   /** The schema a file name suggests: {@code .avsc} Avro, {@code .proto} Protobuf, {@code .json} JSON Schema. */
   public static Optional<SchemaType> typeOfFile(String fileName) {
-    String f = fileName.toLowerCase(java.util.Locale.ROOT);
+    String f = fileName.toLowerCase(Locale.ROOT);
     if (f.endsWith(".avsc") || f.endsWith(".avro")) {
       return Optional.of(SchemaType.AVRO);
     }

@@ -5,6 +5,8 @@ import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
+import io.sluice.http.ServerOptions;
+import io.sluice.http.web.Role;
 import io.sluice.registry.service.RegistryRefusal;
 import io.sluice.registry.service.RegistryService;
 import io.sluice.http.Json;
@@ -30,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,15 +53,13 @@ public final class RestApi {
     this.state = service.state();
   }
 
-  /** Starts the API on {@code host:port} (0 picks a free port), reading request bodies up to the limit. */
-  public static HttpServer start(String host, int port, long maxRequestBytes, RegistryState state,
-      KafkaLogStore store, Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker,
-      io.sluice.http.web.WebConfig web) {
+  /** Starts the API as the options say (port 0 picks a free port). */
+  public static HttpServer start(ServerOptions options, RegistryState state, KafkaLogStore store,
+      Map<SchemaType, SchemaProvider> providers, CompatibilityChecker checker) {
     RestApi api = new RestApi(new RegistryService(state, store, providers, checker));
     // Confluent's Jersey refuses a query string that does not decode; Sluice answers it 400 in Confluent's shape.
-    return api.routes(HttpServer.builder("registry").host(host).port(port).maxThreads(64)
-        .maxRequestBytes(maxRequestBytes).refuseUndecodableQuery()
-        .webConfig(web).access(RestApi::requiredRole)
+    return api.routes(HttpServer.builder("registry", options).maxThreads(64).refuseUndecodableQuery()
+        .access(RestApi::requiredRole)
         // Confluent's codes for these: 40101 unauthenticated, 40301 denied.
         .refusal((status, message) -> error(status, status == 401 ? 40101 : 40301, message))).start();
   }
@@ -67,13 +68,13 @@ public final class RestApi {
    * Reading needs {@code read}: every GET, and the POSTs that only ask (a lookup, a compatibility check); anything
    * that writes a schema, a config or a mode, or deletes, needs {@code admin}.
    */
-  static io.sluice.http.web.Role requiredRole(String method, String path) {
+  static Role requiredRole(String method, String path) {
     if (method.equals("GET") || method.equals("HEAD")) {
-      return io.sluice.http.web.Role.READ;
+      return Role.READ;
     }
     boolean lookup = method.equals("POST") && path.matches("/subjects/[^/]+/?");
     boolean check = method.equals("POST") && path.startsWith("/compatibility/");
-    return lookup || check ? io.sluice.http.web.Role.READ : io.sluice.http.web.Role.ADMIN;
+    return lookup || check ? Role.READ : Role.ADMIN;
   }
 
   private HttpServer.Builder routes(HttpServer.Builder b) {
@@ -217,7 +218,7 @@ public final class RestApi {
   }
 
   /** With {@code verbose}, an invalid schema is an incompatible answer naming the parser's complaint, as in Confluent. */
-  private HttpResponse compatibility(HttpRequest req, java.util.function.Supplier<List<String>> check) {
+  private HttpResponse compatibility(HttpRequest req, Supplier<List<String>> check) {
     List<String> messages;
     try {
       messages = check.get();

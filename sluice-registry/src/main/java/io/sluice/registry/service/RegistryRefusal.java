@@ -1,5 +1,7 @@
 package io.sluice.registry.service;
 
+import java.util.List;
+
 /**
  * A request the registry's rules refuse, with its kind and Confluent's wording of it. Thrown from a decision, it
  * leaves the log untouched.
@@ -66,7 +68,7 @@ public final class RegistryRefusal extends RuntimeException {
     return new RegistryRefusal(Kind.SUBJECT_MODE_NOT_FOUND, "Subject '" + subject + "' does not have subject-level mode configured");
   }
 
-  public static RegistryRefusal incompatible(String subject, java.util.List<String> messages) {
+  public static RegistryRefusal incompatible(String subject, List<String> messages) {
     return new RegistryRefusal(Kind.INCOMPATIBLE, "Schema being registered is incompatible with an earlier schema for subject \""
         + subject + "\", details: " + messages);
   }

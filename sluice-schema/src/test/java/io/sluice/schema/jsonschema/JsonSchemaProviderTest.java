@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.schema.testing.TickingClock;
 import io.sluice.schema.ComparisonBudgetExceededException;
 import io.sluice.schema.CompatibilityPolicy;
 import io.sluice.schema.Dependency;
@@ -14,6 +13,7 @@ import io.sluice.schema.Incompatibility;
 import io.sluice.schema.ParsedSchema;
 import io.sluice.schema.SchemaReference;
 import io.sluice.schema.SchemaType;
+import io.sluice.testing.TestClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -51,7 +51,7 @@ class JsonSchemaProviderTest {
 
   @Test
   void budgetIsMeasuredWithTheInjectedClock() throws Exception {
-    Clock ticking = new TickingClock();
+    Clock ticking = TestClock.ticking();
     JsonSchemaProvider slow = new JsonSchemaProvider(ticking, Duration.ofMillis(100));
     ParsedSchema a = slow.parse(recursiveOneOf(20, 10), List.of(), List.of());
     ParsedSchema b = slow.parse(recursiveOneOf(20, 20), List.of(), List.of());

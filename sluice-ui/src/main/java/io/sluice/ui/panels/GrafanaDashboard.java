@@ -1,5 +1,6 @@
 package io.sluice.ui.panels;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +22,7 @@ public final class GrafanaDashboard {
   public static String json() {
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(model());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -23,11 +23,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +111,7 @@ public final class Site {
   }
 
   /** A page: the login without a session, the password page while the password must change. */
-  private HttpResponse page(HttpRequest r, boolean passwordPage, java.util.function.Function<Session, HttpResponse> h) {
+  private HttpResponse page(HttpRequest r, boolean passwordPage, Function<Session, HttpResponse> h) {
     Optional<Session> s = session(r);
     if (s.isEmpty()) {
       return redirect("/login");
@@ -120,7 +123,7 @@ public final class Site {
   }
 
   /** A data endpoint: 401 without a session, 403 until the default password is changed. */
-  private HttpResponse api(HttpRequest r, java.util.function.Function<Session, HttpResponse> h) {
+  private HttpResponse api(HttpRequest r, Function<Session, HttpResponse> h) {
     Optional<Session> s = session(r);
     if (s.isEmpty()) {
       return json(401, JSON.createObjectNode().put("error", "login required"));
@@ -229,7 +232,7 @@ public final class Site {
       return json(502, JSON.createObjectNode().put("error", "the metrics server answered " + states.status() + ": "
           + body.path("error").asText(states.body())));
     }
-    Set<String> pipelines = new java.util.TreeSet<>();
+    Set<String> pipelines = new TreeSet<>();
     Set<String> connectors = new LinkedHashSet<>();
     for (JsonNode s : body.path("data").path("result")) {
       String pipeline = s.path("metric").path("pipeline").asText(s.path("metric").path("connector").asText());
@@ -262,7 +265,7 @@ public final class Site {
 
   /** The alerts firing now for the pipeline's connectors (or carrying its pipeline label). */
   private HttpResponse alerts(HttpRequest r) {
-    Set<String> connectors = new java.util.HashSet<>(r.params("connector"));
+    Set<String> connectors = new HashSet<>(r.params("connector"));
     String pipeline = r.param("pipeline").orElse("");
     Upstream.Answer a = upstream.activeAlerts();
     if (a.status() != 200) {

@@ -5,38 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.TestClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AuthTest {
   @TempDir Path dir;
-
-  /** A clock the test moves. */
-  static final class Ticking extends Clock {
-    Instant now = Instant.parse("2026-11-25T10:00:00Z");
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @Test
   void theDefaultAccountMustChangeItsPasswordAndBadPasswordsAreRefused() throws Exception {
@@ -61,7 +40,7 @@ class AuthTest {
 
   @Test
   void failedLoginsAreSlowedPerUserAndPerAddress() {
-    Ticking clock = new Ticking();
+    TestClock clock = new TestClock(Instant.parse("2026-11-25T10:00:00Z"));
     LoginThrottle t = new LoginThrottle(clock);
     for (int i = 0; i < LoginThrottle.FREE; i++) {
       assertEquals(Duration.ZERO, t.wait("admin", "10.0.0.1"));
@@ -70,7 +49,7 @@ class AuthTest {
     assertEquals(Duration.ofSeconds(1), t.wait("admin", "10.0.0.2"), "the user, from anywhere");
     assertEquals(Duration.ofSeconds(1), t.wait("other", "10.0.0.1"), "the address, for any user");
     assertEquals(Duration.ZERO, t.wait("other", "10.0.0.2"));
-    clock.now = clock.now.plusSeconds(1);
+    clock.advance(Duration.ofSeconds(1));
     t.failed("admin", "10.0.0.1");
     assertEquals(Duration.ofSeconds(2), t.wait("admin", "10.0.0.1"), "each failure doubles the wait");
     for (int i = 0; i < 20; i++) {
@@ -83,17 +62,17 @@ class AuthTest {
 
   @Test
   void sessionsExpireWhenIdleAndAfterTheirLifetime() {
-    Ticking clock = new Ticking();
+    TestClock clock = new TestClock(Instant.parse("2026-11-25T10:00:00Z"));
     Sessions sessions = new Sessions(clock);
     Sessions.Session s = sessions.start("ops", false, "hash");
     assertFalse(s.toString().contains(s.id()) || s.toString().contains(s.csrf()));
-    clock.now = clock.now.plus(Sessions.IDLE.minusMinutes(1));
+    clock.advance(Sessions.IDLE.minusMinutes(1));
     assertTrue(sessions.find(s.id()).isPresent());
-    clock.now = clock.now.plus(Sessions.IDLE.plusMinutes(1));
+    clock.advance(Sessions.IDLE.plusMinutes(1));
     assertTrue(sessions.find(s.id()).isEmpty(), "idle too long");
     Sessions.Session busy = sessions.start("ops", false, "hash");
     for (int i = 0; i < 13; i++) {
-      clock.now = clock.now.plus(Duration.ofMinutes(59));
+      clock.advance(Duration.ofMinutes(59));
       sessions.find(busy.id());
     }
     assertTrue(sessions.find(busy.id()).isEmpty(), "past its lifetime however busy");

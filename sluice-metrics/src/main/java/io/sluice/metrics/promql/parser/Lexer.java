@@ -2,6 +2,7 @@ package io.sluice.metrics.promql.parser;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Splits a PromQL query into tokens. Keywords stay identifiers; the parser decides by position. */
 final class Lexer {
@@ -59,7 +60,7 @@ final class Lexer {
           pos++;
         }
         String word = in.substring(start, pos);
-        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        String lower = word.toLowerCase(Locale.ROOT);
         if (lower.equals("inf") || lower.equals("nan")) {
           out.add(new Token(Kind.NUMBER, word, start));
         } else {

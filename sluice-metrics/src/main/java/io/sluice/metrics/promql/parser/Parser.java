@@ -525,7 +525,7 @@ public final class Parser {
         Token op = next();
         Matcher.Type type = switch (op.kind()) {
           case EQL -> Matcher.Type.EQ;
-          case NEQ -> Matcher.Type.NEQ;
+          case NEQ -> Matcher.Type.NE;
           case EQL_REGEX -> Matcher.Type.RE;
           case NEQ_REGEX -> Matcher.Type.NRE;
           default -> throw error(op, "unexpected " + op.describe() + " in label matching, expected label matching "
@@ -539,7 +539,7 @@ public final class Parser {
           throw error(l, "metric name must not be set twice: \"" + name + "\" or \"" + v.text() + "\"");
         }
         try {
-          matchers.add(Matcher.of(type, l.text(), v.text()));
+          matchers.add(Matcher.of(l.text(), type, v.text()));
         } catch (IllegalArgumentException e) {
           throw error(v, e.getMessage());
         }

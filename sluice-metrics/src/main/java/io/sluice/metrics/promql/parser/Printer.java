@@ -3,6 +3,7 @@ package io.sluice.metrics.promql.parser;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -33,7 +34,7 @@ final class Printer {
   }
 
   static String duration(long ms) {
-    return GoDuration.format(java.time.Duration.ofMillis(ms));
+    return GoDuration.format(Duration.ofMillis(ms));
   }
 
   static String selector(Expr.VectorSelector s) {

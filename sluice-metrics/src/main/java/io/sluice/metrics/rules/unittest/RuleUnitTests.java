@@ -3,6 +3,7 @@ package io.sluice.metrics.rules.unittest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.gofmt.GoFloat;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.Engine;
@@ -227,7 +228,7 @@ public final class RuleUnitTests {
     }
     TreeSet<String> gotSet = new TreeSet<>();
     for (Value.Sample s : got) {
-      gotSet.add(s.labels() + " " + io.sluice.gofmt.GoFloat.format(s.v()));
+      gotSet.add(s.labels() + " " + GoFloat.format(s.v()));
     }
     TreeSet<String> expSet = new TreeSet<>();
     for (Iterator<JsonNode> it = pt.path("exp_samples").elements(); it.hasNext(); ) {
@@ -235,7 +236,7 @@ public final class RuleUnitTests {
       Labels l = metric(es.path("labels").asText("{}"));
       double v = es.path("value").isNumber() ? es.path("value").asDouble()
           : SeriesNotation.number(es.path("value").asText());
-      expSet.add(l + " " + io.sluice.gofmt.GoFloat.format(v));
+      expSet.add(l + " " + GoFloat.format(v));
     }
     if (!gotSet.equals(expSet) || got.size() != pt.path("exp_samples").size()) {
       errs.add("    expr: \"" + exprText + "\", time: " + Parser.formatDuration(t) + ",\n        exp: " + expSet

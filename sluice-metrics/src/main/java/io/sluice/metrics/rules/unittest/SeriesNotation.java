@@ -3,6 +3,7 @@ package io.sluice.metrics.rules.unittest;
 import io.sluice.metrics.model.StaleNaN;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,7 +71,7 @@ public final class SeriesNotation {
 
   static double number(String s) {
     String x = s.strip();
-    switch (x.toLowerCase(java.util.Locale.ROOT)) {
+    switch (x.toLowerCase(Locale.ROOT)) {
       case "inf", "+inf":
         return Double.POSITIVE_INFINITY;
       case "-inf":

@@ -1,14 +1,9 @@
-package io.sluice.http.testing;
+package io.sluice.testing;
 
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.cert.X509Certificate;
-import java.time.Instant;
-import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -18,11 +13,8 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A certificate authority of a test's own, as an operator runs a private one: its certificate in {@code <name>.crt}
@@ -48,12 +40,12 @@ public final class TestCa {
 
   /** A new CA named {@code name}, its certificate written to {@code dir/<name>.crt}. */
   public static TestCa create(Path dir, String name) throws Exception {
-    KeyPair keys = keyPair();
+    KeyPair keys = Certificates.ec();
     X500Name subject = new X500Name("CN=" + name);
-    JcaX509v3CertificateBuilder b = builder(subject, BigInteger.ONE, subject, keys);
+    JcaX509v3CertificateBuilder b = Certificates.builder(subject, BigInteger.ONE, subject, keys.getPublic());
     b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
     b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-    Path file = Files.writeString(dir.resolve(name + ".crt"), pem(sign(b, keys)));
+    Path file = Files.writeString(dir.resolve(name + ".crt"), Certificates.pem(Certificates.sign(b, "SHA256withECDSA", keys.getPrivate())));
     return new TestCa(dir, keys, subject, file);
   }
 
@@ -73,39 +65,14 @@ public final class TestCa {
   }
 
   private Issued issue(String cn, KeyPurposeId purpose, GeneralNames altNames) throws Exception {
-    KeyPair pair = keyPair();
-    JcaX509v3CertificateBuilder b = builder(name, BigInteger.valueOf(serial.getAndIncrement()),
-        new X500Name("CN=" + cn), pair);
+    KeyPair pair = Certificates.ec();
+    JcaX509v3CertificateBuilder b = Certificates.builder(name, BigInteger.valueOf(serial.getAndIncrement()),
+        new X500Name("CN=" + cn), pair.getPublic());
     b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
     if (altNames != null) {
       b.addExtension(Extension.subjectAlternativeName, false, altNames);
     }
-    return new Issued(Files.writeString(dir.resolve(cn + ".crt"), pem(sign(b, keys))),
-        Files.writeString(dir.resolve(cn + ".key"), pem(new JcaPKCS8Generator(pair.getPrivate(), null))));
-  }
-
-  private static KeyPair keyPair() throws Exception {
-    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-    g.initialize(256);
-    return g.generateKeyPair();
-  }
-
-  private static JcaX509v3CertificateBuilder builder(X500Name issuer, BigInteger serial, X500Name subject,
-      KeyPair subjectKeys) {
-    return new JcaX509v3CertificateBuilder(issuer, serial, Date.from(Instant.now().minusSeconds(60)),
-        Date.from(Instant.now().plusSeconds(86_400)), subject, subjectKeys.getPublic());
-  }
-
-  private static X509Certificate sign(JcaX509v3CertificateBuilder b, KeyPair signer) throws Exception {
-    return new JcaX509CertificateConverter().getCertificate(
-        b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
-  }
-
-  private static String pem(Object o) throws Exception {
-    StringWriter out = new StringWriter();
-    try (JcaPEMWriter w = new JcaPEMWriter(out)) {
-      w.writeObject(o);
-    }
-    return out.toString();
+    return new Issued(Files.writeString(dir.resolve(cn + ".crt"), Certificates.pem(Certificates.sign(b, "SHA256withECDSA", keys.getPrivate()))),
+        Files.writeString(dir.resolve(cn + ".key"), Certificates.pem(new JcaPKCS8Generator(pair.getPrivate(), null))));
   }
 }
