@@ -7,16 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.app.PackagedSluice.Run;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,47 +56,19 @@ class InstallIT {
   void upRunsWhatTheFolderHoldsAnswersConnectorsListAndStopsOnSigterm() throws Exception {
     Path work = Files.createDirectories(dir.resolve("work"));
     int connectPort = freePort();
-    List<String> command = new ArrayList<>(List.of(home.resolve("bin/sluice").toString(), "up",
-        "--config", home.resolve("conf/sluice.yaml").toString()));
+    List<String> command = new ArrayList<>(List.of("--config", home.resolve("conf/sluice.yaml").toString()));
     for (String flag : List.of("--kafka-port", "--registry-port", "--metrics-port", "--alerts-port",
         "--exporter-port", "--ui-port")) {
       command.addAll(List.of(flag, String.valueOf(freePort())));
     }
     command.addAll(List.of("--connect-port", String.valueOf(connectPort)));
-    Path stderr = dir.resolve("up.stderr");
-    ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectError(stderr.toFile());
-    pb.environment().remove("SLUICE_NO_CDS");
-    pb.environment().remove("SLUICE_CDS_DIR");
-    Process up = pb.start();
-    List<String> out = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch ready = new CountDownLatch(1);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          out.add(line);
-          if (line.startsWith("sluice ready")) {
-            ready.countDown();
-          }
-        }
-      } catch (java.io.IOException ended) {
-        // The process ended; the assertions say how.
-      }
-    }, "installed-up-stdout");
-    reader.setDaemon(true);
-    reader.start();
+    PackagedSluice.Up up = PackagedSluice.up(home.resolve("bin/sluice"), work, command, true);
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-      while (!ready.await(200, TimeUnit.MILLISECONDS) && up.isAlive() && System.nanoTime() < deadline) {
-        // Waiting for the ready line; a process that ended fails below at once.
-      }
-      assertEquals(0, ready.getCount(), () -> "no ready line; stdout " + out + "\nstderr " + read(stderr));
       String connect = "http://127.0.0.1:" + connectPort;
-      assertTrue(out.stream().anyMatch(l -> l.startsWith("sluice ready") && l.contains("connect=" + connect)),
-          out::toString);
+      assertTrue(up.readyLine().contains("connect=" + connect), up.readyLine());
       // Both planes run the unpacked jars, with the heaps of the shipped configuration.
       for (String plane : List.of("data", "control")) {
-        List<String> args = List.of(PackagedSluice.plane(new PackagedSluice.Up(up, out, stderr), plane).info()
-            .arguments().orElseThrow());
+        List<String> args = List.of(PackagedSluice.plane(up, plane).info().arguments().orElseThrow());
         assertEquals(home.resolve("lib") + "/*", args.get(args.indexOf("-cp") + 1), args::toString);
         assertTrue(args.contains(plane.equals("data") ? "-Xmx1g" : "-Xmx512m"), args::toString);
       }
@@ -111,18 +78,17 @@ class InstallIT {
       assertEquals(0, list.exit(), list::toString);
       assertEquals("no connectors on " + connect, list.out().strip(), list::toString);
 
-      new ProcessBuilder("kill", "-TERM", String.valueOf(up.pid())).start().waitFor();
       // The first start after an install records the class-data archives as each JVM exits: more than a plain stop.
-      assertTrue(up.waitFor(240, TimeUnit.SECONDS), "bin/sluice up did not stop within 240 s of SIGTERM");
-      reader.join(5000);
-      assertEquals(0, up.exitValue(), () -> "exit after SIGTERM; stdout " + out + "\nstderr " + read(stderr));
-      assertTrue(out.contains("sluice stopped"), out::toString);
+      new ProcessBuilder("kill", "-TERM", String.valueOf(up.process().pid())).start().waitFor();
+      assertTrue(up.process().waitFor(240, TimeUnit.SECONDS), "bin/sluice up did not stop within 240 s of SIGTERM");
+      assertEquals(0, up.process().exitValue(), () -> "exit after SIGTERM; stdout " + up.out() + "\nstderr "
+          + read(up.stderr()));
       for (String archive : List.of("sluice.jsa", "sluice-data.jsa", "sluice-control.jsa")) {
         assertTrue(Files.size(home.resolve(archive)) > 0, archive + " recorded beside lib/ by the first clean stop");
       }
     } finally {
-      if (up.isAlive()) {
-        PackagedSluice.killAll(up);
+      if (up.process().isAlive()) {
+        PackagedSluice.killAll(up.process());
       }
     }
   }
@@ -132,7 +98,7 @@ class InstallIT {
   void versionSaysWhatTheBuildBundledEvenThroughALink() throws Exception {
     Path bin = Files.createDirectories(dir.resolve("usr/local/bin"));
     Files.createSymbolicLink(bin.resolve("sluice"), home.resolve("bin/sluice"));
-    Run version = runCommand(dir, bin.resolve("sluice").toString(), "version");
+    Run version = PackagedSluice.runWith(bin.resolve("sluice"), dir, "version");
     assertEquals(0, version.exit(), version::toString);
     List<String> lines = version.out().lines().toList();
     assertEquals("sluice " + System.getProperty("sluice.version"), lines.get(0), version::toString);
@@ -197,20 +163,6 @@ class InstallIT {
 
   /** {@code bin/sluice args} of the unpacked folder, in {@code workDir}. */
   private static Run run(Path workDir, String... args) throws Exception {
-    return runCommand(workDir, home.resolve("bin/sluice").toString(), args);
-  }
-
-  private static Run runCommand(Path workDir, String launcher, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(launcher));
-    command.addAll(List.of(args));
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(out.toFile())
-        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-    if (!p.waitFor(180, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(String.join(" ", command) + " did not finish in 180 s: " + read(out) + read(err));
-    }
-    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    return PackagedSluice.runWith(home.resolve("bin/sluice"), workDir, args);
   }
 }
