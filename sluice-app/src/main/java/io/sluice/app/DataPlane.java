@@ -133,7 +133,7 @@ final class DataPlane implements AutoCloseable {
    * When {@code kafka.client} asks for SASL and the broker is the embedded one, the broker requires it: the login of
    * the {@code sasl.username} shorthand is its one user.
    */
-  private static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
+  static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
     String protocol = config.withPrefix(SluiceConfig.KAFKA_CLIENT_PREFIX).getOrDefault("security.protocol", "PLAINTEXT");
     if (!protocol.startsWith("SASL_")) {
       return;

@@ -18,10 +18,12 @@ import picocli.CommandLine.Command;
 @Command(
     name = "sluice",
     mixinStandardHelpOptions = true,
-    version = "sluice 0.1.0",
+    versionProvider = Versions.Provider.class,
     description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
     subcommands = {
         UpCommand.class,
+        VersionCommand.class,
+        CheckConfigCommand.class,
         PlaneCommand.class,
         KafkaCommand.class,
         ConnectorsCommand.class,

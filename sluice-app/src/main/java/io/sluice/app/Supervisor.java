@@ -41,6 +41,12 @@ final class Supervisor implements AutoCloseable {
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
   /** ... and falls back to the first once a plane has stayed up this long. */
   static final Duration STABLE = Duration.ofSeconds(60);
+  /**
+   * How long each plane is given to stop in order after SIGTERM before it is killed: the control plane, then the data
+   * plane (Connect's tasks flush their offsets). A service manager must wait at least their sum for {@code sluice up}.
+   */
+  static final Duration CONTROL_STOP = Duration.ofSeconds(60);
+  static final Duration DATA_STOP = Duration.ofSeconds(90);
   /** What the JVM exits with under {@code -XX:+ExitOnOutOfMemoryError}. */
   private static final int OUT_OF_MEMORY = 3;
 
@@ -275,7 +281,7 @@ final class Supervisor implements AutoCloseable {
       }
       p.destroy();
       try {
-        if (!p.waitFor(plane == Plane.DATA ? 90 : 60, TimeUnit.SECONDS)) {
+        if (!p.waitFor((plane == Plane.DATA ? DATA_STOP : CONTROL_STOP).toSeconds(), TimeUnit.SECONDS)) {
           log.warn("{} did not stop within its time; killing it", plane.what);
           p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
@@ -305,6 +311,10 @@ final class Supervisor implements AutoCloseable {
       if (home != null) {
         c.add("-Dsluice.home=" + home);
       }
+      String cds = System.getProperty("sluice.cds.dir");
+      if (cds != null) {
+        c.add("-Dsluice.cds.dir=" + cds);
+      }
       c.add("-Dsluice.plane=" + plane.name);
       c.add("-cp");
       c.add(home != null ? Path.of(home, "lib").toString() + "/*" : System.getProperty("java.class.path"));
@@ -314,7 +324,8 @@ final class Supervisor implements AutoCloseable {
 
     /**
      * Class-data sharing as the launcher does for single commands: an archive per plane, recorded by the first clean
-     * run after a build and mapped by every later start, which halves the time to ready.
+     * run after a build and mapped by every later start, which halves the time to ready. Where the archives' folder
+     * cannot be written (an installation owned by another user, without {@code SLUICE_CDS_DIR}), none is recorded.
      */
     private List<String> classDataSharing() {
       Optional<Path> archive = archive();
@@ -322,24 +333,29 @@ final class Supervisor implements AutoCloseable {
         return List.of();
       }
       Path a = archive.get();
+      recording = false;
       if (Files.isRegularFile(a) && !newerJars(a)) {
-        recording = false;
         return List.of("-XX:SharedArchiveFile=" + a);
+      }
+      if (!Files.isWritable(a.getParent())) {
+        return List.of();
       }
       recording = true;
       return List.of("-XX:ArchiveClassesAtExit=" + a + "." + ProcessHandle.current().pid());
     }
 
+    /** The plane's archive: in {@code sluice.cds.dir} as the launcher sets it, else in the distribution's home. */
     private Optional<Path> archive() {
       String home = System.getProperty("sluice.home");
       if (home == null || System.getenv("SLUICE_NO_CDS") != null) {
         return Optional.empty();
       }
-      return Optional.of(Path.of(home, "sluice-" + plane.name + ".jsa"));
+      String dir = System.getProperty("sluice.cds.dir", home);
+      return Optional.of(Path.of(dir, "sluice-" + plane.name + ".jsa"));
     }
 
     private boolean newerJars(Path archive) {
-      try (Stream<Path> jars = Files.list(archive.getParent().resolve("lib"))) {
+      try (Stream<Path> jars = Files.list(Path.of(System.getProperty("sluice.home"), "lib"))) {
         long at = Files.getLastModifiedTime(archive).toMillis();
         return jars.anyMatch(j -> {
           try {

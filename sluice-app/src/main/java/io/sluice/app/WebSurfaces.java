@@ -8,6 +8,7 @@ import io.sluice.http.web.Role;
 import io.sluice.http.web.WebConfig;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.Optional;
  * any file Sluice reads.
  */
 final class WebSurfaces {
-  static final List<String> COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter", "ui");
+  static final List<String> COMPONENTS = SluiceConfig.WEB_COMPONENTS;
   static final String INTERNAL_USER = "sluice-internal";
 
   private final Map<String, WebConfig> configs;
@@ -44,27 +45,15 @@ final class WebSurfaces {
    * must share it, so the supervisor makes it once and hands it to each.
    */
   static WebSurfaces load(SluiceConfig config, String internalPassword) {
-    Optional<String> global = config.find(SluiceConfig.WEB_CONFIG_FILE);
-    Optional<String> globalRoles = config.find(SluiceConfig.WEB_ROLES_FILE);
     Map<String, WebConfig> loaded = new LinkedHashMap<>();
     for (String c : COMPONENTS) {
-      Optional<String> file = config.find(c + "." + SluiceConfig.WEB_CONFIG_FILE).or(() -> global);
-      Path roles = config.find(c + "." + SluiceConfig.WEB_ROLES_FILE).or(() -> globalRoles).map(Path::of)
-          .orElse(null);
       try {
-        if (file.isEmpty() && roles != null) {
-          throw new IllegalArgumentException("a roles file (" + roles + ") needs a web configuration with its users");
-        }
-        loaded.put(c, file.map(f -> WebConfig.load(Path.of(f), roles)).orElse(WebConfig.none()));
+        loaded.put(c, loadOne(config, c));
       } catch (IllegalArgumentException e) {
         throw new SluiceConfig.ConfigException("web configuration of the " + c + ": " + e.getMessage());
       }
     }
-    long tls = loaded.values().stream().filter(w -> w.tls() != null).count();
-    if (tls != 0 && tls != loaded.size()) {
-      throw new SluiceConfig.ConfigException("the web configurations of " + COMPONENTS + " must all serve TLS or "
-          + "none (Sluice's components reach each other with one scheme)");
-    }
+    String scheme = checkTogether(loaded);
     boolean anyAuth = loaded.values().stream().anyMatch(WebConfig::authenticates);
     String password = null;
     if (anyAuth) {
@@ -73,14 +62,69 @@ final class WebSurfaces {
       for (String c : COMPONENTS) {
         WebConfig w = loaded.get(c);
         if (w.authenticates()) {
-          if (w.users().containsKey(INTERNAL_USER)) {
-            throw new SluiceConfig.ConfigException(INTERNAL_USER + " is Sluice's own user; name yours otherwise");
-          }
           loaded.put(c, w.withUser(INTERNAL_USER, hash, Role.ADMIN));
         }
       }
     }
-    return new WebSurfaces(Map.copyOf(loaded), password, tls > 0 ? "https" : "http");
+    return new WebSurfaces(Map.copyOf(loaded), password, scheme);
+  }
+
+  /**
+   * Every problem of the web configurations and roles files, read as {@code sluice up} reads them but without starting
+   * anything (for {@code sluice check-config}); a file shared by several components is reported once, naming them.
+   */
+  static List<String> check(SluiceConfig config) {
+    Map<String, List<String>> componentsByProblem = new LinkedHashMap<>();
+    Map<String, WebConfig> loaded = new LinkedHashMap<>();
+    for (String c : COMPONENTS) {
+      try {
+        loaded.put(c, loadOne(config, c));
+      } catch (IllegalArgumentException e) {
+        componentsByProblem.computeIfAbsent(e.getMessage(), m -> new ArrayList<>()).add(c);
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    componentsByProblem.forEach((problem, components) -> problems.add("web configuration of "
+        + (components.size() == COMPONENTS.size() ? "every component" : "the " + String.join(", ", components)) + ": "
+        + problem));
+    if (problems.isEmpty()) {
+      try {
+        checkTogether(loaded);
+      } catch (SluiceConfig.ConfigException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    return problems;
+  }
+
+  /** The web configuration of one component: its own file or the global one, with its roles file if any. */
+  private static WebConfig loadOne(SluiceConfig config, String component) {
+    Optional<String> file = config.find(component + "." + SluiceConfig.WEB_CONFIG_FILE)
+        .or(() -> config.find(SluiceConfig.WEB_CONFIG_FILE));
+    Path roles = config.find(component + "." + SluiceConfig.WEB_ROLES_FILE)
+        .or(() -> config.find(SluiceConfig.WEB_ROLES_FILE)).map(Path::of).orElse(null);
+    if (file.isEmpty() && roles != null) {
+      throw new IllegalArgumentException("a roles file (" + roles + ") needs a web configuration with its users");
+    }
+    return file.map(f -> WebConfig.load(Path.of(f), roles)).orElse(WebConfig.none());
+  }
+
+  /**
+   * What must hold across the components: one scheme for all (the scheme returned), and no user of the operator's
+   * named as Sluice's internal one.
+   */
+  private static String checkTogether(Map<String, WebConfig> loaded) {
+    long tls = loaded.values().stream().filter(w -> w.tls() != null).count();
+    if (tls != 0 && tls != loaded.size()) {
+      throw new SluiceConfig.ConfigException("the web configurations of " + COMPONENTS + " must all serve TLS or "
+          + "none (Sluice's components reach each other with one scheme)");
+    }
+    for (WebConfig w : loaded.values()) {
+      if (w.authenticates() && w.users().containsKey(INTERNAL_USER)) {
+        throw new SluiceConfig.ConfigException(INTERNAL_USER + " is Sluice's own user; name yours otherwise");
+      }
+    }
+    return tls > 0 ? "https" : "http";
   }
 
   static String newPassword() {

@@ -72,7 +72,15 @@ final class PackagedSluice {
 
   /** Starts {@code ./sluice up args} in {@code dir} and returns once it printed its ready line. */
   static Up up(Path dir, List<String> args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString(), "up"));
+    return up(root().resolve("sluice"), dir, args, false);
+  }
+
+  /**
+   * Starts {@code launcher up args} in {@code dir} (the repository's {@code ./sluice}, or the {@code bin/sluice} of an
+   * unpacked archive), with or without class-data sharing, and returns once it printed its ready line.
+   */
+  static Up up(Path launcher, Path dir, List<String> args, boolean classDataSharing) throws Exception {
+    List<String> command = new ArrayList<>(List.of(launcher.toString(), "up"));
     command.addAll(args);
     if (!args.contains("--ui-port")) {
       // Tests run side by side: the dashboard's default port would be taken by the first.
@@ -80,7 +88,11 @@ final class PackagedSluice {
     }
     Path stderr = dir.resolve("up.stderr");
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile());
-    pb.environment().put("SLUICE_NO_CDS", "1");
+    if (classDataSharing) {
+      pb.environment().remove("SLUICE_NO_CDS");
+    } else {
+      pb.environment().put("SLUICE_NO_CDS", "1");
+    }
     Process up = pb.start();
     List<String> out = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
@@ -145,7 +157,12 @@ final class PackagedSluice {
 
   /** Runs {@code ./sluice args} in {@code dir}, in its own process, and waits for it. */
   static Run run(Path dir, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString()));
+    return runWith(root().resolve("sluice"), dir, args);
+  }
+
+  /** Runs {@code launcher args} in {@code dir}, in its own process, and waits for it. */
+  static Run runWith(Path launcher, Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
@@ -154,7 +171,7 @@ final class PackagedSluice {
         .start();
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError("./sluice " + String.join(" ", args) + " did not finish in 180 s: " + read(out)
+      throw new AssertionError(String.join(" ", command) + " did not finish in 180 s: " + read(out)
           + read(err));
     }
     return new Run(p.exitValue(), Files.readString(out), Files.readString(err));

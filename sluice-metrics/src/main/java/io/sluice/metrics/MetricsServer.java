@@ -20,6 +20,7 @@ import io.sluice.metrics.tsdb.Db;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.discovery.FileDiscovery;
 import io.sluice.metrics.notifier.Notifier;
+import io.sluice.metrics.rules.RuleFile;
 import io.sluice.metrics.rules.Ruler;
 import io.sluice.metrics.web.Api;
 import io.sluice.metrics.web.RulesApi;
@@ -31,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -310,6 +312,33 @@ public final class MetricsServer implements AutoCloseable {
     public MetricsServer start() {
       return new MetricsServer(this);
     }
+  }
+
+  /**
+   * Validates a configuration file and every rule file it names, as {@code promtool check config} does, without
+   * opening or binding anything: the list of problems (each rule file's with its path), empty when the server would
+   * start with it.
+   */
+  public static List<String> checkConfig(Path file) {
+    Config config;
+    List<Path> rules;
+    try {
+      config = Config.load(file);
+      rules = Ruler.resolve(config.ruleFiles(), file.toAbsolutePath().getParent());
+    } catch (IllegalArgumentException | RuleFile.RuleFileException e) {
+      return List.of(e.getMessage());
+    }
+    List<String> problems = new ArrayList<>();
+    for (Path rule : rules) {
+      try {
+        Ruler.loadGroups(List.of(rule), config.global().evaluationInterval());
+      } catch (RuleFile.RuleFileException e) {
+        e.errors().forEach(error -> problems.add(rule + ": " + error));
+      } catch (IllegalArgumentException e) {
+        problems.add(rule + ": " + e.getMessage());
+      }
+    }
+    return problems;
   }
 
   /** The bundled CDC alert rules, as a Prometheus rule file. */

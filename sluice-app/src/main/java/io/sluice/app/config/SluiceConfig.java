@@ -103,6 +103,20 @@ public record SluiceConfig(Map<String, String> values) {
   /** Prefix of raw broker properties for the embedded broker. */
   public static final String KAFKA_BROKER_PREFIX = "kafka.broker.";
 
+  /** The components with an HTTP surface, each of which may have {@code <component>.web.config.file} of its own. */
+  public static final List<String> WEB_COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter",
+      "ui");
+  /** Prefixes of raw settings handed to Kafka as they are. */
+  public static final List<String> PREFIXES = List.of(CONNECT_WORKER_PREFIX, KAFKA_CLIENT_PREFIX, KAFKA_BROKER_PREFIX);
+  /** Every other key Sluice reads, besides {@code <component>.web.config.file} and {@code .web.roles.file}. */
+  public static final List<String> KEYS = List.of(DATA_DIR, HOST, KAFKA_BOOTSTRAP, KAFKA_PORT, KAFKA_NODE_ID,
+      KAFKA_VOTERS, KAFKA_CLUSTER_ID, CONNECT_PORT, CONNECT_GROUP, PLUGIN_PATH, REGISTRY_PORT, REGISTRY_TOPIC,
+      REGISTRY_MAX_REQUEST, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION, METRICS_MAX_REQUEST, ALERTS_PORT,
+      ALERTS_CONFIG, ALERTS_STATE_TOPIC, ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, UI_PORT,
+      UI_METRICS_URL, UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE, UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE,
+      WEB_ROLES_FILE, CLUSTER_TOPIC, DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP,
+      CONTROL_PLANE_JAVA_OPTIONS);
+
   private static final Map<String, String> DEFAULTS = Map.ofEntries(
       Map.entry(DATA_DIR, "./data"),
       Map.entry(HOST, "127.0.0.1"),
@@ -132,6 +146,24 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(METRICS_MAX_REQUEST, "10MiB"),
       Map.entry(ALERTS_MAX_REQUEST, "4MiB"),
       Map.entry(EXPORTER_MAX_REQUEST, "64KiB"));
+
+  /** The default of every key that has one. */
+  public static Map<String, String> defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * Whether Sluice reads {@code key}: one of {@link #KEYS}, a component's web configuration or roles file, or a raw
+   * setting under one of {@link #PREFIXES}. Any other key in a file is ignored, most likely a typo.
+   */
+  public static boolean known(String key) {
+    if (KEYS.contains(key) || PREFIXES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length())) {
+      return true;
+    }
+    int dot = key.indexOf('.');
+    return dot > 0 && WEB_COMPONENTS.contains(key.substring(0, dot))
+        && List.of(WEB_CONFIG_FILE, WEB_ROLES_FILE).contains(key.substring(dot + 1));
+  }
 
   public SluiceConfig {
     values = Map.copyOf(values);
@@ -170,7 +202,8 @@ public record SluiceConfig(Map<String, String> values) {
     return new SluiceConfig(merged);
   }
 
-  static Map<String, String> readYaml(Path file) {
+  /** The keys a file sets, flattened to dotted paths, without the defaults. */
+  public static Map<String, String> readYaml(Path file) {
     if (!Files.isRegularFile(file)) {
       throw new ConfigException("config file " + file + " does not exist");
     }
