@@ -25,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,16 +60,31 @@ final class ControlPlane implements AutoCloseable {
     this.cluster = cluster;
     String host = config.host();
     Path dataDir = config.dataDir().toAbsolutePath();
+    // The registry reads its topic while the router reads its own and the metrics server and dashboard start: each
+    // waits on Kafka on its own, so one start overlaps the other.
+    CompletableFuture<SchemaRegistry> registryStart = CompletableFuture.supplyAsync(() -> startRegistry(config, host),
+        runnable -> {
+          Thread t = new Thread(runnable, "sluice-registry-start");
+          t.setDaemon(true);
+          t.start();
+        });
     try {
       startAlertRouter(config, host, dataDir);
       startMetricsServer(config, host, dataDir);
-      startRegistry(config, host);
       startDashboard(config, host, dataDir);
+      SchemaRegistry registry = registryStart.join();
+      started.push(registry::close);
+      urls.put("registry", registry.url());
       Map<String, String> all = new LinkedHashMap<>(dataUrls);
       all.putAll(urls);
       joinCluster(config, dataDir, all);
       WeakTopics.report(cluster, config.controlTopics());
+    } catch (CompletionException e) {
+      close();
+      throw e.getCause() instanceof RuntimeException r ? r : e;
     } catch (RuntimeException e) {
+      // A registry still starting is closed once it has.
+      registryStart.thenAccept(SchemaRegistry::close);
       close();
       throw e;
     }
@@ -224,8 +241,8 @@ final class ControlPlane implements AutoCloseable {
     }
   }
 
-  private void startRegistry(SluiceConfig config, String host) {
-    SchemaRegistry registry = SchemaRegistry.builder()
+  private SchemaRegistry startRegistry(SluiceConfig config, String host) {
+    return SchemaRegistry.builder()
         .cluster(cluster)
         .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
         .host(host)
@@ -233,8 +250,6 @@ final class ControlPlane implements AutoCloseable {
         .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
         .webConfig(web.of("registry"))
         .start();
-    started.push(registry::close);
-    urls.put("registry", registry.url());
   }
 
   @Override
