@@ -32,7 +32,7 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     Pattern p = null;
     if (type.isRegex()) {
       try {
-        p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
+        p = Pattern.compile("^(?:" + value + ")$");
       } catch (PatternSyntaxException e) {
         throw new IllegalArgumentException("invalid regular expression " + quote(value) + ": " + e.getDescription(), e);
       }

@@ -404,7 +404,8 @@ public final class Parser {
     if (after.kind() == Kind.LPAREN) {
       Function f = Function.byName(word);
       if (f == null) {
-        throw error(t, "unknown function with name \"" + word + "\"");
+        String why = Function.whyUnsupported(word);
+        throw error(t, why != null ? why : "unknown function with name \"" + word + "\"");
       }
       return call(t, f);
     }
