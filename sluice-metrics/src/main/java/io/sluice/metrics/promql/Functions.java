@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
@@ -46,9 +45,9 @@ final class Functions {
     simple("floor", Math::floor);
     simple("exp", Math::exp);
     simple("sqrt", Math::sqrt);
-    simple("ln", Math::log);
-    simple("log2", v -> Math.log(v) / Math.log(2));
-    simple("log10", Math::log10);
+    simple("ln", Functions::goLog);
+    simple("log2", Functions::goLog2);
+    simple("log10", v -> goLog(v) * (1 / Math.log(10)));
     simple("sgn", v -> Double.isNaN(v) ? v : Math.signum(v));
     simple("sin", Math::sin);
     simple("cos", Math::cos);
@@ -172,15 +171,15 @@ final class Functions {
       if (max < min) {
         return Result.vector(List.of());
       }
-      return map(a.get(0), t, v -> Math.max(min, Math.min(max, v)));
+      return map(a.get(0), t, v -> goMax(min, goMin(max, v)));
     });
     TABLE.put("clamp_min", (ev, c, a, t) -> {
       double min = a.get(1).scalar();
-      return map(a.get(0), t, v -> Math.max(min, v));
+      return map(a.get(0), t, v -> goMax(min, v));
     });
     TABLE.put("clamp_max", (ev, c, a, t) -> {
       double max = a.get(1).scalar();
-      return map(a.get(0), t, v -> Math.min(max, v));
+      return map(a.get(0), t, v -> goMin(max, v));
     });
     TABLE.put("round", (ev, c, a, t) -> {
       double toNearest = a.size() > 1 ? a.get(1).scalar() : 1;
@@ -231,6 +230,53 @@ final class Functions {
       }
       return map(a.get(0), t, v -> ofAbsoluteSeconds.applyAsLong(GoCalendar.abs(GoCalendar.goInt64(v))));
     });
+  }
+
+  /**
+   * Go's math.Log as Prometheus runs it on amd64, in assembly that reads a subnormal's exponent field as it stands
+   * (no normalization): a positive subnormal x gives log(0.5 + its mantissa bits) - 1022 ln 2, about -709.09.
+   */
+  static double goLog(double x) {
+    if (x > 0 && x < Double.MIN_NORMAL) {
+      double f = Double.longBitsToDouble((Double.doubleToRawLongBits(x) & 0x000FFFFFFFFFFFFFL) | 0x3FE0000000000000L);
+      return Math.log(f) - 1022 * Math.log(2);
+    }
+    return Math.log(x);
+  }
+
+  /** Go's math.Max: +Inf wins even over NaN; otherwise NaN wins; +0 is above -0. */
+  static double goMax(double x, double y) {
+    if (x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Math.max(x, y);
+  }
+
+  /** Go's math.Min: -Inf wins even over NaN; otherwise NaN wins; -0 is below +0. */
+  static double goMin(double x, double y) {
+    if (x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY) {
+      return Double.NEGATIVE_INFINITY;
+    }
+    return Math.min(x, y);
+  }
+
+  /** Go's math.Log2: x as frac × 2^exp with frac in [0.5, 1); exact for powers of two. */
+  static double goLog2(double x) {
+    if (!(x > 0) || Double.isInfinite(x)) {
+      return Math.log(x);
+    }
+    int shift = 0;
+    if (x < Double.MIN_NORMAL) {
+      x *= 0x1p52;
+      shift = 52;
+    }
+    int exp = Math.getExponent(x) + 1;
+    double frac = Math.scalb(x, -exp);
+    exp -= shift;
+    if (frac == 0.5) {
+      return exp - 1;
+    }
+    return goLog(frac) * (1 / Math.log(2)) + exp;
   }
 
   /** Inverse hyperbolic sine; Java's Math has none. Accurate near zero (log1p) and for huge arguments (no x*x). */
@@ -523,21 +569,9 @@ final class Functions {
     return Result.vector(out);
   }
 
+  /** A bucket bound as Prometheus reads it: Go's strconv.ParseFloat. */
   static double parseGoFloat(String s) {
-    String x = s.trim();
-    switch (x.toLowerCase(Locale.ROOT)) {
-      case "+inf", "inf", "+infinity", "infinity":
-        return Double.POSITIVE_INFINITY;
-      case "-inf", "-infinity":
-        return Double.NEGATIVE_INFINITY;
-      case "nan":
-        return Double.NaN;
-      default:
-        if (x.isEmpty() || !x.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?0[xX][0-9a-fA-F]+")) {
-          throw new NumberFormatException(s);
-        }
-        return x.toLowerCase(Locale.ROOT).contains("0x") ? (double) Long.decode(x) : Double.parseDouble(x);
-    }
+    return GoFloat.parse(s);
   }
 
   /** Prometheus's classic-histogram quantile: linear interpolation inside the bucket holding the rank. */
