@@ -81,6 +81,10 @@ final class DifferentialCorpus {
       q.add("holt_winters(" + GAUGE + "[10m], " + bad + ")");
     }
     q.add("holt_winters(nonexistent[10m], 2, 2)");
+    q.add("holt_winters(rate(" + COUNTER + "[5m])[30m:1m], 0.3, 0.3)");
+    q.add("holt_winters(" + GAUGE + "[10m], scalar(dt_queue_depth{instance=\"i0\"}) / 10, 0.5)");
+    q.add("predict_linear(rate(" + COUNTER + "[5m])[30m:1m], 600)");
+    q.add("deriv(dt_stale[10m:30s])");
     for (String d : List.of("600", "-300", "0", "NaN", "Inf")) {
       q.add("predict_linear(" + GAUGE + "[10m], " + d + ")");
       q.add("predict_linear(dt_special[10m], " + d + ")");

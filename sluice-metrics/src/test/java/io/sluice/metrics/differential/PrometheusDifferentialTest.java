@@ -169,8 +169,9 @@ class PrometheusDifferentialTest {
     List<String> corpus = DifferentialCorpus.queries(T0, TEND);
     List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.concurrent.atomic.AtomicInteger compared = new java.util.concurrent.atomic.AtomicInteger();
+    // The last sample, a lookback from it, and a millisecond past it; an odd time; just after the stale markers.
     long[] instants = {TEND, TEND - 450_000, T0 + 3_600_000 + 13_456, T0 + DifferentialData.STALE_AT * 15_000 + 2_000,
-        TEND + 290_000};
+        TEND + 300_000, TEND + 300_001};
     // Two threads: one query at a time per server each, so neither server is the bottleneck of the other.
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
