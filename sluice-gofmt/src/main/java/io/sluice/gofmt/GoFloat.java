@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.io.NumberOutput;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A float64 printed as Go prints it, so that Sluice's APIs, pages and templates show the very string Prometheus and
@@ -66,7 +68,7 @@ public final class GoFloat {
       negative = x.charAt(0) == '-';
       x = x.substring(1);
     }
-    String lower = x.toLowerCase(java.util.Locale.ROOT);
+    String lower = x.toLowerCase(Locale.ROOT);
     if (lower.equals("inf") || lower.equals("infinity")) {
       return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
     }
@@ -83,10 +85,10 @@ public final class GoFloat {
     return negative ? -v : v;
   }
 
-  private static final java.util.regex.Pattern DECIMAL =
-      java.util.regex.Pattern.compile("([0-9_]+\\.?[0-9_]*|\\.[0-9_]+)([eE][+-]?[0-9_]+)?");
-  private static final java.util.regex.Pattern HEX =
-      java.util.regex.Pattern.compile("0[xX]([0-9a-fA-F_]+\\.?[0-9a-fA-F_]*|\\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+");
+  private static final Pattern DECIMAL =
+      Pattern.compile("([0-9_]+\\.?[0-9_]*|\\.[0-9_]+)([eE][+-]?[0-9_]+)?");
+  private static final Pattern HEX =
+      Pattern.compile("0[xX]([0-9a-fA-F_]+\\.?[0-9a-fA-F_]*|\\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+");
 
   /** Go's rule: an underscore only between two digits, or between a base prefix and a digit. */
   private static boolean underscoresOk(String s) {

@@ -3,6 +3,7 @@ package io.sluice.gofmt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Expected strings are Go's: strconv.FormatFloat and fmt.Sprintf on the same float64. */
@@ -30,7 +31,7 @@ class GoFloatTest {
     assertEquals("231845256772633250", GoFloat.format(2.31845256772633248E17));
     assertEquals("6.84798354874497e+18", GoFloat.formatE(6.8479835487449702E18));
     assertEquals("3.1526711628916387e+25", GoFloat.formatE(3.1526711628916386E25));
-    java.util.Random r = new java.util.Random(7);
+    Random r = new Random(7);
     for (int i = 0; i < 20_000; i++) {
       double v = Double.longBitsToDouble(r.nextLong() & 0x7fefffffffffffffL);
       assertEquals(v, Double.parseDouble(GoFloat.formatE(v)), GoFloat.formatE(v));

@@ -6,6 +6,7 @@ import io.sluice.metrics.promql.parser.AggregateOp;
 import io.sluice.metrics.promql.parser.Expr;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -158,7 +159,7 @@ final class Aggregations {
             continue;
           }
           int n = heap.size() - 1;
-          java.util.Collections.swap(heap, 0, n);
+          Collections.swap(heap, 0, n);
           down(heap, 0, n, top);
           heap.remove(n);
         }
@@ -184,7 +185,7 @@ final class Aggregations {
       if (i == j || !less(h, j, i, top)) {
         break;
       }
-      java.util.Collections.swap(h, i, j);
+      Collections.swap(h, i, j);
       j = i;
     }
   }
@@ -203,7 +204,7 @@ final class Aggregations {
       if (!less(h, j, i, top)) {
         break;
       }
-      java.util.Collections.swap(h, i, j);
+      Collections.swap(h, i, j);
       i = j;
     }
   }

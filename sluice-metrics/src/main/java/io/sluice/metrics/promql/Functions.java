@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.LongUnaryOperator;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 
@@ -222,7 +223,7 @@ final class Functions {
    * A calendar function of Unix seconds (the sample values, truncated as Go does), UTC; without an argument, of the
    * evaluation time.
    */
-  private static void calendar(String name, java.util.function.LongUnaryOperator ofAbsoluteSeconds) {
+  private static void calendar(String name, LongUnaryOperator ofAbsoluteSeconds) {
     TABLE.put(name, (ev, c, a, t) -> {
       if (a.isEmpty()) {
         double v = ofAbsoluteSeconds.applyAsLong(GoCalendar.abs(t / 1000));

@@ -22,11 +22,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,8 +100,8 @@ class PrometheusDifferentialTest {
           hi++;
         }
         if (hi > lo) {
-          window.add(new RemoteWrite.Batch(b.labels(), java.util.Arrays.copyOfRange(b.ts(), lo, hi),
-              java.util.Arrays.copyOfRange(b.vs(), lo, hi)));
+          window.add(new RemoteWrite.Batch(b.labels(), Arrays.copyOfRange(b.ts(), lo, hi),
+              Arrays.copyOfRange(b.vs(), lo, hi)));
         }
       }
       RemoteWrite.send(client, prometheusUrl + "/api/v1/write", window);
@@ -167,15 +173,15 @@ class PrometheusDifferentialTest {
   @Test
   void answersMatchPrometheus() throws Exception {
     List<String> corpus = DifferentialCorpus.queries(T0, TEND);
-    List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    java.util.concurrent.atomic.AtomicInteger compared = new java.util.concurrent.atomic.AtomicInteger();
+    List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger compared = new AtomicInteger();
     // The last sample, a lookback from it, and a millisecond past it; an odd time; just after the stale markers.
     long[] instants = {TEND, TEND - 450_000, T0 + 3_600_000 + 13_456, T0 + DifferentialData.STALE_AT * 15_000 + 2_000,
         TEND + 300_000, TEND + 300_001};
     // Two threads: one query at a time per server each, so neither server is the bottleneck of the other.
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      List<Future<?>> done = new ArrayList<>();
       for (String query : corpus) {
         done.add(pool.submit(() -> {
           for (long t : instants) {
@@ -196,13 +202,13 @@ class PrometheusDifferentialTest {
           return null;
         }));
       }
-      for (java.util.concurrent.Future<?> f : done) {
+      for (Future<?> f : done) {
         f.get();
       }
     } finally {
       pool.shutdownNow();
     }
-    java.util.Collections.sort(failures);
+    Collections.sort(failures);
     // All of them in a file; the first few, shortened, in the failure.
     Files.writeString(Path.of("target", "differential-failures.txt"), String.join("\n", failures));
     List<String> shown = failures.stream().limit(60)

@@ -28,7 +28,7 @@ final class Lexer {
 
   /** As Prometheus's lexer names a word in errors: keywords, operators and aggregations by their token. */
   private static String describeWord(String text) {
-    String w = text.toLowerCase(java.util.Locale.ROOT);
+    String w = text.toLowerCase(Locale.ROOT);
     return switch (w) {
       case "and", "or", "unless", "atan2" -> "<op:" + text + ">";
       case "sum", "avg", "count", "min", "max", "group", "stddev", "stdvar", "topk", "bottomk", "count_values",
