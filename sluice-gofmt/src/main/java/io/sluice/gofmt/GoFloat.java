@@ -1,8 +1,11 @@
 package io.sluice.gofmt;
 
+import com.fasterxml.jackson.core.io.NumberOutput;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A float64 printed as Go prints it, so that Sluice's APIs, pages and templates show the very string Prometheus and
@@ -50,6 +53,69 @@ public final class GoFloat {
     }
     int fracDigits = Math.max((p > d.point ? d.digits.length() : p) - d.point, 0);
     return d.sign() + fixed(d, fracDigits);
+  }
+
+  /**
+   * {@code strconv.ParseFloat(s, 64)}: decimal and hexadecimal (with a {@code p} exponent) floating-point literals of
+   * Go's syntax, underscores only between digits, and {@code inf}, {@code infinity} and {@code nan} in any case (a
+   * sign only before the infinities). Refused, as Go refuses them: anything else, such as surrounding spaces, and
+   * values beyond float64's range.
+   */
+  public static double parse(String s) {
+    String x = s;
+    boolean negative = false;
+    if (!x.isEmpty() && (x.charAt(0) == '+' || x.charAt(0) == '-')) {
+      negative = x.charAt(0) == '-';
+      x = x.substring(1);
+    }
+    String lower = x.toLowerCase(Locale.ROOT);
+    if (lower.equals("inf") || lower.equals("infinity")) {
+      return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    }
+    if (lower.equals("nan") && x.length() == s.length()) {
+      return Double.NaN;
+    }
+    if (!DECIMAL.matcher(x).matches() && !HEX.matcher(x).matches() || !underscoresOk(lower)) {
+      throw new NumberFormatException("invalid syntax: " + s);
+    }
+    double v = Double.parseDouble(x.replace("_", ""));
+    if (Double.isInfinite(v)) {
+      throw new NumberFormatException("value out of range: " + s);
+    }
+    return negative ? -v : v;
+  }
+
+  private static final Pattern DECIMAL =
+      Pattern.compile("([0-9_]+\\.?[0-9_]*|\\.[0-9_]+)([eE][+-]?[0-9_]+)?");
+  private static final Pattern HEX =
+      Pattern.compile("0[xX]([0-9a-fA-F_]+\\.?[0-9a-fA-F_]*|\\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+");
+
+  /** Go's rule: an underscore only between two digits, or between a base prefix and a digit. */
+  private static boolean underscoresOk(String s) {
+    char saw = '^';
+    int i = 0;
+    boolean hex = s.startsWith("0x");
+    if (hex) {
+      i = 2;
+      saw = '0';
+    }
+    for (; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= '0' && c <= '9' || hex && c >= 'a' && c <= 'f') {
+        saw = '0';
+      } else if (c == '_') {
+        if (saw != '0') {
+          return false;
+        }
+        saw = '_';
+      } else {
+        if (saw == '_') {
+          return false;
+        }
+        saw = '!';
+      }
+    }
+    return saw != '_';
   }
 
   /** Go's {@code %.Nf}: the exact binary value rounded half to even. */
@@ -119,8 +185,34 @@ public final class GoFloat {
       return negative ? "-" : "";
     }
 
+    /**
+     * The fewest significant digits that read back as {@code v}, and of those the nearest to {@code v}, as Go picks
+     * them. Java 17's {@link Double#toString} now and then writes a digit more than needed or not the nearest decimal
+     * of its length; Jackson's Schubfach (what Java 19 made {@code Double.toString}) does neither, but, as Java 19, keeps
+     * two digits where one would do (4.9E-324, where Go writes 5e-324).
+     */
     static Digits shortest(double v) {
-      return of(v < 0, new BigDecimal(Double.toString(Math.abs(v))));
+      double a = Math.abs(v);
+      BigDecimal t = new BigDecimal(NumberOutput.toString(a, true)).stripTrailingZeros();
+      // Only a subnormal's gap is wide enough to take in a one-digit decimal that is not its nearest of two digits.
+      if (t.precision() == 2 && a < Double.MIN_NORMAL) {
+        BigDecimal lo = t.round(new MathContext(1, RoundingMode.FLOOR));
+        BigDecimal hi = t.round(new MathContext(1, RoundingMode.CEILING));
+        BigDecimal one = nearer(a, lo.doubleValue() == a ? lo : null, hi.doubleValue() == a ? hi : null);
+        if (one != null) {
+          t = one.stripTrailingZeros();
+        }
+      }
+      return of(v < 0, t);
+    }
+
+    /** Of two decimals (either may be null), the one nearer the exact value of {@code a}. */
+    private static BigDecimal nearer(double a, BigDecimal x, BigDecimal y) {
+      if (x == null || y == null) {
+        return x == null ? y : x;
+      }
+      BigDecimal exact = new BigDecimal(a);
+      return exact.subtract(y).abs().compareTo(exact.subtract(x).abs()) < 0 ? y : x;
     }
 
     static Digits rounded(double v, int significant) {

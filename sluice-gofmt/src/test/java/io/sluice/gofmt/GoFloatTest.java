@@ -1,7 +1,9 @@
 package io.sluice.gofmt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Expected strings are Go's: strconv.FormatFloat and fmt.Sprintf on the same float64. */
@@ -19,6 +21,38 @@ class GoFloatTest {
     assertEquals("-Inf", GoFloat.format(Double.NEGATIVE_INFINITY));
     assertEquals("-0", GoFloat.format(-0.0));
     assertEquals("0", GoFloat.format(0.0));
+  }
+
+  @Test
+  void shortestEvenWhereJava17WritesMoreDigitsOrAFartherDecimal() {
+    // Double.toString: 4.9E-324, 2.31845256772633248E17 (18 digits) and 3.1526711628916386E25 (not the nearest).
+    assertEquals("5e-324", GoFloat.formatE(Double.MIN_VALUE));
+    assertEquals("0." + "0".repeat(323) + "5", GoFloat.format(Double.MIN_VALUE));
+    assertEquals("231845256772633250", GoFloat.format(2.31845256772633248E17));
+    assertEquals("6.84798354874497e+18", GoFloat.formatE(6.8479835487449702E18));
+    assertEquals("3.1526711628916387e+25", GoFloat.formatE(3.1526711628916386E25));
+    Random r = new Random(7);
+    for (int i = 0; i < 20_000; i++) {
+      double v = Double.longBitsToDouble(r.nextLong() & 0x7fefffffffffffffL);
+      assertEquals(v, Double.parseDouble(GoFloat.formatE(v)), GoFloat.formatE(v));
+    }
+  }
+
+  @Test
+  void parsesAsStrconvParseFloat() {
+    assertEquals(10, GoFloat.parse("1_0"));
+    assertEquals(3, GoFloat.parse("0x1.8p1"));
+    assertEquals(0.5, GoFloat.parse("+.5"));
+    assertEquals(5, GoFloat.parse("5."));
+    assertEquals(-1e5, GoFloat.parse("-1E+5"));
+    assertEquals(0, GoFloat.parse("1e-400"));
+    assertEquals(Double.POSITIVE_INFINITY, GoFloat.parse("+Inf"));
+    assertEquals(Double.NEGATIVE_INFINITY, GoFloat.parse("-infinity"));
+    assertEquals(Double.NaN, GoFloat.parse("NaN"));
+    for (String bad : new String[] {"0x1F", " 1", "1 ", "1e400", "+nan", "infin", "1_", "_1", "1__0", "1d", "", ".",
+        "1e", "0x1p"}) {
+      assertThrows(NumberFormatException.class, () -> GoFloat.parse(bad), bad);
+    }
   }
 
   @Test

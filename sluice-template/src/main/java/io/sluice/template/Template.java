@@ -10,8 +10,9 @@ import java.util.TreeMap;
 
 /**
  * A parsed Go {@code text/template}: text, {@code {{ pipelines }}} with {@code |}, variables, fields, literals and
- * function calls, {@code if}/{@code else if}/{@code else}, {@code range}, {@code with}, {@code define},
- * {@code template}, {@code block}, comments and the {@code {{-}} / {@code -}}} trim markers. Values are Java objects:
+ * function calls, {@code if}/{@code else if}/{@code else}, {@code range} (with {@code break} and {@code continue}),
+ * {@code with}, {@code define}, {@code template}, {@code block}, comments and the {@code {{-}} / {@code -}}} trim
+ * markers. Values are Java objects:
  * {@code String}, {@code Double} (float64), {@code Long} (int), {@code Boolean}, {@code Map<String, ?>} (structs and
  * maps alike), {@code List<?>}; other values expose fields and methods through the caller's {@link Members}.
  *
@@ -141,6 +142,12 @@ public final class Template {
   /** {@code {{ template "name" pipe }}}; {@code pipe} is null when no data is passed (dot then prints no value). */
   record Call(String name, Pipeline pipe) implements Node {}
 
+  /** {@code {{break}}}: ends the innermost range. */
+  record Break() implements Node {}
+
+  /** {@code {{continue}}}: ends the innermost range's current iteration. */
+  record Continue() implements Node {}
+
   /** if, with and range: {@code elseNodes} may be empty. */
   record Branch(String kind, Pipeline pipe, List<Node> body, List<Node> elseNodes) implements Node {}
 
@@ -192,6 +199,16 @@ public final class Template {
     }
   }
 
+  /** Unwinds from {@code {{break}}} or {@code {{continue}}} to the innermost range; no stack trace. */
+  private static final class LoopSignal extends RuntimeException {
+    static final LoopSignal BREAK = new LoopSignal();
+    static final LoopSignal CONTINUE = new LoopSignal();
+
+    private LoopSignal() {
+      super(null, null, false, false);
+    }
+  }
+
   /** One execution: the caller's environment beside the parsed tree. */
   private final class Execution {
     private final Members members;
@@ -229,6 +246,10 @@ public final class Template {
           branch(b, dot, scope, out);
         } else if (n instanceof Call c) {
           call(c, dot, scope, out);
+        } else if (n instanceof Break) {
+          throw LoopSignal.BREAK;
+        } else if (n instanceof Continue) {
+          throw LoopSignal.CONTINUE;
         }
       }
     }
@@ -296,7 +317,14 @@ public final class Template {
               inner.vars.put(p.decl().get(0), kv[0]);
               inner.vars.put(p.decl().get(1), kv[1]);
             }
-            run(b.body(), kv[1], inner, out);
+            try {
+              run(b.body(), kv[1], inner, out);
+            } catch (LoopSignal signal) {
+              // What the iteration wrote before it stays, as in Go.
+              if (signal == LoopSignal.BREAK) {
+                break;
+              }
+            }
           }
         }
       }

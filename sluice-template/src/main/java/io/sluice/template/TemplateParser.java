@@ -2,7 +2,9 @@ package io.sluice.template;
 
 import io.sluice.template.Template.Action;
 import io.sluice.template.Template.Branch;
+import io.sluice.template.Template.Break;
 import io.sluice.template.Template.Call;
+import io.sluice.template.Template.Continue;
 import io.sluice.template.Template.Dot;
 import io.sluice.template.Template.Field;
 import io.sluice.template.Template.Identifier;
@@ -33,6 +35,8 @@ final class TemplateParser {
   private final Map<String, List<Node>> defines = new HashMap<>();
   /** How many blocks enclose the current position: {@code define} is only allowed at the top. */
   private int depth;
+  /** How many {@code range} bodies enclose the current position, as Go counts them for break and continue. */
+  private int rangeDepth;
   private int pos;
   private int line = 1;
 
@@ -122,11 +126,39 @@ final class TemplateParser {
           defines.put(c.name(), body("block"));
           out.add(c);
         }
-        case "break", "continue" -> throw error("{{" + kw + "}} is not supported");
+        case "break", "continue" -> out.add(loopControl(kw, words));
         default -> out.add(new Action(pipeline(words, true)));
       }
     }
     return null;
+  }
+
+  /**
+   * {@code {{break}}} and {@code {{continue}}} (Go 1.18): only in a range's body (its {@code else} is not), nothing
+   * after the keyword; where the template has a function of that name, the word calls it instead, as in Go.
+   */
+  private Node loopControl(String kw, List<String> words) {
+    if (functions.contains(kw)) {
+      return new Action(pipeline(words, true));
+    }
+    if (words.size() > 1) {
+      throw error("unexpected " + goItem(words.get(1)) + " in {{" + kw + "}}");
+    }
+    if (rangeDepth == 0) {
+      throw error("{{" + kw + "}} outside {{range}}");
+    }
+    return kw.equals("break") ? new Break() : new Continue();
+  }
+
+  /** A word as Go's template lexer prints an item in errors: keywords as {@code <if>}, the rest quoted. */
+  private static String goItem(String word) {
+    if (Set.of("block", "break", "continue", "define", "else", "end", "if", "range", "nil", "template", "with")
+        .contains(word)) {
+      return "<" + word + ">";
+    }
+    String shown = word.codePointCount(0, word.length()) > 10
+        ? word.substring(0, word.offsetByCodePoints(0, 10)) : word;
+    return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"") + "\"" + (shown.equals(word) ? "" : "...");
   }
 
   /** {@code {{ define "name" }}...{{ end }}}: a body of its own, where only {@code $} (its data) is defined. */
@@ -169,6 +201,9 @@ final class TemplateParser {
     root.add("$");
     vars.push(root);
     depth++;
+    // A body is a template of its own: a range around its definition does not enclose it.
+    int savedRangeDepth = rangeDepth;
+    rangeDepth = 0;
     try {
       List<Node> body = new ArrayList<>();
       String end = parseList(body);
@@ -177,6 +212,7 @@ final class TemplateParser {
       }
       return body;
     } finally {
+      rangeDepth = savedRangeDepth;
       depth--;
       vars.clear();
       saved.descendingIterator().forEachRemaining(vars::push);
@@ -190,7 +226,18 @@ final class TemplateParser {
     try {
       Pipeline p = pipeline(words, kind.equals("range"));
       List<Node> body = new ArrayList<>();
-      String end = parseList(body);
+      boolean range = kind.equals("range");
+      if (range) {
+        rangeDepth++;
+      }
+      String end;
+      try {
+        end = parseList(body);
+      } finally {
+        if (range) {
+          rangeDepth--;
+        }
+      }
       List<Node> elseNodes = new ArrayList<>();
       if (end == null) {
         throw error("unexpected EOF");

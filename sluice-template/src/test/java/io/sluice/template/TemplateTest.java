@@ -29,6 +29,38 @@ class TemplateTest {
   }
 
   @Test
+  void breakAndContinueEndARangeOrAnIterationAsInGo() {
+    List<Long> oneTwoThree = List.of(1L, 2L, 3L);
+    assertEquals("1", run("{{ range . }}{{ if eq . 2 }}{{ break }}{{ end }}{{ . }}{{ end }}", oneTwoThree));
+    assertEquals("13", run("{{ range . }}{{ if eq . 2 }}{{ continue }}{{ end }}{{ . }}{{ end }}", oneTwoThree));
+    assertEquals("a", run("{{ range . }}a{{ break }}b{{ end }}", oneTwoThree), "what came before stays");
+    assertEquals("[1][2]", run("{{ range . }}{{ range . }}{{ break }}{{ end }}{{ . }}{{ end }}",
+        List.of(List.of(1L), List.of(2L))), "the innermost range only");
+    assertEquals("", run("{{ range . }}{{ break }}{{ else }}empty{{ end }}", oneTwoThree), "else is for no items");
+    assertEquals("0:1,2:3,", run("{{ range $i, $v := . }}{{ if eq $i 1 }}{{ continue }}{{ end }}{{ $i }}:{{ $v }},"
+        + "{{ end }}", oneTwoThree));
+    assertEquals("1-", run("{{ range . }}{{ with . }}{{ . }}-{{ break }}{{ end }}{{ end }}", oneTwoThree));
+  }
+
+  @Test
+  void breakAndContinueOutsideARangeAreGoParseErrors() {
+    for (String[] c : new String[][] {
+        {"{{ break }}", "template: t:1: {{break}} outside {{range}}"},
+        {"{{ if true }}\n{{ continue }}{{ end }}", "template: t:2: {{continue}} outside {{range}}"},
+        {"{{ range . }}{{ else }}{{ break }}{{ end }}", "template: t:1: {{break}} outside {{range}}"},
+        {"{{ range . }}{{ block \"b\" . }}{{ continue }}{{ end }}{{ end }}",
+            "template: t:1: {{continue}} outside {{range}}"},
+        {"{{ range . }}{{ break 1 }}{{ end }}", "template: t:1: unexpected \"1\" in {{break}}"},
+        {"{{ range . }}{{ continue .Field }}{{ end }}", "template: t:1: unexpected \".Field\" in {{continue}}"},
+    }) {
+      TemplateException e = assertThrows(TemplateException.class, () -> Template.parse("t", c[0], Map.of()), c[0]);
+      assertEquals(c[1], e.getMessage(), c[0]);
+    }
+    // A function of that name takes the word back, as Go's lexer does.
+    assertEquals("called", Template.parse("t", "{{ break }}", Map.of("break", a -> "called")).execute(null));
+  }
+
+  @Test
   void defineAndTemplate() {
     String text = """
         {{- define "item" }}<{{ . }}>{{ end -}}

@@ -32,9 +32,10 @@ public record Matcher(String name, Type type, String value, Pattern pattern) {
     Pattern p = null;
     if (type.isRegex()) {
       try {
-        p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
+        p = Pattern.compile("^(?:" + value + ")$");
       } catch (PatternSyntaxException e) {
-        throw new IllegalArgumentException("invalid regular expression " + quote(value) + ": " + e.getDescription(), e);
+        // Go's regexp error, as Prometheus reports it: error parsing regexp: <what>: `<where>`.
+        throw new IllegalArgumentException(e.getMessage(), e);
       }
     }
     return new Matcher(name, type, value, p);

@@ -6,6 +6,7 @@ import io.sluice.metrics.promql.parser.AggregateOp;
 import io.sluice.metrics.promql.parser.Expr;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,14 +30,32 @@ final class Aggregations {
   static List<Value.Sample> aggregate(Expr.Aggregate a, List<Value.Sample> in, Double param, String strParam, long t,
       Map<Labels, Labels> groupCache) {
     AggregateOp op = a.op();
+    long k = 0;
+    if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
+      double kf = param;
+      // Prometheus's own bounds: the largest float64 below 2^63, and -2^63.
+      if (!(kf <= 9223372036854774784.0 && kf >= -0x1p63)) {
+        throw QueryException.execution("Scalar value " + GoFloat.g(kf, -1) + " overflows int64");
+      }
+      k = (long) kf;
+      if (k < 1) {
+        return new ArrayList<>();
+      }
+    }
     if (op == AggregateOp.COUNT_VALUES) {
       if (!Labels.isValidLabelName(strParam)) {
         throw QueryException.execution("invalid label name \"" + strParam + "\"");
       }
+      Expr.Aggregate byValue = a;
+      if (!a.without()) {
+        List<String> grouping = new ArrayList<>(a.grouping());
+        grouping.add(strParam);
+        byValue = new Expr.Aggregate(op, a.expr(), a.param(), grouping, false);
+      }
       Map<Labels, Integer> counts = new LinkedHashMap<>();
       for (Value.Sample s : in) {
-        Labels g = groupLabels(s.labels(), a).toBuilder().set(strParam, GoFloat.format(s.v())).build();
-        counts.merge(g, 1, Integer::sum);
+        Labels withValue = s.labels().toBuilder().set(strParam, GoFloat.format(s.v())).build();
+        counts.merge(groupLabels(withValue, byValue), 1, Integer::sum);
       }
       List<Value.Sample> out = new ArrayList<>();
       counts.forEach((l, c) -> out.add(new Value.Sample(l, t, c)));
@@ -57,26 +76,14 @@ final class Aggregations {
         }
         groupCache.put(s.labels(), g);
       }
-      groups.computeIfAbsent(g, k -> new ArrayList<>()).add(s);
+      groups.computeIfAbsent(g, x -> new ArrayList<>()).add(s);
     }
     List<Value.Sample> out = new ArrayList<>(groups.size());
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
-      double kf = param;
-      if (Double.isNaN(kf)) {
-        throw QueryException.execution("Parameter value is NaN");
-      }
-      long k = kf >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) kf;
-      if (k < 1) {
-        return out;
-      }
       for (List<Value.Sample> g : groups.values()) {
-        List<Value.Sample> sorted = new ArrayList<>(g);
-        Comparator<Value.Sample> c = op == AggregateOp.TOPK
-            ? (x, y) -> compareTop(x.v(), y.v())
-            : (x, y) -> compareBottom(x.v(), y.v());
-        sorted.sort(c);
-        for (int i = 0; i < Math.min(k, sorted.size()); i++) {
-          Value.Sample s = sorted.get(i);
+        List<Value.Sample> kept = selectK(g, k, op == AggregateOp.TOPK);
+        kept.sort(op == AggregateOp.TOPK ? (x, y) -> compareTop(x.v(), y.v()) : (x, y) -> compareBottom(x.v(), y.v()));
+        for (Value.Sample s : kept) {
           out.add(new Value.Sample(s.labels(), t, s.v()));
         }
       }
@@ -86,14 +93,12 @@ final class Aggregations {
       List<Value.Sample> g = e.getValue();
       double v = switch (op) {
         case SUM -> {
+          // A plain sum, as Prometheus 2.42 adds (compensated summation came to aggregations later).
           double sum = 0;
-          double c = 0;
           for (Value.Sample s : g) {
-            double[] r = kahanInc(s.v(), sum, c);
-            sum = r[0];
-            c = r[1];
+            sum += s.v();
           }
-          yield Double.isInfinite(sum) ? sum : sum + c;
+          yield sum;
         }
         case AVG -> avg(g);
         case COUNT -> g.size();
@@ -132,6 +137,78 @@ final class Aggregations {
     return out;
   }
 
+  /**
+   * The k samples topk (or bottomk) keeps, chosen as Prometheus chooses them, so that ties and NaN pick the same
+   * series: a binary heap of at most k samples whose root is the one to drop next (NaN first, then the smallest for
+   * topk, the largest for bottomk); a sample replaces the root when the heap is full and it beats the root or the root
+   * is NaN.
+   */
+  private static List<Value.Sample> selectK(List<Value.Sample> in, long k, boolean top) {
+    List<Value.Sample> heap = new ArrayList<>();
+    for (Value.Sample s : in) {
+      if (heap.isEmpty()) {
+        heap.add(s);
+        continue;
+      }
+      double root = heap.get(0).v();
+      boolean beats = top ? root < s.v() : root > s.v();
+      if (heap.size() < k || beats || Double.isNaN(root)) {
+        if (heap.size() == k) {
+          if (k == 1) {
+            heap.set(0, s);
+            continue;
+          }
+          int n = heap.size() - 1;
+          Collections.swap(heap, 0, n);
+          down(heap, 0, n, top);
+          heap.remove(n);
+        }
+        heap.add(s);
+        up(heap, heap.size() - 1, top);
+      }
+    }
+    return heap;
+  }
+
+  /** Whether heap element i goes before j: NaN first, then the smaller (topk) or larger (bottomk) value. */
+  private static boolean less(List<Value.Sample> h, int i, int j, boolean top) {
+    double a = h.get(i).v();
+    if (Double.isNaN(a)) {
+      return true;
+    }
+    return top ? a < h.get(j).v() : a > h.get(j).v();
+  }
+
+  private static void up(List<Value.Sample> h, int j, boolean top) {
+    while (true) {
+      int i = (j - 1) / 2;
+      if (i == j || !less(h, j, i, top)) {
+        break;
+      }
+      Collections.swap(h, i, j);
+      j = i;
+    }
+  }
+
+  private static void down(List<Value.Sample> h, int i, int n, boolean top) {
+    while (true) {
+      int j1 = 2 * i + 1;
+      if (j1 >= n || j1 < 0) {
+        break;
+      }
+      int j = j1;
+      int j2 = j1 + 1;
+      if (j2 < n && less(h, j2, j1, top)) {
+        j = j2;
+      }
+      if (!less(h, j, i, top)) {
+        break;
+      }
+      Collections.swap(h, i, j);
+      i = j;
+    }
+  }
+
   /** topk order: larger first, NaN last. */
   private static int compareTop(double a, double b) {
     if (Double.isNaN(a)) {
@@ -153,12 +230,10 @@ final class Aggregations {
     return Double.compare(a, b);
   }
 
-  /** Kahan-Babuska-Neumaier step, as Prometheus sums. */
+  /** Kahan-Babuska-Neumaier step, as Prometheus sums over time: {new sum, new compensation}. */
   static double[] kahanInc(double inc, double sum, double c) {
     double t = sum + inc;
-    if (Double.isInfinite(t)) {
-      c = 0;
-    } else if (Math.abs(sum) >= Math.abs(inc)) {
+    if (Math.abs(sum) >= Math.abs(inc)) {
       c += (sum - t) + inc;
     } else {
       c += (inc - t) + sum;
@@ -166,54 +241,81 @@ final class Aggregations {
     return new double[] {t, c};
   }
 
+  /**
+   * avg: a running mean that cannot overflow on finite inputs (each side divided by the count before subtracting);
+   * once the mean is infinite, finite values and infinities of its sign leave it alone.
+   */
   static double avg(List<Value.Sample> g) {
-    double[] v = new double[g.size()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = g.get(i).v();
+    double mean = g.get(0).v();
+    int count = 1;
+    for (int i = 1; i < g.size(); i++) {
+      double v = g.get(i).v();
+      count++;
+      if (Double.isInfinite(mean) && keepsInfiniteMean(mean, v)) {
+        continue;
+      }
+      mean += v / count - mean / count;
     }
-    return mean(v, 0, v.length);
+    return mean;
   }
 
+  private static boolean keepsInfiniteMean(double mean, double v) {
+    if (Double.isInfinite(v)) {
+      return (mean > 0) == (v > 0);
+    }
+    return !Double.isNaN(v);
+  }
+
+  /** avg_over_time: the running mean of {@link #avg}, its increments summed with compensation. */
   static double mean(double[] v, int from, int to) {
-    double sum = 0;
+    double mean = 0;
     double c = 0;
+    double count = 0;
     for (int i = from; i < to; i++) {
-      double[] r = kahanInc(v[i], sum, c);
-      sum = r[0];
+      count++;
+      if (Double.isInfinite(mean) && keepsInfiniteMean(mean, v[i])) {
+        continue;
+      }
+      double[] r = kahanInc(v[i] / count - mean / count, mean, c);
+      mean = r[0];
       c = r[1];
     }
-    double total = Double.isInfinite(sum) ? sum : sum + c;
-    if (!Double.isInfinite(total) || Double.isNaN(total)) {
-      return total / (to - from);
-    }
-    // Infinite sums: fall back to an incremental mean that cannot overflow on finite inputs.
-    double m = 0;
-    for (int i = from; i < to; i++) {
-      m += (v[i] - m) / (i - from + 1);
-    }
-    return m;
+    return Double.isInfinite(mean) ? mean : mean + c;
   }
 
+  /** Population variance of an aggregation group by Welford's method, starting from the first sample. */
   private static double variance(List<Value.Sample> g) {
-    double[] v = new double[g.size()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = g.get(i).v();
+    double mean = g.get(0).v();
+    double m2 = 0;
+    double count = 1;
+    for (int i = 1; i < g.size(); i++) {
+      double v = g.get(i).v();
+      count++;
+      double delta = v - mean;
+      mean += delta / count;
+      m2 += delta * (v - mean);
     }
-    return variance(v, 0, v.length);
+    return m2 / count;
   }
 
-  /** Population variance by Welford's method. */
+  /** Population variance over time: Welford's method with both running sums compensated. */
   static double variance(double[] v, int from, int to) {
     double count = 0;
     double mean = 0;
-    double m2 = 0;
+    double cMean = 0;
+    double aux = 0;
+    double cAux = 0;
     for (int i = from; i < to; i++) {
       count++;
-      double delta = v[i] - mean;
-      mean += delta / count;
-      m2 += delta * (v[i] - mean);
+      double delta = v[i] - (mean + cMean);
+      double[] r = kahanInc(delta / count, mean, cMean);
+      mean = r[0];
+      cMean = r[1];
+      r = kahanInc(delta * (v[i] - (mean + cMean)), aux, cAux);
+      aux = r[0];
+      cAux = r[1];
     }
-    return m2 / count;
+    return (aux + cAux) / count;
   }
 
   /** Prometheus's quantile: linear interpolation between the closest ranks. */

@@ -170,8 +170,8 @@ final class BinaryOps {
       Value.Sample prior = oneSide.putIfAbsent(sig, s);
       if (prior != null) {
         String side = m.card() == Cardinality.ONE_TO_MANY ? "left" : "right";
-        throw QueryException.execution("found duplicate series for the match group " + sig + " on the " + side
-            + " hand-side of the operation: [" + prior.labels() + ", " + s.labels()
+        throw QueryException.execution("found duplicate series for the match group " + goString(sig) + " on the "
+            + side + " hand-side of the operation: [" + goString(s.labels()) + ", " + goString(prior.labels())
             + "];many-to-many matching not allowed: matching labels must be unique on one side");
       }
     }
@@ -217,6 +217,53 @@ final class BinaryOps {
       out.add(new Value.Sample(metric, t, value));
     }
     return out;
+  }
+
+  /** A label set as Prometheus 2.42 prints one in errors: every label, the name too, values quoted as Go quotes. */
+  static String goString(Labels l) {
+    StringBuilder sb = new StringBuilder("{");
+    for (int i = 0; i < l.size(); i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(l.name(i)).append('=');
+      goQuote(sb, l.value(i));
+    }
+    return sb.append('}').toString();
+  }
+
+  /** Go's strconv.Quote: printable characters as they are, the rest escaped. */
+  static void goQuote(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      i += Character.charCount(cp);
+      switch (cp) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case 7 -> sb.append("\\a");
+        case '\b' -> sb.append("\\b");
+        case '\f' -> sb.append("\\f");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        case 11 -> sb.append("\\v");
+        default -> {
+          if (cp < 0x20 || cp == 0x7f) {
+            sb.append(String.format("\\x%02x", cp));
+          } else if (Character.isISOControl(cp) || !Character.isDefined(cp) || Character.getType(cp) == Character.FORMAT
+              || Character.getType(cp) == Character.SURROGATE || Character.getType(cp) == Character.PRIVATE_USE
+              || Character.getType(cp) == Character.LINE_SEPARATOR
+              || Character.getType(cp) == Character.PARAGRAPH_SEPARATOR
+              || (Character.isSpaceChar(cp) && cp != ' ')) {
+            sb.append(cp < 0x10000 ? String.format("\\u%04x", cp) : String.format("\\U%08x", cp));
+          } else {
+            sb.appendCodePoint(cp);
+          }
+        }
+      }
+    }
+    sb.append('"');
   }
 
   private static Labels resultMetric(Labels many, Labels one, VectorMatching m, boolean dropName) {

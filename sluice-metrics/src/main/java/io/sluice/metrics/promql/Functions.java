@@ -1,5 +1,6 @@
 package io.sluice.metrics.promql;
 
+import io.sluice.gofmt.GoFloat;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.Evaluator.Result;
@@ -12,10 +13,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.LongUnaryOperator;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 
@@ -45,10 +46,34 @@ final class Functions {
     simple("floor", Math::floor);
     simple("exp", Math::exp);
     simple("sqrt", Math::sqrt);
-    simple("ln", Math::log);
-    simple("log2", v -> Math.log(v) / Math.log(2));
-    simple("log10", Math::log10);
+    simple("ln", Functions::goLog);
+    simple("log2", Functions::goLog2);
+    simple("log10", v -> goLog(v) * (1 / Math.log(10)));
     simple("sgn", v -> Double.isNaN(v) ? v : Math.signum(v));
+    simple("sin", Math::sin);
+    simple("cos", Math::cos);
+    simple("tan", Math::tan);
+    simple("asin", Math::asin);
+    simple("acos", Math::acos);
+    simple("atan", Math::atan);
+    simple("sinh", Math::sinh);
+    simple("cosh", Math::cosh);
+    simple("tanh", Math::tanh);
+    simple("asinh", Functions::asinh);
+    simple("acosh", Functions::acosh);
+    simple("atanh", Functions::atanh);
+    simple("rad", v -> v * Math.PI / 180);
+    simple("deg", v -> v * 180 / Math.PI);
+    TABLE.put("pi", (ev, c, a, t) -> Result.scalar(Math.PI));
+
+    calendar("year", abs -> GoCalendar.date(abs)[0]);
+    calendar("month", abs -> GoCalendar.date(abs)[1]);
+    calendar("day_of_month", abs -> GoCalendar.date(abs)[2]);
+    calendar("day_of_year", abs -> GoCalendar.date(abs)[3] + 1);
+    calendar("day_of_week", GoCalendar::weekday);
+    calendar("days_in_month", GoCalendar::daysInMonth);
+    calendar("hour", GoCalendar::hour);
+    calendar("minute", GoCalendar::minute);
 
     overTime("rate", true, (w, p, r) -> extrapolatedRate(w, r, true, true));
     overTime("increase", true, (w, p, r) -> extrapolatedRate(w, r, true, false));
@@ -115,6 +140,7 @@ final class Functions {
       System.arraycopy(w.vs(), w.from(), vals, 0, vals.length);
       return Aggregations.quantile(p[0], vals);
     });
+    overTime("holt_winters", true, (w, p, r) -> holtWinters(w, p[0], p[1]));
     overTime("predict_linear", true, (w, p, r) -> {
       if (w.size() < 2) {
         return null;
@@ -146,15 +172,15 @@ final class Functions {
       if (max < min) {
         return Result.vector(List.of());
       }
-      return map(a.get(0), t, v -> Math.max(min, Math.min(max, v)));
+      return map(a.get(0), t, v -> goMax(min, goMin(max, v)));
     });
     TABLE.put("clamp_min", (ev, c, a, t) -> {
       double min = a.get(1).scalar();
-      return map(a.get(0), t, v -> Math.max(min, v));
+      return map(a.get(0), t, v -> goMax(min, v));
     });
     TABLE.put("clamp_max", (ev, c, a, t) -> {
       double max = a.get(1).scalar();
-      return map(a.get(0), t, v -> Math.min(max, v));
+      return map(a.get(0), t, v -> goMin(max, v));
     });
     TABLE.put("round", (ev, c, a, t) -> {
       double toNearest = a.size() > 1 ? a.get(1).scalar() : 1;
@@ -191,6 +217,153 @@ final class Functions {
 
   private static void simple(String name, DoubleUnaryOperator f) {
     TABLE.put(name, (ev, c, a, t) -> map(a.get(0), t, f));
+  }
+
+  /**
+   * A calendar function of Unix seconds (the sample values, truncated as Go does), UTC; without an argument, of the
+   * evaluation time.
+   */
+  private static void calendar(String name, LongUnaryOperator ofAbsoluteSeconds) {
+    TABLE.put(name, (ev, c, a, t) -> {
+      if (a.isEmpty()) {
+        double v = ofAbsoluteSeconds.applyAsLong(GoCalendar.abs(t / 1000));
+        return Result.vector(List.of(new Value.Sample(Labels.EMPTY, t, v)));
+      }
+      return map(a.get(0), t, v -> ofAbsoluteSeconds.applyAsLong(GoCalendar.abs(GoCalendar.goInt64(v))));
+    });
+  }
+
+  /**
+   * Go's math.Log as Prometheus runs it on amd64, in assembly that reads a subnormal's exponent field as it stands
+   * (no normalization): a positive subnormal x gives log(0.5 + its mantissa bits) - 1022 ln 2, about -709.09.
+   */
+  static double goLog(double x) {
+    if (x > 0 && x < Double.MIN_NORMAL) {
+      double f = Double.longBitsToDouble((Double.doubleToRawLongBits(x) & 0x000FFFFFFFFFFFFFL) | 0x3FE0000000000000L);
+      return Math.log(f) - 1022 * Math.log(2);
+    }
+    return Math.log(x);
+  }
+
+  /** Go's math.Max: +Inf wins even over NaN; otherwise NaN wins; +0 is above -0. */
+  static double goMax(double x, double y) {
+    if (x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Math.max(x, y);
+  }
+
+  /** Go's math.Min: -Inf wins even over NaN; otherwise NaN wins; -0 is below +0. */
+  static double goMin(double x, double y) {
+    if (x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY) {
+      return Double.NEGATIVE_INFINITY;
+    }
+    return Math.min(x, y);
+  }
+
+  /** Go's math.Log2: x as frac × 2^exp with frac in [0.5, 1); exact for powers of two. */
+  static double goLog2(double x) {
+    if (!(x > 0) || Double.isInfinite(x)) {
+      return Math.log(x);
+    }
+    int shift = 0;
+    if (x < Double.MIN_NORMAL) {
+      x *= 0x1p52;
+      shift = 52;
+    }
+    int exp = Math.getExponent(x) + 1;
+    double frac = Math.scalb(x, -exp);
+    exp -= shift;
+    if (frac == 0.5) {
+      return exp - 1;
+    }
+    return goLog(frac) * (1 / Math.log(2)) + exp;
+  }
+
+  /** Inverse hyperbolic sine; Java's Math has none. Accurate near zero (log1p) and for huge arguments (no x*x). */
+  static double asinh(double x) {
+    if (Double.isNaN(x) || Double.isInfinite(x) || x == 0) {
+      return x;
+    }
+    double a = Math.abs(x);
+    double r;
+    if (a > 0x1p28) {
+      r = Math.log(a) + Math.log(2);
+    } else if (a > 2) {
+      r = Math.log(2 * a + 1 / (Math.sqrt(a * a + 1) + a));
+    } else {
+      r = Math.log1p(a + a * a / (1 + Math.sqrt(1 + a * a)));
+    }
+    return x < 0 ? -r : r;
+  }
+
+  /** Inverse hyperbolic cosine: NaN below 1. */
+  static double acosh(double x) {
+    if (Double.isNaN(x) || x < 1) {
+      return Double.NaN;
+    }
+    if (x == 1) {
+      return 0;
+    }
+    if (x >= 0x1p28) {
+      return Math.log(x) + Math.log(2);
+    }
+    if (x > 2) {
+      return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+    }
+    double t = x - 1;
+    return Math.log1p(t + Math.sqrt(2 * t + t * t));
+  }
+
+  /** Inverse hyperbolic tangent: ±Inf at ±1, NaN beyond. */
+  static double atanh(double x) {
+    if (Double.isNaN(x) || x < -1 || x > 1) {
+      return Double.NaN;
+    }
+    if (x == 1) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (x == -1) {
+      return Double.NEGATIVE_INFINITY;
+    }
+    if (x == 0) {
+      return x;
+    }
+    double a = Math.abs(x);
+    double r = a < 0.5 ? 0.5 * Math.log1p(2 * a + 2 * a * a / (1 - a)) : 0.5 * Math.log1p(2 * a / (1 - a));
+    return x < 0 ? -r : r;
+  }
+
+  /**
+   * Double exponential smoothing of a window with smoothing factor {@code sf} and trend factor {@code tf}, both
+   * strictly between 0 and 1; fewer than two samples give no result.
+   */
+  private static Double holtWinters(Window w, double sf, double tf) {
+    if (sf <= 0 || sf >= 1) {
+      throw QueryException.execution("invalid smoothing factor. Expected: 0 < sf < 1, got: " + GoFloat.f(sf, 6));
+    }
+    if (tf <= 0 || tf >= 1) {
+      throw QueryException.execution("invalid trend factor. Expected: 0 < tf < 1, got: " + GoFloat.f(tf, 6));
+    }
+    if (w.size() < 2) {
+      return null;
+    }
+    double[] vs = w.vs();
+    int first = w.from();
+    double smoothed = vs[first];
+    double previous = 0;
+    double trend = vs[first + 1] - vs[first];
+    for (int i = first + 1; i < w.to(); i++) {
+      double x = sf * vs[i];
+      // The trend of the first step is the difference of the first two samples; after that it is smoothed.
+      if (i > first + 1) {
+        trend = tf * (smoothed - previous) + (1 - tf) * trend;
+      }
+      double y = (1 - sf) * (smoothed + trend);
+      previous = smoothed;
+      smoothed = x + y;
+    }
+    return smoothed;
   }
 
   private static Result map(Result vec, long t, DoubleUnaryOperator f) {
@@ -300,13 +473,16 @@ final class Functions {
     return result;
   }
 
-  /** {slope, intercept} of the least-squares line, x in seconds relative to {@code interceptTime}. */
+  /**
+   * {slope, intercept} of the least-squares line, x in seconds relative to {@code interceptTime}, the sums compensated;
+   * a constant window is flat, or NaN when that constant is infinite.
+   */
   static double[] linearRegression(Window w, long interceptTime) {
     double n = 0;
-    double sumX = 0;
-    double sumY = 0;
-    double sumXY = 0;
-    double sumX2 = 0;
+    double[] sumX = {0, 0};
+    double[] sumY = {0, 0};
+    double[] sumXY = {0, 0};
+    double[] sumX2 = {0, 0};
     double initY = w.vs()[w.from()];
     boolean constY = true;
     for (int i = w.from(); i < w.to(); i++) {
@@ -315,19 +491,23 @@ final class Functions {
         constY = false;
       }
       n++;
-      double x = (w.ts()[i] - interceptTime) / 1000.0;
-      sumX += x;
-      sumY += y;
-      sumXY += x * y;
-      sumX2 += x * x;
+      double x = (w.ts()[i] - interceptTime) / 1e3;
+      sumX = Aggregations.kahanInc(x, sumX[0], sumX[1]);
+      sumY = Aggregations.kahanInc(y, sumY[0], sumY[1]);
+      sumXY = Aggregations.kahanInc(x * y, sumXY[0], sumXY[1]);
+      sumX2 = Aggregations.kahanInc(x * x, sumX2[0], sumX2[1]);
     }
-    if (constY && !Double.isInfinite(initY)) {
-      return new double[] {0, initY};
+    if (constY) {
+      return Double.isInfinite(initY) ? new double[] {Double.NaN, Double.NaN} : new double[] {0, initY};
     }
-    double covXY = sumXY - sumX * sumY / n;
-    double varX = sumX2 - sumX * sumX / n;
+    double sx = sumX[0] + sumX[1];
+    double sy = sumY[0] + sumY[1];
+    double sxy = sumXY[0] + sumXY[1];
+    double sx2 = sumX2[0] + sumX2[1];
+    double covXY = sxy - sx * sy / n;
+    double varX = sx2 - sx * sx / n;
     double slope = covXY / varX;
-    double intercept = sumY / n - slope * sumX / n;
+    double intercept = sy / n - slope * sx / n;
     return new double[] {slope, intercept};
   }
 
@@ -381,29 +561,18 @@ final class Functions {
       } catch (NumberFormatException e) {
         continue;
       }
-      Labels key = s.labels().drop(Set.of(Labels.METRIC_NAME, "le"));
+      // Series of different names stay apart, and then collide once the name is dropped.
+      Labels key = s.labels().drop(Set.of("le"));
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(new Bucket(ub, s.v()));
     }
     List<Value.Sample> out = new ArrayList<>();
-    groups.forEach((l, b) -> out.add(new Value.Sample(l, t, bucketQuantile(q, b))));
+    groups.forEach((l, b) -> out.add(new Value.Sample(l.withoutName(), t, bucketQuantile(q, b))));
     return Result.vector(out);
   }
 
+  /** A bucket bound as Prometheus reads it: Go's strconv.ParseFloat. */
   static double parseGoFloat(String s) {
-    String x = s.trim();
-    switch (x.toLowerCase(Locale.ROOT)) {
-      case "+inf", "inf", "+infinity", "infinity":
-        return Double.POSITIVE_INFINITY;
-      case "-inf", "-infinity":
-        return Double.NEGATIVE_INFINITY;
-      case "nan":
-        return Double.NaN;
-      default:
-        if (x.isEmpty() || !x.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|[+-]?0[xX][0-9a-fA-F]+")) {
-          throw new NumberFormatException(s);
-        }
-        return x.toLowerCase(Locale.ROOT).contains("0x") ? (double) Long.decode(x) : Double.parseDouble(x);
-    }
+    return GoFloat.parse(s);
   }
 
   /** Prometheus's classic-histogram quantile: linear interpolation inside the bucket holding the rank. */
@@ -479,7 +648,7 @@ final class Functions {
     String regex = a.get(4).string();
     Pattern p;
     try {
-      p = Pattern.compile("^(?:" + regex + ")$", Pattern.DOTALL);
+      p = Pattern.compile("^(?:" + regex + ")$");
     } catch (PatternSyntaxException e) {
       throw QueryException.execution("invalid regular expression in label_replace(): " + regex);
     }
@@ -498,72 +667,85 @@ final class Functions {
     return Result.vector(out);
   }
 
-  /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; unknown groups are empty. */
+  /**
+   * Go's Regexp.Expand: {@code $name} or {@code ${name}}, a name being letters, digits and underscores; a name that is a
+   * number without leading zeros (below 10^8) is a group's index, any other a group's name, and a group that does not
+   * exist or did not take part is empty; {@code $$} is a dollar, and a {@code $} without a valid name is itself.
+   */
   static String expand(String template, com.google.re2j.Matcher m) {
     StringBuilder sb = new StringBuilder();
     int i = 0;
-    while (i < template.length()) {
-      char c = template.charAt(i);
-      if (c != '$' || i + 1 >= template.length()) {
-        sb.append(c);
-        i++;
-        continue;
+    int n = template.length();
+    while (i < n) {
+      int dollar = template.indexOf('$', i);
+      if (dollar < 0) {
+        break;
       }
-      char n = template.charAt(i + 1);
-      if (n == '$') {
+      sb.append(template, i, dollar);
+      i = dollar + 1;
+      if (i < n && template.charAt(i) == '$') {
         sb.append('$');
-        i += 2;
-        continue;
-      }
-      String name;
-      int next;
-      if (n == '{') {
-        int close = template.indexOf('}', i + 2);
-        if (close < 0) {
-          sb.append(c);
-          i++;
-          continue;
-        }
-        name = template.substring(i + 2, close);
-        next = close + 1;
-      } else {
-        int j = i + 1;
-        while (j < template.length() && (Character.isLetterOrDigit(template.charAt(j))
-            || template.charAt(j) == '_')) {
-          j++;
-        }
-        name = template.substring(i + 1, j);
-        next = j;
-      }
-      if (name.isEmpty()) {
-        sb.append(c);
         i++;
         continue;
       }
+      boolean brace = i < n && template.charAt(i) == '{';
+      int nameStart = brace ? i + 1 : i;
+      int j = nameStart;
+      while (j < n) {
+        int cp = template.codePointAt(j);
+        if (!Character.isLetter(cp) && !Character.isDigit(cp) && cp != '_') {
+          break;
+        }
+        j += Character.charCount(cp);
+      }
+      if (j == nameStart || (brace && (j >= n || template.charAt(j) != '}'))) {
+        sb.append('$');
+        continue;
+      }
+      String name = template.substring(nameStart, j);
+      i = brace ? j + 1 : j;
       sb.append(group(m, name));
-      i = next;
+    }
+    if (i < n) {
+      sb.append(template, i, n);
     }
     return sb.toString();
   }
 
   private static String group(com.google.re2j.Matcher m, String name) {
-    try {
-      String g;
-      if (name.chars().allMatch(Character::isDigit)) {
-        int idx = Integer.parseInt(name);
-        g = idx <= m.groupCount() ? m.group(idx) : null;
-      } else {
-        g = m.group(name);
+    int num = 0;
+    for (int k = 0; k < name.length(); k++) {
+      char c = name.charAt(k);
+      if (c < '0' || c > '9' || num >= 100_000_000) {
+        num = -1;
+        break;
       }
-      return g == null ? "" : g;
-    } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-      return "";
+      num = num * 10 + (c - '0');
     }
+    if (name.charAt(0) == '0' && name.length() > 1) {
+      num = -1;
+    }
+    String g;
+    if (num >= 0) {
+      g = num <= m.groupCount() ? m.group(num) : null;
+    } else {
+      try {
+        g = m.group(name);
+      } catch (IllegalArgumentException noSuchGroup) {
+        g = null;
+      }
+    }
+    return g == null ? "" : g;
   }
 
   private static Result labelJoin(List<Result> a, long t) {
     String dst = a.get(1).string();
     String sep = a.get(2).string();
+    for (int i = 3; i < a.size(); i++) {
+      if (!Labels.isValidLabelName(a.get(i).string())) {
+        throw QueryException.execution("invalid source label name in label_join(): " + a.get(i).string());
+      }
+    }
     if (!Labels.isValidLabelName(dst)) {
       throw QueryException.execution("invalid destination label name in label_join(): " + dst);
     }

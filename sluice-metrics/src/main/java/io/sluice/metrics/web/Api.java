@@ -238,7 +238,13 @@ public final class Api {
           + "resolution (?step=XX)");
     }
     Engine e = engineFor(r);
-    Expr expr = parseQuery(r);
+    Expr expr;
+    try {
+      expr = Parser.parse(r.param("query").orElse(""));
+    } catch (ParseException pe) {
+      // Prometheus names the parameter for an instant query's parse error, not for a range query's.
+      throw badData(pe.getMessage());
+    }
     try {
       Value v = e.rangeQuery(storage, expr, start, end, step);
       return HttpResponse.text(200, HttpResponse.JSON, ResultJson.success(v));

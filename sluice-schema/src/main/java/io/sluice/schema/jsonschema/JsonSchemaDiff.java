@@ -486,11 +486,12 @@ final class JsonSchemaDiff {
     }
     List<Node> os = o.subschemas();
     List<Node> us = u.subschemas();
-    boolean product = u.criterion() == Node.Criterion.ALL;
+    // More alternatives are named after the update's criterion, fewer after the original's (Confluent since 7.6):
+    // an allOf that loses schemas, whatever it became, is a product narrowed, which only relaxes.
     if (os.size() < us.size()) {
-      out.add(at(product ? Type.PRODUCT_TYPE_EXTENDED : Type.SUM_TYPE_EXTENDED));
+      out.add(at(u.criterion() == Node.Criterion.ALL ? Type.PRODUCT_TYPE_EXTENDED : Type.SUM_TYPE_EXTENDED));
     } else if (os.size() > us.size()) {
-      out.add(at(product ? Type.PRODUCT_TYPE_NARROWED : Type.SUM_TYPE_NARROWED));
+      out.add(at(o.criterion() == Node.Criterion.ALL ? Type.PRODUCT_TYPE_NARROWED : Type.SUM_TYPE_NARROWED));
     }
     // Which original alternatives each update alternative can stand in for, then the largest one-to-one matching.
     List<List<Difference>>[] edges = edgeTable(os.size(), us.size());
@@ -556,7 +557,10 @@ final class JsonSchemaDiff {
       return Type.COMBINED_TYPE_EXTENDED; // allOf or oneOf to anyOf accepts at least as much
     }
     if (u.criterion() == Node.Criterion.ONE) {
-      return o.subschemas().size() == 1 ? Type.COMBINED_TYPE_EXTENDED : Type.COMBINED_TYPE_CHANGED;
+      // From one alternative, or from an allOf down to a single schema: a value matches exactly one branch.
+      boolean extended = o.subschemas().size() == 1
+          || (u.subschemas().size() == 1 && o.criterion() == Node.Criterion.ALL);
+      return extended ? Type.COMBINED_TYPE_EXTENDED : Type.COMBINED_TYPE_CHANGED;
     }
     return o.subschemas().size() == 1 && u.subschemas().size() == 1 ? Type.COMBINED_TYPE_EXTENDED
         : Type.COMBINED_TYPE_CHANGED;

@@ -8,14 +8,16 @@ import java.util.Locale;
 final class Lexer {
   enum Kind {
     IDENT, NUMBER, DURATION, STRING, LPAREN, RPAREN, LBRACE, RBRACE, LBRACKET, RBRACKET, COMMA, COLON, AT,
-    ADD, SUB, MUL, DIV, MOD, POW, EQLC, NEQ, LTE, LSS, GTE, GTR, EQL, EQL_REGEX, NEQ_REGEX, EOF
+    ADD, SUB, MUL, DIV, MOD, POW, EQLC, NEQ, LTE, LSS, GTE, GTR, EQL, EQL_REGEX, NEQ_REGEX, EOF,
+    /** The lexer stopped here; {@code text} is the whole message. The parser reports it when it gets this far. */
+    ERROR
   }
 
   record Token(Kind kind, String text, int pos) {
     String describe() {
       return switch (kind) {
         case EOF -> "end of input";
-        case IDENT -> "identifier \"" + text + "\"";
+        case IDENT -> describeWord(text);
         case NUMBER -> "number \"" + text + "\"";
         case DURATION -> "duration \"" + text + "\"";
         case STRING -> "string " + text;
@@ -24,10 +26,26 @@ final class Lexer {
     }
   }
 
+  /** As Prometheus's lexer names a word in errors: keywords, operators and aggregations by their token. */
+  private static String describeWord(String text) {
+    String w = text.toLowerCase(Locale.ROOT);
+    return switch (w) {
+      case "and", "or", "unless", "atan2" -> "<op:" + text + ">";
+      case "sum", "avg", "count", "min", "max", "group", "stddev", "stdvar", "topk", "bottomk", "count_values",
+          "quantile" -> "<aggr:" + text + ">";
+      case "offset", "by", "without", "on", "ignoring", "group_left", "group_right", "bool" -> "<" + text + ">";
+      case "start", "end" -> "\"" + text + "\"";
+      default -> (text.indexOf(':') >= 0 ? "metric identifier \"" : "identifier \"") + text + "\"";
+    };
+  }
+
   private final String in;
   private int pos;
   /** Inside brackets a colon separates a subquery's range and step instead of starting a metric name. */
   private int bracketDepth;
+  private int parenDepth;
+  private boolean braceOpen;
+  private boolean gotColon;
   private final List<Token> out = new ArrayList<>();
 
   private Lexer(String in) {
@@ -44,15 +62,40 @@ final class Lexer {
     return ParseException.at(in, at, msg);
   }
 
+  /**
+   * Tokens up to the end, or up to an error token where Prometheus's lexer stops: Prometheus lexes as its parser reads,
+   * so a syntax error the parser meets first is the one reported.
+   */
   private void run() {
+    try {
+      tokens();
+    } catch (ParseException e) {
+      out.add(new Token(Kind.ERROR, e.getMessage(), pos));
+    }
+  }
+
+  private void tokens() {
     while (true) {
       skipSpaceAndComments();
       if (pos >= in.length()) {
+        if (braceOpen) {
+          throw error(pos, "unexpected end of input inside braces");
+        }
+        if (parenDepth != 0) {
+          throw error(pos, "unclosed left parenthesis");
+        }
+        if (bracketDepth > 0) {
+          throw error(pos, "unclosed left bracket");
+        }
         out.add(new Token(Kind.EOF, "", pos));
         return;
       }
       int start = pos;
       char c = in.charAt(pos);
+      if (braceOpen) {
+        insideBraces(c);
+        continue;
+      }
       if (Character.isDigit(c) || (c == '.' && pos + 1 < in.length() && Character.isDigit(in.charAt(pos + 1)))) {
         number();
       } else if (isIdentStart(c) && !(c == ':' && bracketDepth > 0)) {
@@ -71,6 +114,50 @@ final class Lexer {
       } else {
         operator(c);
       }
+    }
+  }
+
+  /** Label matchers: names, strings, the four operators, commas and the closing brace, nothing else. */
+  private void insideBraces(char c) {
+    int start = pos;
+    if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      while (pos < in.length() && (isIdentPart(in.charAt(pos)) && in.charAt(pos) != ':')) {
+        pos++;
+      }
+      out.add(new Token(Kind.IDENT, in.substring(start, pos), start));
+    } else if (c == '"' || c == '\'' || c == '`') {
+      string(c);
+    } else if (c == ',' || c == '=' || c == '}') {
+      operator(c);
+    } else if (c == '!') {
+      char n = pos + 1 < in.length() ? in.charAt(pos + 1) : 0;
+      if (n != '~' && n != '=') {
+        pos++;
+        throw error(start, "unexpected character after '!' inside braces: " + quote(n));
+      }
+      operator(c);
+    } else if (c == '{') {
+      throw error(start, "unexpected left brace '{'");
+    } else {
+      throw error(start, "unexpected character inside braces: " + quote(c));
+    }
+  }
+
+  /** Right after {@code [}: a duration, and nothing else. */
+  private void rangeDuration() {
+    skipSpaceAndComments();
+    int start = pos;
+    char c = pos < in.length() ? in.charAt(pos) : 0;
+    if (Character.isDigit(c) || (c == '.' && pos + 1 < in.length() && Character.isDigit(in.charAt(pos + 1)))) {
+      number();
+      if (out.get(out.size() - 1).kind() == Kind.NUMBER) {
+        out.remove(out.size() - 1);
+        throw error(start, "missing unit character in duration");
+      }
+    } else if (!isIdentPart(c) || c == ':') {
+      throw error(start, "missing unit character in duration");
+    } else {
+      throw error(start, "bad duration syntax: \"\"");
     }
   }
 
@@ -284,11 +371,45 @@ final class Lexer {
       throw error(start, "unexpected character: " + quote(c));
     }
     pos++;
-    if (k == Kind.LBRACKET) {
-      bracketDepth++;
-    } else if (k == Kind.RBRACKET) {
-      bracketDepth--;
+    switch (k) {
+      case LPAREN -> parenDepth++;
+      case RPAREN -> {
+        if (--parenDepth < 0) {
+          throw error(pos, "unexpected right parenthesis ')'");
+        }
+      }
+      case LBRACKET -> {
+        if (bracketDepth > 0) {
+          throw error(start, "unexpected left bracket '['");
+        }
+        bracketDepth++;
+        gotColon = false;
+      }
+      case RBRACKET -> {
+        if (bracketDepth == 0) {
+          throw error(start, "unexpected right bracket ']'");
+        }
+        bracketDepth--;
+      }
+      case COLON -> {
+        if (gotColon) {
+          throw error(start, "unexpected colon ':'");
+        }
+        gotColon = true;
+      }
+      case LBRACE -> braceOpen = true;
+      case RBRACE -> {
+        if (!braceOpen) {
+          throw error(start, "unexpected right brace '}'");
+        }
+        braceOpen = false;
+      }
+      default -> {
+      }
     }
     out.add(new Token(k, String.valueOf(c), start));
+    if (k == Kind.LBRACKET) {
+      rangeDuration();
+    }
   }
 }

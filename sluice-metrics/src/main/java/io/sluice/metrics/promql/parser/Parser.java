@@ -6,8 +6,10 @@ import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.promql.parser.Lexer.Kind;
 import io.sluice.metrics.promql.parser.Lexer.Token;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +24,8 @@ public final class Parser {
   private final String input;
   private final List<Token> tokens;
   private int i;
+  /** Where each expression starts, for errors Prometheus reports at a node rather than at a token. */
+  private final Map<Expr, Integer> starts = new IdentityHashMap<>();
 
   private Parser(String input) {
     this.input = input;
@@ -67,7 +71,15 @@ public final class Parser {
   // ---- tokens
 
   private Token peek() {
-    return tokens.get(i);
+    return lexed(tokens.get(i));
+  }
+
+  /** A token, or the lexer's error once the parser reaches it. */
+  private static Token lexed(Token t) {
+    if (t.kind() == Kind.ERROR) {
+      throw new ParseException(t.text());
+    }
+    return t;
   }
 
   private Token peek(int ahead) {
@@ -75,7 +87,7 @@ public final class Parser {
   }
 
   private Token next() {
-    return tokens.get(i++);
+    return lexed(tokens.get(i++));
   }
 
   private boolean isWord(Token t, String w) {
@@ -100,6 +112,20 @@ public final class Parser {
 
   private ParseException error(Token t, String msg) {
     return ParseException.at(input, t.pos(), msg);
+  }
+
+  /** An error at the start of an expression, as Prometheus's type checks report them. */
+  private ParseException error(Expr e, String msg) {
+    return ParseException.at(input, startOf(e), msg);
+  }
+
+  private <T extends Expr> T startsAt(int pos, T e) {
+    starts.putIfAbsent(e, pos);
+    return e;
+  }
+
+  private int startOf(Expr e) {
+    return starts.getOrDefault(e, 0);
   }
 
   // ---- expressions
@@ -152,9 +178,6 @@ public final class Parser {
         List<String> include = List.of();
         if (isWord(peek(), "group_left") || isWord(peek(), "group_right")) {
           Token g = next();
-          if (op.isSetOperator()) {
-            throw error(g, "no grouping allowed for \"" + op.symbol() + "\" operation");
-          }
           card = isWord(g, "group_left") ? VectorMatching.Cardinality.MANY_TO_ONE
               : VectorMatching.Cardinality.ONE_TO_MANY;
           if (peek().kind() == Kind.LPAREN) {
@@ -166,52 +189,69 @@ public final class Parser {
         throw unexpected(peek(), null);
       }
       Expr rhs = expr(op.rightAssociative() ? op.precedence() : op.precedence() + 1);
-      lhs = binary(opTok, op, lhs, rhs, matching, returnBool);
+      lhs = startsAt(startOf(lhs), binary(opTok, op, lhs, rhs, matching, returnBool));
     }
   }
 
+  /** Prometheus's checks of a binary expression, in its order. */
   private Expr binary(Token at, BinaryOp op, Expr lhs, Expr rhs, VectorMatching matching, boolean returnBool) {
     ValueType lt = lhs.type();
     ValueType rt = rhs.type();
-    if ((lt != ValueType.SCALAR && lt != ValueType.VECTOR) || (rt != ValueType.SCALAR && rt != ValueType.VECTOR)) {
-      throw error(at, "binary expression must contain only scalar and instant vector types");
-    }
     if (returnBool && !op.isComparison()) {
       throw error(at, "bool modifier can only be used on comparison operators");
     }
-    boolean bothScalar = lt == ValueType.SCALAR && rt == ValueType.SCALAR;
-    if (op.isComparison() && bothScalar && !returnBool) {
+    if (op.isComparison() && !returnBool && lt == ValueType.SCALAR && rt == ValueType.SCALAR) {
       throw error(at, "comparisons between scalars must use BOOL modifier");
     }
-    if (op.isSetOperator() && (lt == ValueType.SCALAR || rt == ValueType.SCALAR)) {
-      throw error(at, "set operator \"" + op.symbol() + "\" not allowed in binary scalar expression");
+    if (op.isSetOperator() && matching != null && matching.card() == VectorMatching.Cardinality.ONE_TO_ONE) {
+      matching = new VectorMatching(VectorMatching.Cardinality.MANY_TO_MANY, matching.labels(), matching.on(),
+          matching.include());
     }
-    boolean bothVector = lt == ValueType.VECTOR && rt == ValueType.VECTOR;
-    if (matching != null && !bothVector) {
-      throw error(at, "vector matching only allowed between instant vectors");
-    }
-    if (bothVector && matching == null) {
-      matching = VectorMatching.defaultFor(op);
-    }
-    if (matching != null && matching.card() != VectorMatching.Cardinality.ONE_TO_ONE
-        && matching.card() != VectorMatching.Cardinality.MANY_TO_MANY) {
+    if (matching != null && matching.on()) {
       for (String l : matching.include()) {
-        if (matching.on() && matching.labels().contains(l)) {
+        if (matching.labels().contains(l)) {
           throw error(at, "label \"" + l + "\" must not occur in ON and GROUP clause at once");
         }
       }
+    }
+    if (lt != ValueType.SCALAR && lt != ValueType.VECTOR) {
+      throw error(lhs, "binary expression must contain only scalar and instant vector types");
+    }
+    if (rt != ValueType.SCALAR && rt != ValueType.VECTOR) {
+      throw error(rhs, "binary expression must contain only scalar and instant vector types");
+    }
+    boolean bothVector = lt == ValueType.VECTOR && rt == ValueType.VECTOR;
+    if (!bothVector && matching != null) {
+      // on() and ignoring() without labels are allowed, and dropped, where a side is a scalar.
+      if (!matching.labels().isEmpty()) {
+        throw error(lhs, "vector matching only allowed between instant vectors");
+      }
+      matching = null;
+    } else if (bothVector && op.isSetOperator() && matching != null
+        && matching.card() != VectorMatching.Cardinality.MANY_TO_MANY) {
+      throw error(lhs, "no grouping allowed for \"" + op.symbol() + "\" operation");
+    }
+    if ((lt == ValueType.SCALAR || rt == ValueType.SCALAR) && op.isSetOperator()) {
+      throw error(lhs, "set operator \"" + op.symbol() + "\" not allowed in binary scalar expression");
+    }
+    if (bothVector && matching == null) {
+      matching = VectorMatching.defaultFor(op);
     }
     return new Expr.Binary(op, lhs, rhs, matching, returnBool);
   }
 
   private Expr unary() {
     Token t = peek();
+    return startsAt(t.pos(), unaryAt(t));
+  }
+
+  private Expr unaryAt(Token t) {
     if (t.kind() == Kind.SUB || t.kind() == Kind.ADD) {
       next();
       Expr operand = expr(BinaryOp.POW.precedence());
       if (operand.type() != ValueType.SCALAR && operand.type() != ValueType.VECTOR) {
-        throw error(t, "unary expression only allowed on expressions of type scalar or instant vector, got "
-            + operand.type().description());
+        throw error(t, "unary expression only allowed on expressions of type scalar or instant vector, got \""
+            + operand.type().description() + "\"");
       }
       if (t.kind() == Kind.ADD) {
         return operand;
@@ -221,14 +261,15 @@ public final class Parser {
       }
       return new Expr.Unary(true, operand);
     }
-    return postfix(primary());
+    Expr p = startsAt(t.pos(), primary());
+    return postfix(p);
   }
 
   private Expr postfix(Expr e) {
     while (true) {
       Token t = peek();
       if (t.kind() == Kind.LBRACKET) {
-        e = rangeOrSubquery(e);
+        e = startsAt(startOf(e), rangeOrSubquery(e));
       } else if (isWord(t, "offset")) {
         next();
         boolean neg = false;
@@ -239,10 +280,10 @@ public final class Parser {
           next();
         }
         long d = duration("offset");
-        e = withOffset(t, e, neg ? -d : d);
+        e = startsAt(startOf(e), withOffset(e, neg ? -d : d));
       } else if (t.kind() == Kind.AT) {
         next();
-        e = withAt(t, e, atModifier());
+        e = startsAt(startOf(e), withAt(e, atModifier()));
       } else {
         return e;
       }
@@ -254,7 +295,11 @@ public final class Parser {
     if (d.kind() != Kind.DURATION) {
       throw error(d, "unexpected " + d.describe() + " in " + context + ", expected duration");
     }
-    return parseDuration(d.text());
+    long ms = parseDuration(d.text());
+    if (ms == 0) {
+      throw error(d, "duration must be greater than 0");
+    }
+    return ms;
   }
 
   private Expr.At atModifier() {
@@ -282,49 +327,49 @@ public final class Parser {
     return new Expr.At(Expr.At.Kind.TIME, Math.round(secs * 1000));
   }
 
-  private Expr withOffset(Token at, Expr e, long offset) {
+  private Expr withOffset(Expr e, long offset) {
     if (e instanceof Expr.VectorSelector vs) {
       if (vs.offset() != 0) {
-        throw error(at, "offset may not be set multiple times");
+        throw error(e, "offset may not be set multiple times");
       }
       return vs.withOffset(offset);
     }
     if (e instanceof Expr.MatrixSelector ms) {
       if (ms.selector().offset() != 0) {
-        throw error(at, "offset may not be set multiple times");
+        throw error(e, "offset may not be set multiple times");
       }
       return new Expr.MatrixSelector(ms.selector().withOffset(offset), ms.range());
     }
     if (e instanceof Expr.Subquery sq) {
       if (sq.offset() != 0) {
-        throw error(at, "offset may not be set multiple times");
+        throw error(e, "offset may not be set multiple times");
       }
       return new Expr.Subquery(sq.expr(), sq.range(), sq.step(), offset, sq.at());
     }
-    throw error(at, "offset modifier must be preceded by an instant vector selector or range vector selector or a "
+    throw error(e, "offset modifier must be preceded by an instant vector selector or range vector selector or a "
         + "subquery");
   }
 
-  private Expr withAt(Token at, Expr e, Expr.At a) {
+  private Expr withAt(Expr e, Expr.At a) {
     if (e instanceof Expr.VectorSelector vs) {
       if (vs.at() != null) {
-        throw error(at, "@ <timestamp> may not be set multiple times");
+        throw error(e, "@ <timestamp> may not be set multiple times");
       }
       return vs.withAt(a);
     }
     if (e instanceof Expr.MatrixSelector ms) {
       if (ms.selector().at() != null) {
-        throw error(at, "@ <timestamp> may not be set multiple times");
+        throw error(e, "@ <timestamp> may not be set multiple times");
       }
       return new Expr.MatrixSelector(ms.selector().withAt(a), ms.range());
     }
     if (e instanceof Expr.Subquery sq) {
       if (sq.at() != null) {
-        throw error(at, "@ <timestamp> may not be set multiple times");
+        throw error(e, "@ <timestamp> may not be set multiple times");
       }
       return new Expr.Subquery(sq.expr(), sq.range(), sq.step(), sq.offset(), a);
     }
-    throw error(at, "@ modifier must be preceded by an instant vector selector or range vector selector or a "
+    throw error(e, "@ modifier must be preceded by an instant vector selector or range vector selector or a "
         + "subquery");
   }
 
@@ -339,8 +384,7 @@ public final class Parser {
       }
       expect(Kind.RBRACKET, "subquery selector");
       if (e.type() != ValueType.VECTOR) {
-        throw error(open, "subquery is only allowed on instant vector, got " + e.type().description()
-            + " instead");
+        throw error(e, "subquery is only allowed on instant vector, got " + e.type().apiName() + " instead");
       }
       return new Expr.Subquery(e, range, step, 0, null);
     }
@@ -348,8 +392,11 @@ public final class Parser {
     if (!(e instanceof Expr.VectorSelector vs)) {
       throw error(open, "ranges only allowed for vector selectors");
     }
-    if (vs.offset() != 0 || vs.at() != null) {
-      throw error(open, "no offset or @ modifiers allowed before range");
+    if (vs.offset() != 0) {
+      throw error(open, "no offset modifiers allowed before range");
+    }
+    if (vs.at() != null) {
+      throw error(open, "no @ modifiers allowed before range");
     }
     return new Expr.MatrixSelector(vs, range);
   }
@@ -404,7 +451,8 @@ public final class Parser {
     if (after.kind() == Kind.LPAREN) {
       Function f = Function.byName(word);
       if (f == null) {
-        throw error(t, "unknown function with name \"" + word + "\"");
+        String why = Function.whyUnsupported(word);
+        throw error(t, why != null ? why : "unknown function with name \"" + word + "\"");
       }
       return call(t, f);
     }
@@ -414,23 +462,29 @@ public final class Parser {
     return selector(word, t);
   }
 
-  private Expr call(Token at, Function f) {
-    expect(Kind.LPAREN, "function call");
+  /** {@code (a, b, ...)}: the arguments of a function or an aggregation; a trailing comma is refused. */
+  private List<Expr> arguments(String context) {
+    expect(Kind.LPAREN, context);
     List<Expr> args = new ArrayList<>();
     if (peek().kind() != Kind.RPAREN) {
       while (true) {
         args.add(expr(0));
         if (peek().kind() == Kind.COMMA) {
-          next();
+          Token comma = next();
           if (peek().kind() == Kind.RPAREN) {
-            break;
+            throw error(comma, "trailing commas not allowed in function call args");
           }
           continue;
         }
         break;
       }
     }
-    expect(Kind.RPAREN, "function call");
+    expect(Kind.RPAREN, context);
+    return args;
+  }
+
+  private Expr call(Token at, Function f) {
+    List<Expr> args = arguments("function call");
     int nargs = f.argTypes().size();
     if (f.variadic() == 0) {
       if (nargs != args.size()) {
@@ -449,9 +503,12 @@ public final class Parser {
     }
     for (int a = 0; a < args.size(); a++) {
       ValueType want = f.argTypes().get(Math.min(a, nargs - 1));
+      if (a >= nargs && f.variadic() == 0) {
+        break;
+      }
       if (args.get(a).type() != want) {
-        throw error(at, "expected type " + want.description() + " in call to function \"" + f.name() + "\", got "
-            + args.get(a).type().description());
+        throw error(args.get(a), "expected type " + want.description() + " in call to function \"" + f.name()
+            + "\", got " + args.get(a).type().description());
       }
     }
     return new Expr.Call(f, List.copyOf(args));
@@ -466,26 +523,26 @@ public final class Parser {
       grouping = labelList();
       groupingSeen = true;
     }
-    expect(Kind.LPAREN, "aggregation");
-    Expr param = null;
-    if (op.paramType() != null) {
-      param = expr(0);
-      expect(Kind.COMMA, "aggregation");
-    }
-    Expr inner = expr(0);
-    if (peek().kind() == Kind.COMMA) {
-      throw error(peek(), "unexpected \",\" in aggregation, expected \")\"");
-    }
-    expect(Kind.RPAREN, "aggregation");
+    List<Expr> args = arguments("aggregation");
     if (!groupingSeen && (isWord(peek(), "by") || isWord(peek(), "without"))) {
       without = isWord(next(), "without");
       grouping = labelList();
     }
+    if (args.isEmpty()) {
+      throw error(at, "no arguments for aggregate expression provided");
+    }
+    int desired = op.paramType() != null ? 2 : 1;
+    if (args.size() != desired) {
+      throw error(at, "wrong number of arguments for aggregate expression provided, expected " + desired + ", got "
+          + args.size());
+    }
+    Expr param = desired == 2 ? args.get(0) : null;
+    Expr inner = args.get(desired - 1);
     if (inner.type() != ValueType.VECTOR) {
-      throw error(at, "expected type instant vector in aggregation expression, got " + inner.type().description());
+      throw error(inner, "expected type instant vector in aggregation expression, got " + inner.type().description());
     }
     if (param != null && param.type() != op.paramType()) {
-      throw error(at, "expected type " + op.paramType().description() + " in aggregation parameter, got "
+      throw error(param, "expected type " + op.paramType().description() + " in aggregation parameter, got "
           + param.type().description());
     }
     return new Expr.Aggregate(op, inner, param, grouping, without);
@@ -536,12 +593,12 @@ public final class Parser {
           throw error(v, "unexpected " + v.describe() + " in label matching, expected string");
         }
         if (name != null && l.text().equals(Labels.METRIC_NAME)) {
-          throw error(l, "metric name must not be set twice: \"" + name + "\" or \"" + v.text() + "\"");
+          throw error(at, "metric name must not be set twice: \"" + name + "\" or \"" + v.text() + "\"");
         }
         try {
           matchers.add(Matcher.of(l.text(), type, v.text()));
         } catch (IllegalArgumentException e) {
-          throw error(v, e.getMessage());
+          throw error(l, e.getMessage());
         }
         if (peek().kind() == Kind.COMMA) {
           next();
