@@ -39,6 +39,15 @@ public final class TextTable {
 
   /** The table, one line per row, each ending in a newline. */
   public String render() {
+    int[] width = widths(rows);
+    StringBuilder out = new StringBuilder();
+    for (String[] row : rows) {
+      out.append(line(row, width)).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static int[] widths(List<String[]> rows) {
     int columns = rows.get(0).length;
     int[] width = new int[columns];
     for (String[] row : rows) {
@@ -46,18 +55,58 @@ public final class TextTable {
         width[i] = Math.max(width[i], row[i].length());
       }
     }
-    StringBuilder out = new StringBuilder();
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder(indent);
-      for (int i = 0; i < columns; i++) {
-        line.append(row[i]);
-        if (i < columns - 1) {
-          line.append(" ".repeat(width[i] - row[i].length() + 2));
-        }
+    return width;
+  }
+
+  private String line(String[] row, int[] width) {
+    StringBuilder line = new StringBuilder(indent);
+    for (int i = 0; i < width.length; i++) {
+      line.append(row[i]);
+      if (i < width.length - 1) {
+        line.append(" ".repeat(Math.max(0, width[i] - row[i].length()) + 2));
       }
-      out.append(line.toString().stripTrailing()).append('\n');
     }
-    return out.toString();
+    return line.toString().stripTrailing();
+  }
+
+  /**
+   * This table printed as its rows come, for a table of any length: the first {@code page} rows are held to size the
+   * columns, then printed, and every later row is printed at once in those widths (a wider cell shifts the rest of its
+   * line). A table of at most {@code page} rows prints exactly as {@link #print} does, at {@link Streaming#finish}.
+   */
+  public Streaming streaming(PrintStream out, int page) {
+    return new Streaming(out, page);
+  }
+
+  /** See {@link #streaming}. */
+  public final class Streaming {
+    private final PrintStream out;
+    private final int page;
+    private int[] width;
+
+    private Streaming(PrintStream out, int page) {
+      this.out = out;
+      this.page = page;
+    }
+
+    public void row(Object... cells) {
+      TextTable.this.row(cells);
+      if (width != null) {
+        out.print(line(rows.remove(rows.size() - 1), width) + "\n");
+      } else if (rows.size() > page) {
+        width = widths(rows);
+        rows.forEach(r -> out.print(line(r, width) + "\n"));
+        rows.clear();
+      }
+    }
+
+    /** Prints what is still held. */
+    public void finish() {
+      if (width == null) {
+        print(out);
+        rows.subList(1, rows.size()).clear();
+      }
+    }
   }
 
   public void print(PrintStream out) {

@@ -1,13 +1,16 @@
 package io.sluice.app.dlq;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.sluice.app.cli.OutputFormat;
 import io.sluice.app.cli.TextTable;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.ops.dlq.DlqRecord;
 import io.sluice.ops.dlq.ErrorContext;
 import io.sluice.ops.dlq.Inspection;
 import io.sluice.ops.dlq.ReplayMark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -32,106 +35,148 @@ final class InspectCommand extends DlqCommandBase {
 
   @Override
   int execute() {
-    Inspection inspection = dlq().inspect(topic, read.options());
-    if (output.json()) {
-      printJson(json(inspection));
-      return 0;
-    }
-    TextTable records = new TextTable("PARTITION", "OFFSET", "TIMESTAMP", "STAGE", "EXCEPTION", "ORIGIN",
-        "CONNECTOR/TASK", "SCHEMA", "REPLAYED", "MESSAGE");
-    for (DlqRecord r : inspection.records()) {
+    return output.json() ? printJson() : printTable();
+  }
+
+  /** The records as they are read; the summary once the read has ended. */
+  private int printTable() {
+    TextTable.Streaming records = new TextTable("PARTITION", "OFFSET", "TIMESTAMP", "STAGE", "EXCEPTION", "ORIGIN",
+        "CONNECTOR/TASK", "SCHEMA", "REPLAYED", "MESSAGE").streaming(out, TABLE_PAGE);
+    Inspection inspection = dlq().inspect(topic, read.options(), (r, subjects) -> {
       ErrorContext e = r.error();
       String origin = e.topic() == null ? null : e.topic() + "[" + e.partition() + "]@" + e.offset();
       String connector = e.connector() == null ? null : e.connector() + "/" + e.taskId();
       Object replayed = r.replay() != null ? r.replay().time() : r.replayed() ? "damaged mark" : null;
       records.row(r.partition(), r.offset(), r.timestamp(), e.stage(), e.exceptionSimpleName(), origin, connector,
-          schema(inspection, r.valueSchemaId()), replayed, TextTable.shorten(e.exceptionMessage(), 100));
-    }
-    records.print(out);
-    for (DlqRecord r : inspection.records()) {
-      List<String> problems = new ArrayList<>(r.error().problems());
-      if (r.damagedMark() != null) {
-        problems.add(r.damagedMark());
-      }
-      problems.forEach(p -> err.println("warning: record " + r.partition() + "/" + r.offset() + ": " + p));
-    }
+          schema(r.valueSchemaId(), subjects), replayed, TextTable.shorten(e.exceptionMessage(), 100));
+      problems(r).forEach(p -> err.println("warning: record " + r.partition() + "/" + r.offset() + ": " + p));
+    });
+    records.finish();
     inspection.warnings().forEach(w -> err.println("warning: " + w));
     out.println();
-    out.println("summary: " + inspection.records().size() + " record(s) in " + topic);
+    out.println("summary: " + inspection.count() + " record(s) in " + topic);
     TextTable summary = new TextTable("EXCEPTION", "STAGE", "COUNT", "REPLAYED");
     inspection.groups().forEach(g -> summary.row(g.exceptionClass(), g.stage(), g.count(), g.replayed()));
     summary.print(out);
     return 0;
   }
 
-  private static String schema(Inspection inspection, Integer id) {
+  /** Rows of the table held to size its columns; later rows are printed as they are read, in those widths. */
+  static final int TABLE_PAGE = 1_000;
+
+  private static List<String> problems(DlqRecord r) {
+    List<String> problems = new ArrayList<>(r.error().problems());
+    if (r.damagedMark() != null) {
+      problems.add(r.damagedMark());
+    }
+    return problems;
+  }
+
+  private static String schema(Integer id, List<String> subjects) {
     if (id == null) {
       return null;
     }
-    List<String> subjects = inspection.subjects().getOrDefault(id, List.of());
     return subjects.isEmpty() ? String.valueOf(id) : id + " " + subjects.get(0);
   }
 
-  static ObjectNode json(Inspection inspection) {
-    ObjectNode root = JsonNodeFactory.instance.objectNode();
-    root.put("topic", inspection.topic());
-    if (!inspection.warnings().isEmpty()) {
-      inspection.warnings().forEach(root.putArray("warnings")::add);
-    }
-    ArrayNode records = root.putArray("records");
-    for (DlqRecord r : inspection.records()) {
-      ObjectNode n = records.addObject();
-      n.put("partition", r.partition());
-      n.put("offset", r.offset());
-      n.put("timestamp", r.timestamp().toString());
-      putBytes(n, "key", r.key());
-      putBytes(n, "value", r.value());
-      if (r.valueSchemaId() != null) {
-        n.put("schemaId", r.valueSchemaId());
-        List<String> subjects = inspection.subjects().getOrDefault(r.valueSchemaId(), List.of());
-        if (!subjects.isEmpty()) {
-          n.put("subject", subjects.get(0));
+  /**
+   * {@code {"topic", "records": [...], "warnings": [...], "summary": [...]}}, each record written as it is read; the
+   * document begins with the first record (or at the end), so a topic that cannot be read prints nothing on stdout.
+   */
+  private int printJson() {
+    try (JsonGenerator json = OutputFormat.jsonGenerator(out)) {
+      boolean[] started = {false};
+      Inspection inspection = dlq().inspect(topic, read.options(), (r, subjects) -> {
+        try {
+          if (!started[0]) {
+            begin(json);
+            started[0] = true;
+          }
+          json.writeTree(json(r, subjects));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
+      });
+      if (!started[0]) {
+        begin(json);
       }
-      ErrorContext e = r.error();
-      ObjectNode error = n.putObject("error");
-      error.put("topic", e.topic());
-      error.put("partition", e.partition());
-      error.put("offset", e.offset());
-      error.put("connector", e.connector());
-      error.put("taskId", e.taskId());
-      error.put("stage", e.stage());
-      error.put("className", e.executingClass());
-      error.put("exceptionClassName", e.exceptionClass());
-      error.put("exceptionMessage", e.exceptionMessage());
-      error.put("exceptionStacktrace", e.stacktrace());
-      if (!e.problems().isEmpty()) {
-        e.problems().forEach(error.putArray("problems")::add);
-      }
-      if (r.damagedMark() != null) {
-        n.putObject("replay").put("damaged", r.damagedMark());
-      } else if (r.replay() != null) {
-        ReplayMark m = r.replay();
-        ObjectNode replay = n.putObject("replay");
-        replay.put("topic", m.topic());
-        replay.put("partition", m.partition());
-        replay.put("offset", m.offset());
-        replay.put("time", m.time() == null ? null : m.time().toString());
-        replay.put("group", m.group());
-      } else {
-        n.putNull("replay");
-      }
-      ObjectNode headers = n.putObject("headers");
-      for (Header h : r.headers()) {
-        if (!h.key().startsWith(ErrorContext.PREFIX) && !h.key().startsWith(ReplayMark.PREFIX)) {
-          putBytes(headers, h.key(), h.value());
+      json.writeEndArray();
+      if (!inspection.warnings().isEmpty()) {
+        json.writeArrayFieldStart("warnings");
+        for (String w : inspection.warnings()) {
+          json.writeString(w);
         }
+        json.writeEndArray();
+      }
+      json.writeArrayFieldStart("summary");
+      for (Inspection.ErrorGroup g : inspection.groups()) {
+        json.writeTree(JsonNodeFactory.instance.objectNode().put("exceptionClassName", g.exceptionClass())
+            .put("stage", g.stage()).put("count", g.count()).put("replayed", g.replayed()));
+      }
+      json.writeEndArray();
+      json.writeEndObject();
+      json.flush();
+      out.println();
+      return 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void begin(JsonGenerator json) throws IOException {
+    json.writeStartObject();
+    json.writeStringField("topic", topic);
+    json.writeArrayFieldStart("records");
+  }
+
+  static ObjectNode json(DlqRecord r, List<String> subjects) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("partition", r.partition());
+    n.put("offset", r.offset());
+    n.put("timestamp", r.timestamp().toString());
+    putBytes(n, "key", r.key());
+    putBytes(n, "value", r.value());
+    if (r.valueSchemaId() != null) {
+      n.put("schemaId", r.valueSchemaId());
+      if (!subjects.isEmpty()) {
+        n.put("subject", subjects.get(0));
       }
     }
-    ArrayNode summary = root.putArray("summary");
-    inspection.groups().forEach(g -> summary.addObject().put("exceptionClassName", g.exceptionClass())
-        .put("stage", g.stage()).put("count", g.count()).put("replayed", g.replayed()));
-    return root;
+    ErrorContext e = r.error();
+    ObjectNode error = n.putObject("error");
+    error.put("topic", e.topic());
+    error.put("partition", e.partition());
+    error.put("offset", e.offset());
+    error.put("connector", e.connector());
+    error.put("taskId", e.taskId());
+    error.put("stage", e.stage());
+    error.put("className", e.executingClass());
+    error.put("exceptionClassName", e.exceptionClass());
+    error.put("exceptionMessage", e.exceptionMessage());
+    error.put("exceptionStacktrace", e.stacktrace());
+    if (!e.problems().isEmpty()) {
+      e.problems().forEach(error.putArray("problems")::add);
+    }
+    if (r.damagedMark() != null) {
+      n.putObject("replay").put("damaged", r.damagedMark());
+    } else if (r.replay() != null) {
+      ReplayMark m = r.replay();
+      ObjectNode replay = n.putObject("replay");
+      replay.put("topic", m.topic());
+      replay.put("partition", m.partition());
+      replay.put("offset", m.offset());
+      replay.put("time", m.time() == null ? null : m.time().toString());
+      replay.put("group", m.group());
+    } else {
+      n.putNull("replay");
+    }
+    ObjectNode headers = n.putObject("headers");
+    for (Header h : r.headers()) {
+      if (!h.key().startsWith(ErrorContext.PREFIX) && !h.key().startsWith(ReplayMark.PREFIX)) {
+        putBytes(headers, h.key(), h.value());
+      }
+    }
+    return n;
   }
 
   /** UTF-8 text as a string; anything else as {@code {"base64": "..."}}. */

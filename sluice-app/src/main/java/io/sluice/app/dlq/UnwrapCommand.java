@@ -1,11 +1,13 @@
 package io.sluice.app.dlq;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.app.cli.OutputFormat;
 import io.sluice.ops.dlq.Unwrapped;
 import java.io.IOException;
-import java.util.List;
+import java.io.UncheckedIOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -26,30 +28,53 @@ final class UnwrapCommand extends DlqCommandBase {
 
   @Override
   int execute() {
-    List<Unwrapped> all = dlq().unwrap(topic, read.options());
-    if (output.json()) {
-      ArrayNode array = JsonNodeFactory.instance.arrayNode();
-      for (Unwrapped u : all) {
-        var n = array.addObject();
-        n.put("partition", u.partition()).put("offset", u.offset()).put("source", u.source()).put("path", u.path());
-        n.put("schemaId", u.schemaId()).put("schemaType", u.schemaType()).put("encoding", u.encoding());
-        if ("json".equals(u.encoding())) {
-          n.set("value", parse(u.text()));
-        } else {
-          n.put("value", u.text());
+    if (!output.json()) {
+      dlq().unwrap(topic, read.options(), u -> {
+        out.println(u.text() == null ? "null" : u.text());
+        if (u.note() != null) {
+          err.println("note: partition " + u.partition() + " offset " + u.offset() + ": " + u.note());
         }
-        n.put("note", u.note());
-      }
-      printJson(array);
+      });
       return 0;
     }
-    for (Unwrapped u : all) {
-      out.println(u.text() == null ? "null" : u.text());
-      if (u.note() != null) {
-        err.println("note: partition " + u.partition() + " offset " + u.offset() + ": " + u.note());
+    // A JSON array written as the records are read; it begins with the first (or at the end), so a topic that
+    // cannot be read prints nothing on stdout.
+    try (JsonGenerator json = OutputFormat.jsonGenerator(out)) {
+      boolean[] started = {false};
+      dlq().unwrap(topic, read.options(), u -> {
+        try {
+          if (!started[0]) {
+            json.writeStartArray();
+            started[0] = true;
+          }
+          json.writeTree(json(u));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      if (!started[0]) {
+        json.writeStartArray();
       }
+      json.writeEndArray();
+      json.flush();
+      out.println();
+      return 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return 0;
+  }
+
+  private static ObjectNode json(Unwrapped u) {
+    ObjectNode n = JsonNodeFactory.instance.objectNode();
+    n.put("partition", u.partition()).put("offset", u.offset()).put("source", u.source()).put("path", u.path());
+    n.put("schemaId", u.schemaId()).put("schemaType", u.schemaType()).put("encoding", u.encoding());
+    if ("json".equals(u.encoding())) {
+      n.set("value", parse(u.text()));
+    } else {
+      n.put("value", u.text());
+    }
+    n.put("note", u.note());
+    return n;
   }
 
   private static JsonNode parse(String text) {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.RetainedHeap;
 import io.sluice.kafka.testing.SharedKafka;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -68,9 +70,14 @@ class DlqCommandTest {
   }
 
   static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    return run(out, args);
+  }
+
+  /** Runs with stdout going to {@code out}; the run's {@code out} is what that holds when it is a byte array. */
+  static Run run(OutputStream out, String... args) {
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -85,7 +92,8 @@ class DlqCommandTest {
       all[args.length + 4] = "--data-dir";
       all[args.length + 5] = dataDir.toString();
       int exit = new CommandLine(new DlqCommand()).execute(all);
-      return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+      return new Run(exit, out instanceof ByteArrayOutputStream bytes ? bytes.toString(StandardCharsets.UTF_8) : "",
+          err.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(stdout);
       System.setErr(stderr);
@@ -129,6 +137,71 @@ class DlqCommandTest {
     assertEquals("{\"id\":2", middle.get(0).path("value").asText(), "not JSON: as text");
     JsonNode json = run("unwrap", dlq, "-o", "json", "--filter", "stage=TRANSFORMATION").json();
     assertEquals(3, json.get(0).path("value").path("id").asInt(), "the JSON original as JSON");
+    JsonNode matching = run("unwrap", dlq, "-o", "json", "--sample", "1", "--filter", "stage=VALUE_CONVERTER").json();
+    assertEquals(1, matching.size());
+    assertEquals(1, matching.get(0).path("offset").asInt(), "the second of the two matching, as spread over them");
+    assertEquals(2, run("unwrap", dlq, "-o", "json", "--sample", "5", "--filter", "stage=VALUE_CONVERTER").json()
+        .size(), "fewer matching than asked for: all of them");
+    assertEquals("[ ]", run("unwrap", dlq, "-o", "json", "--filter", "stage=NONE").out().strip());
+  }
+
+  /**
+   * Without --max-messages inspect and unwrap read the whole topic: what they hold must not grow with it. 64 MB of
+   * dead letters pass through while the heap, measured when 80% of the output has been written, holds a fraction of
+   * that (a list of the records, as before, held all of them until the first line was printed).
+   */
+  @Test
+  void inspectAndUnwrapStreamAWholeTopicInMemoryThatDoesNotGrowWithIt() throws Exception {
+    String big = SharedKafka.unique("cli-big-dlq");
+    int records = 2_000;
+    int size = 32 * 1024;
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(big, 1, (short) 1))).all().get();
+    }
+    String pad = "x".repeat(size);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+      for (int i = 0; i < records; i++) {
+        producer.send(new ProducerRecord<>(big, 0, "k" + i, "{\"id\":" + i + ",\"pad\":\"" + pad + "\"}",
+            new RecordHeaders()));
+      }
+    }
+    for (String[] args : List.of(new String[] {"unwrap", big}, new String[] {"inspect", big, "-o", "json"},
+        new String[] {"inspect", big})) {
+      long before = RetainedHeap.bytes();
+      long expected = (long) records * size * 8 / 10;
+      long[] during = {-1};
+      // The table shortens each record to a line: its 80% comes at 80% of the lines.
+      boolean table = args.length == 2 && args[0].equals("inspect");
+      OutputStream probe = new OutputStream() {
+        long bytes;
+        long lines;
+
+        @Override
+        public void write(int b) {
+          write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+          bytes += len;
+          for (int i = off; i < off + len; i++) {
+            lines += b[i] == '\n' ? 1 : 0;
+          }
+          if (during[0] < 0 && (table ? lines >= records * 8 / 10 : bytes >= expected)) {
+            during[0] = RetainedHeap.bytes();
+          }
+        }
+      };
+      Run run = run(probe, args);
+      assertEquals(0, run.exit(), run.err());
+      assertTrue(during[0] > 0, String.join(" ", args) + " wrote less than expected");
+      long grown = during[0] - before;
+      System.out.printf("%s: heap retained before %,d bytes, at 80%% of the output %,d (%+,d) for %,d MB read%n",
+          String.join(" ", args), before, during[0], grown, (long) records * size >> 20);
+      assertTrue(grown < 16L << 20, String.join(" ", args) + ": the heap grew by " + grown + " bytes while "
+          + ((long) records * size >> 20) + " MB passed through");
+    }
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Dead-letter queues of Kafka Connect sinks: inspect, unwrap, replay, stats. Works on any Kafka cluster.
@@ -51,33 +53,53 @@ public final class DeadLetterQueue {
     return new Builder();
   }
 
-  /** The records chosen by {@code options}, headers decoded, with counts per exception class and stage. */
+  /**
+   * The records chosen by {@code options}, headers decoded, with counts per exception class and stage. Holds every
+   * record chosen: for a whole topic, {@link #inspect(String, ReadOptions, BiConsumer)} hands them over one by one.
+   */
   public Inspection inspect(String topic, ReadOptions options) {
-    Inspection inspection = Inspection.of(topic, new DlqReader(clientProperties).read(topic, options));
-    if (registry == null) {
-      return inspection;
-    }
+    List<DlqRecord> records = new ArrayList<>();
+    Inspection counted = inspect(topic, options, (r, subjects) -> records.add(r));
+    return new Inspection(topic, records, counted.count(), counted.groups(), counted.subjects(), counted.warnings());
+  }
+
+  /**
+   * Hands each record chosen by {@code options} to {@code each} as it is read, with the registry subjects of its
+   * value's schema id (empty when it has none, or no registry was given); returns the counts, without the records.
+   * What is held at once does not grow with the topic: one poll of records (partitions × N for the newest N).
+   */
+  public Inspection inspect(String topic, ReadOptions options, BiConsumer<DlqRecord, List<String>> each) {
+    Inspection.Tally tally = new Inspection.Tally();
     // An id the registry does not know has no subjects (subjectsOf answers an empty list). Any other failure (no
     // answer, credentials refused) is a warning with its cause, asked once: the ids are still shown.
     Map<Integer, List<String>> subjects = new TreeMap<>();
     List<String> warnings = new ArrayList<>();
-    for (DlqRecord r : inspection.records()) {
-      if (r.valueSchemaId() != null && !subjects.containsKey(r.valueSchemaId())) {
+    new DlqReader(clientProperties).read(topic, options, r -> {
+      tally.add(r);
+      Integer id = r.valueSchemaId();
+      if (id != null && registry != null && warnings.isEmpty() && !subjects.containsKey(id)) {
         try {
-          subjects.put(r.valueSchemaId(), registry.subjectsOf(r.valueSchemaId()));
+          subjects.put(id, registry.subjectsOf(id));
         } catch (RuntimeException e) {
-          warnings.add("the schema registry did not say which subjects schema id " + r.valueSchemaId()
+          warnings.add("the schema registry did not say which subjects schema id " + id
               + " belongs to, so no subject is shown: " + e.getMessage());
-          break;
         }
       }
-    }
-    return inspection.withSubjects(subjects, warnings);
+      each.accept(r, id == null ? List.of() : subjects.getOrDefault(id, List.of()));
+    });
+    return tally.inspection(topic, List.of(), subjects, warnings);
   }
 
-  /** The original value of each record chosen by {@code options}. */
+  /** The original value of each record chosen by {@code options}, all held: see the streaming form below. */
   public List<Unwrapped> unwrap(String topic, ReadOptions options) {
-    return new DlqReader(clientProperties).read(topic, options).stream().map(unwrapper::unwrap).toList();
+    List<Unwrapped> out = new ArrayList<>();
+    unwrap(topic, options, out::add);
+    return out;
+  }
+
+  /** Hands the original value of each record chosen by {@code options} to {@code each} as it is read. */
+  public void unwrap(String topic, ReadOptions options, Consumer<Unwrapped> each) {
+    new DlqReader(clientProperties).read(topic, options, r -> each.accept(unwrapper.unwrap(r)));
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -44,13 +45,26 @@ final class DlqReader {
         .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
   }
 
+  /** The records {@code options} choose, in a list: {@link #read(String, ReadOptions, Consumer)} collected. */
   List<DlqRecord> read(String topic, ReadOptions options) {
+    List<DlqRecord> out = new ArrayList<>();
+    read(topic, options, out::add);
+    return out;
+  }
+
+  /**
+   * Hands the records {@code options} choose to {@code each} as they are read, oldest first (or, for the newest N,
+   * sorted by time once the topic's end is reached). What is held at once does not grow with the topic: one poll of
+   * records, or partitions × N for the newest N, or N for a sample.
+   */
+  void read(String topic, ReadOptions options, Consumer<DlqRecord> each) {
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> tps = partitions(consumer, topic);
       Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
       Map<TopicPartition, Long> end = consumer.endOffsets(tps);
       if (options.sample() != null) {
-        return sample(consumer, begin, end, options);
+        sample(consumer, begin, end, options, each);
+        return;
       }
       Integer max = options.maxMessages();
       boolean unfiltered = options.filter().conditions().isEmpty();
@@ -59,35 +73,33 @@ final class DlqReader {
         // The newest N overall are among the newest N of each partition: no need to read the rest.
         end.forEach((tp, e) -> start.put(tp, Math.max(begin.get(tp), e - max)));
       }
-      List<DlqRecord> kept = new ArrayList<>();
+      if (max == null || options.fromBeginning()) {
+        long[] handed = {0};
+        scan(consumer, start, end, options.timeout(), r -> {
+          if (!options.filter().matches(r)) {
+            return true;
+          }
+          each.accept(r);
+          return max == null || ++handed[0] < max;
+        });
+        return;
+      }
       // Newest N: the newest N of each partition are enough, so memory stays bounded by partitions × N.
       Map<Integer, Deque<DlqRecord>> newest = new HashMap<>();
-      boolean oldestFirst = max == null || options.fromBeginning();
       scan(consumer, start, end, options.timeout(), r -> {
-        if (!options.filter().matches(r)) {
-          return true;
-        }
-        if (oldestFirst) {
-          kept.add(r);
-          return max == null || kept.size() < max;
-        }
-        Deque<DlqRecord> q = newest.computeIfAbsent(r.partition(), p -> new ArrayDeque<>());
-        q.addLast(r);
-        if (q.size() > max) {
-          q.removeFirst();
+        if (options.filter().matches(r)) {
+          Deque<DlqRecord> q = newest.computeIfAbsent(r.partition(), p -> new ArrayDeque<>());
+          q.addLast(r);
+          if (q.size() > max) {
+            q.removeFirst();
+          }
         }
         return true;
       });
-      if (oldestFirst) {
-        return kept;
-      }
       List<DlqRecord> out = new ArrayList<>();
       newest.values().forEach(out::addAll);
       out.sort(BY_TIME);
-      if (out.size() > max) {
-        out = new ArrayList<>(out.subList(out.size() - max, out.size()));
-      }
-      return out;
+      out.subList(Math.max(0, out.size() - max), out.size()).forEach(each);
     }
   }
 
@@ -129,26 +141,49 @@ final class DlqReader {
     }
   }
 
-  /** N matching records spread evenly over the topic, in partition and offset order. */
-  private List<DlqRecord> sample(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> begin,
-                                 Map<TopicPartition, Long> end, ReadOptions options) {
+  /**
+   * N matching records spread evenly over the topic, in partition and offset order. With a filter the topic is read
+   * twice, first to count the matching records and then to hand over the chosen ones, so that only those are held.
+   */
+  private void sample(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> begin,
+                      Map<TopicPartition, Long> end, ReadOptions options, Consumer<DlqRecord> each) {
     int n = options.sample();
     if (!options.filter().conditions().isEmpty()) {
-      List<DlqRecord> matching = new ArrayList<>();
+      long[] matching = {0};
       scan(consumer, begin, end, options.timeout(), r -> {
         if (options.filter().matches(r)) {
-          matching.add(r);
+          matching[0]++;
         }
         return true;
       });
-      return spread(matching, n);
+      long count = matching[0];
+      if (count == 0) {
+        return;
+      }
+      long[] seen = {0};
+      int[] taken = {0};
+      // A new assignment: the first scan paused the partitions it finished.
+      consumer.unsubscribe();
+      scan(consumer, begin, end, options.timeout(), r -> {
+        if (!options.filter().matches(r)) {
+          return true;
+        }
+        // The same choice as spread(): the match at ((i + 0.5) * count / n) for each i, every match when count <= n.
+        if (count <= n || seen[0] == spreadIndex(taken[0], count, n)) {
+          each.accept(r);
+          taken[0]++;
+        }
+        seen[0]++;
+        return taken[0] < Math.min(n, count);
+      });
+      return;
     }
     long total = 0;
     for (TopicPartition tp : begin.keySet()) {
       total += end.get(tp) - begin.get(tp);
     }
     if (total == 0) {
-      return List.of();
+      return;
     }
     // Offsets evenly spaced within each partition, each partition getting its share of n.
     Map<TopicPartition, List<Long>> wanted = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
@@ -161,7 +196,6 @@ final class DlqReader {
       }
       wanted.put(tp, offsets);
     }
-    List<DlqRecord> out = new ArrayList<>();
     for (var e : wanted.entrySet()) {
       TopicPartition tp = e.getKey();
       consumer.assign(List.of(tp));
@@ -175,11 +209,15 @@ final class DlqReader {
         if (found == null) {
           break;
         }
-        out.add(found);
+        each.accept(found);
         after = found.offset();
       }
     }
-    return out;
+  }
+
+  /** The index of the {@code i}-th of {@code n} items spread evenly over {@code count}. */
+  static long spreadIndex(long i, long count, int n) {
+    return (long) ((i + 0.5) * count / n);
   }
 
   private static DlqRecord first(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, long from, long end,
@@ -201,7 +239,7 @@ final class DlqReader {
     }
     List<T> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      out.add(items.get((int) ((i + 0.5) * items.size() / n)));
+      out.add(items.get((int) spreadIndex(i, items.size(), n)));
     }
     return out;
   }
