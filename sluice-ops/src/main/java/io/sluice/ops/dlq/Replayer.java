@@ -196,7 +196,15 @@ final class Replayer {
         committed.put(tp, start);
         resumedFrom.put(tp.partition(), start);
         if (c != null) {
-          TargetMarks.decode(c.metadata()).forEach(marks::putIfAbsent);
+          try {
+            TargetMarks.decode(c.metadata()).forEach(marks::putIfAbsent);
+          } catch (IllegalArgumentException unreadable) {
+            throw new IllegalStateException("group " + request.group() + "'s commit on " + tp + " cannot be resumed: "
+                + unreadable.getMessage() + ". Without them replay cannot find the records an interrupted run"
+                + " delivered after that commit, and would produce them twice; nothing was replayed. Look at what the"
+                + " target topics received since, then move the group's offsets past what was delivered"
+                + " (kafka-consumer-groups --reset-offsets, which writes no marks)", unreadable);
+          }
         }
       }
       marks.keySet().forEach(tp -> markedTopics.add(tp.topic()));

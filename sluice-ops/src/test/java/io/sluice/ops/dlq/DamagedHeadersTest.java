@@ -117,6 +117,41 @@ class DamagedHeadersTest {
     assertEquals(committed, committed(group), "the refused resume moved no offset");
   }
 
+  /**
+   * The marks a resume looks from live in the replay group's commit metadata. Metadata of replay's that cannot be
+   * read (damaged, or written by a newer Sluice) read as none would skip that look: the resume refuses instead.
+   */
+  @Test
+  void unreadableMarksInTheGroupsCommitRefuseTheResumeRatherThanReplayTwice() throws Exception {
+    String dlqTopic = topic("damaged-marks-dlq", 1);
+    String target = topic("damaged-marks-target", 1);
+    List<byte[]> values = new ArrayList<>();
+    List<Headers> headers = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      values.add(("v" + i).getBytes(StandardCharsets.UTF_8));
+      headers.add(connectContext("orders", "0"));
+    }
+    produce(dlqTopic, values, headers);
+    String group = SharedKafka.unique("damaged-marks-group");
+    ReplayRequest request = ReplayRequest.of(dlqTopic).withTarget(new ReplayTarget.Topic(target)).withGroup(group);
+    assertThrows(Replayer.SimulatedCrash.class, () -> DLQ.replayer().crashAfter(4).run(request, Progress.NONE));
+    long at = committed(group).values().stream().mapToLong(OffsetAndMetadata::offset).findFirst().orElse(0);
+    // As a newer Sluice might write them: read as no marks (as they were), the resume produced records 4.. again.
+    String damaged = "sluice-dlq-replay/2 " + target + ":0=4";
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(dlqTopic, 0),
+          new OffsetAndMetadata(at, damaged))).all().get();
+    }
+    Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
+    IllegalStateException refused = assertThrows(IllegalStateException.class, () -> DLQ.replay(request,
+        Progress.NONE));
+    assertTrue(refused.getMessage().contains("group " + group + "'s commit on " + dlqTopic + "-0 cannot be resumed")
+        && refused.getMessage().contains("'" + damaged + "' are of a format this version of Sluice does not read")
+        && refused.getMessage().contains("nothing was replayed"), refused.getMessage());
+    assertEquals(4, SharedKafka.readAll(target).size(), "the refused resume produced nothing");
+    assertEquals(committed, committed(group), "the refused resume moved no offset");
+  }
+
   /** Replay to the original topic needs the original partition: an unreadable one refuses, it does not guess. */
   @Test
   void anUnreadableOriginalPartitionRefusesReplayToTheOriginalTopic() throws Exception {

@@ -37,6 +37,18 @@ class ReplayPartsTest {
     assertEquals(marks, TargetMarks.decode(TargetMarks.encode(marks)));
     assertEquals(Map.of(), TargetMarks.decode("written by another tool"));
     assertEquals(Map.of(), TargetMarks.decode(TargetMarks.encode(Map.of())));
+    assertEquals(Map.of(), TargetMarks.decode(""), "kafka-consumer-groups --reset-offsets writes none");
+    assertEquals(Map.of(), TargetMarks.decode(null));
+    for (String damaged : List.of("sluice-dlq-replay/1 orders.v1:0=12,3", "sluice-dlq-replay/1 orders.v1:0=x",
+        "sluice-dlq-replay/1 orders.v1", "sluice-dlq-replay/1 orders.v1:0=12;")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TargetMarks.decode(damaged),
+          damaged);
+      assertTrue(e.getMessage().startsWith("its replay marks '" + damaged + "' are damaged: "), e.getMessage());
+    }
+    IllegalArgumentException newer = assertThrows(IllegalArgumentException.class,
+        () -> TargetMarks.decode("sluice-dlq-replay/2 orders.v1:0=12"));
+    assertTrue(newer.getMessage().contains("of a format this version of Sluice does not read (it reads"
+        + " sluice-dlq-replay/1)"), newer.getMessage());
     Map<TopicPartition, Long> many = new java.util.HashMap<>();
     for (int p = 0; p < 400; p++) {
       many.put(new TopicPartition("a-rather-long-topic-name", p), 1_000_000L + p);
