@@ -4,12 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -19,6 +26,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,7 +49,10 @@ public final class OffsetBackup {
   public record Manifest(String format, Instant created, String clusterId, String topic, String connector,
       Map<Integer, Long> endOffsets, long records, long tombstones, String sha256) {}
 
-  /** A backup read back: its manifest (null for a bare .tsv file without one) and its records, in file order. */
+  /**
+   * A backup read back: its manifest (null for a bare .tsv file without one) and its records, one per key, in the
+   * order of each key's last line.
+   */
   public record Backup(Path file, Manifest manifest, List<OffsetRecord> records) {}
 
   public OffsetBackup(Path dir, Clock clock) {
@@ -60,15 +71,19 @@ public final class OffsetBackup {
     try {
       Path parent = file.toAbsolutePath().getParent();
       Files.createDirectories(parent);
-      StringBuilder sb = new StringBuilder(snapshot.records().size() * 128);
-      for (OffsetRecord r : snapshot.records()) {
-        sb.append(r.toTsvLine()).append('\n');
-      }
-      byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
-      Manifest manifest = new Manifest(FORMAT, clock.instant(), snapshot.clusterId(), snapshot.topic(), connector,
-          snapshot.endOffsets(), snapshot.records().size(), snapshot.tombstones(), sha256(bytes));
       // A backup that exists is complete: write aside, then rename; the manifest last, since it vouches for the file.
-      atomicWrite(file, bytes);
+      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+      MessageDigest digest = sha256();
+      try (Writer w = new BufferedWriter(new OutputStreamWriter(new DigestOutputStream(Files.newOutputStream(tmp),
+          digest), StandardCharsets.UTF_8), 1 << 16)) {
+        for (OffsetRecord r : snapshot.records()) {
+          w.write(r.toTsvLine());
+          w.write('\n');
+        }
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Manifest manifest = new Manifest(FORMAT, clock.instant(), snapshot.clusterId(), snapshot.topic(), connector,
+          snapshot.endOffsets(), snapshot.records().size(), snapshot.tombstones(), hex(digest));
       atomicWrite(manifestOf(file), JSON.writeValueAsBytes(toJson(manifest)));
       return file;
     } catch (IOException e) {
@@ -76,34 +91,47 @@ public final class OffsetBackup {
     }
   }
 
-  /** Reads a backup; refuses one whose contents do not match its manifest's checksum. */
+  /**
+   * Reads a backup line by line; refuses one whose contents do not match its manifest's checksum. A key on several
+   * lines (a file of a topic's whole history, as {@code kcat} prints it) is kept once, at its last line: producing the
+   * records back leaves the same positions, and what is held grows with the keys, not with the lines.
+   */
   public static Backup read(Path file) {
-    try {
-      byte[] bytes = Files.readAllBytes(file);
-      Manifest manifest = manifest(file);
-      if (manifest != null && !manifest.sha256().equals(sha256(bytes))) {
-        throw new IllegalArgumentException("backup " + file + " does not match its manifest's SHA-256: it was changed"
-            + " or truncated after it was written");
-      }
-      List<OffsetRecord> records = new ArrayList<>();
-      String text = new String(bytes, StandardCharsets.UTF_8);
+    Manifest manifest = manifest(file);
+    MessageDigest digest = sha256();
+    Map<String, OffsetRecord> latest = new LinkedHashMap<>();
+    String malformed = null;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(new DigestInputStream(Files.newInputStream(file),
+        digest), StandardCharsets.UTF_8), 1 << 16)) {
       int lineNo = 0;
-      for (String line : text.split("\n", -1)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
         lineNo++;
-        if (line.isEmpty()) {
+        if (line.isEmpty() || malformed != null) {
           continue;
         }
         int tab = line.indexOf('\t');
         if (tab <= 0) {
-          throw new IllegalArgumentException(file + " line " + lineNo + " is not key<TAB>value");
+          // Read on to the end all the same: a file changed since its manifest is said as such first.
+          malformed = file + " line " + lineNo + " is not key<TAB>value";
+          latest.clear();
+          continue;
         }
+        String key = line.substring(0, tab);
         String value = line.substring(tab + 1);
-        records.add(new OffsetRecord(line.substring(0, tab), value.isEmpty() ? null : value, -1, -1));
+        latest.remove(key);
+        latest.put(key, new OffsetRecord(key, value.isEmpty() ? null : value, -1, -1));
       }
-      return new Backup(file, manifest, records);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read offset backup " + file, e);
     }
+    if (manifest != null && !manifest.sha256().equals(hex(digest))) {
+      throw new IllegalArgumentException("backup " + file + " does not match its manifest's SHA-256: it was changed"
+          + " or truncated after it was written");
+    }
+    if (malformed != null) {
+      throw new IllegalArgumentException(malformed);
+    }
+    return new Backup(file, manifest, new ArrayList<>(latest.values()));
   }
 
   /** The manifest of a backup file, without reading the file itself; null when there is none. */
@@ -148,12 +176,16 @@ public final class OffsetBackup {
         n.path("tombstones").asLong(), n.path("sha256").asText());
   }
 
-  static String sha256(byte[] bytes) {
+  private static MessageDigest sha256() {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static String hex(MessageDigest digest) {
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   private static String safe(String name) {

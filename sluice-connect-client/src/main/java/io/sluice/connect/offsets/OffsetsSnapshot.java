@@ -1,7 +1,5 @@
 package io.sluice.connect.offsets;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,17 +15,6 @@ public record OffsetsSnapshot(String clusterId, String topic, Map<Integer, Long>
   public OffsetsSnapshot {
     endOffsets = Map.copyOf(new TreeMap<>(endOffsets));
     records = List.copyOf(records);
-  }
-
-  /** The latest record per key of {@code all} (read order), sorted by key. */
-  static List<OffsetRecord> latestPerKey(List<OffsetRecord> all) {
-    Map<String, OffsetRecord> latest = new TreeMap<>();
-    for (OffsetRecord r : all) {
-      latest.put(r.key(), r);
-    }
-    List<OffsetRecord> out = new ArrayList<>(latest.values());
-    out.sort(Comparator.comparing(OffsetRecord::key));
-    return out;
   }
 
   /** The same snapshot narrowed to one connector's keys. */

@@ -6,12 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TopicScan;
 import org.apache.kafka.clients.admin.Admin;
@@ -47,27 +48,20 @@ public final class OffsetsTopic {
     return topic;
   }
 
-  /** The latest record of every key whose connector name (the key's first element) is {@code connector}. */
+  /** The latest record of every key whose connector name (the key's first element) is {@code connector}, by key. */
   public List<OffsetRecord> latestFor(String connector, Duration timeout) {
-    Map<String, OffsetRecord> latest = new LinkedHashMap<>();
-    for (OffsetRecord r : readAll(timeout)) {
-      if (connector.equals(connectorOf(r.key()))) {
-        latest.remove(r.key());
-        latest.put(r.key(), r);
-      }
-    }
-    return new ArrayList<>(latest.values());
+    return read(null, timeout, ReadListener.NONE, key -> connector.equals(connectorOf(key))).latest();
   }
 
-  /** Every record from the beginning to the end offsets taken when the read starts. */
-  public List<OffsetRecord> readAll(Duration timeout) {
-    return read(null, timeout, ReadListener.NONE).records();
+  /** The latest record of every key (tombstones included), sorted by key. */
+  public List<OffsetRecord> latest(Duration timeout) {
+    return read(null, timeout, ReadListener.NONE, key -> true).latest();
   }
 
   /** The whole topic's latest state per key, with the cluster id and end offsets a backup manifest records. */
   public OffsetsSnapshot snapshot(Duration timeout, ReadListener listener) {
-    Read read = read(null, timeout, listener);
-    return new OffsetsSnapshot(clusterId(timeout), topic, read.endOffsets(), OffsetsSnapshot.latestPerKey(read.records()));
+    Read read = read(null, timeout, listener, key -> true);
+    return new OffsetsSnapshot(clusterId(timeout), topic, read.endOffsets(), read.latest());
   }
 
   /** The partitions' current end offsets: where records written from now on will start. */
@@ -77,20 +71,29 @@ public final class OffsetsTopic {
 
   /** The latest record per key among those written at or after {@code from} (partition → offset), sorted by key. */
   public List<OffsetRecord> latestSince(Map<Integer, Long> from, Duration timeout) {
-    return OffsetsSnapshot.latestPerKey(read(from, timeout, ReadListener.NONE).records());
+    return read(from, timeout, ReadListener.NONE, key -> true).latest();
   }
 
-  private record Read(Map<Integer, Long> endOffsets, List<OffsetRecord> records) {}
+  private record Read(Map<Integer, Long> endOffsets, List<OffsetRecord> latest) {}
 
-  private Read read(Map<Integer, Long> from, Duration timeout, ReadListener listener) {
-    List<OffsetRecord> out = new ArrayList<>();
+  /**
+   * Reads from {@code from} (else the beginning) to the end offsets taken when the read starts, keeping only the
+   * latest record of each key {@code keep} accepts: what is held grows with the keys (connectors × source
+   * partitions), never with the topic's history, which an uncompacted or not yet compacted topic keeps for as long
+   * as its retention.
+   */
+  private Read read(Map<Integer, Long> from, Duration timeout, ReadListener listener, Predicate<String> keep) {
+    Map<String, OffsetRecord> latest = new TreeMap<>();
     Map<Integer, Long> ends = scan(timeout).from(from == null ? Map.of() : from).progress(listener::read).read(r -> {
       if (r.key() != null) {
-        out.add(new OffsetRecord(new String(r.key(), StandardCharsets.UTF_8),
-            r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8), r.partition(), r.offset()));
+        String key = new String(r.key(), StandardCharsets.UTF_8);
+        if (keep.test(key)) {
+          latest.put(key, new OffsetRecord(key, r.value() == null ? null : new String(r.value(),
+              StandardCharsets.UTF_8), r.partition(), r.offset()));
+        }
       }
     });
-    return new Read(ends, out);
+    return new Read(ends, new ArrayList<>(latest.values()));
   }
 
   private TopicScan scan(Duration timeout) {

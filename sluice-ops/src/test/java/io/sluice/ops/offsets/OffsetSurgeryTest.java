@@ -314,7 +314,7 @@ class OffsetSurgeryTest {
    */
   private static void assertRecoveredFrom(OffsetSurgery.BackupReport backup) {
     rest.awaitRunning(SOURCE);
-    Map<String, String> now = topic.readAll(Duration.ofSeconds(30)).stream()
+    Map<String, String> now = topic.latest(Duration.ofSeconds(30)).stream()
         .collect(Collectors.toMap(OffsetRecord::key, r -> String.valueOf(r.value()), (a, b) -> b));
     for (OffsetRecord r : OffsetBackup.read(backup.file()).records()) {
       if (!r.key().startsWith("[\"" + SOURCE + "\"")) {
@@ -343,7 +343,7 @@ class OffsetSurgeryTest {
     assertEquals(OffsetSurgeryException.Kind.FAILED, e.kind());
     assertTrue(e.getMessage().contains("interrupted") && e.getMessage().contains("run sluice offsets restore"),
         e.getMessage());
-    Set<String> versions = topic.readAll(Duration.ofSeconds(30)).stream().collect(Collectors.toMap(OffsetRecord::key,
+    Set<String> versions = topic.latest(Duration.ofSeconds(30)).stream().collect(Collectors.toMap(OffsetRecord::key,
         r -> r, (a, b) -> b)).values().stream().filter(r -> r.key().startsWith("[\"other-") && r.value() != null)
         .map(r -> r.value().replaceAll(".*\"v\":\"([a-z0-9]+)\".*", "$1")).collect(Collectors.toCollection(TreeSet::new));
     assertEquals(Set.of("before", "after"), versions, "the interrupted write left a mix");
