@@ -70,6 +70,7 @@ final class CheckConfigCommand implements Callable<Integer> {
         SluiceConfig.ALERTS_MAX_REQUEST, SluiceConfig.EXPORTER_MAX_REQUEST)) {
       check(problems, () -> config.bytes(size));
     }
+    check(problems, () -> config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
     check(problems, () -> {
       try {
         MetricsServer.builder().retention(config.get(SluiceConfig.METRICS_RETENTION));

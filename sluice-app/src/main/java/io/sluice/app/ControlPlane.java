@@ -130,6 +130,7 @@ final class ControlPlane implements AutoCloseable {
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
         .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
+        .maxSamples(config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES))
         .dataDir(dataDir.resolve("metrics"))
         .webConfig(web.of("metrics"))
         .exporter("127.0.0.1:" + config.port(SluiceConfig.EXPORTER_PORT))

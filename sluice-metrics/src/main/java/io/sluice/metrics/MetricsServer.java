@@ -241,6 +241,12 @@ public final class MetricsServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The most samples one query may hold, Prometheus's {@code --query.max-samples} (default its 50,000,000); a query
+     * past it fails with Prometheus's error before it decodes them. Sluice counts every sample a query holds, at 16
+     * bytes each: an instant selector's whole lookback window where Prometheus counts one sample a step, a range
+     * selector's samples once where Prometheus counts them at every step whose window holds them.
+     */
     public Builder maxSamples(long maxSamples) {
       this.maxSamples = maxSamples;
       return this;

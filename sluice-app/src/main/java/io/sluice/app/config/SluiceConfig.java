@@ -40,6 +40,12 @@ public record SluiceConfig(Map<String, String> values) {
   /** A prometheus.yml; without it the server scrapes Sluice's exporter and itself and alerts to Sluice's router. */
   public static final String METRICS_CONFIG = "metrics.config";
   public static final String METRICS_RETENTION = "metrics.retention";
+  /**
+   * The most samples one PromQL query may hold (Prometheus's {@code --query.max-samples}); past it the query fails
+   * with Prometheus's error. Each sample held takes 16 bytes, so the default of 5,000,000 (80 MB) leaves the control
+   * plane's heap for everything else; Prometheus's own default, 50,000,000, would take 800 MB.
+   */
+  public static final String METRICS_QUERY_MAX_SAMPLES = "metrics.query.max.samples";
   public static final String ALERTS_PORT = "alerts.port";
   /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
   public static final String EXPORTER_PORT = "exporter.port";
@@ -111,11 +117,11 @@ public record SluiceConfig(Map<String, String> values) {
   /** Every other key Sluice reads, besides {@code <component>.web.config.file} and {@code .web.roles.file}. */
   public static final List<String> KEYS = List.of(DATA_DIR, HOST, KAFKA_BOOTSTRAP, KAFKA_PORT, KAFKA_NODE_ID,
       KAFKA_VOTERS, KAFKA_CLUSTER_ID, CONNECT_PORT, CONNECT_GROUP, PLUGIN_PATH, REGISTRY_PORT, REGISTRY_TOPIC,
-      REGISTRY_MAX_REQUEST, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION, METRICS_MAX_REQUEST, ALERTS_PORT,
-      ALERTS_CONFIG, ALERTS_STATE_TOPIC, ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, UI_PORT,
-      UI_METRICS_URL, UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE, UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE,
-      WEB_ROLES_FILE, CLUSTER_TOPIC, DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP,
-      CONTROL_PLANE_JAVA_OPTIONS);
+      REGISTRY_MAX_REQUEST, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION, METRICS_MAX_REQUEST,
+      METRICS_QUERY_MAX_SAMPLES, ALERTS_PORT, ALERTS_CONFIG, ALERTS_STATE_TOPIC, ALERTS_MAX_REQUEST, EXPORTER_PORT,
+      EXPORTER_MAX_REQUEST, UI_PORT, UI_METRICS_URL, UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE,
+      UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE, WEB_ROLES_FILE, CLUSTER_TOPIC, DATA_PLANE_HEAP,
+      DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP, CONTROL_PLANE_JAVA_OPTIONS);
 
   private static final Map<String, String> DEFAULTS = Map.ofEntries(
       Map.entry(DATA_DIR, "./data"),
@@ -130,6 +136,7 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(CLUSTER_TOPIC, "sluice-cluster"),
       Map.entry(METRICS_PORT, "9090"),
       Map.entry(METRICS_RETENTION, "15d"),
+      Map.entry(METRICS_QUERY_MAX_SAMPLES, "5000000"),
       Map.entry(EXPORTER_PORT, "5556"),
       Map.entry(UI_PORT, "3000"),
       // The data plane: what the single process had, for the same throughput. The parallel collector moves about 20%
@@ -287,6 +294,20 @@ public record SluiceConfig(Map<String, String> values) {
     } catch (ArithmeticException | NumberFormatException e) {
       throw new ConfigException(key + " is too large: '" + v + "'");
     }
+  }
+
+  /** A whole number of at least 1. */
+  public long count(String key) {
+    String v = get(key).trim();
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new ConfigException(key + " must be a whole number of at least 1, not '" + v + "'");
   }
 
   /** A heap size as {@code -Xmx} takes it: a number with an optional k, m or g. */

@@ -77,4 +77,17 @@ class SluiceConfigTest {
     var bad = assertThrows(SluiceConfig.ConfigException.class, () -> c.bytes(SluiceConfig.EXPORTER_MAX_REQUEST));
     assertEquals("exporter.max.request.bytes must be a size such as 4MiB or 1048576, not 'lots'", bad.getMessage());
   }
+
+  /** A query's samples are held at 16 bytes each: the default keeps one query to 80 MB of the control plane's heap. */
+  @Test
+  void theQuerySampleLimitFitsTheControlPlanesHeap() {
+    SluiceConfig d = SluiceConfig.load(Optional.empty(), Map.of());
+    assertEquals(5_000_000, d.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
+    assertEquals("512m", d.heap(SluiceConfig.CONTROL_PLANE_HEAP));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.METRICS_QUERY_MAX_SAMPLES, "50000000"));
+    assertEquals(50_000_000, c.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
+    SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.METRICS_QUERY_MAX_SAMPLES, "5M"));
+    var e = assertThrows(SluiceConfig.ConfigException.class, () -> bad.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
+    assertEquals("metrics.query.max.samples must be a whole number of at least 1, not '5M'", e.getMessage());
+  }
 }

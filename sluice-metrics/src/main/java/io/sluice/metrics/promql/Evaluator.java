@@ -27,6 +27,12 @@ final class Evaluator {
   final long end;
   private final long deadline;
   private long loadedSamples;
+  /**
+   * Samples the store decoded for this query, every one it holds (an instant selector's whole lookback window): kept
+   * under the same limit as Prometheus's count, and checked before the store decodes them, so that a query over the
+   * limit fails before it takes the memory.
+   */
+  private long decodedSamples;
   /** Steps of the query: an instant selector holds at most one sample per series and step, as Prometheus counts. */
   private final long steps;
   private final Map<Expr, List<SeriesData>> data = new IdentityHashMap<>();
@@ -189,7 +195,12 @@ final class Evaluator {
   private void fetch(Expr key, Expr.VectorSelector vs, long mint, long maxt, boolean dropStale) {
     List<SeriesData> series;
     try (Querier q = storage.querier(mint, maxt)) {
-      series = q.select(vs.matchers());
+      series = q.select(vs.matchers(), samples -> {
+        decodedSamples += samples;
+        if (decodedSamples > engine.maxSamples()) {
+          throw QueryException.tooManySamples();
+        }
+      });
     }
     List<SeriesData> kept = new ArrayList<>(series.size());
     for (SeriesData s : series) {

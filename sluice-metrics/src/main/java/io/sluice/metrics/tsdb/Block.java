@@ -2,6 +2,7 @@ package io.sluice.metrics.tsdb;
 
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
+import io.sluice.metrics.storage.SampleBudget;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -166,21 +167,45 @@ final class Block implements AutoCloseable {
     }
   }
 
-  /** Series of this block matching the matchers, each with its chunks overlapping {@code [from, to]}. */
-  void select(List<Matcher> matchers, long from, long to, Map<Labels, List<ChunkMeta>> out, boolean withChunks) {
+  /**
+   * Series of this block matching the matchers, each with its chunks overlapping {@code [from, to]}. A chunk wholly
+   * inside the window is charged to {@code budget} before its bytes are copied out of the mapping; the two a series
+   * may have across the window's edges are charged when decoded ({@link Db}).
+   */
+  void select(List<Matcher> matchers, long from, long to, Map<Labels, List<ChunkMeta>> out, SampleBudget budget) {
+    byte[] count = new byte[2];
     scanIndex(e -> {
       if (!Head.matchesAll(e.labels, matchers)) {
         return;
       }
-      List<ChunkMeta> list = out.computeIfAbsent(e.labels, k -> new ArrayList<>());
-      if (!withChunks) {
+      List<ChunkMeta> list = null;
+      for (int c = 0; c < e.mints.length; c++) {
+        if (e.maxts[c] >= from && e.mints[c] <= to) {
+          if (e.mints[c] >= from && e.maxts[c] <= to) {
+            chunks.slice((int) e.offsets[c], 2).get(count);
+            budget.charge(XorChunk.Reader.count(count));
+          }
+          byte[] data = new byte[e.lengths[c]];
+          chunks.slice((int) e.offsets[c], e.lengths[c]).get(data);
+          if (list == null) {
+            list = out.computeIfAbsent(e.labels, k -> new ArrayList<>());
+          }
+          list.add(new ChunkMeta(e.mints[c], e.maxts[c], data));
+        }
+      }
+    });
+  }
+
+  /** The labels of the series matching the matchers with a chunk overlapping {@code [from, to]}: the index only. */
+  void series(List<Matcher> matchers, long from, long to, java.util.Set<Labels> out) {
+    scanIndex(e -> {
+      if (!Head.matchesAll(e.labels, matchers)) {
         return;
       }
       for (int c = 0; c < e.mints.length; c++) {
         if (e.maxts[c] >= from && e.mints[c] <= to) {
-          byte[] data = new byte[e.lengths[c]];
-          chunks.slice((int) e.offsets[c], e.lengths[c]).get(data);
-          list.add(new ChunkMeta(e.mints[c], e.maxts[c], data));
+          out.add(e.labels);
+          return;
         }
       }
     });

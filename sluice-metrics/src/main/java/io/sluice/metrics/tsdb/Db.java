@@ -4,6 +4,7 @@ import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.storage.Querier;
+import io.sluice.metrics.storage.SampleBudget;
 import io.sluice.metrics.storage.SeriesData;
 import io.sluice.metrics.storage.Storage;
 import java.io.IOException;
@@ -315,25 +316,40 @@ public final class Db implements Storage {
       this.maxt = maxt;
     }
 
-    private Map<Labels, List<ChunkMeta>> collect(List<Matcher> matchers, boolean withChunks) {
+    /**
+     * The chunks of the matching series that overlap the window. Chunks wholly inside it are charged now, before
+     * blocks copy them; those across its edges (at most two a series) are charged as they are decoded.
+     */
+    private Map<Labels, List<ChunkMeta>> collect(List<Matcher> matchers, SampleBudget budget) {
       Map<Labels, List<ChunkMeta>> out = new TreeMap<>();
       for (Block b : blocks) {
         if (b.maxt >= mint && b.mint <= maxt) {
-          b.select(matchers, mint, maxt, out, withChunks);
+          b.select(matchers, mint, maxt, out, budget);
         }
       }
+      List<ChunkMeta> own = new ArrayList<>();
       for (MemSeries s : head.select(matchers)) {
-        List<ChunkMeta> list = out.computeIfAbsent(s.labels, k -> new ArrayList<>());
-        if (withChunks) {
-          s.chunks(mint, maxt, list);
+        own.clear();
+        s.chunks(mint, maxt, own);
+        for (ChunkMeta c : own) {
+          if (inside(c)) {
+            budget.charge(XorChunk.Reader.count(c.data()));
+          }
+        }
+        if (!own.isEmpty()) {
+          out.computeIfAbsent(s.labels, k -> new ArrayList<>()).addAll(own);
         }
       }
       return out;
     }
 
+    private boolean inside(ChunkMeta c) {
+      return c.mint() >= mint && c.maxt() <= maxt;
+    }
+
     @Override
-    public List<SeriesData> select(List<Matcher> matchers) {
-      Map<Labels, List<ChunkMeta>> found = collect(matchers, true);
+    public List<SeriesData> select(List<Matcher> matchers, SampleBudget budget) {
+      Map<Labels, List<ChunkMeta>> found = collect(matchers, budget);
       List<SeriesData> out = new ArrayList<>(found.size());
       for (Map.Entry<Labels, List<ChunkMeta>> e : found.entrySet()) {
         List<ChunkMeta> cs = e.getValue();
@@ -346,6 +362,7 @@ public final class Db implements Storage {
         int n = 0;
         long last = Long.MIN_VALUE;
         for (ChunkMeta c : cs) {
+          int from = n;
           XorChunk.Reader r = new XorChunk.Reader(c.data());
           while (r.next()) {
             long t = r.t();
@@ -357,6 +374,9 @@ public final class Db implements Storage {
             last = t;
             n++;
           }
+          if (!inside(c)) {
+            budget.charge(n - from);
+          }
         }
         if (n == 0) {
           continue;
@@ -367,10 +387,26 @@ public final class Db implements Storage {
     }
 
     @Override
+    public List<Labels> series(List<Matcher> matchers) {
+      TreeSet<Labels> out = new TreeSet<>();
+      for (Block b : blocks) {
+        if (b.maxt >= mint && b.mint <= maxt) {
+          b.series(matchers, mint, maxt, out);
+        }
+      }
+      for (MemSeries s : head.select(matchers)) {
+        if (s.overlaps(mint, maxt)) {
+          out.add(s.labels);
+        }
+      }
+      return new ArrayList<>(out);
+    }
+
+    @Override
     public List<String> labelNames(List<Matcher> matchers) {
       TreeSet<String> names = new TreeSet<>();
-      for (SeriesData s : select(matchers)) {
-        s.labels().forEach((n, v) -> names.add(n));
+      for (Labels l : series(matchers)) {
+        l.forEach((n, v) -> names.add(n));
       }
       return new ArrayList<>(names);
     }
@@ -378,8 +414,8 @@ public final class Db implements Storage {
     @Override
     public List<String> labelValues(String name, List<Matcher> matchers) {
       TreeSet<String> values = new TreeSet<>();
-      for (SeriesData s : select(matchers)) {
-        String v = s.labels().get(name);
+      for (Labels l : series(matchers)) {
+        String v = l.get(name);
         if (!v.isEmpty()) {
           values.add(v);
         }

@@ -68,6 +68,16 @@ final class MemSeries {
     }
   }
 
+  /** Whether any of its chunks (the open one too) spans part of {@code [mint, maxt]}. */
+  synchronized boolean overlaps(long mint, long maxt) {
+    for (ChunkMeta c : closed) {
+      if (c.maxt() >= mint && c.mint() <= maxt) {
+        return true;
+      }
+    }
+    return open != null && open.lastTimestamp() >= mint && openMinT <= maxt;
+  }
+
   /** Removes and returns the chunks that end before {@code boundary}; the open chunk too once it is complete. */
   synchronized List<ChunkMeta> cutBefore(long boundary) {
     if (open != null && open.lastTimestamp() < boundary) {

@@ -17,7 +17,6 @@ import io.sluice.metrics.promql.parser.Parser;
 import io.sluice.metrics.scrape.Target;
 import io.sluice.metrics.storage.Querier;
 import io.sluice.metrics.storage.Queryable;
-import io.sluice.metrics.storage.SeriesData;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
@@ -280,9 +279,7 @@ public final class Api {
     Set<Labels> found = new TreeSet<>();
     try (Querier q = storage.querier(start, end)) {
       for (List<Matcher> ms : sets) {
-        for (SeriesData s : q.select(ms)) {
-          found.add(s.labels());
-        }
+        found.addAll(q.series(ms));
       }
     }
     StringBuilder sb = new StringBuilder("[");
