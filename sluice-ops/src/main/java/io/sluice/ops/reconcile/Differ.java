@@ -146,13 +146,16 @@ final class Differ {
     if (!leaves.isEmpty()) {
       Leaves l = new Leaves(pass, List.copyOf(leaves));
       differing.add(l);
-      compareRows(l, findings);
+      compareRows(differing.size() - 1, l, findings);
     }
     return covered;
   }
 
-  /** Reads the rows of some segments of a pass on both sides, segment by segment in step, and compares them. */
-  void compareRows(Leaves leaves, Findings findings) {
+  /**
+   * Reads the rows of some segments of a pass on both sides, segment by segment in step, and compares them;
+   * {@code no} is the place of {@code leaves} in {@link #differing}.
+   */
+  void compareRows(int no, Leaves leaves, Findings findings) {
     Set<Long> wanted = new HashSet<>(leaves.ids());
     List<RowCursor> cursors = onBoth(side -> new RowCursor(side, rowsQuery(side, leaves)));
     RowCursor a = cursors.get(0);
@@ -166,6 +169,7 @@ final class Differ {
         if (keep) {
           segmentsCompared++;
           rowsFetched += rowsA.size() + rowsB.size();
+          findings.segment(no, id);
           findings.compare(rowsA, rowsB);
         }
       }
@@ -223,12 +227,13 @@ final class Differ {
     return String.format("%016x", checksum);
   }
 
-  /** Runs {@code work} on both sides in parallel; source first in the result. */
+  /** Runs {@code work} on both sides in parallel; source first in the result, either of them possibly null. */
   <T> List<T> onBoth(Function<Side, T> work) {
     Future<T> onSource = pool.submit(() -> work.apply(source));
     T onSink = work.apply(sink);
     try {
-      return List.of(onSource.get(), onSink);
+      // Not List.of: an answer may be null (an empty table has no key bounds).
+      return java.util.Arrays.asList(onSource.get(), onSink);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ReconcileException("interrupted", e);

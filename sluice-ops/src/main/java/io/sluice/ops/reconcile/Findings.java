@@ -3,7 +3,6 @@ package io.sluice.ops.reconcile;
 import io.sluice.ops.reconcile.ReconcileReport.ColumnDifference;
 import io.sluice.ops.reconcile.ReconcileReport.Mismatch;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,10 @@ final class Findings {
   private final List<String> keyNames;
   private final List<String> valueNames;
   private final int limit;
-  private final Set<String> remembered;
-  private final Set<String> onlyThese;
+  private final DifferingKeys remember;
+  private final DifferingKeys onlyThese;
+  /** The keys of the segment being compared that differed before, on a re-check. */
+  private Set<String> before = Set.of();
   long missing;
   long extra;
   long changed;
@@ -28,19 +29,26 @@ final class Findings {
   final List<Mismatch> mismatchExamples = new ArrayList<>();
 
   /**
-   * @param remember keep every differing row's identity (for a later re-check)
-   * @param onlyThese count only rows whose identity is in this set (the re-check), or null for all
+   * @param remember where to keep every differing row's identity (for a later re-check), or null
+   * @param onlyThese count only rows whose identity was kept there (the re-check), or null for all
    */
-  Findings(List<String> keyNames, List<String> valueNames, int limit, boolean remember, Set<String> onlyThese) {
+  Findings(List<String> keyNames, List<String> valueNames, int limit, DifferingKeys remember,
+           DifferingKeys onlyThese) {
     this.keyNames = keyNames;
     this.valueNames = valueNames;
     this.limit = limit;
-    this.remembered = remember ? new HashSet<>() : null;
+    this.remember = remember;
     this.onlyThese = onlyThese;
   }
 
-  Set<String> remembered() {
-    return remembered;
+  /** The rows compared next are those of segment {@code id} of the {@code leaves}-th set of differing segments. */
+  void segment(int leaves, long id) {
+    if (remember != null) {
+      remember.segment(leaves, id);
+    }
+    if (onlyThese != null) {
+      before = onlyThese.keys(leaves, id);
+    }
   }
 
   boolean any() {
@@ -78,11 +86,11 @@ final class Findings {
   /** Whether to count a differing row: on a re-check, only if it differed before too (in whatever way). */
   private boolean admit(String key) {
     // By key only: a row missing at first that arrived with other values is still a difference.
-    if (onlyThese != null && !onlyThese.contains(key)) {
+    if (onlyThese != null && !before.contains(key)) {
       return false;
     }
-    if (remembered != null) {
-      remembered.add(key);
+    if (remember != null) {
+      remember.add(key);
     }
     return true;
   }

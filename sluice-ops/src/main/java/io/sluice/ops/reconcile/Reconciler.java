@@ -92,20 +92,23 @@ public final class Reconciler {
       List<String> keyNames = comparison.keys().stream().map(Comparison.Column::name).toList();
       List<String> valueNames = comparison.values().stream().map(Comparison.Column::name).toList();
       boolean recheck = !b.lagWindow.isZero();
-      Findings first = new Findings(keyNames, valueNames, b.limitRows, recheck, null);
-      differ.run(top, estimate, chunks, bounds, first);
-      Instant observed = b.clock.instant();
-      Findings findings = first;
+      Findings findings;
       long settled = 0;
-      if (recheck && first.any()) {
-        // A pipeline that is merely behind has applied these changes by the end of the window.
-        sleepUntil(observed.plus(b.lagWindow));
-        Findings again = new Findings(keyNames, valueNames, b.limitRows, false, first.remembered());
-        for (Differ.Leaves leaves : differ.differing) {
-          differ.compareRows(leaves, again);
+      try (DifferingKeys differed = recheck ? DifferingKeys.create() : null) {
+        Findings first = new Findings(keyNames, valueNames, b.limitRows, differed, null);
+        differ.run(top, estimate, chunks, bounds, first);
+        Instant observed = b.clock.instant();
+        findings = first;
+        if (recheck && first.any()) {
+          // A pipeline that is merely behind has applied these changes by the end of the window.
+          sleepUntil(observed.plus(b.lagWindow));
+          Findings again = new Findings(keyNames, valueNames, b.limitRows, null, differed);
+          for (int i = 0; i < differ.differing.size(); i++) {
+            differ.compareRows(i, differ.differing.get(i), again);
+          }
+          settled = (first.missing + first.extra + first.changed) - (again.missing + again.extra + again.changed);
+          findings = again;
         }
-        settled = (first.missing + first.extra + first.changed) - (again.missing + again.extra + again.changed);
-        findings = again;
       }
       b.progress.finish();
       return new ReconcileReport(source.table.toString(), sink.table.toString(), source.dialect.engine(),
