@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Logged-in sessions, in memory: a random id (the {@code HttpOnly}, {@code SameSite=Strict} cookie) names the user,
  * the CSRF token every state-changing request must carry, and whether the password must still be changed. A session
  * ends at logout, after {@link #IDLE} without a request, or {@link #ABSOLUTE} after login, whichever comes first; a
- * restart of the dashboard ends them all.
+ * restart of the dashboard ends them all. Each login first drops the sessions that have ended, so that what is held is
+ * the live sessions, not every login since the start.
  */
 public final class Sessions {
   public static final Duration IDLE = Duration.ofHours(1);
@@ -49,6 +50,7 @@ public final class Sessions {
 
   public Session start(String user, boolean mustChange, String credential) {
     Instant now = clock.instant();
+    sessions.values().removeIf(s -> ended(s, now));
     Session s = new Session(randomToken(), user, randomToken(), mustChange, now, now, credential);
     sessions.put(s.id(), s);
     return s;
@@ -64,13 +66,22 @@ public final class Sessions {
       return Optional.empty();
     }
     Instant now = clock.instant();
-    if (now.isAfter(s.lastSeen().plus(IDLE)) || now.isAfter(s.started().plus(ABSOLUTE))) {
+    if (ended(s, now)) {
       sessions.remove(id);
       return Optional.empty();
     }
     Session seen = new Session(s.id(), s.user(), s.csrf(), s.mustChange(), s.started(), now, s.credential());
     sessions.put(id, seen);
     return Optional.of(seen);
+  }
+
+  private static boolean ended(Session s, Instant now) {
+    return now.isAfter(s.lastSeen().plus(IDLE)) || now.isAfter(s.started().plus(ABSOLUTE));
+  }
+
+  /** How many sessions are held. */
+  int held() {
+    return sessions.size();
   }
 
   /** The session changed its user's password: it may show data now, and it goes on under the new one. */

@@ -78,4 +78,35 @@ class AuthTest {
     assertTrue(sessions.find(busy.id()).isEmpty(), "past its lifetime however busy");
     assertTrue(sessions.find("made-up").isEmpty());
   }
+
+  /** A script that logs in every minute and never logs out leaves its ended sessions behind: each login drops them. */
+  @Test
+  void sessionsThatEndedAreDroppedNotHeldForever() {
+    TestClock clock = new TestClock(Instant.parse("2026-11-25T10:00:00Z"));
+    Sessions sessions = new Sessions(clock);
+    for (int i = 0; i < 24 * 60; i++) {
+      sessions.start("ops", false, "hash");
+      clock.advance(Duration.ofMinutes(1));
+    }
+    assertTrue(sessions.held() <= 61, "the last hour's logins (idle ones end after an hour): " + sessions.held());
+  }
+
+  /** Failed logins under made-up names are remembered for a while, not for ever. */
+  @Test
+  void failuresAreForgottenAfterAWhile() {
+    TestClock clock = new TestClock(Instant.parse("2026-11-25T10:00:00Z"));
+    LoginThrottle t = new LoginThrottle(clock);
+    for (int i = 0; i < 10_000; i++) {
+      t.failed("guess-" + i, "10.0.0." + (i % 250));
+      clock.advance(Duration.ofSeconds(1));
+    }
+    assertTrue(t.remembered() < 250 + 16 * 60 + 1, "the names and addresses of the last quarter of an hour: "
+        + t.remembered());
+    for (int i = 0; i < LoginThrottle.FREE + 1; i++) {
+      t.failed("admin", "10.0.0.1");
+    }
+    assertTrue(t.wait("admin", "10.0.0.9").compareTo(Duration.ZERO) > 0);
+    clock.advance(LoginThrottle.FORGET);
+    assertEquals(Duration.ZERO, t.wait("admin", "10.0.0.9"), "forgotten a quarter of an hour after the last");
+  }
 }
