@@ -1,6 +1,5 @@
 package io.sluice.app.dlq;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.sluice.app.cli.OutputFormat;
 import io.sluice.app.cli.TextTable;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -9,8 +8,6 @@ import io.sluice.ops.dlq.DlqRecord;
 import io.sluice.ops.dlq.ErrorContext;
 import io.sluice.ops.dlq.Inspection;
 import io.sluice.ops.dlq.ReplayMark;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -35,11 +32,11 @@ final class InspectCommand extends DlqCommandBase {
 
   @Override
   int execute() {
-    return output.json() ? printJson() : printTable();
+    return output.json() ? printRecordsJson() : printRecordsTable();
   }
 
   /** The records as they are read; the summary once the read has ended. */
-  private int printTable() {
+  private int printRecordsTable() {
     TextTable.Streaming records = new TextTable("PARTITION", "OFFSET", "TIMESTAMP", "STAGE", "EXCEPTION", "ORIGIN",
         "CONNECTOR/TASK", "SCHEMA", "REPLAYED", "MESSAGE").streaming(out, TABLE_PAGE);
     Inspection inspection = dlq().inspect(topic, read.options(), (r, subjects) -> {
@@ -83,24 +80,14 @@ final class InspectCommand extends DlqCommandBase {
    * {@code {"topic", "records": [...], "warnings": [...], "summary": [...]}}, each record written as it is read; the
    * document begins with the first record (or at the end), so a topic that cannot be read prints nothing on stdout.
    */
-  private int printJson() {
-    try (JsonGenerator json = OutputFormat.jsonGenerator(out)) {
-      boolean[] started = {false};
-      Inspection inspection = dlq().inspect(topic, read.options(), (r, subjects) -> {
-        try {
-          if (!started[0]) {
-            begin(json);
-            started[0] = true;
-          }
-          json.writeTree(json(r, subjects));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      if (!started[0]) {
-        begin(json);
-      }
-      json.writeEndArray();
+  private int printRecordsJson() {
+    OutputFormat.StreamedArray records = new OutputFormat.StreamedArray(out, json -> {
+      json.writeStartObject();
+      json.writeStringField("topic", topic);
+      json.writeArrayFieldStart("records");
+    });
+    Inspection inspection = dlq().inspect(topic, read.options(), (r, subjects) -> records.add(json(r, subjects)));
+    records.finish(json -> {
       if (!inspection.warnings().isEmpty()) {
         json.writeArrayFieldStart("warnings");
         for (String w : inspection.warnings()) {
@@ -115,18 +102,8 @@ final class InspectCommand extends DlqCommandBase {
       }
       json.writeEndArray();
       json.writeEndObject();
-      json.flush();
-      out.println();
-      return 0;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private void begin(JsonGenerator json) throws IOException {
-    json.writeStartObject();
-    json.writeStringField("topic", topic);
-    json.writeArrayFieldStart("records");
+    });
+    return 0;
   }
 
   static ObjectNode json(DlqRecord r, List<String> subjects) {

@@ -1,13 +1,11 @@
 package io.sluice.app.dlq;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.OutputFormat;
 import io.sluice.ops.dlq.Unwrapped;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -37,31 +35,10 @@ final class UnwrapCommand extends DlqCommandBase {
       });
       return 0;
     }
-    // A JSON array written as the records are read; it begins with the first (or at the end), so a topic that
-    // cannot be read prints nothing on stdout.
-    try (JsonGenerator json = OutputFormat.jsonGenerator(out)) {
-      boolean[] started = {false};
-      dlq().unwrap(topic, read.options(), u -> {
-        try {
-          if (!started[0]) {
-            json.writeStartArray();
-            started[0] = true;
-          }
-          json.writeTree(json(u));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      if (!started[0]) {
-        json.writeStartArray();
-      }
-      json.writeEndArray();
-      json.flush();
-      out.println();
-      return 0;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    OutputFormat.StreamedArray array = new OutputFormat.StreamedArray(out);
+    dlq().unwrap(topic, read.options(), u -> array.add(json(u)));
+    array.finish(json -> {});
+    return 0;
   }
 
   private static ObjectNode json(Unwrapped u) {

@@ -8,11 +8,11 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class TextTableTest {
+  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
   @Test
   void aStreamedTableWithinOnePagePrintsAsTheWholeTableDoes() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     TextTable.Streaming streamed = new TextTable("A", "B").streaming(out, 3);
     streamed.row("x", 1);
     streamed.row("longer", null);
@@ -24,8 +24,6 @@ class TextTableTest {
 
   @Test
   void pastOnePageRowsArePrintedAsTheyComeInTheFirstPagesWidths() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     TextTable.Streaming streamed = new TextTable("A", "B").streaming(out, 2);
     streamed.row("x", 1);
     streamed.row("yy", 2);

@@ -82,8 +82,8 @@ class OffsetsTopicTest {
   @Test
   void aBackupFileOfAWholeHistoryReadsAsItsLatestLinePerKey() throws Exception {
     Path file = dir.resolve("history.tsv");
-    Files.writeString(file, key(0, 0) + "\t{\"lsn\":1}\n" + key(0, 1) + "\t{\"lsn\":2}\n" + key(0, 0) + "\t{\"lsn\":3}\n"
-        + key(0, 1) + "\t\n", StandardCharsets.UTF_8);
+    Files.writeString(file, key(0, 0) + "\t{\"lsn\":1}\n" + key(0, 1) + "\t{\"lsn\":2}\n"
+        + key(0, 0) + "\t{\"lsn\":3}\n" + key(0, 1) + "\t\n", StandardCharsets.UTF_8);
     OffsetBackup.Backup backup = OffsetBackup.read(file);
     assertEquals(List.of(new OffsetRecord(key(0, 0), "{\"lsn\":3}", -1, -1), new OffsetRecord(key(0, 1), null, -1,
         -1)), backup.records(), "what producing the lines back leaves: the last line of each key");

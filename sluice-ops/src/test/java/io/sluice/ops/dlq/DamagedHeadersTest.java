@@ -83,15 +83,10 @@ class DamagedHeadersTest {
     assertEquals(missing.getMessage(), record.damagedMark());
   }
 
-  /**
-   * A replay interrupted after some sends resumes by collecting the replay marks in its target after its last
-   * commit. A damaged mark there may be one of its own deliveries: read as none, that record would be produced a
-   * second time. The resume refuses, names the record, and produces nothing.
-   */
-  @Test
-  void aDamagedMarkWhereAResumeLooksRefusesTheResumeRatherThanReplayTwice() throws Exception {
-    String dlqTopic = topic("damaged-dlq", 1);
-    String target = topic("damaged-target", 1);
+  /** A replay of ten dead letters to a topic of their own, interrupted after delivering four of them. */
+  private static ReplayRequest interruptedAfterFour(String prefix) throws Exception {
+    String dlqTopic = topic(prefix + "-dlq", 1);
+    String target = topic(prefix + "-target", 1);
     List<byte[]> values = new ArrayList<>();
     List<Headers> headers = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
@@ -99,10 +94,24 @@ class DamagedHeadersTest {
       headers.add(connectContext("orders", "0"));
     }
     produce(dlqTopic, values, headers);
-    String group = SharedKafka.unique("damaged-group");
+    String group = SharedKafka.unique(prefix + "-group");
     ReplayRequest request = ReplayRequest.of(dlqTopic).withTarget(new ReplayTarget.Topic(target)).withGroup(group);
     assertThrows(Replayer.SimulatedCrash.class, () -> DLQ.replayer().crashAfter(4).run(request, Progress.NONE));
     assertEquals(4, SharedKafka.readAll(target).size(), "the interrupted run delivered 4");
+    return request;
+  }
+
+  /**
+   * A replay interrupted after some sends resumes by collecting the replay marks in its target after its last
+   * commit. A damaged mark there may be one of its own deliveries: read as none, that record would be produced a
+   * second time. The resume refuses, names the record, and produces nothing.
+   */
+  @Test
+  void aDamagedMarkWhereAResumeLooksRefusesTheResumeRatherThanReplayTwice() throws Exception {
+    ReplayRequest request = interruptedAfterFour("damaged");
+    String dlqTopic = request.topic();
+    String target = ((ReplayTarget.Topic) request.target()).name();
+    String group = request.group();
 
     // A record whose mark names this replay's topic and group, its offset unreadable: which one was it?
     produce(target, List.of("v4".getBytes(StandardCharsets.UTF_8)), List.of(headers(ReplayMark.TOPIC, dlqTopic,
@@ -123,18 +132,10 @@ class DamagedHeadersTest {
    */
   @Test
   void unreadableMarksInTheGroupsCommitRefuseTheResumeRatherThanReplayTwice() throws Exception {
-    String dlqTopic = topic("damaged-marks-dlq", 1);
-    String target = topic("damaged-marks-target", 1);
-    List<byte[]> values = new ArrayList<>();
-    List<Headers> headers = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      values.add(("v" + i).getBytes(StandardCharsets.UTF_8));
-      headers.add(connectContext("orders", "0"));
-    }
-    produce(dlqTopic, values, headers);
-    String group = SharedKafka.unique("damaged-marks-group");
-    ReplayRequest request = ReplayRequest.of(dlqTopic).withTarget(new ReplayTarget.Topic(target)).withGroup(group);
-    assertThrows(Replayer.SimulatedCrash.class, () -> DLQ.replayer().crashAfter(4).run(request, Progress.NONE));
+    ReplayRequest request = interruptedAfterFour("damaged-marks");
+    String dlqTopic = request.topic();
+    String target = ((ReplayTarget.Topic) request.target()).name();
+    String group = request.group();
     long at = committed(group).values().stream().mapToLong(OffsetAndMetadata::offset).findFirst().orElse(0);
     // As a newer Sluice might write them: read as no marks (as they were), the resume produced records 4.. again.
     String damaged = "sluice-dlq-replay/2 " + target + ":0=4";

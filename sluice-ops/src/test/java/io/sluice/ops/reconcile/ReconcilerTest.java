@@ -194,28 +194,16 @@ class ReconcilerTest {
     assertTrue(report.missingExamples().stream().anyMatch(k -> k.get("id").equals(expected)));
   }
 
-  @Test
-  void rowsThatCatchUpWithinTheLagWindowAreNotReported() throws Exception {
-    TestTables.createItems(source, "lagging", 6);
-    TestTables.createItems(sink, "lagging", 6);
-    TestTables.fillItems(source, "lagging", 0, 1_000);
-    TestTables.fillItems(sink, "lagging", 0, 998);            // rows 998 and 999 not there yet
-    execute(sink, "UPDATE lagging SET name = 'old' WHERE id IN (5, 6)");
-    // The reconciler reads the clock once when the first comparison is done: that is when the pipeline delivers
-    // one missing row and one update, inside the window; the re-check after the window must see them.
-    Clock deliveringClock = new Clock() {
-      private boolean delivered;
+  /** The system clock, which runs {@code action} the first time it is read. */
+  private static Clock onFirstRead(Runnable action) {
+    return new Clock() {
+      private boolean read;
 
       @Override
       public Instant instant() {
-        if (!delivered) {
-          delivered = true;
-          try {
-            TestTables.fillItems(sink, "lagging", 998, 999);
-            execute(sink, "UPDATE lagging SET name = 'name 5' WHERE id = 5");
-          } catch (SQLException e) {
-            throw new IllegalStateException(e);
-          }
+        if (!read) {
+          read = true;
+          action.run();
         }
         return Instant.now();
       }
@@ -230,6 +218,25 @@ class ReconcilerTest {
         return this;
       }
     };
+  }
+
+  @Test
+  void rowsThatCatchUpWithinTheLagWindowAreNotReported() throws Exception {
+    TestTables.createItems(source, "lagging", 6);
+    TestTables.createItems(sink, "lagging", 6);
+    TestTables.fillItems(source, "lagging", 0, 1_000);
+    TestTables.fillItems(sink, "lagging", 0, 998);            // rows 998 and 999 not there yet
+    execute(sink, "UPDATE lagging SET name = 'old' WHERE id IN (5, 6)");
+    // The reconciler reads the clock first when the first comparison is done: that is when the pipeline delivers
+    // one missing row and one update, inside the window; the re-check after the window must see them.
+    Clock deliveringClock = onFirstRead(() -> {
+      try {
+        TestTables.fillItems(sink, "lagging", 998, 999);
+        execute(sink, "UPDATE lagging SET name = 'name 5' WHERE id = 5");
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    });
     ReconcileReport first = reconcile("lagging").build().run();
     assertEquals(2, first.missing());
     assertEquals(2, first.changed());
@@ -252,26 +259,8 @@ class ReconcilerTest {
     execute(sink, "CREATE TABLE behind (id bigint PRIMARY KEY, name text)");
     long before = RetainedHeap.bytes();
     long[] atFirstResult = {-1};
-    Clock measuring = new Clock() {
-      @Override
-      public Instant instant() {
-        // Read once the first comparison is done: every differing key has been seen by then.
-        if (atFirstResult[0] < 0) {
-          atFirstResult[0] = RetainedHeap.bytes();
-        }
-        return Instant.now();
-      }
-
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-    };
+    // Read once the first comparison is done: every differing key has been seen by then.
+    Clock measuring = onFirstRead(() -> atFirstResult[0] = RetainedHeap.bytes());
     ReconcileReport report = Reconciler.builder().source(source + "?user=postgres&password=postgres")
         .sink(sink + "?user=postgres&password=postgres").table("behind").lagWindow(Duration.ofMillis(1))
         // Segments of up to 10,000 rows compared row by row: not bisected down to 64 rows, which takes minutes.
