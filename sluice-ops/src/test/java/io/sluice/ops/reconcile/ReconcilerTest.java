@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.kafka.testing.RetainedHeap;
 import io.sluice.ops.reconcile.ReconcileReport.ColumnDifference;
+import io.sluice.testing.RetainedHeap;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

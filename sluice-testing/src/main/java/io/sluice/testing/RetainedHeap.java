@@ -1,4 +1,4 @@
-package io.sluice.kafka.testing;
+package io.sluice.testing;
 
 import java.lang.management.ManagementFactory;
 
