@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.sluice.app.SluiceNodes.Node;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.kafka.EmbeddedKafka;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +52,8 @@ class ClusterFaultsIT {
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
   private static SluiceNodes cluster;
-  private static HttpServer hook;
-  private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
+  private static Webhook hook;
+  private static List<JsonNode> notifications;
   private static final List<Node> nodes = new ArrayList<>();
   /** Every scenario runs under this load, which goes on through its faults, and ends with the sink proven equal. */
   private static PipelineLoad load;
@@ -64,13 +62,8 @@ class ClusterFaultsIT {
   static void start() throws Exception {
     kafka = EmbeddedKafka.builder().dataDir(dir.resolve("broker")).port(0).start();
     cluster = new SluiceNodes(dir, kafka.bootstrapServers());
-    hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    hook.createContext("/hook", exchange -> {
-      notifications.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
-      exchange.sendResponseHeaders(200, -1);
-      exchange.close();
-    });
-    hook.start();
+    hook = Webhook.start();
+    notifications = hook.notifications();
     Path rules = Files.writeString(dir.resolve("rules.yml"), """
         groups:
           - name: probe
@@ -90,7 +83,7 @@ class ClusterFaultsIT {
         receivers:
           - name: hook
             webhook_configs: [{url: 'http://127.0.0.1:%d/hook'}]
-        """.formatted(hook.getAddress().getPort()));
+        """.formatted(hook.port()));
     for (String name : List.of("a", "b", "c")) {
       // Each node's own prometheus.yml: the rule; its own router and exporter, and the other nodes' from the
       // membership's file_sd lists, as the README says to write it.
@@ -131,7 +124,7 @@ class ClusterFaultsIT {
       cluster.close();
     }
     if (hook != null) {
-      hook.stop(0);
+      hook.close();
     }
     if (kafka != null) {
       kafka.close();

@@ -7,17 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.sluice.app.PackagedSluice.Run;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.Eventually;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -41,21 +38,16 @@ class DemoFaultIT {
 
   @TempDir static Path dir;
   private static PackagedSluice.Up up;
-  private static HttpServer hook;
-  private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
+  private static Webhook hook;
+  private static List<JsonNode> notifications;
   private static String connectUrl;
   private static String alertsUrl;
   private static String[] cluster;
 
   @BeforeAll
   static void up() throws Exception {
-    hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    hook.createContext("/hook", exchange -> {
-      notifications.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
-      exchange.sendResponseHeaders(200, -1);
-      exchange.close();
-    });
-    hook.start();
+    hook = Webhook.start();
+    notifications = hook.notifications();
     int kafka = freePort();
     int connect = freePort();
     int registry = freePort();
@@ -91,7 +83,7 @@ class DemoFaultIT {
           - name: hook
             webhook_configs: [{url: 'http://127.0.0.1:%d/hook', send_resolved: true}]
         %s
-        """.formatted(hook.getAddress().getPort(), bundledInhibitions));
+        """.formatted(hook.port(), bundledInhibitions));
     connectUrl = "http://127.0.0.1:" + connect;
     alertsUrl = "http://127.0.0.1:" + alerts;
     Path data = dir.resolve("data");
@@ -111,7 +103,7 @@ class DemoFaultIT {
       assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit; stderr " + read(up.stderr()));
     }
     if (hook != null) {
-      hook.stop(0);
+      hook.close();
     }
   }
 

@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.sluice.alerts.AlertRouter;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Appender;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -38,17 +35,8 @@ class MetricsAlertsToRouterTest {
 
   @Test
   void firingThenResolvedReachTheRouterAndItsReceiver() throws Exception {
-    List<JsonNode> hooks = new ArrayList<>();
-    HttpServer hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    hook.createContext("/hook", ex -> {
-      JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
-      synchronized (hooks) {
-        hooks.add(body);
-      }
-      ex.sendResponseHeaders(200, -1);
-      ex.close();
-    });
-    hook.start();
+    Webhook hook = Webhook.start();
+    List<JsonNode> hooks = hook.notifications();
     Path rules = dir.resolve("down.rules.yml");
     Files.writeString(rules, """
         groups:
@@ -73,7 +61,7 @@ class MetricsAlertsToRouterTest {
             receivers:
               - name: hook
                 webhook_configs: [{url: 'http://127.0.0.1:%d/hook', send_resolved: true}]
-            """.formatted(hook.getAddress().getPort())).start();
+            """.formatted(hook.port())).start();
         MetricsServer metrics = MetricsServer.builder().port(0).configYaml("""
             global: {evaluation_interval: 1s}
             rule_files: ['%s']
@@ -118,7 +106,7 @@ class MetricsAlertsToRouterTest {
         writer.interrupt();
       }
     } finally {
-      hook.stop(0);
+      hook.close();
     }
   }
 

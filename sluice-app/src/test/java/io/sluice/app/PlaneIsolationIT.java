@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.sluice.app.PackagedSluice.Up;
 import io.sluice.app.hog.MemoryHogConnector;
 import io.sluice.app.hog.MemoryHogTask;
@@ -14,7 +13,6 @@ import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,8 +55,8 @@ class PlaneIsolationIT {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
   @TempDir static Path dir;
-  private static HttpServer hook;
-  private static final List<JsonNode> notifications = new CopyOnWriteArrayList<>();
+  private static Webhook hook;
+  private static List<JsonNode> notifications;
   private static Up up;
   private static String connect;
   private static PipelineLoad load;
@@ -66,13 +64,8 @@ class PlaneIsolationIT {
 
   @BeforeAll
   static void start() throws Exception {
-    hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    hook.createContext("/hook", exchange -> {
-      notifications.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
-      exchange.sendResponseHeaders(200, -1);
-      exchange.close();
-    });
-    hook.start();
+    hook = Webhook.start();
+    notifications = hook.notifications();
     Path alertmanager = Files.writeString(dir.resolve("alertmanager.yml"), """
         route:
           receiver: hook
@@ -83,7 +76,7 @@ class PlaneIsolationIT {
         receivers:
           - name: hook
             webhook_configs: [{url: 'http://127.0.0.1:%d/hook', send_resolved: true}]
-        """.formatted(hook.getAddress().getPort()));
+        """.formatted(hook.port()));
     List<String> args = new ArrayList<>(List.of("--plugin-path", plugins().toString(),
         "--alerts-config", alertmanager.toString(), "--data-dir", dir.resolve("data").toString()));
     // The default data plane heap (1 GiB): the hog fills it within a second or two, and the broker, Connect and two
@@ -118,7 +111,7 @@ class PlaneIsolationIT {
       assertEquals(0, status, () -> PackagedSluice.read(up.stderr()));
     }
     if (hook != null) {
-      hook.stop(0);
+      hook.close();
     }
   }
 
