@@ -131,10 +131,14 @@ class PlaneIsolationIT {
     sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
     // One record per poll batch more or less does not matter here; a small batch lets the test see the middle.
     sink.put("batch.size", "500");
-    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "big-sink", "config", sink)).statusCode());
     assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "big-source",
         "config", big.sourceConfig(big.name + "_slot", Map.of()))).statusCode());
     try {
+      // The sink starts once the whole snapshot is in Kafka: the source's in-flight buffers (its producer may hold up
+      // to buffer.memory) are drained by then, so what the heap holds between the two measures is the sink's alone.
+      Eventually.await("the whole snapshot in Kafka", SNAPSHOT_WAIT, () -> topicEnd(big.topic()), n -> n >= rows);
+      assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "big-sink", "config", sink))
+          .statusCode());
       measureWhileSnapshotting(big, rows);
     } finally {
       for (String c : List.of("big-source", "big-sink")) {
@@ -165,6 +169,18 @@ class PlaneIsolationIT {
     PackagedSluice.Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table",
         "public.orders");
     assertEquals(0, equal.exit(), equal::toString);
+  }
+
+  /** The end offset of partition 0 of {@code topic} on the platform's broker; 0 while it does not exist. */
+  private static long topicEnd(String topic) {
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(
+        Map.of("bootstrap.servers", url("kafka")), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      var tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+      return consumer.endOffsets(List.of(tp), Duration.ofSeconds(10)).getOrDefault(tp, 0L);
+    } catch (org.apache.kafka.common.KafkaException e) {
+      return 0;
+    }
   }
 
   private static long count(Pipeline p) {
