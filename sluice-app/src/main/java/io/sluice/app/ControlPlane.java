@@ -49,7 +49,6 @@ final class ControlPlane implements AutoCloseable {
   private final Map<String, String> urls = new LinkedHashMap<>();
   private final KafkaCluster cluster;
   private final WebSurfaces web;
-  private boolean closed;
 
   /**
    * {@code dataUrls}: where the data plane answers (broker, Connect, exporter), announced to the cluster with this
@@ -255,10 +254,7 @@ final class ControlPlane implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+    // What was stopped has left the deque: a second close finds it empty.
     Stoppable.stopAll(started, log);
   }
 }

@@ -36,7 +36,6 @@ final class DataPlane implements AutoCloseable {
   private final Map<String, String> urls = new LinkedHashMap<>();
   private final KafkaCluster cluster;
   private ConnectRuntime connect;
-  private boolean closed;
 
   private DataPlane(SluiceConfig config, Path pluginPath, WebSurfaces web) {
     String host = config.host();
@@ -187,10 +186,7 @@ final class DataPlane implements AutoCloseable {
   /** Stops the components in the reverse order of their start; each failure is logged, the rest still stop. */
   @Override
   public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+    // What was stopped has left the deque: a second close finds it empty.
     Stoppable.stopAll(started, log);
   }
 }

@@ -128,12 +128,6 @@ final class Supervisor implements AutoCloseable {
     return Platform.readyLine(urls);
   }
 
-  /** The process of a plane as it runs now (for diagnostics and the tests' faults). */
-  Optional<ProcessHandle> process(Plane plane) {
-    Process p = children.get(plane).process;
-    return p == null ? Optional.empty() : Optional.of(p.toHandle());
-  }
-
   /** Stops the control plane, then the data plane; no plane is started again from here on. */
   @Override
   public void close() {
