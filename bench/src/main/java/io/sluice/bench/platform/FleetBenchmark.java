@@ -63,26 +63,17 @@ public final class FleetBenchmark {
       if (add.start().waitFor() != 0) {
         throw new IllegalStateException("sluice ui user add failed");
       }
-      Map<String, Integer> ports = new HashMap<>();
-      List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString(), "up", "--data-dir",
-          data.toString(), "--set", "dataplane.heap=" + heap,
-          // Each Debezium source holds a replication connection; the worker's own pools stay as they are.
-          "--set", "connect.worker.offset.flush.interval.ms=10000"));
-      for (String c : List.of("kafka", "connect", "registry", "metrics", "alerts", "exporter", "ui")) {
-        ports.put(c, PipelineThroughput.freePort());
-        command.addAll(List.of("--" + c + "-port", String.valueOf(ports.get(c))));
-      }
       long t0 = System.nanoTime();
-      ProcessBuilder pb = new ProcessBuilder(command).redirectError(data.resolve("up.stderr").toFile());
-      Process up = pb.start();
+      PackagedUp up = PackagedUp.start(root, data, "--set", "dataplane.heap=" + heap,
+          // Each Debezium source holds a replication connection; the worker's own pools stay as they are.
+          "--set", "connect.worker.offset.flush.interval.ms=10000");
       try {
-        LargeSnapshot.awaitReady(up);
         double readySeconds = (System.nanoTime() - t0) / 1e9;
-        String connect = "http://127.0.0.1:" + ports.get("connect");
-        String ui = "http://127.0.0.1:" + ports.get("ui");
+        String connect = up.url("connect");
+        String ui = up.url("ui");
         String session = login(ui);
         Thread.sleep(30_000);
-        Sample idle = sample(up, ports, ui, session);
+        Sample idle = sample(up, ui, session);
         System.out.printf(Locale.ROOT, "ready in %.2f s; no pipelines: %s%n", readySeconds, idle);
 
         Rest rest = new Rest(connect);
@@ -136,7 +127,7 @@ public final class FleetBenchmark {
         }, "fleet-load");
         load.start();
         Thread.sleep(90_000);
-        Sample fleet = sample(up, ports, ui, session);
+        Sample fleet = sample(up, ui, session);
         running.set(false);
         load.join();
         int connectors = pipelines * 2;
@@ -152,19 +143,18 @@ public final class FleetBenchmark {
             (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
             (fleet.rulesMs() - idle.rulesMs()) / connectors);
       } finally {
-        up.destroy();
-        up.waitFor();
+        up.stop();
       }
     }
     System.exit(0);
   }
 
-  private static Sample sample(Process up, Map<String, Integer> ports, String ui, String session) throws Exception {
+  private static Sample sample(PackagedUp up, String ui, String session) throws Exception {
     Map<String, Long> rss = new HashMap<>();
-    rss.put("supervisor", StartupAndMemory.rssKb(up.pid()) / 1024);
-    rss.put("data", StartupAndMemory.rssKb(LargeSnapshot.plane(up, "data")) / 1024);
-    rss.put("control", StartupAndMemory.rssKb(LargeSnapshot.plane(up, "control")) / 1024);
-    String exporter = "http://127.0.0.1:" + ports.get("exporter") + "/metrics";
+    rss.put("supervisor", StartupAndMemory.rssKb(up.process().pid()) / 1024);
+    rss.put("data", StartupAndMemory.rssKb(up.plane("data")) / 1024);
+    rss.put("control", StartupAndMemory.rssKb(up.plane("control")) / 1024);
+    String exporter = up.url("exporter") + "/metrics";
     List<Double> scrapes = new ArrayList<>();
     long series = 0;
     for (int i = 0; i < 7; i++) {
@@ -175,7 +165,7 @@ public final class FleetBenchmark {
       series = body.lines().filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
     }
     // The rules' own account of their last round, summed over the groups, median of 5 rounds.
-    String metrics = "http://127.0.0.1:" + ports.get("metrics");
+    String metrics = up.url("metrics");
     List<Double> rounds = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       JsonNode groups = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(metrics + "/api/v1/rules")).build(),

@@ -1,7 +1,5 @@
 package io.sluice.bench.platform;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,25 +42,15 @@ public final class LargeSnapshot {
       }
       System.out.printf(Locale.ROOT, "source table: %,d rows in %.0f s%n", rows, (System.nanoTime() - t0) / 1e9);
 
-      int connectPort = PipelineThroughput.freePort();
-      int kafkaPort = PipelineThroughput.freePort();
-      Process up = new ProcessBuilder(root.resolve("sluice").toString(), "up", "--data-dir", data.toString(),
-          "--kafka-port", String.valueOf(kafkaPort), "--connect-port", String.valueOf(connectPort),
-          "--registry-port", String.valueOf(PipelineThroughput.freePort()),
-          "--metrics-port", String.valueOf(PipelineThroughput.freePort()),
-          "--alerts-port", String.valueOf(PipelineThroughput.freePort()),
-          "--exporter-port", String.valueOf(PipelineThroughput.freePort()),
-          "--ui-port", String.valueOf(PipelineThroughput.freePort()))
-          .redirectError(data.resolve("up.stderr").toFile()).start();
+      PackagedUp up = PackagedUp.start(root, data);
       try {
-        awaitReady(up);
-        long dataPlane = plane(up, "data");
-        Rest rest = new Rest("http://127.0.0.1:" + connectPort);
+        long dataPlane = up.plane("data");
+        Rest rest = new Rest(up.url("connect"));
         Map<String, String> source = db.sourceConfig("large", "large");
         rest.create("large-source", source);
         // Both sinks read a topic that already holds the whole snapshot, so neither shares the CPU with the source.
         long s0 = System.nanoTime();
-        awaitTopic("127.0.0.1:" + kafkaPort, "large.public.items", rows);
+        awaitTopic("127.0.0.1:" + up.ports().get("kafka"), "large.public.items", rows);
         System.out.printf(Locale.ROOT, "snapshot in Kafka: %,d events in %.0f s%n", rows, (System.nanoTime() - s0) / 1e9);
         Map<String, String> sluice = sink(db, "sink_sluice", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
         Result s = run("Sluice's JDBC sink", rest, db, "sink_sluice", "large-sluice-sink", sluice, rows, dataPlane);
@@ -90,8 +78,7 @@ public final class LargeSnapshot {
             changeSeconds, equal, d.rowsPerSecond, d.oldGen(), s.rowsPerSecond / d.rowsPerSecond);
         System.out.println(Files.readString(data.resolve("reconcile.txt")));
       } finally {
-        up.destroy();
-        up.waitFor();
+        up.stop();
       }
     }
     System.exit(0);
@@ -179,22 +166,5 @@ public final class LargeSnapshot {
     List<String> head = List.of(lines.get(0).trim().split("\\s+"));
     String[] values = lines.get(1).trim().split("\\s+");
     return Double.parseDouble(values[head.indexOf("OU")]) / 1024;
-  }
-
-  static void awaitReady(Process up) throws Exception {
-    BufferedReader r = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8));
-    for (String line; (line = r.readLine()) != null; ) {
-      if (line.startsWith("sluice ready")) {
-        return;
-      }
-    }
-    throw new IllegalStateException("sluice up ended before it was ready");
-  }
-
-  /** The process of one plane ({@code data}, {@code control}) of a {@code sluice up}. */
-  static long plane(Process up, String plane) {
-    return up.toHandle().descendants().filter(h -> h.info().arguments().map(a -> a.length >= 2
-        && a[a.length - 2].equals("plane") && a[a.length - 1].equals(plane)).orElse(false))
-        .findFirst().orElseThrow().pid();
   }
 }

@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,16 +32,9 @@ public final class SoakBenchmark {
         db.execute("soak", "CREATE TABLE public.s" + i + " (id bigint PRIMARY KEY, qty int NOT NULL, note text)");
         db.execute("soak", "INSERT INTO public.s" + i + " SELECT g, g, 'row ' || g FROM generate_series(1, 1000) g");
       }
-      int connectPort = PipelineThroughput.freePort();
-      List<String> command = new ArrayList<>(List.of(root.resolve("sluice").toString(), "up", "--data-dir",
-          data.toString(), "--connect-port", String.valueOf(connectPort)));
-      for (String c : List.of("kafka", "registry", "metrics", "alerts", "exporter", "ui")) {
-        command.addAll(List.of("--" + c + "-port", String.valueOf(PipelineThroughput.freePort())));
-      }
-      Process up = new ProcessBuilder(command).redirectError(data.resolve("up.stderr").toFile()).start();
+      PackagedUp up = PackagedUp.start(root, data);
       try {
-        LargeSnapshot.awaitReady(up);
-        Rest rest = new Rest("http://127.0.0.1:" + connectPort);
+        Rest rest = new Rest(up.url("connect"));
         for (int i = 0; i < pipelines; i++) {
           Map<String, String> source = db.sourceConfig("soak", "k" + i);
           source.put("table.include.list", "public.s" + i);
@@ -65,8 +56,8 @@ public final class SoakBenchmark {
         Thread load = new Thread(() -> load(db, pipelines, rate, running, changes), "soak-load");
         load.start();
         long t0 = System.nanoTime();
-        long dataPid = LargeSnapshot.plane(up, "data");
-        long controlPid = LargeSnapshot.plane(up, "control");
+        long dataPid = up.plane("data");
+        long controlPid = up.plane("control");
         sleepUntil(t0, 5);
         double data5 = LargeSnapshot.oldGenAfterFullGc(dataPid);
         double control5 = LargeSnapshot.oldGenAfterFullGc(controlPid);
@@ -109,8 +100,7 @@ public final class SoakBenchmark {
             minutes, rate, pipelines, achieved, changes.get(), minutes, dataEnd, controlEnd, equal, pipelines, data5,
             control5, (dataEnd - data5) / data5 * 100, (controlEnd - control5) / control5 * 100);
       } finally {
-        up.destroy();
-        up.waitFor();
+        up.stop();
       }
     }
     System.exit(0);
