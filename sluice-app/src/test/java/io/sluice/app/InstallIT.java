@@ -44,11 +44,12 @@ class InstallIT {
     assertTrue(tar.waitFor(120, TimeUnit.SECONDS) && tar.exitValue() == 0, "tar -xzf " + archive);
     home = dir.resolve("sluice-" + version);
     try (Stream<Path> top = Files.list(home)) {
-      assertEquals(List.of("README.md", "bin", "conf", "lib", "licenses", "plugins", "systemd"),
+      assertEquals(List.of("README.md", "bin", "conf", "docs", "lib", "licenses", "plugins", "systemd"),
           top.map(p -> p.getFileName().toString()).sorted().toList(), "the archive holds only what an install runs");
     }
     assertTrue(Files.getPosixFilePermissions(home.resolve("bin/sluice")).contains(PosixFilePermission.OWNER_EXECUTE));
     assertTrue(Files.isRegularFile(home.resolve("systemd/sluice.service")));
+    assertTrue(Files.isRegularFile(home.resolve("docs/configuration.md")), "the README's links lead into docs/");
   }
 
   @Test

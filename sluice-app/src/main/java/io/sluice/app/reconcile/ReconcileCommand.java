@@ -57,7 +57,7 @@ public final class ReconcileCommand implements Callable<Integer> {
   @Option(names = "--table", paramLabel = "SRC_TABLE[:SINK_TABLE]", description = "table to compare (repeatable)")
   List<String> tables = new ArrayList<>();
 
-  @Option(names = {"-f", "--file"}, paramLabel = "YAML", description = "YAML file listing many tables (see the README)")
+  @Option(names = {"-f", "--file"}, paramLabel = "YAML", description = "YAML file listing many tables (see docs/pipelines.md)")
   Path file;
 
   @Option(names = "--key", split = ",", paramLabel = "COLS", description = "key columns (default: the source's primary key)")
