@@ -69,7 +69,8 @@ public final class TopicScan {
   }
 
   /**
-   * Hands every record up to the end offsets to {@code each}, in partition order, and returns those end offsets.
+   * Hands every record up to the end offsets to {@code each}, in offset order per partition, and returns those end
+   * offsets.
    *
    * @throws IllegalStateException when the topic does not exist, or the read takes longer than the timeout
    */
@@ -77,33 +78,40 @@ public final class TopicScan {
     Map<Integer, Long> endOffsets = new HashMap<>();
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> partitions = partitions(consumer);
+      // Assigned before the offsets are asked, so that the answers update the partitions' state instead of warning.
       consumer.assign(partitions);
       Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+      Map<TopicPartition, Long> start = new HashMap<>();
       long total = 0;
       for (TopicPartition tp : partitions) {
-        long start = Math.max(begin.get(tp), from.getOrDefault(tp.partition(), 0L));
-        consumer.seek(tp, start);
-        total += Math.max(0, end.get(tp) - start);
+        start.put(tp, Math.max(begin.get(tp), from.getOrDefault(tp.partition(), 0L)));
+        total += Math.max(0, end.get(tp) - start.get(tp));
         endOffsets.put(tp.partition(), end.get(tp));
       }
-      long done = 0;
       progress.read(0, total);
+      long all = total;
       long deadline = System.nanoTime() + timeout.toNanos();
-      while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("timed out after " + timeout.toMillis() + " ms reading " + topic
-              + " (" + done + " of " + total + " records read)");
-        }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) {
-            continue;
-          }
+      BoundedRead.read(consumer, start, end, Duration.ofMillis(200), new BoundedRead.Sink<>() {
+        private long done;
+
+        @Override
+        public boolean take(ConsumerRecord<byte[], byte[]> record) {
           done++;
-          each.accept(r);
+          each.accept(record);
+          return true;
         }
-        progress.read(done, total);
-      }
+
+        @Override
+        public boolean afterPoll(int records, boolean more) {
+          progress.read(done, all);
+          if (more && System.nanoTime() > deadline) {
+            throw new IllegalStateException("timed out after " + timeout.toMillis() + " ms reading " + topic
+                + " (" + done + " of " + all + " records read)");
+          }
+          return true;
+        }
+      });
     }
     return endOffsets;
   }
