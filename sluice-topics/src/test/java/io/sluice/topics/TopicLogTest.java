@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.kafka.testing.LogCapture;
 import io.sluice.kafka.testing.SharedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -119,6 +121,37 @@ class TopicLogTest {
       assertEquals(Map.of("before", "re-1", "after", "re-2"), Map.copyOf(state));
     } finally {
       again.close();
+    }
+  }
+
+  @Test
+  void aFollowerWaitsForAnUnreachableBrokerAndForATopicSomeoneElseCreates(@TempDir Path dir) throws Exception {
+    EmbeddedKafka.Builder broker = EmbeddedKafka.builder().dataDir(dir).port(0);
+    String bootstrap = broker.bootstrapServers();
+    Map<String, String> state = new ConcurrentHashMap<>();
+    try (LogCapture said = LogCapture.of(TopicLog.class);
+        TopicFollower<String, String> follower = log(bootstrap, "others-topic").timeout(Duration.ofSeconds(2))
+            .follow(r -> state.put(r.key(), r.value()))) {
+      // No broker yet: the follower has returned at once, and retries instead of giving up.
+      said.await(l -> l.startsWith("WARN test state topic others-topic: Kafka does not answer"), TIMEOUT);
+      try (EmbeddedKafka kafka = broker.start();
+          Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+        said.await(l -> l.startsWith("WARN test state topic others-topic: Kafka answers again"), TIMEOUT);
+        assertEquals(Map.of(), follower.positions(), "nothing to follow before the topic exists");
+        assertTrue(!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("others-topic"),
+            "the follower does not create the topic");
+        admin.createTopics(List.of(new NewTopic("others-topic", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        produce(bootstrap, "others-topic", 0, 10);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (state.size() < 10 && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+        assertEquals("v9", state.get("k9"));
+        assertEquals(2, follower.positions().size(), "both partitions followed");
+        produce(bootstrap, "others-topic", 10, 11);
+        follower.awaitCaughtUp();
+        assertEquals("v10", state.get("k10"));
+      }
     }
   }
 
