@@ -1,5 +1,6 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.topics.BoundedRead;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -20,6 +22,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class DlqReader {
   private static final Comparator<DlqRecord> BY_TIME = Comparator.comparing(DlqRecord::timestamp)
       .thenComparingInt(DlqRecord::partition).thenComparingLong(DlqRecord::offset);
+  private static final Duration POLL = Duration.ofMillis(200);
   private final Map<String, Object> clientProperties;
 
   DlqReader(Map<String, Object> clientProperties) {
@@ -103,42 +106,28 @@ final class DlqReader {
     }
   }
 
-  /** Feeds every record in [start, end) of each partition to {@code sink} until it returns false. */
+  /**
+   * Feeds every record in [start, end) of each partition to {@code sink} until it returns false, or until no record
+   * has arrived for {@code idleTimeout}: a read that stalls ends with what it has.
+   */
   static void scan(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> start,
-                   Map<TopicPartition, Long> end, Duration idleTimeout, java.util.function.Predicate<DlqRecord> sink) {
-    List<TopicPartition> pending = new ArrayList<>();
-    for (TopicPartition tp : start.keySet()) {
-      if (start.get(tp) < end.get(tp)) {
-        pending.add(tp);
+                   Map<TopicPartition, Long> end, Duration idleTimeout, Predicate<DlqRecord> sink) {
+    BoundedRead.read(consumer, start, end, POLL, new BoundedRead.Sink<>() {
+      private long idleSince = System.nanoTime();
+
+      @Override
+      public boolean take(ConsumerRecord<byte[], byte[]> record) {
+        return sink.test(DlqRecord.of(record));
       }
-    }
-    if (pending.isEmpty()) {
-      return;
-    }
-    consumer.assign(pending);
-    pending.forEach(tp -> consumer.seek(tp, start.get(tp)));
-    long idleSince = System.nanoTime();
-    while (!pending.isEmpty()) {
-      var records = consumer.poll(Duration.ofMillis(200));
-      if (!records.isEmpty()) {
-        idleSince = System.nanoTime();
-      }
-      for (TopicPartition tp : records.partitions()) {
-        for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
-          if (r.offset() >= end.get(tp)) {
-            break;
-          }
-          if (!sink.test(DlqRecord.of(r))) {
-            return;
-          }
+
+      @Override
+      public boolean afterPoll(int records, boolean more) {
+        if (records > 0) {
+          idleSince = System.nanoTime();
         }
+        return System.nanoTime() - idleSince <= idleTimeout.toNanos();
       }
-      pending.removeIf(tp -> consumer.position(tp) >= end.get(tp));
-      consumer.pause(consumer.assignment().stream().filter(tp -> !pending.contains(tp)).toList());
-      if (System.nanoTime() - idleSince > idleTimeout.toNanos()) {
-        return;
-      }
-    }
+    });
   }
 
   /**
@@ -162,8 +151,6 @@ final class DlqReader {
       }
       long[] seen = {0};
       int[] taken = {0};
-      // A new assignment: the first scan paused the partitions it finished.
-      consumer.unsubscribe();
       scan(consumer, begin, end, options.timeout(), r -> {
         if (!options.filter().matches(r)) {
           return true;
@@ -198,13 +185,11 @@ final class DlqReader {
     }
     for (var e : wanted.entrySet()) {
       TopicPartition tp = e.getKey();
-      consumer.assign(List.of(tp));
       long after = -1;
       for (long offset : e.getValue()) {
         if (offset <= after) {
           continue;
         }
-        consumer.seek(tp, offset);
         DlqRecord found = first(consumer, tp, offset, end.get(tp), options.timeout());
         if (found == null) {
           break;
@@ -220,17 +205,24 @@ final class DlqReader {
     return (long) ((i + 0.5) * count / n);
   }
 
+  /** The first record at or after {@code from} and below {@code end}, or null when none arrives within the timeout. */
   private static DlqRecord first(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, long from, long end,
                                  Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline && consumer.position(tp) < end) {
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200)).records(tp)) {
-        if (r.offset() >= from && r.offset() < end) {
-          return DlqRecord.of(r);
-        }
+    DlqRecord[] found = {null};
+    BoundedRead.read(consumer, Map.of(tp, from), Map.of(tp, end), POLL, new BoundedRead.Sink<>() {
+      @Override
+      public boolean take(ConsumerRecord<byte[], byte[]> record) {
+        found[0] = DlqRecord.of(record);
+        return false;
       }
-    }
-    return null;
+
+      @Override
+      public boolean afterPoll(int records, boolean more) {
+        return System.nanoTime() < deadline;
+      }
+    });
+    return found[0];
   }
 
   static <T> List<T> spread(List<T> items, int n) {

@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.ops.progress.Progress;
+import io.sluice.topics.BoundedRead;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +19,6 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Callback;
@@ -128,8 +127,8 @@ final class Replayer {
     }
   }
 
-  /** The state of one replay. */
-  private final class Run {
+  /** The state of one replay, and where its read of the dead-letter topic goes. */
+  private final class Run implements BoundedRead.Sink<byte[], byte[]> {
     private final ReplayRequest request;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Progress progress;
@@ -156,8 +155,14 @@ final class Replayer {
     private final byte[] markTopicBytes;
     private final byte[] markGroupBytes;
     private final Map<Integer, byte[]> markPartitionBytes = new HashMap<>();
-    /** The replay time of the records of one poll: the same to the millisecond, so formatted once per poll. */
+    /**
+     * The replay time of the records of one poll: the same to the millisecond, so formatted once per poll, by its
+     * first send (null between polls).
+     */
     private byte[] markTimeBytes;
+    private long total;
+    private long done;
+    private boolean limitReached;
     private long sent;
     private final AtomicLong acknowledged = new AtomicLong();
     private final Callback onSent = (metadata, exception) -> {
@@ -212,56 +217,15 @@ final class Replayer {
       if (!marks.isEmpty()) {
         recoverDelivered();
       }
-      long total = 0;
       for (TopicPartition tp : tps) {
         total += Math.max(0, stopAt.get(tp) - position.get(tp));
       }
       if (!request.dryRun()) {
         producer = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
       }
-      List<TopicPartition> pending = new ArrayList<>(tps.stream().filter(tp -> position.get(tp) < stopAt.get(tp)).toList());
-      boolean limitReached = false;
-      long done = 0;
-      if (!pending.isEmpty()) {
-        consumer.assign(pending);
-        pending.forEach(tp -> consumer.seek(tp, position.get(tp)));
-      }
       progress.update(0, total);
       lastCheckpointNanos = System.nanoTime();
-      while (!pending.isEmpty() && !limitReached) {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-        markTimeBytes = clock.instant().toString().getBytes(StandardCharsets.UTF_8);
-        for (TopicPartition tp : records.partitions()) {
-          for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
-            if (r.offset() >= stopAt.get(tp)) {
-              break;
-            }
-            if (request.limit() != null && replayed >= request.limit()) {
-              limitReached = true;
-              break;
-            }
-            handle(r);
-            position.put(tp, r.offset() + 1);
-            done++;
-          }
-        }
-        if (!limitReached) {
-          for (TopicPartition tp : List.copyOf(pending)) {
-            long at = consumer.position(tp);
-            if (at >= stopAt.get(tp)) {
-              // Offsets below the end without records (transaction markers, compaction) count as passed.
-              position.put(tp, stopAt.get(tp));
-              pending.remove(tp);
-            }
-          }
-          consumer.pause(consumer.assignment().stream().filter(tp -> !pending.contains(tp)).toList());
-        }
-        progress.update(done, total);
-        if (!request.dryRun() && (sinceCheckpoint >= CHECKPOINT_RECORDS
-            || System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_INTERVAL.toNanos())) {
-          checkpoint(false);
-        }
-      }
+      BoundedRead.read(consumer, Map.copyOf(position), stopAt, Duration.ofMillis(500), this);
       if (!request.dryRun()) {
         // Nothing is uncommitted after the last checkpoint: the marks are dropped, so that the next run does not scan
         // whatever the target topics received in between. Only a run that stopped without this commit leaves marks.
@@ -273,6 +237,37 @@ final class Replayer {
       return new ReplayResult(request.topic(), request.group(), request.dryRun(), replayed, skippedReplayed,
           skippedFiltered, unroutable, alreadyDelivered, perTarget, resumedFrom, end, !limitReached,
           backup == null ? null : backup.toString());
+    }
+
+    /** A record of the dead-letter topic, below where this run stops; false once the limit is reached, before it. */
+    @Override
+    public boolean take(ConsumerRecord<byte[], byte[]> r) {
+      if (request.limit() != null && replayed >= request.limit()) {
+        limitReached = true;
+        return false;
+      }
+      handle(r);
+      position.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
+      done++;
+      return true;
+    }
+
+    @Override
+    public void finished(TopicPartition tp) {
+      // Offsets below the end without records (transaction markers, compaction) count as passed.
+      position.put(tp, stopAt.get(tp));
+    }
+
+    /** Between polls: the progress, and a checkpoint when enough records or time have passed since the last. */
+    @Override
+    public boolean afterPoll(int records, boolean more) {
+      markTimeBytes = null;
+      progress.update(done, total);
+      if (!request.dryRun() && (sinceCheckpoint >= CHECKPOINT_RECORDS
+          || System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_INTERVAL.toNanos())) {
+        checkpoint(false);
+      }
+      return true;
     }
 
     /**
@@ -379,6 +374,9 @@ final class Replayer {
       headers.add(ReplayMark.PARTITION, markPartitionBytes.computeIfAbsent(r.partition(),
           p -> Integer.toString(p).getBytes(StandardCharsets.UTF_8)));
       headers.add(ReplayMark.OFFSET, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
+      if (markTimeBytes == null) {
+        markTimeBytes = clock.instant().toString().getBytes(StandardCharsets.UTF_8);
+      }
       headers.add(ReplayMark.TIME, markTimeBytes);
       headers.add(ReplayMark.GROUP, markGroupBytes);
       byte[] value = fromConnect ? r.value() : unwrapper.original(record == null ? DlqRecord.of(r) : record);
