@@ -2,24 +2,18 @@ package io.sluice.exporter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TopicFollower;
+import io.sluice.topics.TopicLog;
+import java.io.IOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * Counts restarts by replaying Connect's status topic from its beginning and following it. Deriving the count from
+ * Counts restarts by replaying Connect's status topic from its beginning and following it (a {@link TopicFollower},
+ * which waits for the topic until Connect creates it and rides out a broker that is away). Deriving the count from
  * the topic, not from memory, is what lets it survive a restart of the platform.
  *
  * <p>A restart is a move into {@code RUNNING} from any state other than {@code PAUSED} (a resume does not restart a
@@ -33,7 +27,6 @@ import org.slf4j.LoggerFactory;
  * gone and the derived count can drop, which Prometheus treats as a counter reset.
  */
 final class RestartCounter implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(RestartCounter.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   /** The {@code task} label value of the connector instance itself. */
   static final String CONNECTOR_TASK = "connector";
@@ -44,55 +37,19 @@ final class RestartCounter implements AutoCloseable {
   private record Entry(String state, String instance, long restarts) {}
 
   private final Tally tally = new Tally();
-  private final KafkaConsumer<byte[], byte[]> consumer;
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final TopicFollower<String, byte[]> statusTopic;
 
   RestartCounter(KafkaCluster cluster, String statusTopic) {
-    // Never auto-create: a status topic created by a metadata request would have the broker's default cleanup policy,
-    // and Connect refuses to start on a status topic that is not compacted.
-    consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of("enable.auto.commit", "false",
-        "allow.auto.create.topics", "false", "client.id", "sluice-exporter-status-reader")),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    thread = new Thread(() -> follow(statusTopic), "sluice-exporter-status-reader");
-    thread.setDaemon(true);
-    thread.start();
+    // Followed, never created: a status topic created here would lack the compaction Connect insists on, and Connect
+    // creates it when its worker starts.
+    this.statusTopic = TopicLog.builder(cluster, statusTopic, Serdes.String(), Serdes.ByteArray())
+        .describedAs("Connect status topic").clientId("sluice-exporter-status-reader")
+        .follow(r -> tally.apply(r.key(), r.value()));
   }
 
   /** Restarts per connector/task seen so far; a snapshot. */
   Map<Key, Long> restarts() {
     return tally.restarts();
-  }
-
-  private void follow(String topic) {
-    try {
-      List<TopicPartition> partitions = List.of();
-      while (running && partitions.isEmpty()) {
-        // Connect creates the topic when its worker starts; until then there is nothing to count.
-        partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-            .map(p -> new TopicPartition(topic, p.partition())).toList();
-        if (partitions.isEmpty()) {
-          Thread.sleep(1000);
-        }
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      while (running) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          tally.apply(r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8), r.value());
-        }
-      }
-    } catch (WakeupException e) {
-      // close() asked the loop to end.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      if (running) {
-        log.warn("restart counts stopped following {}: {}", topic, e.toString());
-      }
-    } finally {
-      consumer.close(Duration.ZERO);
-    }
   }
 
   /** The counting itself, record by record in topic order. */
@@ -161,12 +118,6 @@ final class RestartCounter implements AutoCloseable {
 
   @Override
   public void close() {
-    running = false;
-    consumer.wakeup();
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    statusTopic.close();
   }
 }
