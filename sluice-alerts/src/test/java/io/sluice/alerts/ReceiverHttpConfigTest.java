@@ -139,10 +139,13 @@ class ReceiverHttpConfigTest {
             webhook_configs:
               - url: 'https://127.0.0.1:9/hook'
                 http_config: {tls_config: {ca_file: missing-ca.crt}}
+            telegram_configs:
+              - {bot_token: t, chat_id: 1, http_config: {tls_config: {ca_file: missing-ca.crt}}}
         """);
     List<String> problems = AlertRouter.checkConfig(file);
-    assertEquals(1, problems.size(), problems.toString());
+    assertEquals(2, problems.size(), problems.toString());
     assertTrue(problems.get(0).startsWith("receiver \"r\": webhook: cannot load tls_config files")
         && problems.get(0).contains("missing-ca.crt"), problems.get(0));
+    assertTrue(problems.get(1).startsWith("receiver \"r\": telegram: cannot load tls_config files"), problems.get(1));
   }
 }

@@ -72,9 +72,28 @@ public final class Template {
     String string();
   }
 
-  /** What an execution may look outside the template for; either part may be null. */
-  public record Environment(Members members, Definitions definitions) {
+  /**
+   * How the value of an action such as {@code {{ .Labels.job }}} becomes output. Go's {@code text/template} prints it
+   * ({@link GoFormat#print}); a caller standing in for {@code html/template} escapes it as well. The template's own
+   * text is never passed through it.
+   */
+  @FunctionalInterface
+  public interface Printer {
+    String print(Object value);
+  }
+
+  /** What an execution may look outside the template for; members and definitions may be null. */
+  public record Environment(Members members, Definitions definitions, Printer printer) {
     public static final Environment NONE = new Environment(null, null);
+
+    public Environment {
+      printer = printer == null ? GoFormat::print : printer;
+    }
+
+    /** Values printed as Go's {@code text/template} prints them. */
+    public Environment(Members members, Definitions definitions) {
+      this(members, definitions, null);
+    }
   }
 
   /** A template that does not parse or fails while executing; the message is Go's where it matters. */
@@ -213,10 +232,12 @@ public final class Template {
   private final class Execution {
     private final Members members;
     private final Definitions definitions;
+    private final Printer printer;
 
     Execution(Environment env) {
       this.members = env.members();
       this.definitions = env.definitions();
+      this.printer = env.printer();
     }
 
     String run(List<Node> list, Object data) {
@@ -240,7 +261,7 @@ public final class Template {
         } else if (n instanceof Action a) {
           Object v = pipeline(a.pipe(), dot, scope);
           if (a.pipe().decl().isEmpty()) {
-            out.append(GoFormat.print(v));
+            out.append(printer.print(v));
           }
         } else if (n instanceof Branch b) {
           branch(b, dot, scope, out);

@@ -94,6 +94,15 @@ class TemplateTest {
   }
 
   @Test
+  void aPrinterSeesEveryPrintedValueButNotTheTemplatesText() {
+    Template t = Template.parse("t", "{{ define \"in\" }}<i>{{ . }}</i>{{ end }}<b>{{ .a }}</b>{{ $x := .a }}"
+        + "{{ template \"in\" .b }}{{ if .a }}!{{ end }}", Map.of());
+    Environment env = new Environment(null, null, v -> "[" + GoFormat.print(v) + "]");
+    assertEquals("<b>[x<y]</b><i>[2]</i>!", t.execute(Map.of("a", "x<y", "b", 2L), env));
+    assertEquals("<b>x<y</b><i>2</i>!", t.execute(Map.of("a", "x<y", "b", 2L)), "Go's printing by default");
+  }
+
+  @Test
   void endlessRecursionFailsTheTemplate() {
     Template t = Template.parse("t", "{{ define \"r\" }}{{ template \"r\" . }}{{ end }}{{ template \"r\" . }}", Map.of());
     TemplateException e = assertThrows(TemplateException.class, () -> t.execute(null));

@@ -38,6 +38,12 @@ public record Config(
       boolean smtpRequireTls,
       Secret slackApiUrl,
       String pagerdutyUrl,
+      String opsgenieApiUrl,
+      Secret opsgenieApiKey,
+      String victoropsApiUrl,
+      Secret victoropsApiKey,
+      String telegramApiUrl,
+      String webexApiUrl,
       HttpClientConfig httpConfig) {}
 
   public record Route(
@@ -58,18 +64,27 @@ public record Config(
   public record Receiver(String name, List<Integration> integrations) {}
 
   /**
-   * The integrations Sluice sends to; a config naming any other Alertmanager kind is refused by the loader. Each HTTP
-   * integration's {@code http_config} is Prometheus' common one ({@link HttpClientConfig}), as every client in Sluice
-   * reads it.
+   * The integrations Sluice sends to; a config naming any other Alertmanager kind is refused by the loader. Templated
+   * fields hold the template text, rendered at each notification.
    */
-  public sealed interface Integration permits Webhook, Slack, PagerDuty, Email {
+  public sealed interface Integration permits HttpIntegration, Email {
     boolean sendResolved();
 
     /** Alertmanager's integration name, used in the notification log key and metrics. */
     String kind();
   }
 
-  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, HttpClientConfig http) implements Integration {
+  /**
+   * An integration that speaks HTTP. Its {@code http_config} is Prometheus' common one ({@link HttpClientConfig}), as
+   * every client in Sluice reads it; absent, the global one applies.
+   */
+  public sealed interface HttpIntegration extends Integration permits Webhook, Slack, PagerDuty, Discord, MsTeams,
+      MsTeamsV2, OpsGenie, Telegram, Webex, Pushover, VictorOps {
+    HttpClientConfig http();
+  }
+
+  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, HttpClientConfig http)
+      implements HttpIntegration {
     public String kind() {
       return "webhook";
     }
@@ -78,7 +93,7 @@ public record Config(
   public record Slack(
       boolean sendResolved, Secret apiUrl, String channel, String username, String color, String title,
       String titleLink, String pretext, String text, String fallback, String iconEmoji, String iconUrl,
-      HttpClientConfig http) implements Integration {
+      HttpClientConfig http) implements HttpIntegration {
     public String kind() {
       return "slack";
     }
@@ -87,7 +102,7 @@ public record Config(
   public record PagerDuty(
       boolean sendResolved, Secret routingKey, String url, String client, String clientUrl, String description,
       String severity, String eventClass, String component, String group, Map<String, String> details,
-      HttpClientConfig http) implements Integration {
+      HttpClientConfig http) implements HttpIntegration {
     public String kind() {
       return "pagerduty";
     }
@@ -99,6 +114,82 @@ public record Config(
       String text) implements Integration {
     public String kind() {
       return "email";
+    }
+  }
+
+  /** A Discord channel webhook: one embed, and {@code content} above it when set. */
+  public record Discord(
+      boolean sendResolved, Secret webhookUrl, String content, String title, String message, String username,
+      String avatarUrl, HttpClientConfig http) implements HttpIntegration {
+    public String kind() {
+      return "discord";
+    }
+  }
+
+  /** A Microsoft Teams incoming webhook (Office 365 connector): a MessageCard. */
+  public record MsTeams(
+      boolean sendResolved, Secret webhookUrl, String title, String summary, String text, HttpClientConfig http)
+      implements HttpIntegration {
+    public String kind() {
+      return "msteams";
+    }
+  }
+
+  /** A Microsoft Teams Workflows (Power Automate) webhook: an Adaptive Card. */
+  public record MsTeamsV2(boolean sendResolved, Secret webhookUrl, String title, String text, HttpClientConfig http)
+      implements HttpIntegration {
+    public String kind() {
+      return "msteamsv2";
+    }
+  }
+
+  /** Opsgenie's Alert API v2; {@code apiUrl} ends with a slash. */
+  public record OpsGenie(
+      boolean sendResolved, Secret apiKey, String apiUrl, String message, String description, String source,
+      Map<String, String> details, String entity, List<Responder> responders, String actions, String tags,
+      String note, String priority, boolean updateAlerts, HttpClientConfig http) implements HttpIntegration {
+    public String kind() {
+      return "opsgenie";
+    }
+  }
+
+  /** An Opsgenie responder; every field is a template, {@code type} lower-cased when it is not one. */
+  public record Responder(String id, String name, String username, String type) {}
+
+  /** The Telegram Bot API's sendMessage. */
+  public record Telegram(
+      boolean sendResolved, String apiUrl, Secret botToken, long chatId, int messageThreadId, String message,
+      boolean disableNotifications, String parseMode, HttpClientConfig http) implements HttpIntegration {
+    public String kind() {
+      return "telegram";
+    }
+  }
+
+  /** Webex's messages API; the bot's token is the {@code http_config}'s authorization. */
+  public record Webex(boolean sendResolved, String apiUrl, String message, String roomId, HttpClientConfig http)
+      implements HttpIntegration {
+    public String kind() {
+      return "webex";
+    }
+  }
+
+  /** Pushover's messages API; {@code apiUrl} is Pushover's own (Alertmanager has no key for it). */
+  public record Pushover(
+      boolean sendResolved, Secret userKey, Secret token, String apiUrl, String title, String message, String url,
+      String urlTitle, String device, String sound, String priority, Duration retry, Duration expire, Duration ttl,
+      boolean html, HttpClientConfig http) implements HttpIntegration {
+    public String kind() {
+      return "pushover";
+    }
+  }
+
+  /** VictorOps' (Splunk On-Call) REST endpoint; {@code apiUrl} ends with a slash. */
+  public record VictorOps(
+      boolean sendResolved, Secret apiKey, String apiUrl, String routingKey, String messageType, String stateMessage,
+      String entityDisplayName, String monitoringTool, Map<String, String> customFields, HttpClientConfig http)
+      implements HttpIntegration {
+    public String kind() {
+      return "victorops";
     }
   }
 }

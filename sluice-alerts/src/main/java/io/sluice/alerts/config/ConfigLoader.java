@@ -47,12 +47,27 @@ public final class ConfigLoader {
       "telegram_configs", "discord_configs", "webex_configs", "msteams_configs", "msteamsv2_configs",
       "jira_configs", "rocketchat_configs", "incidentio_configs");
   /** The integrations Sluice sends to, in the order an error lists them. */
-  static final List<String> SUPPORTED_KINDS = List.of("email_configs", "pagerduty_configs", "slack_configs",
-      "webhook_configs");
-  private static final Set<String> SECRET_KEYS = Set.of("url", "api_url", "slack_api_url", "routing_key",
-      "service_key", "smtp_auth_password", "auth_password", "auth_secret", "password", "credentials",
-      "bearer_token", "api_key", "token", "bot_token", "webhook_url", "secrets", "opsgenie_api_key",
-      "victorops_api_key", "wechat_api_secret", "telegram_bot_token", "user_key", "client_secret");
+  static final List<String> SUPPORTED_KINDS = List.of("discord_configs", "email_configs", "msteams_configs",
+      "msteamsv2_configs", "opsgenie_configs", "pagerduty_configs", "pushover_configs", "slack_configs",
+      "telegram_configs", "victorops_configs", "webex_configs", "webhook_configs");
+  /** Keys holding one of Alertmanager's {@code Secret}s or {@code SecretURL}s wherever they are. */
+  private static final Set<String> SECRET_KEYS = Set.of("slack_api_url", "service_key", "smtp_auth_password",
+      "smtp_auth_secret", "auth_password", "auth_secret", "password", "credentials", "bearer_token", "api_key",
+      "token", "token_id", "bot_token", "webhook_url", "secrets", "opsgenie_api_key", "victorops_api_key",
+      "wechat_api_secret", "api_secret", "rocketchat_token", "rocketchat_token_id", "user_key", "client_secret",
+      "secret_key");
+  /**
+   * Keys that are a secret in one kind only: Slack's {@code api_url} is a secret URL, Opsgenie's a plain one; a
+   * webhook's {@code url} is a secret, Pushover's a template; PagerDuty's {@code routing_key} a secret, VictorOps' not.
+   */
+  private static final Map<String, Set<String>> SECRET_KEYS_OF = Map.of(
+      "slack_configs", Set.of("api_url"),
+      "webhook_configs", Set.of("url"),
+      "pagerduty_configs", Set.of("routing_key"));
+  private static final String PUSHOVER_API_URL = "https://api.pushover.net/1/messages.json";
+  private static final Pattern OPSGENIE_RESPONDER_TYPE = Pattern.compile("^(team|teams|user|escalation|schedule)$");
+  private static final Set<String> VICTOROPS_RESERVED = Set.of("routing_key", "message_type", "state_message",
+      "entity_display_name", "monitoring_tool", "entity_id", "entity_state");
   private static final Pattern HHMM = Pattern.compile("^([01]?\\d|2[0-4]):([0-5]\\d)$");
   private static final List<String> WEEKDAYS =
       List.of("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday");
@@ -217,6 +232,9 @@ public final class ConfigLoader {
         "wechat_api_corp_id", "victorops_api_url", "victorops_api_key", "victorops_api_key_file", "telegram_api_url",
         "webex_api_url", "jira_api_url", "rocketchat_api_url", "rocketchat_token", "rocketchat_token_id"),
         "global");
+    for (String key : List.of("slack_api_url", "opsgenie_api_key", "victorops_api_key", "smtp_auth_password")) {
+      atMostOne(g, key, key + "_file");
+    }
     return new Config.Global(
         duration(g, "resolve_timeout", Duration.ofMinutes(5)),
         g.path("smtp_from").asText(""),
@@ -228,6 +246,12 @@ public final class ConfigLoader {
         g.path("smtp_require_tls").asBoolean(true),
         secret(g, "slack_api_url").orElse(null),
         g.path("pagerduty_url").asText("https://events.pagerduty.com/v2/enqueue"),
+        url(g, "opsgenie_api_url", "https://api.opsgenie.com/"),
+        secret(g, "opsgenie_api_key").orElse(null),
+        url(g, "victorops_api_url", "https://alert.victorops.com/integrations/generic/20131114/alert/"),
+        secret(g, "victorops_api_key").orElse(null),
+        url(g, "telegram_api_url", "https://api.telegram.org"),
+        url(g, "webex_api_url", "https://webexapis.com/v1/messages"),
         httpConfig(g.path("http_config")));
   }
 
@@ -341,7 +365,7 @@ public final class ConfigLoader {
         errors.add("at most one of url & url_file must be configured");
       }
       if (w.has("url") && !w.path("url").asText().startsWith("${")) {
-        checkUrl(w.path("url").asText(), "webhook url");
+        checkUrl(w.path("url").asText(), "url");
       }
       out.add(new Config.Webhook(w.path("send_resolved").asBoolean(true), url.orElse(null),
           w.path("max_alerts").asInt(0), httpConfig(w.path("http_config"), g.httpConfig())));
@@ -405,6 +429,30 @@ public final class ConfigLoader {
           e.path("require_tls").asBoolean(g.smtpRequireTls()), Map.copyOf(headers),
           e.path("html").asText("{{ template \"email.default.html\" . }}"), e.path("text").asText("")));
     }
+    for (JsonNode n : list(r.path("discord_configs"), "discord_configs")) {
+      out.add(discord(n, g));
+    }
+    for (JsonNode n : list(r.path("msteams_configs"), "msteams_configs")) {
+      out.add(msTeams(n, g));
+    }
+    for (JsonNode n : list(r.path("msteamsv2_configs"), "msteamsv2_configs")) {
+      out.add(msTeamsV2(n, g));
+    }
+    for (JsonNode n : list(r.path("opsgenie_configs"), "opsgenie_configs")) {
+      out.add(opsGenie(n, g));
+    }
+    for (JsonNode n : list(r.path("telegram_configs"), "telegram_configs")) {
+      out.add(telegram(n, g));
+    }
+    for (JsonNode n : list(r.path("webex_configs"), "webex_configs")) {
+      out.add(webex(n, g));
+    }
+    for (JsonNode n : list(r.path("pushover_configs"), "pushover_configs")) {
+      out.add(pushover(n, g));
+    }
+    for (JsonNode n : list(r.path("victorops_configs"), "victorops_configs")) {
+      out.add(victorOps(n, g));
+    }
     // Alertmanager's other integrations parse here, but Sluice cannot send to them: a config naming one is refused,
     // so no notification is silently dropped.
     for (String kind : RECEIVER_KINDS) {
@@ -416,14 +464,230 @@ public final class ConfigLoader {
     return new Config.Receiver(name, List.copyOf(out));
   }
 
-  private void checkUrl(String url, String what) {
+  private Config.Discord discord(JsonNode n, Config.Global g) {
+    unknown(n, keys("webhook_url", "webhook_url_file", "content", "title", "message", "username", "avatar_url"),
+        "discord_config");
+    return new Config.Discord(n.path("send_resolved").asBoolean(true), webhookUrl(n), n.path("content").asText(""),
+        n.path("title").asText(named("discord.default.title")),
+        n.path("message").asText(named("discord.default.message")), n.path("username").asText(""),
+        n.path("avatar_url").asText(""), httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.MsTeams msTeams(JsonNode n, Config.Global g) {
+    unknown(n, keys("webhook_url", "webhook_url_file", "title", "summary", "text"), "msteams_config");
+    return new Config.MsTeams(n.path("send_resolved").asBoolean(true), webhookUrl(n),
+        n.path("title").asText(named("msteams.default.title")),
+        n.path("summary").asText(named("msteams.default.summary")),
+        n.path("text").asText(named("msteams.default.text")), httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.MsTeamsV2 msTeamsV2(JsonNode n, Config.Global g) {
+    unknown(n, keys("webhook_url", "webhook_url_file", "title", "text"), "msteamsv2_config");
+    return new Config.MsTeamsV2(n.path("send_resolved").asBoolean(true), webhookUrl(n),
+        n.path("title").asText(named("msteamsv2.default.title")),
+        n.path("text").asText(named("msteamsv2.default.text")), httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  /** Discord's and Teams' {@code webhook_url} or {@code webhook_url_file}, exactly one of them. */
+  private Secret webhookUrl(JsonNode n) {
+    if (!n.hasNonNull("webhook_url") && !n.hasNonNull("webhook_url_file")) {
+      errors.add("one of webhook_url or webhook_url_file must be configured");
+    }
+    atMostOne(n, "webhook_url", "webhook_url_file");
+    if (n.hasNonNull("webhook_url") && !n.path("webhook_url").asText().startsWith("${")) {
+      checkUrl(n.path("webhook_url").asText(), "webhook_url");
+    }
+    return secret(n, "webhook_url").orElse(null);
+  }
+
+  private Config.OpsGenie opsGenie(JsonNode n, Config.Global g) {
+    unknown(n, keys("api_key", "api_key_file", "api_url", "message", "description", "source", "details", "entity",
+        "responders", "actions", "tags", "note", "priority", "update_alerts"), "opsgenie_config");
+    atMostOne(n, "api_key", "api_key_file");
+    Optional<Secret> key = secret(n, "api_key").or(() -> Optional.ofNullable(g.opsgenieApiKey()));
+    if (key.isEmpty()) {
+      errors.add("no global OpsGenie API Key set either inline or in a file");
+    }
+    List<Config.Responder> responders = new ArrayList<>();
+    for (JsonNode r : list(n.path("responders"), "responders")) {
+      unknown(r, Set.of("id", "name", "username", "type"), "opsgenie responder");
+      Config.Responder responder = new Config.Responder(r.path("id").asText(""), r.path("name").asText(""),
+          r.path("username").asText(""), r.path("type").asText(""));
+      if (responder.id().isEmpty() && responder.name().isEmpty() && responder.username().isEmpty()) {
+        errors.add("opsgenie responder " + responder + " has to have at least one of id, username or name specified");
+      }
+      if (!responder.type().contains("{{")) {
+        // A literal type is checked now; a templated one when it is rendered, as Alertmanager does.
+        String type = responder.type().toLowerCase(Locale.ROOT);
+        if (!OPSGENIE_RESPONDER_TYPE.matcher(type).matches()) {
+          errors.add("opsgenie responder type \"" + responder.type() + "\" does not match valid options "
+              + OPSGENIE_RESPONDER_TYPE.pattern());
+        }
+        responder = new Config.Responder(responder.id(), responder.name(), responder.username(), type);
+      }
+      responders.add(responder);
+    }
+    return new Config.OpsGenie(n.path("send_resolved").asBoolean(true), key.orElse(null),
+        directory(url(n, "api_url", g.opsgenieApiUrl())),
+        n.path("message").asText(named("opsgenie.default.message")),
+        n.path("description").asText(named("opsgenie.default.description")),
+        n.path("source").asText(named("opsgenie.default.source")), stringMap(n.path("details")),
+        n.path("entity").asText(""), List.copyOf(responders), n.path("actions").asText(""),
+        n.path("tags").asText(""), n.path("note").asText(""), n.path("priority").asText(""),
+        n.path("update_alerts").asBoolean(false), httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.Telegram telegram(JsonNode n, Config.Global g) {
+    unknown(n, keys("api_url", "bot_token", "bot_token_file", "chat_id", "message_thread_id", "message",
+        "disable_notifications", "parse_mode"), "telegram_config");
+    Optional<Secret> token = secret(n, "bot_token");
+    if (token.isEmpty()) {
+      errors.add("missing bot_token or bot_token_file on telegram_config");
+    }
+    atMostOne(n, "bot_token", "bot_token_file");
+    long chat = 0;
+    if (n.hasNonNull("chat_id") && !n.path("chat_id").canConvertToLong()) {
+      errors.add("chat_id: expected an integer, not \"" + n.path("chat_id").asText() + "\"");
+    } else if ((chat = n.path("chat_id").asLong(0)) == 0) {
+      errors.add("missing chat_id on telegram_config");
+    }
+    String parseMode = n.path("parse_mode").asText("HTML");
+    if (!List.of("", "Markdown", "MarkdownV2", "HTML").contains(parseMode)) {
+      errors.add("unknown parse_mode on telegram_config, must be Markdown, MarkdownV2, HTML or empty string");
+    }
+    return new Config.Telegram(n.path("send_resolved").asBoolean(true), url(n, "api_url", g.telegramApiUrl()),
+        token.orElse(null), chat, n.path("message_thread_id").asInt(0),
+        n.path("message").asText(named("telegram.default.message")),
+        n.path("disable_notifications").asBoolean(false), parseMode,
+        httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.Webex webex(JsonNode n, Config.Global g) {
+    unknown(n, keys("api_url", "message", "room_id"), "webex_config");
+    if (n.path("room_id").asText("").isEmpty()) {
+      errors.add("missing room_id on webex_config");
+    }
+    // The bot's token: Alertmanager asks for it in the receiver's own http_config, not the global one.
+    HttpClientConfig own = httpConfig(n.path("http_config"), HttpClientConfig.none());
+    if (own.authorizationType().isEmpty()) {
+      errors.add("missing webex_configs.http_config.authorization");
+    }
+    return new Config.Webex(n.path("send_resolved").asBoolean(true), url(n, "api_url", g.webexApiUrl()),
+        n.path("message").asText(named("webex.default.message")), n.path("room_id").asText(""), own);
+  }
+
+  private Config.Pushover pushover(JsonNode n, Config.Global g) {
+    unknown(n, keys("user_key", "user_key_file", "token", "token_file", "title", "message", "url", "url_title",
+        "device", "sound", "priority", "retry", "expire", "ttl", "html"), "pushover_config");
+    for (String key : List.of("user_key", "token")) {
+      if (!n.hasNonNull(key) && !n.hasNonNull(key + "_file")) {
+        errors.add("one of " + key + " or " + key + "_file must be configured");
+      }
+      atMostOne(n, key, key + "_file");
+    }
+    return new Config.Pushover(n.path("send_resolved").asBoolean(true), secret(n, "user_key").orElse(null),
+        secret(n, "token").orElse(null), PUSHOVER_API_URL, n.path("title").asText(named("pushover.default.title")),
+        n.path("message").asText(named("pushover.default.message")),
+        n.path("url").asText(named("pushover.default.url")), n.path("url_title").asText(""),
+        n.path("device").asText(""), n.path("sound").asText(""),
+        // Emergency while firing (repeated every retry until acknowledged or expired), normal once resolved.
+        n.path("priority").asText("{{ if eq .Status \"firing\" }}2{{ else }}0{{ end }}"),
+        duration(n, "retry", Duration.ofMinutes(1)), duration(n, "expire", Duration.ofHours(1)),
+        duration(n, "ttl", Duration.ZERO), n.path("html").asBoolean(false),
+        httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.VictorOps victorOps(JsonNode n, Config.Global g) {
+    unknown(n, keys("api_key", "api_key_file", "api_url", "routing_key", "message_type", "state_message",
+        "entity_display_name", "monitoring_tool", "custom_fields"), "victorops_config");
+    if (n.path("routing_key").asText("").isEmpty()) {
+      errors.add("missing Routing key in VictorOps config");
+    }
+    atMostOne(n, "api_key", "api_key_file");
+    Optional<Secret> key = secret(n, "api_key").or(() -> Optional.ofNullable(g.victoropsApiKey()));
+    if (key.isEmpty()) {
+      errors.add("no global VictorOps API Key set");
+    }
+    Map<String, String> custom = stringMap(n.path("custom_fields"));
+    for (String reserved : VICTOROPS_RESERVED) {
+      if (custom.containsKey(reserved)) {
+        errors.add("victorOps config contains custom field " + reserved
+            + " which cannot be used as it conflicts with the fixed/static fields");
+      }
+    }
+    return new Config.VictorOps(n.path("send_resolved").asBoolean(true), key.orElse(null),
+        directory(url(n, "api_url", g.victoropsApiUrl())), n.path("routing_key").asText(""),
+        n.path("message_type").asText("CRITICAL"),
+        n.path("state_message").asText(named("victorops.default.state_message")),
+        n.path("entity_display_name").asText(named("victorops.default.entity_display_name")),
+        n.path("monitoring_tool").asText(named("victorops.default.monitoring_tool")), custom,
+        httpConfig(n.path("http_config"), g.httpConfig()));
+  }
+
+  /** The keys of an integration's section: its own and the two every kind has. */
+  private static Set<String> keys(String... own) {
+    Set<String> out = new HashSet<>(List.of(own));
+    out.add("send_resolved");
+    out.add("http_config");
+    return out;
+  }
+
+  /** A configuration default that is one of Alertmanager's named templates. */
+  private static String named(String template) {
+    return "{{ template \"" + template + "\" . }}";
+  }
+
+  private void atMostOne(JsonNode n, String key, String other) {
+    if (n.hasNonNull(key) && n.hasNonNull(other)) {
+      errors.add("at most one of " + key + " & " + other + " must be configured");
+    }
+  }
+
+  /** A plain (not secret) URL such as an {@code api_url}, checked; {@code dflt} when absent. */
+  private String url(JsonNode n, String key, String dflt) {
+    if (!n.hasNonNull(key)) {
+      return dflt;
+    }
+    checkUrl(n.path(key).asText(), key);
+    return n.path(key).asText();
+  }
+
+  /** The URL with its path ending in a slash, as Alertmanager makes the base URLs it appends paths to. */
+  private static String directory(String url) {
+    int end = url.length();
+    for (char c : new char[] {'?', '#'}) {
+      int i = url.indexOf(c);
+      if (i >= 0 && i < end) {
+        end = i;
+      }
+    }
+    return url.substring(0, end).endsWith("/") ? url : url.substring(0, end) + "/" + url.substring(end);
+  }
+
+  private Map<String, String> stringMap(JsonNode n) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (n.isMissingNode() || n.isNull()) {
+      return out;
+    }
+    if (!n.isObject()) {
+      errors.add("expected a mapping of strings, not " + n.getNodeType().toString().toLowerCase(Locale.ROOT));
+      return out;
+    }
+    n.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
+  }
+
+  /** Checks a URL as Alertmanager checks its URLs: http or https, with a host; errors name the key. */
+  private void checkUrl(String url, String key) {
     try {
       java.net.URI u = new java.net.URI(url);
       if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
-        errors.add("unsupported scheme \"" + (u.getScheme() == null ? "" : u.getScheme()) + "\" for " + what);
+        errors.add(key + ": unsupported scheme \"" + (u.getScheme() == null ? "" : u.getScheme()) + "\" for URL");
+      } else if (u.getHost() == null && u.getRawAuthority() == null) {
+        errors.add(key + ": missing host for URL");
       }
     } catch (java.net.URISyntaxException e) {
-      errors.add("invalid " + what + ": " + e.getReason());
+      errors.add(key + ": invalid URL: " + e.getReason());
     }
   }
 
@@ -591,7 +855,7 @@ public final class ConfigLoader {
   /** The loaded YAML with every secret-bearing value replaced, for the status page and API. */
   private static String masked(ObjectNode root) {
     JsonNode copy = root.deepCopy();
-    mask(copy);
+    mask(copy, "");
     try {
       return YAML.writeValueAsString(copy);
     } catch (IOException e) {
@@ -599,22 +863,24 @@ public final class ConfigLoader {
     }
   }
 
-  private static void mask(JsonNode n) {
+  /** Masks the secrets under {@code n}, which is in the list {@code section} (a kind such as slack_configs) or "". */
+  private static void mask(JsonNode n, String section) {
     if (n instanceof ObjectNode o) {
       List<String> keys = new ArrayList<>();
       o.fieldNames().forEachRemaining(keys::add);
       for (String k : keys) {
         JsonNode v = o.get(k);
-        if (SECRET_KEYS.contains(k) && (v.isValueNode() || k.equals("secrets"))) {
-          // Alertmanager parses webhook URLs as plain URLs: a mask that still parses keeps `amtool config routes`
-          // working against the status API.
+        boolean secret = SECRET_KEYS.contains(k) || SECRET_KEYS_OF.getOrDefault(section, Set.of()).contains(k);
+        if (secret && (v.isValueNode() || k.equals("secrets"))) {
+          // Alertmanager 0.25 (Debian's amtool) parses webhook URLs as plain URLs: a mask that still parses keeps
+          // `amtool config routes` working against the status API.
           o.set(k, TextNode.valueOf(k.equals("url") ? "http://" + Secret.MASK : Secret.MASK));
         } else {
-          mask(v);
+          mask(v, v.isArray() ? k : section);
         }
       }
     } else if (n != null && n.isArray()) {
-      n.forEach(ConfigLoader::mask);
+      n.forEach(x -> mask(x, section));
     }
   }
 }

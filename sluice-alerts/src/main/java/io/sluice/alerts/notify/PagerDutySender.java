@@ -4,11 +4,7 @@ import io.sluice.alerts.config.Config;
 import io.sluice.alerts.types.Alert;
 import io.sluice.http.Json;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,19 +37,11 @@ record PagerDutySender(Config.PagerDuty conf, HttpClient client, Duration timeou
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("routing_key", routingKey);
     m.put("event_action", d.status().equals("firing") ? "trigger" : "resolve");
-    m.put("dedup_key", sha256(d.groupKey()));
+    m.put("dedup_key", d.groupKeyHash());
     m.put("client", templates.render(c.client(), d));
     m.put("client_url", templates.render(c.clientUrl(), d));
     m.put("payload", payload);
     return m;
-  }
-
-  static String sha256(String s) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static void putIfSet(Map<String, Object> m, String k, String v) {

@@ -7,7 +7,6 @@ import io.sluice.alerts.dispatch.Notifier;
 import io.sluice.alerts.nflog.NotificationLog;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.Muter;
-import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.client.HttpClients;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,15 +59,7 @@ public final class Pipeline implements Notifier {
     for (Config.Receiver r : config.receivers()) {
       List<Sender> list = new ArrayList<>();
       for (Config.Integration i : r.integrations()) {
-        if (i instanceof Config.Webhook w) {
-          list.add(new WebhookSender(w, http.of(w.http()), timeout));
-        } else if (i instanceof Config.Slack s) {
-          list.add(new SlackSender(s, http.of(s.http()), timeout, templates));
-        } else if (i instanceof Config.PagerDuty p) {
-          list.add(new PagerDutySender(p, http.of(p.http()), timeout, templates));
-        } else if (i instanceof Config.Email e) {
-          list.add(new EmailSender(e, timeout, templates));
-        }
+        list.add(Sender.of(i, http::of, timeout, templates));
       }
       senders.put(r.name(), list);
     }
@@ -76,7 +67,8 @@ public final class Pipeline implements Notifier {
 
   /**
    * What makes a configuration unusable beyond its YAML, as Alertmanager finds when it builds its receivers: template
-   * files that do not parse, {@code tls_config} files that cannot be read.
+   * files that do not parse, {@code tls_config} files that cannot be read, an Opsgenie responder type that is a
+   * template and does not parse.
    */
   public static void check(Config config) throws io.sluice.alerts.config.ConfigException {
     try {
@@ -87,13 +79,24 @@ public final class Pipeline implements Notifier {
     List<String> errors = new ArrayList<>();
     for (Config.Receiver r : config.receivers()) {
       for (Config.Integration i : r.integrations()) {
-        HttpClientConfig http = i instanceof Config.Webhook w ? w.http() : i instanceof Config.Slack s ? s.http()
-            : i instanceof Config.PagerDuty p ? p.http() : null;
-        if (http != null && http.tls() != null) {
+        if (i instanceof Config.HttpIntegration h && h.http().tls() != null) {
           try {
-            http.sslContext();
+            h.http().sslContext();
           } catch (IllegalArgumentException e) {
             errors.add("receiver \"" + r.name() + "\": " + i.kind() + ": " + e.getMessage());
+          }
+        }
+        if (i instanceof Config.OpsGenie o) {
+          // Alertmanager parses a templated responder type when it loads the file.
+          for (Config.Responder responder : o.responders()) {
+            if (responder.type().contains("{{")) {
+              try {
+                Templates.parse(responder.type());
+              } catch (IllegalArgumentException e) {
+                errors.add("receiver \"" + r.name() + "\": opsgenie responder type is not a valid template: "
+                    + e.getMessage());
+              }
+            }
           }
         }
       }

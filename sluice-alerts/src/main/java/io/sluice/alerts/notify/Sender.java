@@ -3,16 +3,15 @@ package io.sluice.alerts.notify;
 import io.sluice.alerts.config.Config;
 import io.sluice.alerts.types.Alert;
 import io.sluice.http.client.HttpClientConfig;
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /** One integration of a receiver: renders the notification in its wire format and delivers it once. */
-sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, EmailSender {
+sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, EmailSender, DiscordSender,
+    MsTeamsSender, MsTeamsV2Sender, OpsGenieSender, TelegramSender, WebexSender, PushoverSender, VictorOpsSender {
   Config.Integration conf();
 
   void send(TemplateData data, List<Alert> alerts) throws SendException;
@@ -23,30 +22,41 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
    */
   static void postJson(HttpClient client, String url, byte[] body, HttpClientConfig http, Duration timeout)
       throws SendException {
-    HttpRequest.Builder b;
-    try {
-      b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
-          .header("Content-Type", "application/json")
-          .header("User-Agent", "Alertmanager/0.25.0 (Sluice)")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    } catch (IllegalArgumentException e) {
-      // The parser's message quotes the URL, which may be the secret itself.
-      throw new SendException("invalid URL", false, null);
+    new ServiceCall("POST", url, "application/json", body, Map.of())
+        .send(client, http, timeout, Retry.SERVER_ERRORS_AND_RATE_LIMITS);
+  }
+
+  /** The sender of an integration; HTTP integrations share the client of their {@code http_config}. */
+  static Sender of(Config.Integration i, Function<HttpClientConfig, HttpClient> clients,
+      Duration timeout, Templates t) {
+    if (i instanceof Config.Email e) {
+      return new EmailSender(e, timeout, t);
     }
-    http.apply(b);
-    HttpResponse<String> resp;
-    try {
-      resp = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      // The message may carry the URL, which is a secret for webhooks and Slack: keep only the exception type.
-      throw new SendException("request failed: " + e.getClass().getSimpleName(), true, null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SendException("interrupted", false, null);
+    Config.HttpIntegration h = (Config.HttpIntegration) i;
+    HttpClient c = clients.apply(h.http());
+    if (h instanceof Config.Webhook w) {
+      return new WebhookSender(w, c, timeout);
+    } else if (h instanceof Config.Slack s) {
+      return new SlackSender(s, c, timeout, t);
+    } else if (h instanceof Config.PagerDuty p) {
+      return new PagerDutySender(p, c, timeout, t);
+    } else if (h instanceof Config.Discord d) {
+      return new DiscordSender(d, c, timeout, t);
+    } else if (h instanceof Config.MsTeams m) {
+      return new MsTeamsSender(m, c, timeout, t);
+    } else if (h instanceof Config.MsTeamsV2 m) {
+      return new MsTeamsV2Sender(m, c, timeout, t);
+    } else if (h instanceof Config.OpsGenie o) {
+      return new OpsGenieSender(o, c, timeout, t);
+    } else if (h instanceof Config.Telegram tg) {
+      return new TelegramSender(tg, c, timeout, t);
+    } else if (h instanceof Config.Webex w) {
+      return new WebexSender(w, c, timeout, t);
+    } else if (h instanceof Config.Pushover p) {
+      return new PushoverSender(p, c, timeout, t);
+    } else if (h instanceof Config.VictorOps v) {
+      return new VictorOpsSender(v, c, timeout, t);
     }
-    int code = resp.statusCode();
-    if (code / 100 != 2) {
-      throw new SendException("unexpected status code " + code, code / 100 == 5 || code == 429, null);
-    }
+    throw new IllegalArgumentException("no sender for " + i.kind());
   }
 }

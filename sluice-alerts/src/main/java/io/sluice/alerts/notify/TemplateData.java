@@ -1,7 +1,11 @@
 package io.sluice.alerts.notify;
 
 import io.sluice.alerts.types.Alert;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +48,19 @@ record TemplateData(
 
   List<Alert> resolved() {
     return alerts.stream().filter(a -> a.resolvedAt(now)).toList();
+  }
+
+  /**
+   * The SHA-256 of the group key in hex: how Alertmanager names a group to services that limit an identifier's
+   * length (PagerDuty's dedup_key, Opsgenie's alias, VictorOps' entity_id).
+   */
+  String groupKeyHash() {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(groupKey.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   String alertStatus(Alert a) {

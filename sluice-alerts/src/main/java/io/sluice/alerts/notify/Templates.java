@@ -3,6 +3,7 @@ package io.sluice.alerts.notify;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.Times;
 import io.sluice.template.Builtins;
+import io.sluice.template.GoFormat;
 import io.sluice.template.Template;
 import io.sluice.template.Template.Definitions;
 import io.sluice.template.Template.Environment;
@@ -10,12 +11,9 @@ import io.sluice.template.Template.Members;
 import io.sluice.template.Template.Stringer;
 import io.sluice.template.Template.TemplateFunction;
 import io.sluice.template.TextFunctions;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Alertmanager's notification templates over the shared Go-template engine ({@code sluice-template}): its data model
  * ({@code .Alerts.Firing}, {@code .CommonLabels.SortedPairs}, ...), its functions beyond Go's builtins, and its
- * default named templates, computed here with the exact output of Alertmanager's default.tmpl. Template files
- * ({@code templates:}) define named templates that override a default of the same name, as in Alertmanager.
+ * default named templates ({@link DefaultTemplates}). Template files ({@code templates:}) define named templates that
+ * override a default of the same name, as in Alertmanager.
  */
 final class Templates {
   /** The defaults only, for configurations without template files. */
@@ -59,104 +57,62 @@ final class Templates {
   }
 
   String render(String template, TemplateData d) {
+    return render(template, d, false);
+  }
+
+  /**
+   * Renders as Alertmanager renders a text sent as HTML (Telegram's and Pushover's HTML modes) with Go's
+   * {@code html/template}: every value the template prints is escaped, the template's own text is not, and
+   * {@code safeHtml} marks a value to print as it is. Sluice escapes as {@code html/template} does between tags
+   * (its rule for text, also right for a quoted attribute).
+   */
+  String renderHtml(String template, TemplateData d) {
+    return render(template, d, true);
+  }
+
+  private String render(String template, TemplateData d, boolean html) {
     if (template == null || template.isEmpty()) {
       return "";
     }
     Template t = parsed.computeIfAbsent(template, text -> Template.parse("", text, FUNCTIONS));
-    return t.execute(d, new Rendering(d).environment);
+    return t.execute(d, new Rendering(d, html).environment);
   }
 
-  // ---- Alertmanager's default named templates ----
+  /** Parses {@code template} as a receiver's text would be; throws {@link IllegalArgumentException} if it does not. */
+  static void parse(String template) {
+    Template.parse("", template, FUNCTIONS);
+  }
 
-  static String subject(TemplateData d) {
-    StringBuilder b = new StringBuilder("[").append(d.status().toUpperCase(Locale.ROOT));
-    if (d.status().equals("firing")) {
-      b.append(':').append(d.firing().size());
+  /** A value {@code safeHtml} returned: printed as it is, in HTML too. */
+  record TrustedHtml(String html) implements Stringer {
+    @Override
+    public String string() {
+      return html;
     }
-    b.append("] ").append(String.join(" ", new TreeMap<>(d.groupLabels()).values())).append(' ');
-    if (d.commonLabels().size() > d.groupLabels().size()) {
-      Map<String, String> rest = new TreeMap<>(d.commonLabels());
-      rest.keySet().removeAll(d.groupLabels().keySet());
-      b.append('(').append(String.join(" ", rest.values())).append(')');
+  }
+
+  /** Go's {@code html/template} escaping of text between tags. */
+  static String escapeHtml(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\0' -> b.append('\uFFFD');
+        case '"' -> b.append("&#34;");
+        case '&' -> b.append("&amp;");
+        case '\'' -> b.append("&#39;");
+        case '+' -> b.append("&#43;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        default -> b.append(c);
+      }
     }
     return b.toString();
   }
 
-  static String alertmanagerUrl(TemplateData d) {
-    return d.externalURL() + "/#/alerts?receiver=" + URLEncoder.encode(d.receiver(), StandardCharsets.UTF_8);
+  private static String printHtml(Object value) {
+    return value instanceof TrustedHtml t ? t.html() : escapeHtml(GoFormat.print(value));
   }
-
-  static String textAlertList(List<Alert> alerts) {
-    StringBuilder b = new StringBuilder();
-    for (Alert a : alerts) {
-      b.append("Labels:\n");
-      a.labels().forEach((k, v) -> b.append(" - ").append(k).append(" = ").append(v).append('\n'));
-      b.append("Annotations:\n");
-      a.annotations().forEach((k, v) -> b.append(" - ").append(k).append(" = ").append(v).append('\n'));
-      b.append("Source: ").append(a.generatorURL()).append('\n');
-    }
-    return b.toString();
-  }
-
-  /** Alertmanager's email.default.html, with its {@code __subject} and {@code __alertmanagerURL} as rendered. */
-  static String emailHtml(TemplateData d, String subject, String alertmanagerUrl) {
-    StringBuilder b = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"UTF-8\"><title>")
-        .append(esc(subject)).append("</title></head><body><h2>")
-        .append(d.firing().size()).append(" alert").append(d.firing().size() == 1 ? "" : "s").append(" for ")
-        .append(esc(String.join(" ", d.groupLabels().values()))).append("</h2><p><a href=\"")
-        .append(esc(alertmanagerUrl)).append("\">View in Alertmanager</a></p>");
-    for (String what : List.of("firing", "resolved")) {
-      List<Alert> list = what.equals("firing") ? d.firing() : d.resolved();
-      if (list.isEmpty()) {
-        continue;
-      }
-      b.append("<h3>[").append(list.size()).append("] ").append(what.equals("firing") ? "Firing" : "Resolved")
-          .append("</h3>");
-      for (Alert a : list) {
-        b.append("<p><strong>Labels</strong><br>");
-        a.labels().forEach((k, v) -> b.append(esc(k)).append(" = ").append(esc(v)).append("<br>"));
-        b.append("<strong>Annotations</strong><br>");
-        a.annotations().forEach((k, v) -> b.append(esc(k)).append(" = ").append(esc(v)).append("<br>"));
-        b.append("<a href=\"").append(esc(a.generatorURL())).append("\">Source</a></p>");
-      }
-    }
-    return b.append("</body></html>").toString();
-  }
-
-  private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-  }
-
-  /**
-   * Alertmanager's default named templates, computed in Java; null for a name that is none of them. The defaults
-   * read the notification's data whatever dot they are given, except the alert list, which lists the alerts given.
-   */
-  private static String defaultTemplate(String name, Object dot, TemplateData d) {
-    return switch (name) {
-      case "__subject" -> subject(d);
-      case "__alertmanager" -> "Alertmanager";
-      case "__alertmanagerURL" -> alertmanagerUrl(d);
-      case "slack.default.text", "slack.default.pretext", "slack.default.iconemoji", "slack.default.iconurl",
-          "slack.default.footer", "slack.default.callbackid" -> "";
-      case "__text_alert_list" -> textAlertList(dot instanceof List<?> l ? only(l, Alert.class) : d.alerts());
-      default -> null;
-    };
-  }
-
-  /**
-   * Defaults that are nothing but another template in Alertmanager's default.tmpl ({@code {{ template "__subject" .
-   * }}}): a template file that overrides the one they call changes them too.
-   */
-  private static final Map<String, String> CALLS = Map.of(
-      "slack.default.title", "__subject",
-      "pagerduty.default.description", "__subject",
-      "email.default.subject", "__subject",
-      "webhook.default.title", "__subject",
-      "slack.default.username", "__alertmanager",
-      "pagerduty.default.client", "__alertmanager",
-      "slack.default.titlelink", "__alertmanagerURL",
-      "pagerduty.default.clientURL", "__alertmanagerURL",
-      "pagerduty.default.instances", "__text_alert_list");
 
   /** The elements of {@code l} that are {@code type}s: a list from a template holds any values. */
   private static <T> List<T> only(List<?> l, Class<T> type) {
@@ -170,12 +126,15 @@ final class Templates {
   }
 
   /** One rendering: the named templates and the data model's members, both tied to one notification's data. */
-  private final class Rendering implements Definitions, Members {
+  private final class Rendering implements Definitions, Members, DefaultTemplates.Parts {
     private final TemplateData data;
-    final Environment environment = new Environment(this, this);
+    private final boolean html;
+    final Environment environment;
 
-    Rendering(TemplateData data) {
+    Rendering(TemplateData data, boolean html) {
       this.data = data;
+      this.html = html;
+      this.environment = new Environment(this, this, html ? Templates::printHtml : null);
     }
 
     @Override
@@ -184,16 +143,12 @@ final class Templates {
       if (custom != null) {
         return custom.executeDefinition(name, dot, environment);
       }
-      String called = CALLS.get(name);
-      if (called != null) {
-        return execute(called, dot);
-      }
-      return switch (name) {
-        case "slack.default.fallback" ->
-            execute("slack.default.title", dot) + " | " + execute("slack.default.titlelink", dot);
-        case "email.default.html" -> emailHtml(data, execute("__subject", dot), execute("__alertmanagerURL", dot));
-        default -> defaultTemplate(name, dot, data);
-      };
+      return DefaultTemplates.render(name, dot, data, this);
+    }
+
+    @Override
+    public String escape(String value) {
+      return html ? escapeHtml(value) : value;
     }
 
     /** Alertmanager's data: template.Data, Alert, Alerts (Firing, Resolved), KV (SortedPairs, Names, Values, Remove). */
@@ -245,8 +200,8 @@ final class Templates {
       }
       if (receiver instanceof Map<?, ?> m) {
         return switch (name) {
-          case "Names" -> new ArrayList<>(new TreeMap<>(m).keySet());
-          case "Values" -> new ArrayList<>(new TreeMap<>(m).values());
+          case "Names" -> sortedPairs(m).stream().map(Pair::name).toList();
+          case "Values" -> sortedPairs(m).stream().map(Pair::value).toList();
           case "SortedPairs" -> sortedPairs(m);
           default -> NONE;
         };
@@ -279,7 +234,7 @@ final class Templates {
   }
 
   /** Alertmanager's KV.SortedPairs: by name, except that alertname comes first. */
-  private static Pairs sortedPairs(Map<?, ?> m) {
+  static Pairs sortedPairs(Map<?, ?> m) {
     Pairs out = new Pairs();
     Object alertname = m.get("alertname");
     if (alertname != null) {
@@ -315,6 +270,7 @@ final class Templates {
     });
     f.put("trimSpace", a -> Builtins.string(a.get(0)).strip());
     f.put("stringSlice", a -> List.copyOf(a));
+    f.put("safeHtml", a -> new TrustedHtml(Builtins.string(a.get(0))));
     return Map.copyOf(f);
   }
 }

@@ -61,20 +61,165 @@ class ConfigLoaderTest {
         receivers:
           - name: team-x
             webhook_configs: [{url: 'http://127.0.0.1:9/hook'}]
-            opsgenie_configs: [{api_key: k}]
+            sns_configs: [{topic_arn: 'arn:aws:sns:eu-west-1:1:x'}]
           - name: chat
-            msteams_configs: [{webhook_url: 'http://127.0.0.1:9/teams'}]
-            telegram_configs: [{bot_token: t, chat_id: 1}]
+            wechat_configs: [{corp_id: c, api_secret: s}]
+            jira_configs: [{project: P, issue_type: Bug}]
+            rocketchat_configs: [{channel: '#x'}]
         """);
-    assertTrue(e.contains("receiver \"team-x\": opsgenie_configs is not supported by Sluice (supported: "
-        + "email_configs, pagerduty_configs, slack_configs, webhook_configs)"), e.toString());
-    assertTrue(e.stream().anyMatch(x -> x.startsWith("receiver \"chat\": msteams_configs is not supported")),
+    assertTrue(e.contains("receiver \"team-x\": sns_configs is not supported by Sluice (supported: "
+        + "discord_configs, email_configs, msteams_configs, msteamsv2_configs, opsgenie_configs, pagerduty_configs, "
+        + "pushover_configs, slack_configs, telegram_configs, victorops_configs, webex_configs, webhook_configs)"),
         e.toString());
-    assertTrue(e.stream().anyMatch(x -> x.startsWith("receiver \"chat\": telegram_configs is not supported")),
-        e.toString());
+    for (String kind : List.of("wechat_configs", "jira_configs", "rocketchat_configs")) {
+      assertTrue(e.stream().anyMatch(x -> x.startsWith("receiver \"chat\": " + kind + " is not supported")),
+          e.toString());
+    }
     // An empty list names no integration: nothing would be dropped, so nothing is refused.
-    assertEquals("a", parse("route: {receiver: a}\nreceivers: [{name: a, discord_configs: []}]").receivers().get(0)
+    assertEquals("a", parse("route: {receiver: a}\nreceivers: [{name: a, sns_configs: []}]").receivers().get(0)
         .name());
+  }
+
+  /** The chat and paging kinds, each as small as Alertmanager accepts it, take Alertmanager's defaults. */
+  @Test
+  void chatAndPagingReceiversTakeAlertmanagersDefaults() throws Exception {
+    Config c = parse("""
+        global:
+          opsgenie_api_key: og-key
+          victorops_api_key: vo-key
+        route: {receiver: r}
+        receivers:
+          - name: r
+            discord_configs: [{webhook_url: 'https://discord.com/api/webhooks/1/x'}]
+            msteams_configs: [{webhook_url: 'https://example.webhook.office.com/x'}]
+            msteamsv2_configs: [{webhook_url: 'https://prod.westeurope.logic.azure.com/x'}]
+            opsgenie_configs: [{}, {api_url: 'https://api.eu.opsgenie.com', api_key: own}]
+            telegram_configs: [{bot_token: 'bot:tok', chat_id: -1001234}]
+            webex_configs: [{room_id: r1, http_config: {authorization: {credentials: wx}}}]
+            pushover_configs: [{user_key: u, token: t}]
+            victorops_configs: [{routing_key: cdc}]
+        """);
+    List<Config.Integration> i = c.receiver("r").orElseThrow().integrations();
+    assertEquals(List.of("discord", "msteams", "msteamsv2", "opsgenie", "opsgenie", "telegram", "webex", "pushover",
+        "victorops"), i.stream().map(Config.Integration::kind).toList());
+    assertTrue(i.stream().allMatch(Config.Integration::sendResolved), "every one of them sends resolved by default");
+    Config.Discord discord = (Config.Discord) i.get(0);
+    assertEquals("{{ template \"discord.default.title\" . }}", discord.title());
+    assertEquals("{{ template \"discord.default.message\" . }}", discord.message());
+    assertEquals("", discord.content());
+    assertEquals("{{ template \"msteams.default.text\" . }}", ((Config.MsTeams) i.get(1)).text());
+    assertEquals("{{ template \"msteamsv2.default.title\" . }}", ((Config.MsTeamsV2) i.get(2)).title());
+    Config.OpsGenie og = (Config.OpsGenie) i.get(3);
+    assertEquals("https://api.opsgenie.com/", og.apiUrl());
+    assertEquals("og-key", og.apiKey().reveal(), "the global key");
+    assertEquals("{{ template \"opsgenie.default.description\" . }}", og.description());
+    Config.OpsGenie eu = (Config.OpsGenie) i.get(4);
+    assertEquals("https://api.eu.opsgenie.com/", eu.apiUrl(), "a slash ends the API URL");
+    assertEquals("own", eu.apiKey().reveal());
+    Config.Telegram tg = (Config.Telegram) i.get(5);
+    assertEquals("https://api.telegram.org", tg.apiUrl());
+    assertEquals("HTML", tg.parseMode());
+    assertEquals(-1001234, tg.chatId());
+    assertEquals("{{ template \"telegram.default.message\" . }}", tg.message());
+    Config.Webex wx = (Config.Webex) i.get(6);
+    assertEquals("https://webexapis.com/v1/messages", wx.apiUrl());
+    assertEquals("Bearer wx", wx.http().authorization().orElseThrow());
+    Config.Pushover po = (Config.Pushover) i.get(7);
+    assertEquals("{{ if eq .Status \"firing\" }}2{{ else }}0{{ end }}", po.priority());
+    assertEquals(Duration.ofMinutes(1), po.retry());
+    assertEquals(Duration.ofHours(1), po.expire());
+    assertEquals(Duration.ZERO, po.ttl());
+    assertEquals("https://api.pushover.net/1/messages.json", po.apiUrl());
+    Config.VictorOps vo = (Config.VictorOps) i.get(8);
+    assertEquals("https://alert.victorops.com/integrations/generic/20131114/alert/", vo.apiUrl());
+    assertEquals("vo-key", vo.apiKey().reveal());
+    assertEquals("CRITICAL", vo.messageType());
+
+    Config g = parse("""
+        global:
+          opsgenie_api_url: 'http://og.internal:8080/opsgenie'
+          opsgenie_api_key: k
+          victorops_api_url: 'http://vo.internal/alert'
+          victorops_api_key: k
+          telegram_api_url: 'http://tg.internal'
+          webex_api_url: 'http://wx.internal/v1/messages'
+        route: {receiver: r}
+        receivers:
+          - name: r
+            opsgenie_configs: [{}]
+            victorops_configs: [{routing_key: x}]
+            telegram_configs: [{bot_token: t, chat_id: 1, parse_mode: ''}]
+            webex_configs: [{room_id: r, http_config: {bearer_token: b}}]
+        """);
+    // Integrations come in a fixed order of kinds, whatever the file's order.
+    List<Config.Integration> gi = g.receiver("r").orElseThrow().integrations();
+    assertEquals("http://og.internal:8080/opsgenie/", ((Config.OpsGenie) gi.get(0)).apiUrl());
+    assertEquals("http://tg.internal", ((Config.Telegram) gi.get(1)).apiUrl());
+    assertEquals("", ((Config.Telegram) gi.get(1)).parseMode(), "an empty parse_mode sends plain text");
+    assertEquals("http://wx.internal/v1/messages", ((Config.Webex) gi.get(2)).apiUrl());
+    assertEquals("http://vo.internal/alert/", ((Config.VictorOps) gi.get(3)).apiUrl());
+  }
+
+  @Test
+  void chatAndPagingReceiverRequirementsInAlertmanagersWords() {
+    List<String> e = errors("""
+        route: {receiver: r}
+        receivers:
+          - name: r
+            discord_configs: [{title: x}, {webhook_url: 'https://d/x', webhook_url_file: f}]
+            msteams_configs: [{webhook_url: 'ftp://teams/x'}]
+            msteamsv2_configs: [{text: x}]
+            opsgenie_configs: [{responders: [{type: team}, {name: ops, type: squad}]}]
+            telegram_configs: [{chat_id: 1, parse_mode: Textile}, {bot_token: t}]
+            webex_configs: [{message: x}]
+            pushover_configs: [{user_key: u, user_key_file: f}]
+            victorops_configs: [{api_key: k, custom_fields: {entity_id: x}}]
+        """);
+    for (String expected : List.of("one of webhook_url or webhook_url_file must be configured",
+        "at most one of webhook_url & webhook_url_file must be configured",
+        "webhook_url: unsupported scheme \"ftp\" for URL",
+        "no global OpsGenie API Key set either inline or in a file",
+        "opsgenie responder Responder[id=, name=, username=, type=team] has to have at least one of id, username or "
+            + "name specified",
+        "opsgenie responder type \"squad\" does not match valid options ^(team|teams|user|escalation|schedule)$",
+        "missing bot_token or bot_token_file on telegram_config",
+        "unknown parse_mode on telegram_config, must be Markdown, MarkdownV2, HTML or empty string",
+        "missing chat_id on telegram_config",
+        "missing room_id on webex_config",
+        "missing webex_configs.http_config.authorization",
+        "at most one of user_key & user_key_file must be configured",
+        "one of token or token_file must be configured",
+        "missing Routing key in VictorOps config",
+        "victorOps config contains custom field entity_id which cannot be used as it conflicts with the fixed/static "
+            + "fields")) {
+      assertTrue(e.contains(expected), expected + " in " + e);
+    }
+    assertTrue(errors("""
+        route: {receiver: r}
+        receivers: [{name: r, victorops_configs: [{routing_key: x}]}]
+        """).contains("no global VictorOps API Key set"));
+    assertTrue(errors("""
+        global: {opsgenie_api_key: a, opsgenie_api_key_file: f, opsgenie_api_url: 'mailto:x'}
+        route: {receiver: r}
+        receivers: [{name: r}]
+        """).containsAll(List.of("at most one of opsgenie_api_key & opsgenie_api_key_file must be configured",
+        "opsgenie_api_url: unsupported scheme \"mailto\" for URL")));
+  }
+
+  /** As Alertmanager parses each section strictly, a key it does not know is refused, not ignored. */
+  @Test
+  void anUnknownKeyOfAChatOrPagingReceiverIsRefused() {
+    List<String> e = errors("""
+        route: {receiver: r}
+        receivers:
+          - name: r
+            discord_configs: [{webhook_url: 'https://d/x', colour: red}]
+            pushover_configs: [{user_key: u, token: t, monospace: true}]
+            opsgenie_configs: [{api_key: k, responders: [{name: ops, type: team, rank: 1}]}]
+        """);
+    assertEquals(List.of("field colour not found in type discord_config",
+        "field monospace not found in type pushover_config", "field rank not found in type opsgenie responder"),
+        e.stream().sorted().toList());
   }
 
   @Test
@@ -155,6 +300,37 @@ class ConfigLoaderTest {
     assertEquals("http://env.example.com/env-secret", env.url().reveal());
     assertInstanceOf(Config.Email.class, r.integrations().get(3));
     assertEquals("smtp-secret", ((Config.Email) r.integrations().get(3)).authPassword().reveal());
+  }
+
+  /**
+   * Exactly Alertmanager's Secret and SecretURL fields are masked, so the status page hides every credential and the
+   * plain URLs still parse where amtool reads the configuration back.
+   */
+  @Test
+  void chatAndPagingSecretsAreMaskedAndTheirPlainUrlsShown() throws Exception {
+    Config c = parse("""
+        global: {opsgenie_api_key: og-global-secret, victorops_api_key: vo-global-secret}
+        route: {receiver: r}
+        receivers:
+          - name: r
+            discord_configs: [{webhook_url: 'https://discord.com/api/webhooks/1/discord-secret'}]
+            msteams_configs: [{webhook_url: 'https://example.webhook.office.com/teams-secret'}]
+            msteamsv2_configs: [{webhook_url: 'https://logic.azure.com/teams2-secret'}]
+            opsgenie_configs: [{api_key: og-secret, api_url: 'https://api.eu.opsgenie.com/'}]
+            telegram_configs: [{bot_token: 'bot:telegram-secret', chat_id: 7}]
+            webex_configs: [{room_id: room, http_config: {authorization: {credentials: webex-secret}}}]
+            pushover_configs: [{user_key: user-secret, token: token-secret, url: 'https://runbooks/cdc'}]
+            victorops_configs: [{api_key: vo-secret, routing_key: cdc-team}]
+        """);
+    for (String secret : List.of("og-global-secret", "vo-global-secret", "discord-secret", "teams-secret",
+        "teams2-secret", "og-secret", "telegram-secret", "webex-secret", "user-secret", "token-secret", "vo-secret")) {
+      assertFalse(c.maskedYaml().contains(secret), secret + " in " + c.maskedYaml());
+      assertFalse(c.toString().contains(secret), secret);
+    }
+    for (String shown : List.of("api_url: https://api.eu.opsgenie.com/", "routing_key: cdc-team",
+        "url: https://runbooks/cdc")) {
+      assertTrue(c.maskedYaml().contains(shown), shown + " in " + c.maskedYaml());
+    }
   }
 
   @Test

@@ -23,7 +23,7 @@ class TemplatesTest {
 
   @Test
   void defaultSubjectMatchesAlertmanager() {
-    assertEquals("[FIRING:1] ConnectHighLag (critical)", Templates.subject(data()));
+    assertEquals("[FIRING:1] ConnectHighLag (critical)", DefaultTemplates.subject(data()));
   }
 
   @Test
@@ -87,5 +87,32 @@ class TemplatesTest {
         html);
     assertEquals("[FIRING:1] ConnectHighLag (critical) | http://am/#/alerts?receiver=paging",
         Templates.DEFAULT.render("{{ template \"slack.default.fallback\" . }}", d));
+  }
+
+  /** Teams' Markdown list, as Alertmanager 0.28's default.tmpl renders it (checked with amtool template render). */
+  @Test
+  void teamsDefaultsListTheAlertsInMarkdown() {
+    TemplateData d = data();
+    String firing = "\nLabels:\n  - alertname = ConnectHighLag\n  - connector = orders\n  - severity = critical\n"
+        + "\nAnnotations:\n  - summary = lag 5m\n\nSource: http://prom\n\n";
+    String resolved = "\nLabels:\n  - alertname = ConnectHighLag\n  - connector = payments\n  - severity = critical\n"
+        + "\nAnnotations:\n\nSource: \n\n";
+    String text = "\n\n# Alerts Firing:\n" + firing + "\n\n\n# Alerts Resolved:\n" + resolved + "\n\n";
+    assertEquals(text, Templates.DEFAULT.render("{{ template \"msteams.default.text\" . }}", d));
+    assertEquals(text, Templates.DEFAULT.render("{{ template \"msteamsv2.default.text\" . }}", d));
+    assertEquals("[FIRING:1] ConnectHighLag (critical)",
+        Templates.DEFAULT.render("{{ template \"msteams.default.summary\" . }}", d));
+  }
+
+  @Test
+  void htmlRenderingEscapesValuesNotTheTemplate() {
+    TemplateData d = data();
+    Templates t = Templates.load(List.of("{{ define \"cdc.item\" }}<i>{{ . }}</i>{{ end }}"));
+    assertEquals("<b>a&lt;b &amp; c&#43;d</b> <i>&#39;q&#39;</i> <u>raw</u>",
+        t.renderHtml("<b>{{ \"a<b & c+d\" }}</b> {{ template \"cdc.item\" \"'q'\" }} {{ \"<u>raw</u>\" | safeHtml }}",
+            d));
+    assertEquals("<b>a<b</b>", t.render("<b>{{ \"a<b\" }}</b>", d), "a text is not escaped");
+    assertEquals("a&lt;b", Templates.load(List.of("{{ define \"__subject\" }}{{ \"a<b\" }}{{ end }}"))
+        .renderHtml("{{ template \"opsgenie.default.message\" . }}", d), "an override of a part is escaped once");
   }
 }

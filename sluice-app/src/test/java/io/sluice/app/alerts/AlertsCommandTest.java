@@ -48,17 +48,19 @@ class AlertsCommandTest {
     assertEquals(1, bad.exit(), bad.out());
     assertTrue(bad.out().contains("  FAILED: ") && bad.out().contains("nobody"), bad.out());
 
-    Path opsgenie = Files.writeString(dir.resolve("opsgenie.yml"), """
+    Path sns = Files.writeString(dir.resolve("sns.yml"), """
         route:
           receiver: oncall
         receivers:
           - name: oncall
-            opsgenie_configs: [{api_key: k}]
+            sns_configs: [{topic_arn: 'arn:aws:sns:eu-west-1:1:x'}]
         """);
-    Run unsupported = run("alerts", "check-config", opsgenie.toString());
+    Run unsupported = run("alerts", "check-config", sns.toString());
     assertEquals(1, unsupported.exit(), unsupported.out());
-    assertTrue(unsupported.out().contains("receiver \"oncall\": opsgenie_configs is not supported by Sluice "
-        + "(supported: email_configs, pagerduty_configs, slack_configs, webhook_configs)"), unsupported.out());
+    assertTrue(unsupported.out().contains("receiver \"oncall\": sns_configs is not supported by Sluice (supported: "
+        + "discord_configs, email_configs, msteams_configs, msteamsv2_configs, opsgenie_configs, pagerduty_configs, "
+        + "pushover_configs, slack_configs, telegram_configs, victorops_configs, webex_configs, webhook_configs)"),
+        unsupported.out());
 
     Run missing = run("alerts", "check-config", dir.resolve("absent.yml").toString());
     assertEquals(1, missing.exit());
