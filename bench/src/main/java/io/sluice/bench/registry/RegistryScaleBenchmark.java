@@ -18,15 +18,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The registry at production size ({@code bench/run io.sluice.bench.registry.RegistryScaleBenchmark [SUBJECTS
  * [VERSIONS]]}, default 10,000 × 10): registers every version through the REST API (16 client threads, BACKWARD, each
  * version adding an optional field), then reports the heap the registry retains per schema version (after full
  * collections, against the same JVM with the broker and an empty registry), the time a new registry node takes to
- * replay the whole {@code _schemas} log to ready, and {@code GET /schemas/ids/{id}} lookups/s over random ids from 16
- * threads, against the same lookups on a registry holding 100 schemas in the same run (the baseline: lookups must not
- * slow down with size).
+ * replay the whole {@code _schemas} log to ready, and lookups/s from 16 threads of {@code GET /schemas/ids/{id}} over
+ * random ids and of {@code GET /subjects/{s}/versions/{v}} over random versions, against the same lookups on a registry
+ * holding 100 schemas in the same run (the baseline: lookups must not slow down with size).
  */
 public final class RegistryScaleBenchmark {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
@@ -39,11 +40,13 @@ public final class RegistryScaleBenchmark {
         .port(0).start()) {
       // Baseline: a small registry of its own topic, the same lookups.
       double smallLookups;
+      double smallVersionLookups;
       try (SchemaRegistry small = SchemaRegistry.builder().bootstrapServers(kafka.bootstrapServers())
           .topic("_schemas_small").port(0).start()) {
         register(small.url(), 10, 10);
-        smallLookups = lookups(small.url(), 100, 2);
-        smallLookups = lookups(small.url(), 100, 10);
+        lookups(small.url(), byId(100), 2);
+        smallLookups = lookups(small.url(), byId(100), 10);
+        smallVersionLookups = lookups(small.url(), byVersion(10, 10), 10);
       }
       long before = retainedHeap();
       SchemaRegistry registry = SchemaRegistry.builder().bootstrapServers(kafka.bootstrapServers())
@@ -52,9 +55,12 @@ public final class RegistryScaleBenchmark {
       int total = register(registry.url(), subjects, versions);
       double registerSeconds = (System.nanoTime() - t0) / 1e9;
       long after = retainedHeap();
-      lookups(registry.url(), total, 2);
-      double bigLookups = lookups(registry.url(), total, 10);
+      lookups(registry.url(), byId(total), 2);
+      double bigLookups = lookups(registry.url(), byId(total), 10);
+      double bigVersionLookups = lookups(registry.url(), byVersion(subjects, versions), 10);
       registry.close();
+      // Its state must be garbage before the new node replays, or the replay would be measured beside it.
+      registry = null;
       long before2 = retainedHeap();
       long r0 = System.nanoTime();
       double replaySeconds;
@@ -65,11 +71,13 @@ public final class RegistryScaleBenchmark {
         String count = get(again.url() + "/subjects").body();
         System.out.printf(Locale.ROOT, "| registry holding %,d subjects x %,d versions (%,d schemas) | registered in "
             + "%.1f s (%,.0f/s, 16 threads); retained heap %.1f MB (%.0f bytes per version; after a replay %.1f MB); "
-            + "a new node replays the log to ready in %.2f s; GET /schemas/ids/{id} %,.0f req/s (16 threads) | the same "
-            + "lookups on a registry of 100 schemas, same run: %,.0f req/s | lookups %.2fx of the small registry's |%n",
+            + "a new node replays the log to ready in %.2f s; GET /schemas/ids/{id} %,.0f req/s, "
+            + "GET /subjects/{s}/versions/{v} %,.0f req/s (16 threads) | the same lookups on a registry of 100 schemas, "
+            + "same run: %,.0f req/s, %,.0f req/s | lookups %.2fx, %.2fx of the small registry's |%n",
             subjects, versions, total, registerSeconds, total / registerSeconds, (after - before) / 1e6,
             (after - before) / (double) total, (afterReplay - before2) / 1e6, replaySeconds, bigLookups,
-            smallLookups, bigLookups / smallLookups);
+            bigVersionLookups, smallLookups, smallVersionLookups, bigLookups / smallLookups,
+            bigVersionLookups / smallVersionLookups);
         if (count.length() < 10) {
           throw new IllegalStateException("the replayed registry lists no subjects: " + count);
         }
@@ -120,8 +128,19 @@ public final class RegistryScaleBenchmark {
         + "]}\"}";
   }
 
-  /** Lookups/s over {@code seconds}, 16 threads, random ids from 1 to {@code ids}. */
-  private static double lookups(String url, int ids, int seconds) throws Exception {
+  /** Paths of {@code GET /schemas/ids/{id}} over random ids from 1 to {@code ids}. */
+  private static Supplier<String> byId(int ids) {
+    return () -> "/schemas/ids/" + (1 + ThreadLocalRandom.current().nextInt(ids));
+  }
+
+  /** Paths of {@code GET /subjects/{s}/versions/{v}} over random versions of the registered subjects. */
+  private static Supplier<String> byVersion(int subjects, int versions) {
+    return () -> "/subjects/bench-" + ThreadLocalRandom.current().nextInt(subjects) + "-value/versions/"
+        + (1 + ThreadLocalRandom.current().nextInt(versions));
+  }
+
+  /** Lookups/s over {@code seconds}, 16 threads, each of a path from {@code paths}. */
+  private static double lookups(String url, Supplier<String> paths, int seconds) throws Exception {
     AtomicLong count = new AtomicLong();
     long end = System.nanoTime() + seconds * 1_000_000_000L;
     ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -129,10 +148,10 @@ public final class RegistryScaleBenchmark {
     for (int t = 0; t < 16; t++) {
       work.add(pool.submit(() -> {
         while (System.nanoTime() < end) {
-          int id = 1 + ThreadLocalRandom.current().nextInt(ids);
-          HttpResponse<String> r = get(url + "/schemas/ids/" + id);
+          String path = paths.get();
+          HttpResponse<String> r = get(url + path);
           if (r.statusCode() != 200) {
-            throw new IllegalStateException("lookup of " + id + ": " + r.statusCode() + " " + r.body());
+            throw new IllegalStateException("lookup of " + path + ": " + r.statusCode() + " " + r.body());
           }
           count.incrementAndGet();
         }
