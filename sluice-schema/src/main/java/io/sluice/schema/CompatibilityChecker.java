@@ -14,10 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * stored versions again and again (a subject with 1,000 versions under FULL_TRANSITIVE asks 2,000 per registration).
  */
 public final class CompatibilityChecker {
-  private static final int CACHE_LIMIT = 200_000;
+  /**
+   * The cache's bound, in characters of the schema texts its keys hold (about a byte each) plus {@link #ENTRY_CHARS}
+   * per entry: a bound on a count alone would let large schemas fill the heap, since each key holds both texts.
+   */
+  private static final long CACHE_LIMIT_CHARS = 4_000_000;
+  private static final int ENTRY_CHARS = 128;
 
   private final Map<SchemaType, SchemaProvider> providers;
   private final Map<PairKey, List<Incompatibility>> cache = new ConcurrentHashMap<>();
+  private long cachedChars;
 
   public CompatibilityChecker(Map<SchemaType, SchemaProvider> providers) {
     this.providers = Map.copyOf(providers);
@@ -100,10 +106,16 @@ public final class CompatibilityChecker {
     }
     SchemaProvider provider = providers.get(reader.type());
     List<Incompatibility> answer = List.copyOf(provider.readIncompatibilities(reader, writer, readerIsNew, policy));
-    if (cache.size() >= CACHE_LIMIT) {
-      cache.clear();
+    long chars = ENTRY_CHARS + (long) key.reader().length() + key.writer().length();
+    synchronized (cache) {
+      if (cachedChars + chars > CACHE_LIMIT_CHARS) {
+        cache.clear();
+        cachedChars = 0;
+      }
+      if (cache.putIfAbsent(key, answer) == null) {
+        cachedChars += chars;
+      }
     }
-    cache.put(key, answer);
     return answer;
   }
 
