@@ -14,7 +14,6 @@ import io.sluice.schema.CompatibilityChecker;
 import io.sluice.schema.CompatibilityLevel;
 import io.sluice.schema.CompatibilityPolicy;
 import io.sluice.schema.ComparisonBudgetExceededException;
-import io.sluice.schema.ParsedSchema;
 import io.sluice.schema.SchemaProvider;
 import io.sluice.schema.SchemaReference;
 import io.sluice.schema.SchemaType;
@@ -31,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +43,6 @@ public final class RestApi {
 
   private final RegistryService service;
   private final RegistryState state;
-  /** Serialised {@code GET /schemas/ids/{id}} answers: a schema's text never changes once it has an id. */
-  private final Map<Integer, byte[]> idResponses = new ConcurrentHashMap<>();
 
   private RestApi(RegistryService service) {
     this.service = service;
@@ -82,7 +78,7 @@ public final class RestApi {
         .get("/", req -> ok(Map.of()))
         .get("/schemas/types", req -> ok(List.of("JSON", "PROTOBUF", "AVRO")))
         .get("/schemas/ids/{id}", this::schemaById)
-        .get("/schemas/ids/{id}/schema", req -> raw(stored(req).schema().canonical()))
+        .get("/schemas/ids/{id}/schema", req -> raw(stored(req).canonical()))
         .get("/schemas/ids/{id}/subjects", req -> ok(versionsOfId(req).stream().map(Version::subject).distinct().toList()))
         .get("/schemas/ids/{id}/versions", req -> ok(versionsOfId(req).stream()
             .map(v -> ordered("subject", v.subject(), "version", v.version())).toList()))
@@ -95,7 +91,8 @@ public final class RestApi {
         .post("/subjects/{subject}/versions", this::register)
         .get("/subjects/{subject}/versions/{version}", req -> ok(versionJson(service.view(version(req)),
             serialized(req))))
-        .get("/subjects/{subject}/versions/{version}/schema", req -> raw(service.view(version(req)).schema().canonical()))
+        .get("/subjects/{subject}/versions/{version}/schema", req -> raw(service.view(version(req)).schema()
+            .canonical()))
         .get("/subjects/{subject}/versions/{version}/referencedby", req -> {
           Version v = version(req);
           return ok(state.referencedBy(v.subject(), v.version()));
@@ -134,25 +131,11 @@ public final class RestApi {
   // ---- handlers ----
 
   private HttpResponse schemaById(HttpRequest req) {
-    int id = schemaId(req);
-    if (serialized(req)) {
-      StoredSchema s = stored(req);
-      Map<String, Object> body = new LinkedHashMap<>();
-      putTypeAndReferences(body, s.schema());
-      body.put("schema", schemaText(s.schema(), true));
-      return ok(body);
-    }
-    byte[] cached = idResponses.get(id);
-    if (cached != null && state.schemaById(id).isPresent()) {
-      return HttpResponse.of(200, CONTENT_TYPE, cached);
-    }
     StoredSchema s = stored(req);
     Map<String, Object> body = new LinkedHashMap<>();
-    putTypeAndReferences(body, s.schema());
-    body.put("schema", s.schema().canonical());
-    byte[] bytes = Json.write(body);
-    idResponses.put(id, bytes);
-    return HttpResponse.of(200, CONTENT_TYPE, bytes);
+    putTypeAndReferences(body, s);
+    body.put("schema", schemaText(s, serialized(req)));
+    return ok(body);
   }
 
   private StoredSchema stored(HttpRequest req) {
@@ -194,7 +177,7 @@ public final class RestApi {
         List<Version> vs = state.versions(subject, deleted);
         for (Version v : latestOnly && !vs.isEmpty() ? vs.subList(vs.size() - 1, vs.size()) : vs) {
           state.schemaById(v.id()).ifPresent(s -> all.add(
-              versionJson(new RegistryService.VersionView(v.subject(), v.version(), v.id(), s.schema()))));
+              versionJson(new RegistryService.VersionView(v.subject(), v.version(), v.id(), s))));
         }
       }
       return all;
@@ -330,11 +313,11 @@ public final class RestApi {
     return ok(Map.of(field, body(req).get(field).asText()));
   }
 
-  private static Map<String, Object> versionJson(RegistryService.VersionView v) {
+  private Map<String, Object> versionJson(RegistryService.VersionView v) {
     return versionJson(v, false);
   }
 
-  private static Map<String, Object> versionJson(RegistryService.VersionView v, boolean serialized) {
+  private Map<String, Object> versionJson(RegistryService.VersionView v, boolean serialized) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("subject", v.subject());
     body.put("version", v.version());
@@ -352,13 +335,13 @@ public final class RestApi {
     return req.param("format").map("serialized"::equals).orElse(false);
   }
 
-  private static String schemaText(ParsedSchema schema, boolean serialized) {
-    return serialized && schema.type() == SchemaType.PROTOBUF ? ProtobufSchemaProvider.serialized(schema)
-        : schema.canonical();
+  private String schemaText(StoredSchema schema, boolean serialized) {
+    return serialized && schema.type() == SchemaType.PROTOBUF
+        ? ProtobufSchemaProvider.serialized(state.parsed(schema)) : schema.canonical();
   }
 
   /** Confluent leaves {@code schemaType} out for Avro and {@code references} out when there are none. */
-  private static void putTypeAndReferences(Map<String, Object> body, ParsedSchema s) {
+  private static void putTypeAndReferences(Map<String, Object> body, StoredSchema s) {
     if (s.type() != SchemaType.AVRO) {
       body.put("schemaType", s.type().name());
     }

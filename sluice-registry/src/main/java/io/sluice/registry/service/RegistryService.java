@@ -48,7 +48,7 @@ public final class RegistryService {
   public record SchemaRequest(String schema, SchemaType type, List<SchemaReference> references, Integer id, Integer version) {}
 
   /** A version as the API shows it. */
-  public record VersionView(String subject, int version, int id, ParsedSchema schema) {}
+  public record VersionView(String subject, int version, int id, StoredSchema schema) {}
 
   public RegistryState state() {
     return state;
@@ -143,7 +143,7 @@ public final class RegistryService {
 
   public VersionView view(Version v) {
     StoredSchema s = state.schemaById(v.id()).orElseThrow(() -> RegistryRefusal.versionNotFound(v.version()));
-    return new VersionView(v.subject(), v.version(), v.id(), s.schema());
+    return new VersionView(v.subject(), v.version(), v.id(), s);
   }
 
   /** {@code POST /subjects/{s}}: is this schema registered under the subject, and as which version. */
@@ -212,7 +212,7 @@ public final class RegistryService {
       } else {
         id = req.id();
         Optional<StoredSchema> holder = state.schemaEverBoundTo(id);
-        if (holder.isPresent() && !SchemaKey.of(holder.get().schema()).equals(key)) {
+        if (holder.isPresent() && !holder.get().key().equals(key)) {
           throw RegistryRefusal.idMismatch("Overwrite new schema with id " + id + " is not permitted.");
         }
         if (knownId.isPresent() && knownId.get() != id) {
@@ -242,7 +242,7 @@ public final class RegistryService {
     List<Previous> out = new ArrayList<>();
     for (int i = live.size() - 1; i >= 0; i--) {
       Version v = live.get(i);
-      state.schemaById(v.id()).ifPresent(s -> out.add(new Previous(v.version(), s.schema())));
+      state.schemaById(v.id()).ifPresent(s -> out.add(new Previous(v.version(), state.parsed(s))));
       if (!level.transitive && !out.isEmpty()) {
         break;
       }
@@ -272,7 +272,7 @@ public final class RegistryService {
       }
       Version v = target.get();
       StoredSchema old = state.schemaById(v.id()).orElseThrow(() -> RegistryRefusal.versionNotFound(v.version()));
-      return checker.checkOne(level(subject), policy(subject), parsed, new Previous(v.version(), old.schema()));
+      return checker.checkOne(level(subject), policy(subject), parsed, new Previous(v.version(), state.parsed(old)));
     });
   }
 

@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * The registry as the log describes it up to {@link #nextOffset()}: subjects and their versions, schemas by id,
  * configs and modes. Only the log reader changes it ({@link #apply}); everyone else reads.
  *
+ * <p>Memory goes with what the registry holds, kept small because a registry may hold hundreds of thousands of
+ * versions: each schema once as its text and a few words ({@link StoredSchema}), each version as two ints and a flag
+ * ({@link SubjectVersions}). Parsed schemas are rebuilt from the text when a compatibility check needs them, and the
+ * most recently used are kept up to a bound ({@link ParsedSchemas}).
+ *
  * <p>Reads of a schema by id go through a concurrent map without the lock: it is the hot path.
  */
 public final class RegistryState {
@@ -36,8 +41,29 @@ public final class RegistryState {
   /** One version of one subject. */
   public record Version(String subject, int version, int id, boolean deleted) {}
 
-  /** A schema with its id, parsed once when it first appeared in the log. */
-  public record StoredSchema(int id, ParsedSchema schema) {}
+  /**
+   * A schema as the log bound it to its id: all the registry keeps of it. {@code referenceIds} are the ids its
+   * references resolved to then, one per reference, so it parses later against the same texts whatever has become of
+   * those versions since.
+   */
+  public record StoredSchema(int id, SchemaKey key, List<Integer> referenceIds) {
+    public StoredSchema {
+      referenceIds = List.copyOf(referenceIds);
+    }
+
+    public SchemaType type() {
+      return key.type();
+    }
+
+    /** The text the registry stores and returns. */
+    public String canonical() {
+      return key.canonical();
+    }
+
+    public List<SchemaReference> references() {
+      return key.references();
+    }
+  }
 
   /** What makes two registrations the same schema. */
   public record SchemaKey(SchemaType type, String canonical, List<SchemaReference> references) {
@@ -47,15 +73,22 @@ public final class RegistryState {
   }
 
   private final Map<SchemaType, SchemaProvider> providers;
+  private final ParsedSchemas recentlyParsed;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Object progress = new Object();
 
-  private final Map<String, TreeMap<Integer, Version>> subjects = new HashMap<>();
-  private final Map<Integer, StoredSchema> byId = new ConcurrentHashMap<>();
-  /** Ids stay bound to their schema for good, so a schema deleted and registered again gets its old id back. */
-  private final Map<SchemaKey, Integer> idByKey = new HashMap<>();
-  private final Map<Integer, StoredSchema> everParsed = new HashMap<>();
-  private final Map<Integer, Integer> liveReferences = new HashMap<>();
+  private final Map<String, SubjectVersions> subjects = new HashMap<>();
+  /** Schemas some version holds (a soft-deleted one too): what {@code GET /schemas/ids/{id}} answers. */
+  private final Map<Integer, StoredSchema> held = new ConcurrentHashMap<>();
+  /**
+   * Schemas no version holds any more. Ids stay bound to their schema for good, so a schema deleted and registered
+   * again gets its old id back.
+   */
+  private final Map<Integer, StoredSchema> released = new HashMap<>();
+  /** Every schema ever bound, by what makes it one schema. */
+  private final Map<SchemaKey, StoredSchema> byKey = new HashMap<>();
+  /** How many versions hold each id that more than one version holds; an id in {@link #held} alone has one. */
+  private final Map<Integer, Integer> sharedIds = new HashMap<>();
   private final Map<String, CompatibilityLevel> configs = new HashMap<>();
   private final Map<String, Mode> modes = new HashMap<>();
   private final Map<String, CompatibilityPolicy> policies = new HashMap<>();
@@ -65,8 +98,10 @@ public final class RegistryState {
   private int maxId;
   private volatile long nextOffset;
 
-  public RegistryState(Map<SchemaType, SchemaProvider> providers) {
+  /** A state keeping up to {@code parsedCacheBytes} (estimated) of parsed schemas for compatibility checks. */
+  public RegistryState(Map<SchemaType, SchemaProvider> providers, long parsedCacheBytes) {
     this.providers = Map.copyOf(providers);
+    this.recentlyParsed = new ParsedSchemas(parsedCacheBytes);
   }
 
   // ---- reads ----
@@ -87,16 +122,44 @@ public final class RegistryState {
   }
 
   public Optional<StoredSchema> schemaById(int id) {
-    return Optional.ofNullable(byId.get(id));
+    return Optional.ofNullable(held.get(id));
   }
 
   /** The schema an id was ever bound to, even if every version holding it is gone: ids are never rebound. */
   public Optional<StoredSchema> schemaEverBoundTo(int id) {
-    return read(() -> Optional.ofNullable(everParsed.get(id)));
+    return read(() -> Optional.ofNullable(everBound(id)));
+  }
+
+  private StoredSchema everBound(int id) {
+    StoredSchema s = held.get(id);
+    return s != null ? s : released.get(id);
   }
 
   public Optional<Integer> idOf(SchemaKey key) {
-    return read(() -> Optional.ofNullable(idByKey.get(key)));
+    return read(() -> Optional.ofNullable(byKey.get(key)).map(StoredSchema::id));
+  }
+
+  /**
+   * The parsed form of a stored schema, parsed again from its text unless recently used. Throws
+   * {@link IllegalStateException} should the text no longer parse (it parsed when the log bound it).
+   */
+  public ParsedSchema parsed(StoredSchema schema) {
+    ParsedSchema p = recentlyParsed.get(schema.id());
+    if (p != null) {
+      return p;
+    }
+    SchemaProvider provider = providers.get(schema.type());
+    if (provider == null) {
+      throw new IllegalStateException("no parser for " + schema.type() + " (schema id " + schema.id() + ")");
+    }
+    try {
+      p = provider.parse(schema.canonical(), schema.references(),
+          read(() -> dependencies(schema.references(), schema.referenceIds())));
+    } catch (InvalidSchemaException e) {
+      throw new IllegalStateException("schema id " + schema.id() + " no longer parses: " + e.getMessage(), e);
+    }
+    recentlyParsed.put(schema.id(), p);
+    return p;
   }
 
   public int maxId() {
@@ -107,8 +170,8 @@ public final class RegistryState {
   public List<String> subjects(boolean includeDeleted) {
     return read(() -> {
       List<String> out = new ArrayList<>();
-      for (Map.Entry<String, TreeMap<Integer, Version>> e : new TreeMap<>(subjects).entrySet()) {
-        if (includeDeleted ? !e.getValue().isEmpty() : e.getValue().values().stream().anyMatch(v -> !v.deleted())) {
+      for (Map.Entry<String, SubjectVersions> e : new TreeMap<>(subjects).entrySet()) {
+        if (includeDeleted ? !e.getValue().isEmpty() : e.getValue().anyLive()) {
           out.add(e.getKey());
         }
       }
@@ -119,14 +182,14 @@ public final class RegistryState {
   /** Versions of a subject, ascending; soft-deleted ones only when asked. Empty when the subject has none. */
   public List<Version> versions(String subject, boolean includeDeleted) {
     return read(() -> {
-      TreeMap<Integer, Version> vs = subjects.get(subject);
+      SubjectVersions vs = subjects.get(subject);
       if (vs == null) {
         return List.of();
       }
-      List<Version> out = new ArrayList<>();
-      for (Version v : vs.values()) {
-        if (includeDeleted || !v.deleted()) {
-          out.add(v);
+      List<Version> out = new ArrayList<>(vs.size());
+      for (int i = 0; i < vs.size(); i++) {
+        if (includeDeleted || !vs.deleted(i)) {
+          out.add(new Version(subject, vs.version(i), vs.id(i), vs.deleted(i)));
         }
       }
       return out;
@@ -135,16 +198,17 @@ public final class RegistryState {
 
   public Optional<Version> version(String subject, int version) {
     return read(() -> {
-      TreeMap<Integer, Version> vs = subjects.get(subject);
-      return Optional.ofNullable(vs == null ? null : vs.get(version));
+      SubjectVersions vs = subjects.get(subject);
+      int at = vs == null ? -1 : vs.indexOf(version);
+      return at < 0 ? Optional.empty() : Optional.of(new Version(subject, version, vs.id(at), vs.deleted(at)));
     });
   }
 
   /** The highest version number a subject holds, deleted or not; 0 when none. */
   public int highestVersion(String subject) {
     return read(() -> {
-      TreeMap<Integer, Version> vs = subjects.get(subject);
-      return vs == null || vs.isEmpty() ? 0 : vs.lastKey();
+      SubjectVersions vs = subjects.get(subject);
+      return vs == null || vs.isEmpty() ? 0 : vs.version(vs.size() - 1);
     });
   }
 
@@ -153,9 +217,10 @@ public final class RegistryState {
     return read(() -> {
       List<Version> out = new ArrayList<>();
       for (String s : new TreeSet<>(subjects.keySet())) {
-        for (Version v : subjects.get(s).values()) {
-          if (v.id() == id && (includeDeleted || !v.deleted())) {
-            out.add(v);
+        SubjectVersions vs = subjects.get(s);
+        for (int i = 0; i < vs.size(); i++) {
+          if (vs.id(i) == id && (includeDeleted || !vs.deleted(i))) {
+            out.add(new Version(s, vs.version(i), id, vs.deleted(i)));
           }
         }
       }
@@ -167,13 +232,13 @@ public final class RegistryState {
   public List<Integer> referencedBy(String subject, int version) {
     return read(() -> {
       Set<Integer> out = new TreeSet<>();
-      for (TreeMap<Integer, Version> vs : subjects.values()) {
-        for (Version v : vs.values()) {
-          StoredSchema s = byId.get(v.id());
-          if (!v.deleted() && s != null) {
-            for (SchemaReference r : s.schema().references()) {
+      for (SubjectVersions vs : subjects.values()) {
+        for (int i = 0; i < vs.size(); i++) {
+          StoredSchema s = held.get(vs.id(i));
+          if (!vs.deleted(i) && s != null) {
+            for (SchemaReference r : s.references()) {
               if (r.subject().equals(subject) && r.version() == version) {
-                out.add(v.id());
+                out.add(s.id());
               }
             }
           }
@@ -212,27 +277,39 @@ public final class RegistryState {
    * {@link IllegalArgumentException} naming a reference that does not resolve.
    */
   public List<Dependency> dependencies(List<SchemaReference> references) {
-    return read(() -> {
-      LinkedHashSet<Dependency> out = new LinkedHashSet<>();
-      collect(references, out, 0);
-      return List.copyOf(out);
-    });
+    return read(() -> dependencies(references, referenceIds(references)));
   }
 
-  private void collect(List<SchemaReference> references, Set<Dependency> out, int depth) {
-    if (depth > 32) {
-      throw new IllegalArgumentException("references nest deeper than 32 levels");
-    }
+  /** The ids the subjects' versions named by {@code references} hold now. */
+  private List<Integer> referenceIds(List<SchemaReference> references) {
+    List<Integer> ids = new ArrayList<>(references.size());
     for (SchemaReference r : references) {
-      TreeMap<Integer, Version> vs = subjects.get(r.subject());
-      Version v = vs == null ? null : vs.get(r.version());
-      StoredSchema s = v == null ? null : everParsed.get(v.id());
-      if (s == null) {
+      SubjectVersions vs = subjects.get(r.subject());
+      int at = vs == null ? -1 : vs.indexOf(r.version());
+      if (at < 0 || everBound(vs.id(at)) == null) {
         throw new IllegalArgumentException(
             "reference " + r.name() + " to subject " + r.subject() + " version " + r.version() + " not found");
       }
-      collect(s.schema().references(), out, depth + 1);
-      out.add(new Dependency(r.name(), s.schema().type(), s.schema().canonical()));
+      ids.add(vs.id(at));
+    }
+    return ids;
+  }
+
+  private List<Dependency> dependencies(List<SchemaReference> references, List<Integer> ids) {
+    LinkedHashSet<Dependency> out = new LinkedHashSet<>();
+    collect(references, ids, out, 0);
+    return List.copyOf(out);
+  }
+
+  /** A referenced schema's own references resolve to the ids bound when it was registered. */
+  private void collect(List<SchemaReference> references, List<Integer> ids, Set<Dependency> out, int depth) {
+    if (depth > 32) {
+      throw new IllegalArgumentException("references nest deeper than 32 levels");
+    }
+    for (int i = 0; i < references.size(); i++) {
+      StoredSchema s = everBound(ids.get(i));
+      collect(s.references(), s.referenceIds(), out, depth + 1);
+      out.add(new Dependency(references.get(i).name(), s.type(), s.canonical()));
     }
   }
 
@@ -306,30 +383,34 @@ public final class RegistryState {
     if (event instanceof LogEvent.Registered r) {
       register(r);
     } else if (event instanceof LogEvent.VersionDeleted d) {
-      TreeMap<Integer, Version> vs = subjects.get(d.subject());
-      Version v = vs == null ? null : vs.get(d.version());
-      if (v != null) {
+      SubjectVersions vs = subjects.get(d.subject());
+      int at = vs == null ? -1 : vs.indexOf(d.version());
+      if (at >= 0) {
         if (d.permanent()) {
-          vs.remove(d.version());
-          release(v.id());
-          if (vs.isEmpty()) {
+          SubjectVersions left = vs.without(at, this::release);
+          if (left.isEmpty()) {
             subjects.remove(d.subject());
+          } else {
+            subjects.put(d.subject(), left);
           }
         } else {
-          vs.put(d.version(), new Version(v.subject(), v.version(), v.id(), true));
-          if (vs.values().stream().allMatch(Version::deleted)) {
+          SubjectVersions left = vs.softDeleted(at);
+          subjects.put(d.subject(), left);
+          if (!left.anyLive()) {
             forgetSettings(d.subject());
           }
         }
       }
     } else if (event instanceof LogEvent.SubjectDeleted d) {
-      TreeMap<Integer, Version> vs = subjects.get(d.subject());
+      SubjectVersions vs = subjects.get(d.subject());
       if (vs != null) {
         if (d.permanent()) {
           subjects.remove(d.subject());
-          vs.values().forEach(v -> release(v.id()));
+          for (int i = 0; i < vs.size(); i++) {
+            release(vs.id(i));
+          }
         } else {
-          vs.replaceAll((k, v) -> new Version(v.subject(), v.version(), v.id(), true));
+          subjects.put(d.subject(), vs.allSoftDeleted());
           forgetSettings(d.subject());
         }
       }
@@ -368,48 +449,79 @@ public final class RegistryState {
   }
 
   private void register(LogEvent.Registered r) {
-    StoredSchema stored = everParsed.get(r.id());
+    StoredSchema stored = everBound(r.id());
     if (stored == null) {
-      SchemaProvider provider = providers.get(r.type());
-      if (provider == null) {
-        log.warn("log holds a {} schema (id {}) and this node has no parser for it; skipped", r.type(), r.id());
+      stored = bind(r);
+      if (stored == null) {
         return;
       }
-      try {
-        ParsedSchema parsed = provider.parse(r.schema(), r.references(), dependencies(r.references()));
-        stored = new StoredSchema(r.id(), parsed);
-      } catch (InvalidSchemaException | IllegalArgumentException e) {
-        log.warn("log holds schema id {} that does not parse here: {}; skipped", r.id(), e.getMessage());
-        return;
-      }
-      everParsed.put(r.id(), stored);
-      idByKey.putIfAbsent(SchemaKey.of(stored.schema()), r.id());
     }
     maxId = Math.max(maxId, r.id());
-    TreeMap<Integer, Version> vs = subjects.computeIfAbsent(r.subject(), s -> new TreeMap<>());
-    Version previous = vs.put(r.version(), new Version(r.subject(), r.version(), r.id(), false));
-    liveReferences.merge(r.id(), 1, Integer::sum);
-    byId.put(r.id(), stored);
-    if (previous != null) {
-      release(previous.id());
-    }
+    SubjectVersions vs = subjects.getOrDefault(r.subject(), SubjectVersions.EMPTY);
+    int at = vs.indexOf(r.version());
+    int replacedId = at >= 0 ? vs.id(at) : 0;
+    hold(stored);
+    vs = vs.with(r.version(), r.id());
     // Registering a schema again after soft-deleting it removes the older soft-deleted versions holding it for good.
     // Done after the new version holds the id, so readers of the id never see it vanish in between.
-    vs.values().removeIf(v -> {
-      boolean superseded = v.deleted() && v.id() == r.id() && v.version() < r.version();
-      if (superseded) {
-        release(v.id());
-      }
-      return superseded;
-    });
+    vs = vs.withoutSoftDeletedBelow(r.version(), r.id(), this::release);
+    subjects.put(r.subject(), vs);
+    if (at >= 0) {
+      release(replacedId);
+    }
+  }
+
+  /**
+   * Binds a new id to the record's schema, parsed once here to check that it parses (a record this node cannot parse
+   * is skipped, as every node of the same version skips it) and then kept as text; null when skipped.
+   */
+  private StoredSchema bind(LogEvent.Registered r) {
+    SchemaProvider provider = providers.get(r.type());
+    if (provider == null) {
+      log.warn("log holds a {} schema (id {}) and this node has no parser for it; skipped", r.type(), r.id());
+      return null;
+    }
+    ParsedSchema p;
+    List<Integer> referenceIds;
+    try {
+      referenceIds = referenceIds(r.references());
+      p = provider.parse(r.schema(), r.references(), dependencies(r.references(), referenceIds));
+    } catch (InvalidSchemaException | IllegalArgumentException e) {
+      log.warn("log holds schema id {} that does not parse here: {}; skipped", r.id(), e.getMessage());
+      return null;
+    }
+    // The log's text is the canonical form already; keep that one string rather than the parser's copy of it.
+    String canonical = p.canonical().equals(r.schema()) ? r.schema() : p.canonical();
+    StoredSchema stored = new StoredSchema(r.id(), new SchemaKey(p.type(), canonical, p.references()), referenceIds);
+    byKey.putIfAbsent(stored.key(), stored);
+    recentlyParsed.put(r.id(), p);
+    return stored;
+  }
+
+  /** One more version holds {@code schema}. */
+  private void hold(StoredSchema schema) {
+    int id = schema.id();
+    if (held.putIfAbsent(id, schema) != null) {
+      sharedIds.merge(id, 2, (n, two) -> n + 1);
+    } else {
+      released.remove(id);
+    }
   }
 
   /** A version holding {@code id} is gone for good; the id stays readable while any other version holds it. */
   private void release(int id) {
-    Integer left = liveReferences.merge(id, -1, Integer::sum);
-    if (left == null || left <= 0) {
-      liveReferences.remove(id);
-      byId.remove(id);
+    Integer n = sharedIds.get(id);
+    if (n != null) {
+      if (n == 2) {
+        sharedIds.remove(id);
+      } else {
+        sharedIds.put(id, n - 1);
+      }
+      return;
+    }
+    StoredSchema s = held.remove(id);
+    if (s != null) {
+      released.put(id, s);
     }
   }
 }
