@@ -66,8 +66,8 @@ final class CheckConfigCommand implements Callable<Integer> {
     for (String heap : List.of(SluiceConfig.DATA_PLANE_HEAP, SluiceConfig.CONTROL_PLANE_HEAP)) {
       check(problems, () -> config.heap(heap));
     }
-    for (String size : List.of(SluiceConfig.REGISTRY_MAX_REQUEST, SluiceConfig.METRICS_MAX_REQUEST,
-        SluiceConfig.ALERTS_MAX_REQUEST, SluiceConfig.EXPORTER_MAX_REQUEST)) {
+    for (String size : List.of(SluiceConfig.REGISTRY_MAX_REQUEST, SluiceConfig.REGISTRY_SCHEMA_CACHE,
+        SluiceConfig.METRICS_MAX_REQUEST, SluiceConfig.ALERTS_MAX_REQUEST, SluiceConfig.EXPORTER_MAX_REQUEST)) {
       check(problems, () -> config.bytes(size));
     }
     check(problems, () -> config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));

@@ -248,6 +248,7 @@ final class ControlPlane implements AutoCloseable {
         .host(host)
         .port(config.port(SluiceConfig.REGISTRY_PORT))
         .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
+        .schemaCacheBytes(config.bytes(SluiceConfig.REGISTRY_SCHEMA_CACHE))
         .webConfig(web.of("registry"))
         .start();
   }

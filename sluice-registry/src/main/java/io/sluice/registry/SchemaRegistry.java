@@ -29,8 +29,11 @@ import java.util.Objects;
  * Any number of instances may share one topic: they agree on every id and version (see the module README).
  */
 public final class SchemaRegistry implements AutoCloseable {
-  /** Parsed schemas kept for compatibility checks: about 1,200 Avro records of 10 fields (estimated 13 KB each). */
-  public static final long DEFAULT_SCHEMA_CACHE_BYTES = 16L << 20;
+  /**
+   * Parsed schemas kept for compatibility checks: about 1,500 Avro records of 20 fields (estimated 22 KB each), so a
+   * FULL_TRANSITIVE subject of 1,000 such versions stays parsed.
+   */
+  public static final long DEFAULT_SCHEMA_CACHE_BYTES = 32L << 20;
 
   private final KafkaLogStore store;
   private final HttpServer server;
@@ -110,7 +113,7 @@ public final class SchemaRegistry implements AutoCloseable {
 
     /**
      * How much heap the parsed schemas kept for compatibility checks may take (estimated from their text), default
-     * 16 MiB. The registry keeps every schema as text; past this bound the least recently used parsed forms are
+     * 32 MiB. The registry keeps every schema as text; past this bound the least recently used parsed forms are
      * dropped and parsed again when a check needs them.
      */
     public Builder schemaCacheBytes(long schemaCacheBytes) {

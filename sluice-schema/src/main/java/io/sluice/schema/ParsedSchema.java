@@ -3,8 +3,8 @@ package io.sluice.schema;
 import java.util.List;
 
 /**
- * A schema its format's parser accepted. Implementations are immutable: the registry parses each stored schema once
- * and keeps the result for every later compatibility check.
+ * A schema its format's parser accepted. Implementations are immutable, so the registry can share the parsed forms it
+ * keeps for compatibility checks between threads.
  */
 public interface ParsedSchema {
   SchemaType type();

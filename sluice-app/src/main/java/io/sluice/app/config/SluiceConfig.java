@@ -65,6 +65,11 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String UI_METRICS_HTTP_CONFIG_FILE = "ui.metrics.http.config.file";
   public static final String UI_ALERTS_HTTP_CONFIG_FILE = "ui.alerts.http.config.file";
   public static final String REGISTRY_MAX_REQUEST = "registry.max.request.bytes";
+  /**
+   * Heap the registry's parsed schemas may take (estimated from their text): it keeps every schema as text and the
+   * most recently used parsed forms for compatibility checks, parsing the others again when a check needs them.
+   */
+  public static final String REGISTRY_SCHEMA_CACHE = "registry.schema.cache.bytes";
   public static final String METRICS_MAX_REQUEST = "metrics.max.request.bytes";
   public static final String ALERTS_MAX_REQUEST = "alerts.max.request.bytes";
   public static final String EXPORTER_MAX_REQUEST = "exporter.max.request.bytes";
@@ -117,9 +122,9 @@ public record SluiceConfig(Map<String, String> values) {
   /** Every other key Sluice reads, besides {@code <component>.web.config.file} and {@code .web.roles.file}. */
   public static final List<String> KEYS = List.of(DATA_DIR, HOST, KAFKA_BOOTSTRAP, KAFKA_PORT, KAFKA_NODE_ID,
       KAFKA_VOTERS, KAFKA_CLUSTER_ID, CONNECT_PORT, CONNECT_GROUP, PLUGIN_PATH, REGISTRY_PORT, REGISTRY_TOPIC,
-      REGISTRY_MAX_REQUEST, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION, METRICS_MAX_REQUEST,
-      METRICS_QUERY_MAX_SAMPLES, ALERTS_PORT, ALERTS_CONFIG, ALERTS_STATE_TOPIC, ALERTS_MAX_REQUEST, EXPORTER_PORT,
-      EXPORTER_MAX_REQUEST, UI_PORT, UI_METRICS_URL, UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE,
+      REGISTRY_MAX_REQUEST, REGISTRY_SCHEMA_CACHE, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION,
+      METRICS_MAX_REQUEST, METRICS_QUERY_MAX_SAMPLES, ALERTS_PORT, ALERTS_CONFIG, ALERTS_STATE_TOPIC,
+      ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, UI_PORT, UI_METRICS_URL, UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE,
       UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE, WEB_ROLES_FILE, CLUSTER_TOPIC, DATA_PLANE_HEAP,
       DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP, CONTROL_PLANE_JAVA_OPTIONS);
 
@@ -150,6 +155,8 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(CONTROL_PLANE_JAVA_OPTIONS, "-XX:+UseSerialGC"),
       // One request must not fill the heap the broker and Connect share; each API's largest real request fits.
       Map.entry(REGISTRY_MAX_REQUEST, "8MiB"),
+      // About 1,500 parsed Avro records of 20 fields: a FULL_TRANSITIVE subject of 1,000 such versions stays parsed.
+      Map.entry(REGISTRY_SCHEMA_CACHE, "32MiB"),
       Map.entry(METRICS_MAX_REQUEST, "10MiB"),
       Map.entry(ALERTS_MAX_REQUEST, "4MiB"),
       Map.entry(EXPORTER_MAX_REQUEST, "64KiB"));
