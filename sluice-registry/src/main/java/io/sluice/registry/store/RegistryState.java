@@ -472,8 +472,9 @@ public final class RegistryState {
   }
 
   /**
-   * Binds a new id to the record's schema, parsed once here to check that it parses (a record this node cannot parse
-   * is skipped, as every node of the same version skips it) and then kept as text; null when skipped.
+   * Binds a new id to the record's schema, parsed here to check that it parses (a record this node cannot parse is
+   * skipped, as every node of the same version skips it) and then kept as text only; null when skipped. The parsed form
+   * is not cached here: a replay would only churn the cache, and a check needing it parses it again in microseconds.
    */
   private StoredSchema bind(LogEvent.Registered r) {
     SchemaProvider provider = providers.get(r.type());
@@ -494,7 +495,6 @@ public final class RegistryState {
     String canonical = p.canonical().equals(r.schema()) ? r.schema() : p.canonical();
     StoredSchema stored = new StoredSchema(r.id(), new SchemaKey(p.type(), canonical, p.references()), referenceIds);
     byKey.putIfAbsent(stored.key(), stored);
-    recentlyParsed.put(r.id(), p);
     return stored;
   }
 
