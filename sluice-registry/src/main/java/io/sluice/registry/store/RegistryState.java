@@ -474,7 +474,7 @@ public final class RegistryState {
   /**
    * Binds a new id to the record's schema, parsed here to check that it parses (a record this node cannot parse is
    * skipped, as every node of the same version skips it) and then kept as text only; null when skipped. The parsed form
-   * is not cached here: a replay would only churn the cache, and a check needing it parses it again in microseconds.
+   * is not cached here: a replay would only churn the cache, and a check that needs it parses it again.
    */
   private StoredSchema bind(LogEvent.Registered r) {
     SchemaProvider provider = providers.get(r.type());
@@ -491,9 +491,7 @@ public final class RegistryState {
       log.warn("log holds schema id {} that does not parse here: {}; skipped", r.id(), e.getMessage());
       return null;
     }
-    // The log's text is the canonical form already; keep that one string rather than the parser's copy of it.
-    String canonical = p.canonical().equals(r.schema()) ? r.schema() : p.canonical();
-    StoredSchema stored = new StoredSchema(r.id(), new SchemaKey(p.type(), canonical, p.references()), referenceIds);
+    StoredSchema stored = new StoredSchema(r.id(), SchemaKey.of(p), referenceIds);
     byKey.putIfAbsent(stored.key(), stored);
     return stored;
   }
