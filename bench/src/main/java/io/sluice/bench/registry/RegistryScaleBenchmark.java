@@ -72,8 +72,8 @@ public final class RegistryScaleBenchmark {
         System.out.printf(Locale.ROOT, "| registry holding %,d subjects x %,d versions (%,d schemas) | registered in "
             + "%.1f s (%,.0f/s, 16 threads); retained heap %.1f MB (%.0f bytes per version; after a replay %.1f MB); "
             + "a new node replays the log to ready in %.2f s; GET /schemas/ids/{id} %,.0f req/s, "
-            + "GET /subjects/{s}/versions/{v} %,.0f req/s (16 threads) | the same lookups on a registry of 100 schemas, "
-            + "same run: %,.0f req/s, %,.0f req/s | lookups %.2fx, %.2fx of the small registry's |%n",
+            + "GET /subjects/{s}/versions/{v} %,.0f req/s (16 threads) | the same lookups on a registry of 100 "
+            + "schemas, same run: %,.0f req/s, %,.0f req/s | lookups %.2fx, %.2fx of the small registry's |%n",
             subjects, versions, total, registerSeconds, total / registerSeconds, (after - before) / 1e6,
             (after - before) / (double) total, (afterReplay - before2) / 1e6, replaySeconds, bigLookups,
             bigVersionLookups, smallLookups, smallVersionLookups, bigLookups / smallLookups,
