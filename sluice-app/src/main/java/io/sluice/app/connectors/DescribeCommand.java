@@ -3,6 +3,7 @@ package io.sluice.app.connectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
+import io.sluice.ops.offsets.TaskFailure;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -23,6 +24,8 @@ final class DescribeCommand extends ConnectorsBase {
     JsonNode status = connect().status(name);
     Optional<JsonNode> offsets = connect().offsets(name);
     List<String> topics = connect().topics(name);
+    List<TaskFailure> failures = TaskFailure.fromStatus(status);
+    JsonNode list = offsets.map(x -> x.path("offsets")).orElse(JSON.nullNode());
     ObjectNode masked = JSON.createObjectNode();
     TreeMap<String, String> sorted = new TreeMap<>();
     config.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
@@ -36,6 +39,7 @@ final class DescribeCommand extends ConnectorsBase {
       o.set("status", status);
       o.set("offsets", offsets.map(x -> x.path("offsets")).orElse(JSON.nullNode()));
       o.set("topics", JSON.valueToTree(topics));
+      o.set("failures", JSON.valueToTree(failures.stream().map(f -> failureJson(f, status, list)).toList()));
       printJson(o);
       return ConnectorsCommand.OK;
     }
@@ -52,14 +56,19 @@ final class DescribeCommand extends ConnectorsBase {
       out.println("  (none)");
     } else {
       TextTable t = new TextTable("ID", "STATE", "WORKER", "ERROR").indent("  ");
+      // The root cause: the outermost exception of a failed sink task only says the task is being killed.
       status.path("tasks").forEach(task -> t.row(task.path("id").asInt(), task.path("state").asText(),
-          task.path("worker_id").asText(), task.has("trace") ? TextTable.shorten(firstLine(task.path("trace")
-              .asText()), 100) : null));
+          task.path("worker_id").asText(), task.has("trace") ? TextTable.shorten(TaskFailure.of(task.path("id")
+              .asInt(), task.path("trace").asText()).rootCause(), 100) : null));
       t.print(out);
+    }
+    for (TaskFailure f : failures) {
+      out.println();
+      out.println("Task " + f.task() + " failed: " + f.rootCause());
+      failingRecord(f, status, list);
     }
     out.println();
     out.println("Offsets:");
-    JsonNode list = offsets.map(x -> x.path("offsets")).orElse(JSON.nullNode());
     if (list.isEmpty()) {
       out.println(offsets.isPresent() ? "  (none committed yet)" : "  (this Connect has no offsets API)");
     } else {
@@ -73,6 +82,61 @@ final class DescribeCommand extends ConnectorsBase {
     masked.fields().forEachRemaining(e -> t.row(e.getKey(), e.getValue().asText()));
     t.print(out);
     return ConnectorsCommand.OK;
+  }
+
+  /**
+   * Where the failed task's record is: as its trace names it, or for a sink whose trace names none (Debezium's JDBC
+   * sink among them), its committed position, where the task starts again: the record it failed on, or the first
+   * of the batch that held it.
+   */
+  private void failingRecord(TaskFailure f, JsonNode status, JsonNode offsets) {
+    if (f.record() != null) {
+      out.println("  on the record at " + f.record() + " (as its trace says)");
+      if (isSink(status)) {
+        out.println("  skip it: sluice offsets skip " + name + " --topic " + f.record().topic() + " --partition "
+            + f.record().partition() + " --offset " + f.record().offset() + " [--to-dlq]");
+      }
+      return;
+    }
+    if (!isSink(status) || offsets.isEmpty()) {
+      return;
+    }
+    out.println("  its trace names no record; the sink starts again at its committed position (the record it failed"
+        + " on, or the first of the batch that held it):");
+    offsets.forEach(p -> out.println("    " + p.path("partition").path("kafka_topic").asText() + " partition "
+        + p.path("partition").path("kafka_partition").asInt() + " offset " + p.path("offset").path("kafka_offset")
+        .asLong()));
+    if (offsets.size() == 1) {
+      JsonNode p = offsets.get(0);
+      out.println("  skip it: sluice offsets skip " + name + " --topic " + p.path("partition").path("kafka_topic")
+          .asText() + " --partition " + p.path("partition").path("kafka_partition").asInt() + " --offset "
+          + p.path("offset").path("kafka_offset").asLong() + " [--to-dlq]");
+    }
+  }
+
+  private static ObjectNode failureJson(TaskFailure f, JsonNode status, JsonNode offsets) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("task", f.task());
+    o.put("root_cause", f.rootCause());
+    o.put("root_cause_class", f.rootCauseClass());
+    if (f.record() != null) {
+      o.set("record", JSON.valueToTree(f.record()));
+      o.put("record_from", "trace");
+    } else if (isSink(status) && offsets.size() == 1) {
+      JsonNode p = offsets.get(0);
+      o.putObject("record").put("topic", p.path("partition").path("kafka_topic").asText())
+          .put("partition", p.path("partition").path("kafka_partition").asInt())
+          .put("offset", p.path("offset").path("kafka_offset").asLong());
+      o.put("record_from", "committed position");
+    } else {
+      o.putNull("record");
+      o.putNull("record_from");
+    }
+    return o;
+  }
+
+  private static boolean isSink(JsonNode status) {
+    return "sink".equals(status.path("type").asText());
   }
 
   private static String firstLine(String trace) {
