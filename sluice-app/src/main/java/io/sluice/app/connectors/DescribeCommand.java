@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
 import io.sluice.ops.offsets.TaskFailure;
+import io.sluice.ops.offsets.TopicOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -87,30 +88,30 @@ final class DescribeCommand extends ConnectorsBase {
   /**
    * Where the failed task's record is: as its trace names it, or for a sink whose trace names none (Debezium's JDBC
    * sink among them), its committed position, where the task starts again: the record it failed on, or the first
-   * of the batch that held it.
+   * of the batch that held it; of several partitions, the one whose topic is the table the trace names.
    */
   private void failingRecord(TaskFailure f, JsonNode status, JsonNode offsets) {
-    if (f.record() != null) {
-      out.println("  on the record at " + f.record() + " (as its trace says)");
-      if (isSink(status)) {
-        out.println("  skip it: sluice offsets skip " + name + " --topic " + f.record().topic() + " --partition "
-            + f.record().partition() + " --offset " + f.record().offset() + " [--to-dlq]");
+    if (!isSink(status)) {
+      if (f.record() != null) {
+        out.println("  on the record at " + f.record() + " (as its trace says)");
       }
       return;
     }
-    if (!isSink(status) || offsets.isEmpty()) {
-      return;
+    TopicOffset at = f.amongCommitted(committed(offsets));
+    if (f.record() != null) {
+      out.println("  on the record at " + f.record() + " (as its trace says)");
+    } else if (!offsets.isEmpty()) {
+      out.println("  its trace names no record; the sink starts again at its committed position (the record it failed"
+          + " on, or the first of the batch that held it)" + (at == null ? ", one of:" : ":"));
+      if (at == null) {
+        committed(offsets).forEach(o -> out.println("    " + o));
+      } else {
+        out.println("    " + at + (f.table() == null ? "" : "   (table " + f.table() + ")"));
+      }
     }
-    out.println("  its trace names no record; the sink starts again at its committed position (the record it failed"
-        + " on, or the first of the batch that held it):");
-    offsets.forEach(p -> out.println("    " + p.path("partition").path("kafka_topic").asText() + " partition "
-        + p.path("partition").path("kafka_partition").asInt() + " offset " + p.path("offset").path("kafka_offset")
-        .asLong()));
-    if (offsets.size() == 1) {
-      JsonNode p = offsets.get(0);
-      out.println("  skip it: sluice offsets skip " + name + " --topic " + p.path("partition").path("kafka_topic")
-          .asText() + " --partition " + p.path("partition").path("kafka_partition").asInt() + " --offset "
-          + p.path("offset").path("kafka_offset").asLong() + " [--to-dlq]");
+    if (at != null) {
+      out.println("  skip it: sluice offsets skip " + name + " --topic " + at.topic() + " --partition "
+          + at.partition() + " --offset " + at.offset() + " [--to-dlq]");
     }
   }
 
@@ -119,20 +120,19 @@ final class DescribeCommand extends ConnectorsBase {
     o.put("task", f.task());
     o.put("root_cause", f.rootCause());
     o.put("root_cause_class", f.rootCauseClass());
-    if (f.record() != null) {
-      o.set("record", JSON.valueToTree(f.record()));
-      o.put("record_from", "trace");
-    } else if (isSink(status) && offsets.size() == 1) {
-      JsonNode p = offsets.get(0);
-      o.putObject("record").put("topic", p.path("partition").path("kafka_topic").asText())
-          .put("partition", p.path("partition").path("kafka_partition").asInt())
-          .put("offset", p.path("offset").path("kafka_offset").asLong());
-      o.put("record_from", "committed position");
-    } else {
-      o.putNull("record");
-      o.putNull("record_from");
-    }
+    o.put("table", f.table());
+    TopicOffset at = isSink(status) ? f.amongCommitted(committed(offsets)) : f.record();
+    o.set("record", at == null ? JSON.nullNode() : JSON.valueToTree(at));
+    o.put("record_from", at == null ? null : f.record() != null ? "trace" : "committed position");
     return o;
+  }
+
+  /** A sink's committed offsets, as {@code GET /connectors/{name}/offsets} gives them. */
+  private static List<TopicOffset> committed(JsonNode offsets) {
+    List<TopicOffset> out = new java.util.ArrayList<>();
+    offsets.forEach(p -> out.add(new TopicOffset(p.path("partition").path("kafka_topic").asText(),
+        p.path("partition").path("kafka_partition").asInt(), p.path("offset").path("kafka_offset").asLong())));
+    return out;
   }
 
   private static boolean isSink(JsonNode status) {

@@ -42,12 +42,23 @@ final class Printing {
           .append('\n');
       sb.append(table(List.of("field", "value"), pos.fields().stream().map(f -> List.of(f.name(), f.shown())).toList()));
     }
+    boolean sink = p.database().startsWith("sink");
+    List<io.sluice.ops.offsets.TopicOffset> committed = sink ? p.positions().stream()
+        .map(pos -> new io.sluice.ops.offsets.TopicOffset(pos.partition().path("kafka_topic").asText(),
+            pos.partition().path("kafka_partition").asInt(), pos.offset().path("kafka_offset").asLong())).toList()
+        : List.of();
     for (TaskFailure f : p.failures()) {
       sb.append("task ").append(f.task()).append(" FAILED: ").append(f.rootCause()).append('\n');
-      sb.append(f.record() != null ? "  the trace names the record: " + f.record() + "\n"
-          : p.database().startsWith("sink") ? "  its trace names no record: the sink starts again at its committed"
-              + " offsets above, the first of them the record it failed on or the first of the batch holding it\n"
-              : "");
+      var at = sink ? f.amongCommitted(committed) : f.record();
+      if (f.record() != null) {
+        sb.append("  the trace names the record: ").append(f.record()).append('\n');
+      } else if (at != null) {
+        sb.append("  its trace names no record; the sink starts again at ").append(at).append(", the record it"
+            + " failed on or the first of the batch that held it\n");
+      } else if (sink) {
+        sb.append("  its trace names no record; the sink starts again at its committed offsets above, one of them"
+            + " the record it failed on or the first of the batch that held it\n");
+      }
     }
     return sb.toString();
   }

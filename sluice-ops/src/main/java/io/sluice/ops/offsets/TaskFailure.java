@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * originalKafkaPartition=0, originalKafkaOffset=5}) and the plain {@code topic=t, partition=0, offset=5} of many
  * connectors' messages. The Debezium JDBC sink (3.6) names none: its trace ends in the database's refusal
  * ({@code BatchUpdateException}, {@code PSQLException}: the constraint and the failing row's values), so for it the
- * record stays null and the sink's committed position, where the task starts again, is what points at it.
+ * record stays null and the sink's committed position, where the task starts again, is what points at it. Which of a
+ * sink's partitions that is, the trace says by the table it names ("Failed to flush records for table 'orders'",
+ * PostgreSQL's {@code relation "orders"}): {@link #amongCommitted}.
  *
  * @param task the task's id
  * @param rootCause the deepest {@code Caused by:} line of the trace (the first line when there is none)
@@ -34,6 +36,9 @@ public record TaskFailure(int task, String rootCause, String rootCauseClass, Top
       Pattern.CASE_INSENSITIVE);
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)+");
   private static final String CAUSED_BY = "Caused by: ";
+  /** The table Debezium's JDBC sink failed to write, or the relation PostgreSQL refused a row of. */
+  private static final Pattern TABLE = Pattern.compile(
+      "records for table '([^']+)'|new row for relation \"([^\"]+)\"|relation \"([^\"]+)\" violates");
 
   /** Reads one task's trace. */
   public static TaskFailure of(int task, String trace) {
@@ -72,6 +77,43 @@ public record TaskFailure(int task, String rootCause, String rootCauseClass, Top
       }
     }
     return out;
+  }
+
+  /** The table the trace names as the one the sink could not write to, or null. */
+  public String table() {
+    Matcher m = TABLE.matcher(trace);
+    if (!m.find()) {
+      return null;
+    }
+    for (int g = 1; g <= m.groupCount(); g++) {
+      if (m.group(g) != null) {
+        return m.group(g);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The record a failed sink task stopped at, among its committed positions (one per partition), when the trace names
+   * none: the one position there is, or the one whose topic is the table the trace names (the topic itself, its last
+   * dotted part, or its name with dots and dashes as underscores, as sinks name tables after topics). Null when that
+   * does not single out one partition. It is the record the task failed on, or the first of the batch that held it.
+   */
+  public TopicOffset amongCommitted(List<TopicOffset> committed) {
+    if (record != null) {
+      return record;
+    }
+    if (committed.size() == 1) {
+      return committed.get(0);
+    }
+    String table = table();
+    if (table == null) {
+      return null;
+    }
+    String bare = table.substring(table.lastIndexOf('.') + 1);
+    List<TopicOffset> matching = committed.stream().filter(o -> o.topic().equals(table)
+        || o.topic().endsWith("." + bare) || o.topic().replaceAll("[.-]", "_").equals(table.replace('.', '_'))).toList();
+    return matching.size() == 1 ? matching.get(0) : null;
   }
 
   /** The root cause's message without its exception class. */

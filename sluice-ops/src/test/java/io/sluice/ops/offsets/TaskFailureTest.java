@@ -3,6 +3,7 @@ package io.sluice.ops.offsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The root cause and the named record of task traces in the shapes Kafka Connect and sink connectors write. */
@@ -64,5 +65,12 @@ class TaskFailureTest {
     assertEquals("org.postgresql.util.PSQLException", f.rootCauseClass());
     assertEquals("ERROR: new row for relation \"orders\" violates check constraint \"orders_qty_not_negative\"",
         f.rootCauseMessage());
+    assertEquals("orders", f.table());
+    // Of a sink's committed positions, the one of the topic its table is named after.
+    assertEquals(new TopicOffset("demo.public.orders", 0, 5120), f.amongCommitted(List.of(
+        new TopicOffset("demo.public.customers", 0, 900), new TopicOffset("demo.public.orders", 0, 5120),
+        new TopicOffset("demo.public.order_lines", 0, 7000))));
+    assertEquals(new TopicOffset("shop_orders", 0, 7), f.amongCommitted(List.of(new TopicOffset("shop_orders", 0, 7))));
+    assertNull(f.amongCommitted(List.of(new TopicOffset("a", 0, 1), new TopicOffset("b", 0, 2))));
   }
 }
