@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -143,7 +144,9 @@ class DemoFaultIT {
     }
   }
 
+  /** Four faults in turn on one demo: each waits for alerts to fire and resolve, so past the default 5 minutes. */
   @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void sinkDownReachesTheWebhookAndRecovers() throws Exception {
     ConnectRestClient connect = new ConnectRestClient(connectUrl);
     List<String> demoArgs = new ArrayList<>(List.of(with("demo", "--rate", "50", "--source-port", "" + freePort(),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
 import io.sluice.ops.offsets.TaskFailure;
 import io.sluice.ops.offsets.TopicOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -91,16 +92,14 @@ final class DescribeCommand extends ConnectorsBase {
    * of the batch that held it; of several partitions, the one whose topic is the table the trace names.
    */
   private void failingRecord(TaskFailure f, JsonNode status, JsonNode offsets) {
+    if (f.record() != null) {
+      out.println("  on the record at " + f.record() + " (as its trace says)");
+    }
     if (!isSink(status)) {
-      if (f.record() != null) {
-        out.println("  on the record at " + f.record() + " (as its trace says)");
-      }
       return;
     }
     TopicOffset at = f.amongCommitted(committed(offsets));
-    if (f.record() != null) {
-      out.println("  on the record at " + f.record() + " (as its trace says)");
-    } else if (!offsets.isEmpty()) {
+    if (f.record() == null && !offsets.isEmpty()) {
       out.println("  its trace names no record; the sink starts again at its committed position (the record it failed"
           + " on, or the first of the batch that held it)" + (at == null ? ", one of:" : ":"));
       if (at == null) {
@@ -129,7 +128,7 @@ final class DescribeCommand extends ConnectorsBase {
 
   /** A sink's committed offsets, as {@code GET /connectors/{name}/offsets} gives them. */
   private static List<TopicOffset> committed(JsonNode offsets) {
-    List<TopicOffset> out = new java.util.ArrayList<>();
+    List<TopicOffset> out = new ArrayList<>();
     offsets.forEach(p -> out.add(new TopicOffset(p.path("partition").path("kafka_topic").asText(),
         p.path("partition").path("kafka_partition").asInt(), p.path("offset").path("kafka_offset").asLong())));
     return out;

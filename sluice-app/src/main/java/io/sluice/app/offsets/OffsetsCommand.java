@@ -1,5 +1,6 @@
 package io.sluice.app.offsets;
 
+import io.sluice.ops.offsets.TopicOffset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -141,9 +142,9 @@ public final class OffsetsCommand implements Runnable {
         output.print(change, () -> Printing.change(change));
         return 0;
       }
-      io.sluice.ops.offsets.TopicOffset at;
+      TopicOffset at;
       try {
-        at = new io.sluice.ops.offsets.TopicOffset(record.topic, record.partition, record.offset);
+        at = new TopicOffset(record.topic, record.partition, record.offset);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

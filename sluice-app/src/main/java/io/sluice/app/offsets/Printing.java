@@ -5,8 +5,10 @@ import io.sluice.ops.offsets.Field;
 import io.sluice.ops.offsets.OffsetSurgery;
 import io.sluice.ops.offsets.RestoreEstimate;
 import io.sluice.ops.offsets.TaskFailure;
+import io.sluice.ops.offsets.TopicOffset;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,8 +45,8 @@ final class Printing {
       sb.append(table(List.of("field", "value"), pos.fields().stream().map(f -> List.of(f.name(), f.shown())).toList()));
     }
     boolean sink = p.database().startsWith("sink");
-    List<io.sluice.ops.offsets.TopicOffset> committed = sink ? p.positions().stream()
-        .map(pos -> new io.sluice.ops.offsets.TopicOffset(pos.partition().path("kafka_topic").asText(),
+    List<TopicOffset> committed = sink ? p.positions().stream()
+        .map(pos -> new TopicOffset(pos.partition().path("kafka_topic").asText(),
             pos.partition().path("kafka_partition").asInt(), pos.offset().path("kafka_offset").asLong())).toList()
         : List.of();
     for (TaskFailure f : p.failures()) {
@@ -121,7 +123,7 @@ final class Printing {
       sb.append("written through ").append(s.writtenThrough()).append(", read back and verified; ")
           .append(s.connector()).append(" resumed\n");
     }
-    Map<String, Long> before = new java.util.LinkedHashMap<>();
+    Map<String, Long> before = new LinkedHashMap<>();
     s.before().forEach(o -> before.put(o.topic() + " " + o.partition(), o.offset()));
     List<List<String>> rows = new ArrayList<>();
     for (var o : s.after()) {

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -314,7 +315,7 @@ final class SinkSkip {
   private static List<TopicOffset> list(Map<TopicPartition, Long> offsets) {
     return offsets.entrySet().stream()
         .map(e -> new TopicOffset(e.getKey().topic(), e.getKey().partition(), e.getValue()))
-        .sorted(java.util.Comparator.comparing(TopicOffset::topic).thenComparingInt(TopicOffset::partition))
+        .sorted(Comparator.comparing(TopicOffset::topic).thenComparingInt(TopicOffset::partition))
         .toList();
   }
 
