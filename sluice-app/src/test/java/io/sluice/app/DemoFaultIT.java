@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * back. {@code fault lag} pauses the sink: ConnectConnectorDown reaches the webhook while its pipeline's
  * ConnectLowThroughput is held back by the bundled inhibition rules; {@code fault poison} puts a record the sink
  * cannot read on its topic: it lands in the sink's dead letter queue and CdcCompletenessRisk fires, the sink running
- * on. Then nothing was lost ({@code demo --check}).
+ * on; {@code fault poison --no-dlq} makes a change the copy's SQL refuses: the sink fails, {@code connectors describe}
+ * says on which record, and {@code ./sluice offsets skip … --to-dlq} moves it past that record and keeps the record in
+ * its dead letter queue. Then nothing was lost ({@code demo --check}).
  */
 class DemoFaultIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -141,7 +144,9 @@ class DemoFaultIT {
     }
   }
 
+  /** Four faults in turn on one demo: each waits for alerts to fire and resolve, so past the default 5 minutes. */
   @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void sinkDownReachesTheWebhookAndRecovers() throws Exception {
     ConnectRestClient connect = new ConnectRestClient(connectUrl);
     List<String> demoArgs = new ArrayList<>(List.of(with("demo", "--rate", "50", "--source-port", "" + freePort(),
@@ -214,6 +219,37 @@ class DemoFaultIT {
           () -> notifiedSince(beforePoison, "CdcCompletenessRisk", "demo-shop-sink", "firing"), Boolean::booleanValue);
       assertEquals("RUNNING", connect.status("demo-shop-sink").path("tasks").path(0).path("state").asText());
 
+      // A change the copy's own SQL refuses: no dead letter queue catches it, so the sink fails and stays failed
+      // until the operator skips that one record. describe says where; the skip keeps it in the DLQ.
+      Run refused = PackagedSluice.run(dir, with("demo", "fault", "poison", "--no-dlq"));
+      assertEquals(0, refused.exit(), refused::toString);
+      assertEquals("FAILED", connect.status("demo-shop-sink").path("tasks").path(0).path("state").asText());
+      Run described = PackagedSluice.run(dir, with("connectors", "describe", "demo-shop-sink", "-o", "json"));
+      assertEquals(0, described.exit(), described::toString);
+      JsonNode failure = described.json().path("failures").path(0);
+      assertTrue(failure.path("root_cause").asText().contains("orders_known_status"), described::toString);
+      JsonNode record = failure.path("record");
+      assertEquals("demo.public.orders", record.path("topic").asText(), described::toString);
+      long offset = record.path("offset").asLong();
+      assertTrue(refused.out().contains("--partition 0 --offset " + offset + " --to-dlq"), refused::toString);
+      Run skip = PackagedSluice.run(dir, with("offsets", "skip", "demo-shop-sink", "--topic", "demo.public.orders",
+          "--partition", "0", "--offset", String.valueOf(offset), "--to-dlq"));
+      assertEquals(0, skip.exit(), skip::toString);
+      assertTrue(skip.out().contains("kept in:   demo-shop-sink.dlq"), skip::toString);
+      Eventually.await("the sink's task running again after the skip", WAIT,
+          () -> connect.status("demo-shop-sink").path("tasks").path(0).path("state").asText(), "RUNNING"::equals);
+      JsonNode kept = PackagedSluice.run(dir, with("dlq", "inspect", "demo-shop-sink.dlq", "--from-beginning", "-o",
+          "json")).json().path("records");
+      boolean skippedKept = false;
+      for (JsonNode r : kept) {
+        skippedKept |= r.path("error").path("offset").asLong() == offset
+            && r.path("error").path("exceptionMessage").asText().startsWith("Skipped by an operator");
+      }
+      assertTrue(skippedKept, kept::toString);
+      assertTrue(Files.readString(dir.resolve("data").resolve("audit.log")).contains(" cli offsets skip demo-shop-sink "
+          + "user="), "the skip is audited");
+
+      // Nothing from the shop was lost to either poison: the change after the skipped one set the row as the shop has it.
       Run check = PackagedSluice.run(dir, with("demo", "--check", "--timeout", "150"));
       assertEquals(0, check.exit(), check::toString);
 

@@ -179,7 +179,8 @@ public final class DemoCommand implements Callable<Integer> {
             + "source_record_poll_total)",
         "  alerts             " + cluster.alertsUrl() + "/#/alerts",
         "  compare            ./sluice demo --check   (holds the load, waits for the sink, reconciles)",
-        "  rehearse a fault   ./sluice demo fault sink-down|lag|poison, then ./sluice demo fault recover",
+        "  rehearse a fault   ./sluice demo fault sink-down|lag|poison, then ./sluice demo fault recover;",
+        "                     ./sluice demo fault poison --no-dlq, then ./sluice offsets skip (the fault says how)",
         "  stop               Ctrl-C, or ./sluice demo stop", "");
     out.print(guide);
     out.flush();
@@ -192,7 +193,7 @@ public final class DemoCommand implements Callable<Integer> {
         String kind = Files.readString(fault).trim();
         String said;
         try {
-          said = applyFault(kind, dbs, connect, bootstrap);
+          said = applyFault(kind, dbs, connect, bootstrap, dir);
         } catch (IOException | RuntimeException e) {
           said = "could not apply " + kind + ": " + e.getMessage();
         }
@@ -213,9 +214,19 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Applies a fault the demo owns the means of; returns what happens next and how to recover. */
-  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect, KafkaCluster bootstrap)
-      throws IOException {
+  private static String applyFault(String kind, ShopDatabases dbs, ConnectRestClient connect, KafkaCluster bootstrap,
+      Path dir) throws IOException {
     return switch (kind) {
+      case "poison --no-dlq" -> {
+        try {
+          yield new ConstraintPoison(dbs, connect, bootstrap, dir).apply();
+        } catch (SQLException e) {
+          throw new IOException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
       case "poison" -> {
         try {
           poisonRecord(bootstrap);
@@ -228,7 +239,7 @@ public final class DemoCommand implements Callable<Integer> {
             + "ConnectDlqVolumeSpike (on a spike) fire for it. Look: ./sluice dlq inspect " + SINK + ".dlq. Recover: "
             + "nothing from the shop was lost; a record whose cause is fixed goes back with ./sluice dlq replay "
             + SINK + ".dlq (this one would fail again: leave it). A sink without a dead letter queue would fail its "
-            + "task instead (ConnectConnectorDown).";
+            + "task instead (ConnectConnectorDown): ./sluice demo fault poison --no-dlq rehearses that.";
       }
       case "sink-down" -> {
         dbs.stopSink();
@@ -414,17 +425,27 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Command(name = "fault", mixinStandardHelpOptions = true,
       description = "Rehearse a fault on the running demo: sink-down (the copy's database stops), lag (the sink "
-          + "pauses while the load goes on); recover undoes either.")
+          + "pauses while the load goes on), poison (a record the sink cannot read, kept in its dead letter queue); "
+          + "recover undoes these. poison --no-dlq: a change the copy's SQL refuses, which no dead letter queue "
+          + "catches: the sink fails until the record is skipped with sluice offsets skip.")
   static final class Fault implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
 
     @CommandLine.Parameters(index = "0", paramLabel = "sink-down|lag|poison|recover")
     String kind;
 
+    @Option(names = "--no-dlq", description = "with poison: a change the copy refuses, which fails the sink as one "
+        + "without a dead letter queue fails")
+    boolean noDlq;
+
     @Override
     public Integer call() throws Exception {
       if (!List.of("sink-down", "lag", "poison", "recover").contains(kind)) {
         System.err.println("error: unknown fault '" + kind + "' (sink-down, lag, poison, recover)");
+        return 2;
+      }
+      if (noDlq && !kind.equals("poison")) {
+        System.err.println("error: --no-dlq goes with poison only");
         return 2;
       }
       Path dir = cluster.dataDir().resolve("demo");
@@ -433,13 +454,15 @@ public final class DemoCommand implements Callable<Integer> {
         return 1;
       }
 
+      String applied = noDlq ? kind + " --no-dlq" : kind;
       Path done = dir.resolve("fault-done");
       Files.deleteIfExists(done);
-      Files.writeString(dir.resolve("fault"), kind);
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      Files.writeString(dir.resolve("fault"), applied);
+      // poison --no-dlq waits for the sink to catch up and then to fail, up to a minute each.
+      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
       while (!Files.exists(done)) {
         if (System.nanoTime() > deadline) {
-          System.err.println("error: the demo did not apply the fault within 90 s");
+          System.err.println("error: the demo did not apply the fault within 180 s");
           return 1;
         }
         Thread.sleep(200);
@@ -450,7 +473,7 @@ public final class DemoCommand implements Callable<Integer> {
         System.err.println("error: " + said);
         return 1;
       }
-      System.out.println(kind + ": " + said);
+      System.out.println(applied + ": " + said);
       return 0;
     }
   }

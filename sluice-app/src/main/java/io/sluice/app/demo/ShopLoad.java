@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
  * ({@code sluice demo --check} holds the load to compare the two databases).
  */
 final class ShopLoad implements Runnable {
-  private static final String[] STATUSES = {"new", "paid", "packed", "shipped", "delivered"};
+  /** Every status the load writes: the copy may hold a constraint that allows these and no other. */
+  static final List<String> STATUSES = List.of("new", "paid", "packed", "shipped", "delivered");
   private static final String[] PRODUCTS = {"kettle", "mug", "teapot", "strainer", "tea 250 g", "tray"};
 
   private final ShopDatabases dbs;
@@ -146,7 +148,7 @@ final class ShopLoad implements Runnable {
     }
     if (pick < 85) {
       try (PreparedStatement s = c.prepareStatement("UPDATE public.orders SET status = ? WHERE id = ?")) {
-        s.setString(1, STATUSES[r.nextInt(STATUSES.length)]);
+        s.setString(1, STATUSES.get(r.nextInt(STATUSES.size())));
         s.setLong(2, 1 + r.nextLong(maxOrder));
         return s.executeUpdate();
       }

@@ -1,5 +1,6 @@
 package io.sluice.app.offsets;
 
+import io.sluice.ops.offsets.TopicOffset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,8 @@ import picocli.CommandLine.Command;
  * 1 failed (the message says what state was left), 2 bad usage, 3 refused (nothing was changed).
  */
 @Command(name = "offsets", mixinStandardHelpOptions = true,
-    description = "Offset surgery on connect-offsets: backup, show, set, skip, restore, reset.",
+    description = "Offset surgery: a source's positions in connect-offsets, a sink's consumer group offsets (skip,"
+        + " restore): backup, show, set, skip, restore, reset.",
     subcommands = {
         OffsetsCommand.Backup.class,
         OffsetsCommand.Show.class,
@@ -96,17 +98,58 @@ public final class OffsetsCommand implements Runnable {
   }
 
   @Command(name = "skip", mixinStandardHelpOptions = true,
-      description = "Advance past one poison record: the next change after the current position.")
+      description = {"Advance past one poison record.",
+          "A source: the next change after its stored position.",
+          "A sink: the record at --topic/--partition/--offset, which must be where it stopped (its committed"
+              + " position); its consumer group is moved past it through Connect's offsets API, after a backup, and"
+              + " read back. --to-dlq first copies the record, with Connect's error headers, to the sink's dead"
+              + " letter queue."})
   static final class Skip extends SurgeryCommand {
     @CommandLine.Parameters(index = "0", paramLabel = "CONNECTOR")
     String connector;
 
+    @CommandLine.ArgGroup(exclusive = false)
+    SinkRecord record;
+
+    @CommandLine.Option(names = "--to-dlq", description = "sink: keep the record in the sink's dead letter queue"
+        + " (errors.deadletterqueue.topic.name, else <connector>.dlq) before moving past it")
+    boolean toDlq;
+
     @CommandLine.Mixin ChangeFlags flags;
+
+    /** The record a sink is blocked on: all three flags or none. */
+    static final class SinkRecord {
+      @CommandLine.Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "sink: the record's topic")
+      String topic;
+
+      @CommandLine.Option(names = "--partition", required = true, paramLabel = "P", description = "sink: its partition")
+      int partition;
+
+      @CommandLine.Option(names = "--offset", required = true, paramLabel = "O", description = "sink: its offset")
+      long offset;
+    }
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     int execute() {
-      var change = surgery().skip(connector, flags.options());
-      output.print(change, () -> Printing.change(change));
+      if (record == null) {
+        if (toDlq) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--to-dlq is for a sink: name the record with"
+              + " --topic, --partition and --offset");
+        }
+        var change = surgery().skip(connector, flags.options());
+        output.print(change, () -> Printing.change(change));
+        return 0;
+      }
+      TopicOffset at;
+      try {
+        at = new TopicOffset(record.topic, record.partition, record.offset);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      var skip = surgery().skip(connector, at, flags.options(), toDlq);
+      output.print(skip, () -> Printing.recordSkip(skip));
       return 0;
     }
   }

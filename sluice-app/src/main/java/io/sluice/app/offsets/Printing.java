@@ -4,8 +4,11 @@ import io.sluice.app.cli.TextTable;
 import io.sluice.ops.offsets.Field;
 import io.sluice.ops.offsets.OffsetSurgery;
 import io.sluice.ops.offsets.RestoreEstimate;
+import io.sluice.ops.offsets.TaskFailure;
+import io.sluice.ops.offsets.TopicOffset;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,8 +40,27 @@ final class Printing {
       sb.append("no stored position\n");
     }
     for (OffsetSurgery.Position pos : p.positions()) {
-      sb.append("partition ").append(pos.partition()).append("   key ").append(pos.key()).append('\n');
+      sb.append("partition ").append(pos.partition()).append(pos.key() == null ? "" : "   key " + pos.key())
+          .append('\n');
       sb.append(table(List.of("field", "value"), pos.fields().stream().map(f -> List.of(f.name(), f.shown())).toList()));
+    }
+    boolean sink = p.database().startsWith("sink");
+    List<TopicOffset> committed = sink ? p.positions().stream()
+        .map(pos -> new TopicOffset(pos.partition().path("kafka_topic").asText(),
+            pos.partition().path("kafka_partition").asInt(), pos.offset().path("kafka_offset").asLong())).toList()
+        : List.of();
+    for (TaskFailure f : p.failures()) {
+      sb.append("task ").append(f.task()).append(" FAILED: ").append(f.rootCause()).append('\n');
+      var at = sink ? f.amongCommitted(committed) : f.record();
+      if (f.record() != null) {
+        sb.append("  the trace names the record: ").append(f.record()).append('\n');
+      } else if (at != null) {
+        sb.append("  its trace names no record; the sink starts again at ").append(at).append(", the record it"
+            + " failed on or the first of the batch that held it\n");
+      } else if (sink) {
+        sb.append("  its trace names no record; the sink starts again at its committed offsets above, one of them"
+            + " the record it failed on or the first of the batch that held it\n");
+      }
     }
     return sb.toString();
   }
@@ -73,12 +95,53 @@ final class Printing {
     return sb.toString();
   }
 
+  static String recordSkip(OffsetSurgery.RecordSkip s) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(s.dryRun() ? "DRY RUN (nothing changed): " : "").append("skip ").append(s.record()).append(" for sink ")
+        .append(s.connector()).append(" (consumer group ").append(s.group()).append(")\n");
+    if (s.failure() != null) {
+      sb.append("task ").append(s.failure().task()).append(" had failed: ").append(s.failure().rootCause())
+          .append('\n');
+    }
+    if (s.forced() != null) {
+      sb.append("WARNING --force: ").append(s.forced()).append('\n');
+    }
+    if (s.backup() != null) {
+      sb.append("backup:    ").append(s.backup()).append("   (sluice offsets restore, or kafka-consumer-groups"
+          + " --reset-offsets --from-file)\n");
+    }
+    if (s.deadLetterCopy() != null) {
+      sb.append("kept in:   ").append(s.deadLetterCopy()).append("   (sluice dlq inspect ")
+          .append(s.deadLetterCopy().topic()).append(")\n");
+    } else if (s.deadLetterTopic() != null) {
+      sb.append("kept in:   ").append(s.deadLetterTopic()).append(" (a copy with Connect's error headers)\n");
+    } else {
+      sb.append("kept in:   nowhere (--to-dlq keeps a copy in the sink's dead letter queue)\n");
+    }
+    sb.append("restore estimate: ").append(estimate(s.estimate())).append('\n');
+    if (s.writtenThrough() != null) {
+      sb.append("written through ").append(s.writtenThrough()).append(", read back and verified; ")
+          .append(s.connector()).append(" resumed\n");
+    }
+    Map<String, Long> before = new LinkedHashMap<>();
+    s.before().forEach(o -> before.put(o.topic() + " " + o.partition(), o.offset()));
+    List<List<String>> rows = new ArrayList<>();
+    for (var o : s.after()) {
+      Long b = before.get(o.topic() + " " + o.partition());
+      rows.add(List.of(o.topic(), String.valueOf(o.partition()), b == null ? "-" : String.valueOf(b),
+          String.valueOf(o.offset()), Objects.equals(b, o.offset()) ? "" : "*"));
+    }
+    sb.append(table(List.of("topic", "partition", "before", "after", "changed"), rows));
+    sb.append("took ").append(seconds(s.elapsed())).append('\n');
+    return sb.toString();
+  }
+
   static String restore(OffsetSurgery.RestoreReport r) {
     return "restored " + String.format(Locale.ROOT, "%,d", r.records()) + " records from " + r.from() + "\n"
         + (r.forced() ? "WARNING --force: the backup was taken from another Kafka cluster\n" : "")
         + "connectors: " + String.join(", ", r.connectors()) + "\n"
         + "positions before the restore: " + r.safetyBackup() + "\n"
-        + "verified by reading the topic back\n"
+        + "read back and verified\n"
         + "estimate was " + estimate(r.estimate()) + "\n"
         + "restore took " + seconds(r.elapsed()) + " (target: operations resumed within 15 minutes)\n";
   }

@@ -43,6 +43,7 @@ abstract class SurgeryCommand implements Callable<Integer> {
         .secretsTopic(secretsTopic)
         .backupDir(cluster.dataDir().resolve("backups").resolve("offsets"))
         .source(sourceJdbc, sourceUser, sourcePassword)
+        .operator(cluster.user().orElse(System.getProperty("user.name", "an operator")))
         .progress(ProgressBar::onStderr)
         .log(line -> System.err.println("sluice offsets: " + line))
         .build();
@@ -54,6 +55,8 @@ abstract class SurgeryCommand implements Callable<Integer> {
   public final Integer call() {
     try {
       return execute();
+    } catch (CommandLine.ParameterException e) {
+      throw e; // bad usage: picocli says so with the usage, exit 2
     } catch (OffsetSurgeryException e) {
       boolean refused = e.kind() == OffsetSurgeryException.Kind.REFUSED;
       System.err.println((refused ? "refused: " : "failed: ") + e.getMessage());

@@ -65,6 +65,27 @@ class OffsetsCommandTest {
   }
 
   @Test
+  void aSinkRecordNeedsAllThreeFlagsAndToDlqNeedsARecord() {
+    String[] cluster = {"--bootstrap", "127.0.0.1:1", "--connect-url", "http://127.0.0.1:1"};
+    Run partial = run(concat(new String[] {"offsets", "skip", "orders-sink", "--topic", "orders", "--offset", "5"},
+        cluster));
+    assertEquals(2, partial.exit(), partial.err());
+    assertTrue(partial.err().contains("--partition"), partial.err());
+    Run dlqAlone = run(concat(new String[] {"offsets", "skip", "orders-sink", "--to-dlq"}, cluster));
+    assertEquals(2, dlqAlone.exit(), dlqAlone.err());
+    assertTrue(dlqAlone.err().contains("--to-dlq is for a sink"), dlqAlone.err());
+    Run negative = run(concat(new String[] {"offsets", "skip", "orders-sink", "--topic", "orders", "--partition", "0",
+        "--offset", "-1"}, cluster));
+    assertEquals(2, negative.exit(), negative.err());
+    assertTrue(negative.err().contains("an offset is not negative"), negative.err());
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    return java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b))
+        .toArray(String[]::new);
+  }
+
+  @Test
   void flagGroupsBecomeTargets() {
     assertEquals(new Target.Lsn(0x16B3748L), Targets.parse("0/16B3748", null, null, null, null, null));
     assertInstanceOf(Target.Binlog.class, Targets.parse(null, "mysql-bin.000003", "154", null, null, null));

@@ -1,17 +1,16 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.connect.offsets.GroupOffsetsBackup;
 import io.sluice.ops.progress.Progress;
 import io.sluice.topics.BoundedRead;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -275,21 +274,14 @@ final class Replayer {
      * ({@code topic,partition,offset}), so the replay's commits can be undone with standard tooling.
      */
     private Path backup(List<TopicPartition> tps) {
-      String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
-          .format(clock.instant());
-      Path file = backupDir.resolve(request.group() + "-" + stamp + ".csv");
-      StringBuilder csv = new StringBuilder();
-      for (TopicPartition tp : tps) {
-        csv.append(tp.topic()).append(',').append(tp.partition()).append(',').append(committed.get(tp)).append('\n');
-      }
+      Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+      tps.forEach(tp -> offsets.put(tp, committed.get(tp)));
       try {
-        Files.createDirectories(backupDir);
-        Files.writeString(file, csv.toString());
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot write the offsets backup " + file + ": " + e.getMessage()
-            + "; nothing was replayed", e);
+        return new GroupOffsetsBackup(backupDir, clock).write(request.group(), null, request.group(), null, offsets);
+      } catch (UncheckedIOException e) {
+        throw new IllegalStateException(e.getMessage() + ": " + e.getCause().getMessage() + "; nothing was replayed",
+            e);
       }
-      return file;
     }
 
     /** After the last commit: every send acknowledged, and the group's offsets read back as committed. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.connect.offsets.GroupOffsetsBackup;
 import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsSnapshot;
@@ -44,7 +45,9 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Writes go through Kafka Connect's offsets API ({@code PATCH /connectors/{name}/offsets} on a stopped connector)
- * where the runtime has it, and to the topic otherwise; restores always write the topic, byte for byte.
+ * where the runtime has it, and to the topic otherwise; restores always write the topic, byte for byte. A sink
+ * connector's position is its consumer group's offsets, not a record of {@code connect-offsets}: skipping the record
+ * a sink is blocked on is {@link SinkSkip}'s, under the same rules, through the offsets API only.
  */
 public final class OffsetSurgery {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -65,6 +68,7 @@ public final class OffsetSurgery {
   private final SourceDatabase.Overrides sourceOverride;
   private final SurgeryJournal journal;
   private final ConnectorControl control;
+  private final SinkSkip sinks;
 
   private OffsetSurgery(Builder b) {
     this.cluster = Objects.requireNonNull(b.cluster, "bootstrapServers");
@@ -83,6 +87,8 @@ public final class OffsetSurgery {
     this.sourceOverride = b.sourceOverride;
     this.journal = new SurgeryJournal(backupDir);
     this.control = new ConnectorControl(api, journal, log, connectorTimeout);
+    this.sinks = new SinkSkip(api, control, new RecordLookup(cluster, readTimeout), new DeadLetterCopy(cluster,
+        readTimeout), backupDir, () -> topic.clusterId(readTimeout), this::checkBudget, clock, log, b.operator);
   }
 
   public static Builder builder() {
@@ -99,8 +105,9 @@ public final class OffsetSurgery {
   /** One stored position: its key exactly as stored, the partition and offset maps, and the decoded fields. */
   public record Position(String key, JsonNode partition, JsonNode offset, List<Field> fields) {}
 
+  /** A connector's stored positions, with what the traces of its failed tasks say ({@code failures}). */
   public record Positions(String connector, String connectorClass, String database, String state,
-      List<Position> positions, String unfinishedSurgery) {}
+      List<Position> positions, String unfinishedSurgery, List<TaskFailure> failures) {}
 
   public record PositionChange(String key, JsonNode partition, JsonNode before, JsonNode after,
       List<Field> beforeFields, List<Field> afterFields) {}
@@ -112,6 +119,15 @@ public final class OffsetSurgery {
   public record Change(String connector, String operation, String database, List<PositionChange> changes,
       Path backup, String retention, boolean forced, RestoreEstimate estimate, boolean dryRun, String writtenThrough,
       Duration elapsed) {}
+
+  /**
+   * What {@code skip} of a sink did (or, dry-run, would do): the record, the group's committed offsets before and
+   * after, the backup, the record's copy in {@code deadLetterTopic} when it was asked for, the failure of its task,
+   * and {@code forced}, the refusal {@code --force} overrode.
+   */
+  public record RecordSkip(String connector, String group, TopicOffset record, List<TopicOffset> before,
+      List<TopicOffset> after, Path backup, TopicOffset deadLetterCopy, String deadLetterTopic, TaskFailure failure,
+      String forced, RestoreEstimate estimate, boolean dryRun, String writtenThrough, Duration elapsed) {}
 
   public record RestoreReport(Path from, Path safetyBackup, long records, List<String> connectors, boolean forced,
       RestoreEstimate estimate, Duration elapsed) {}
@@ -174,23 +190,36 @@ public final class OffsetSurgery {
   public Positions show(String connector) {
     ObjectNode config = control.requireConnector(connector);
     String cls = config.path("connector.class").asText(null);
-    Optional<OffsetFormat> format = OffsetFormat.forConnectorClass(cls);
+    JsonNode status = api.status(connector);
+    List<TaskFailure> failures = TaskFailure.fromStatus(status);
+    String state = status.path("connector").path("state").asText();
     List<Position> positions = new ArrayList<>();
+    if (SinkSkip.isSink(status)) {
+      // A sink's position is its consumer group's, which Connect reports through its offsets API.
+      api.offsets(connector).ifPresent(answer -> answer.path("offsets").forEach(e -> positions.add(new Position(null,
+          e.path("partition"), e.path("offset"), List.of(new Field("kafka_offset", e.path("offset").path("kafka_offset"),
+              e.path("offset").path("kafka_offset").asText()))))));
+      return new Positions(connector, cls, "sink, consumer group " + SinkOffsets.groupOf(connector, config), state,
+          positions, unfinished(connector), failures);
+    }
+    Optional<OffsetFormat> format = OffsetFormat.forConnectorClass(cls);
     for (OffsetRecord r : read(readTimeout).snapshot().forConnector(connector).live()) {
       JsonNode key = parse(r.key());
       JsonNode value = parse(r.value());
       positions.add(new Position(r.key(), key.path(1), value,
           format.map(f -> f.describe(value)).orElseGet(() -> OffsetFormat.describe(value, List.of(), Map.of()))));
     }
-    String unfinished;
+    return new Positions(connector, cls, format.map(OffsetFormat::database).orElse("unknown"), state, positions,
+        unfinished(connector), failures);
+  }
+
+  private String unfinished(String connector) {
     try {
-      unfinished = journal.previousState(connector).map(s -> "an earlier offset operation on this connector did"
+      return journal.previousState(connector).map(s -> "an earlier offset operation on this connector did"
           + " not finish (it was " + s + " before); run sluice offsets restore with its backup").orElse(null);
     } catch (OffsetSurgeryException unreadable) {
-      unfinished = unreadable.getMessage();
+      return unreadable.getMessage();
     }
-    return new Positions(connector, cls, format.map(OffsetFormat::database).orElse("unknown"), api.state(connector),
-        positions, unfinished);
   }
 
   // ------------------------------------------------------------------------------------------------- set, skip
@@ -202,7 +231,22 @@ public final class OffsetSurgery {
 
   /** Advances past the one change after the current position (a poison record the connector cannot process). */
   public Change skip(String connector, Options options) {
+    control.requireConnector(connector);
+    if (SinkSkip.isSink(api.status(connector))) {
+      throw OffsetSurgeryException.refused("connector " + connector + " is a sink: name the record it is blocked on,"
+          + " sluice offsets skip " + connector + " --topic T --partition P --offset O (sluice connectors describe "
+          + connector + " shows where it stopped)");
+    }
     return change(connector, "skip", options, (format, current, source) -> format.skipOne(current, source.get()));
+  }
+
+  /**
+   * Moves a sink connector's consumer group past the one record at {@code record}, which must be where the sink
+   * stopped (its committed position) unless {@code options.force()}; with {@code toDlq} the record is first copied,
+   * with Connect's error context headers, to the sink's dead letter queue.
+   */
+  public RecordSkip skip(String connector, TopicOffset record, Options options, boolean toDlq) {
+    return sinks.skip(connector, record, options, toDlq);
   }
 
   @FunctionalInterface
@@ -313,15 +357,7 @@ public final class OffsetSurgery {
   }
 
   private RestoreEstimate checkBudget(long records, Duration fullRead, int connectors) {
-    RestoreEstimate estimate = RestoreEstimate.of(records, fullRead, connectors, backupDir);
-    if (estimate.total().compareTo(restoreBudget) > 0) {
-      throw OffsetSurgeryException.refused("restoring the current positions could take " + human(estimate.total())
-          + " (" + records + " records at " + Math.round(estimate.writePerSecond()) + "/s, verification "
-          + human(estimate.verify()) + ", " + human(estimate.connectors()) + " to stop and resume connectors), more"
-          + " than the " + human(restoreBudget) + " budget: surgery is not started when the original state could"
-          + " not be restored within it");
-    }
-    return estimate;
+    return RestoreEstimate.within(restoreBudget, records, fullRead, connectors, backupDir);
   }
 
   /** Writes the new positions, reads them back, and puts the backup back if anything differs. */
@@ -395,8 +431,14 @@ public final class OffsetSurgery {
 
   // --------------------------------------------------------------------------------------------------- restore
 
-  /** Writes a backup's records back (all, or one connector's), verifies them, and resumes the connectors. */
+  /**
+   * Writes a backup's records back (all, or one connector's), verifies them, and resumes the connectors. A .csv backup
+   * is a sink's consumer group offsets ({@link GroupOffsetsBackup}), put back through Connect's offsets API.
+   */
   public RestoreReport restore(Path file, String connector, boolean force) {
+    if (GroupOffsetsBackup.isGroupBackup(file)) {
+      return sinks.restore(file, connector, force);
+    }
     long t0 = System.nanoTime();
     OffsetBackup.Backup backup;
     try {
@@ -613,6 +655,7 @@ public final class OffsetSurgery {
     private Duration restoreBudget = Duration.ofMinutes(5);
     private Duration connectorTimeout = Duration.ofSeconds(60);
     private SourceDatabase.Overrides sourceOverride = SourceDatabase.Overrides.NONE;
+    private String operator = System.getProperty("user.name", "an operator");
 
     private Builder() {}
 
@@ -697,6 +740,12 @@ public final class OffsetSurgery {
     /** JDBC URL, user and password of the source, each overriding the connector config's (null keeps it). */
     public Builder source(String jdbcUrl, String user, String password) {
       sourceOverride = new SourceDatabase.Overrides(jdbcUrl, user, password);
+      return this;
+    }
+
+    /** Who runs the surgery, as a skipped record's dead-letter copy names them; default the OS user. */
+    public Builder operator(String v) {
+      operator = v;
       return this;
     }
 

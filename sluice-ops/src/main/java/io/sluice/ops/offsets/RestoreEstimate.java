@@ -35,6 +35,23 @@ public record RestoreEstimate(long records, double writePerSecond, Duration writ
         write.plus(lastFullRead).plus(connectorTime));
   }
 
+  /**
+   * The estimate for putting {@code records} back, or a refusal when that could take longer than {@code budget}:
+   * surgery is not started when the original state could not be restored within it.
+   */
+  static RestoreEstimate within(Duration budget, long records, Duration lastFullRead, int connectors, Path backupDir) {
+    RestoreEstimate estimate = of(records, lastFullRead, connectors, backupDir);
+    if (estimate.total().compareTo(budget) > 0) {
+      throw OffsetSurgeryException.refused("restoring the current positions could take "
+          + OffsetSurgery.human(estimate.total()) + " (" + records + " records at "
+          + Math.round(estimate.writePerSecond()) + "/s, verification " + OffsetSurgery.human(estimate.verify()) + ", "
+          + OffsetSurgery.human(estimate.connectors()) + " to stop and resume connectors), more than the "
+          + OffsetSurgery.human(budget) + " budget: surgery is not started when the original state could not be"
+          + " restored within it");
+    }
+    return estimate;
+  }
+
   /** Remembers the rate of a write large enough to be a measurement rather than a round trip. */
   static void recordWrite(Path backupDir, long records, Duration took) {
     if (records < MEASURE_MIN_RECORDS || took.isZero()) {
