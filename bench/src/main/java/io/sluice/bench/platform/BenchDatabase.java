@@ -22,7 +22,9 @@ final class BenchDatabase implements AutoCloseable {
         .setServerConfig("wal_level", "logical")
         .setServerConfig("max_replication_slots", String.valueOf(slots))
         .setServerConfig("max_wal_senders", String.valueOf(slots))
-        .setServerConfig("max_connections", String.valueOf(Math.max(100, slots * 3 + 20)))
+        // Per pipeline: the source's replication and metadata connections, the exporter's retention probe, and the
+        // JDBC sink's connection pool (Debezium's default keeps at least 5 open).
+        .setServerConfig("max_connections", String.valueOf(Math.max(100, slots * 9 + 50)))
         .setServerConfig("synchronous_commit", "off")
         .start();
   }
