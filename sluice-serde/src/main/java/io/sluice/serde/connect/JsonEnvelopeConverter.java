@@ -1,4 +1,4 @@
-package io.sluice.connect.convert;
+package io.sluice.serde.connect;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
