@@ -6,7 +6,6 @@ import io.sluice.serde.avro.ReaderSchema;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.wire.WireFormat;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -16,16 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.storage.Converter;
 
 /**
  * Kafka Connect's converter for Avro in Confluent's wire format, on Sluice's (or any Confluent-compatible) registry:
@@ -40,15 +36,13 @@ import org.apache.kafka.connect.storage.Converter;
  * writer schema id) and fails with a {@link DataException} naming the id, so a sink with {@code errors.tolerance=all}
  * sends it, raw and with Connect's error headers, to its dead letter queue and goes on.
  */
-public final class AvroConverter implements Converter {
+public final class AvroConverter extends RegistryConverter {
   public static final String READER_SCHEMA_VERSION = "reader.schema.version";
   public static final String SCHEMA_MISMATCH = "schema.mismatch";
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
   public static final String SCHEMA_ID_HEADER = RegistryBinding.SCHEMA_ID_HEADER;
 
   private final ConnectAvro data = new ConnectAvro();
-  private SerdeConfig config;
-  private SchemaRegistryClient client;
   private String readerVersion;
   private ReaderSchema.Mode mode;
   private final Map<org.apache.avro.Schema, Integer> ids = new ConcurrentHashMap<>();
@@ -59,16 +53,18 @@ public final class AvroConverter implements Converter {
   private record Reading(GenericDatumReader<Object> reader, org.apache.avro.Schema readSchema, Schema connectSchema,
       RuntimeException failure) {}
 
-  public AvroConverter() {}
+  public AvroConverter() {
+    super("Avro", null);
+  }
 
   /** A converter on an existing client, for callers (tests, tools) that share one. */
   public AvroConverter(SchemaRegistryClient client) {
-    this.client = client;
+    super("Avro", client);
   }
 
   @Override
   public ConfigDef config() {
-    return RegistryBinding.definition()
+    return super.config()
         .define(READER_SCHEMA_VERSION, ConfigDef.Type.STRING, null, ConfigDef.Importance.MEDIUM,
             "Read with this version of the subject (\"latest\" or a number) instead of each record's writer schema.")
         .define(SCHEMA_MISMATCH, ConfigDef.Type.STRING, "dlq", ConfigDef.Importance.MEDIUM,
@@ -77,11 +73,7 @@ public final class AvroConverter implements Converter {
   }
 
   @Override
-  public void configure(Map<String, ?> configs, boolean isKey) {
-    config = SerdeConfig.of(configs, isKey);
-    if (client == null) {
-      client = config.client();
-    }
+  void configured(RegistryBinding bound, Map<String, ?> configs) {
     Object version = configs.get(READER_SCHEMA_VERSION);
     readerVersion = version == null || version.toString().isBlank() ? null : version.toString().trim();
     if (readerVersion != null && !readerVersion.equals("latest") && !readerVersion.matches("[1-9][0-9]*")) {
@@ -96,76 +88,54 @@ public final class AvroConverter implements Converter {
   }
 
   @Override
-  public byte[] fromConnectData(String topic, Schema schema, Object value) {
-    if (value == null) {
-      return null; // a tombstone stays a tombstone
-    }
-    if (schema == null) {
-      throw new DataException("The Avro converter needs a schema: this record has none (schemaless data from "
-          + "topic " + topic + ")");
-    }
-    requireConfigured();
+  byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
     org.apache.avro.Schema avro = data.avroSchema(schema);
     Object datum = data.avroValue(schema, avro, value);
-    int id = idOf(topic, avro);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-    out.write(WireFormat.MAGIC);
-    out.write(id >>> 24);
-    out.write(id >>> 16);
-    out.write(id >>> 8);
-    out.write(id);
+    int id = idOf(bound, topic, avro);
     try {
-      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-      writers.computeIfAbsent(avro, GenericDatumWriter::new).write(datum, encoder);
+      return WireFormat.frame(id, out -> writers.computeIfAbsent(avro, GenericDatumWriter::new)
+          .write(datum, EncoderFactory.get().directBinaryEncoder(out, null)));
     } catch (IOException | RuntimeException e) {
       throw new DataException("Failed to serialize Avro data from topic " + topic + ": " + e.getMessage(), e);
     }
-    return out.toByteArray();
   }
 
-  private int idOf(String topic, org.apache.avro.Schema avro) {
+  private int idOf(RegistryBinding bound, String topic, org.apache.avro.Schema avro) {
     Integer known = ids.get(avro);
     if (known != null) {
       return known;
     }
-    int id = RegistryBinding.idFor(config, client, topic, AvroSchemas.recordName(avro),
+    int id = bound.idFor(topic, AvroSchemas.recordName(avro),
         new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of()));
     ids.put(avro, id);
     return id;
   }
 
   @Override
-  public SchemaAndValue toConnectData(String topic, byte[] value) {
-    return toConnectData(topic, null, value);
-  }
-
-  @Override
-  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    requireConfigured();
-    return RegistryBinding.read(topic, headers, value, "Avro", framed -> {
-      Reading reading = readings.computeIfAbsent(framed.schemaId(), i -> reading(topic, i));
-      if (reading.failure() != null) {
-        throw reading.failure();
-      }
-      ByteBuffer payload = framed.payload();
-      BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload.array(),
-          payload.arrayOffset() + payload.position(), payload.remaining(), null);
-      Object datum = reading.reader().read(null, decoder);
-      return new SchemaAndValue(reading.connectSchema(),
-          data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
-    });
+  SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException {
+    Reading reading = readings.computeIfAbsent(framed.schemaId(), i -> reading(bound, topic, i));
+    if (reading.failure() != null) {
+      throw reading.failure();
+    }
+    ByteBuffer payload = framed.payload();
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload.array(),
+        payload.arrayOffset() + payload.position(), payload.remaining(), null);
+    Object datum = reading.reader().read(null, decoder);
+    return new SchemaAndValue(reading.connectSchema(),
+        data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
   }
 
   /** How records of writer schema {@code id} are read; a failure to resolve is kept, so each such record fails fast. */
-  private Reading reading(String topic, int id) {
-    org.apache.avro.Schema writer = writerSchema(id);
+  private Reading reading(RegistryBinding bound, String topic, int id) {
+    org.apache.avro.Schema writer = writerSchema(bound.client(), id);
     if (readerVersion == null) {
       return new Reading(new GenericDatumReader<>(writer), writer, data.connectSchema(writer), null);
     }
+    SerdeConfig config = bound.config();
     String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(writer));
     try {
       // "latest" is fetched again for each new writer id: a new writer schema is when the subject may have moved on.
-      Optional<SchemaRegistryClient.SubjectVersion> v = client.version(subject, readerVersion);
+      Optional<SchemaRegistryClient.SubjectVersion> v = bound.client().version(subject, readerVersion);
       if (v.isEmpty()) {
         return failed("subject " + subject + " has no version " + readerVersion + " to read with");
       }
@@ -185,7 +155,7 @@ public final class AvroConverter implements Converter {
     return new Reading(null, null, null, new DataException(why));
   }
 
-  private org.apache.avro.Schema writerSchema(int id) {
+  private static org.apache.avro.Schema writerSchema(SchemaRegistryClient client, int id) {
     SchemaRegistryClient.Schema s;
     try {
       s = client.schemaById(id);
@@ -198,11 +168,5 @@ public final class AvroConverter implements Converter {
       throw new DataException("Schema id " + id + " is " + s.type() + ", not Avro");
     }
     return new org.apache.avro.Schema.Parser().parse(s.schema());
-  }
-
-  private void requireConfigured() {
-    if (config == null) {
-      throw new DataException("AvroConverter is not configured: schema.registry.url is needed");
-    }
   }
 }

@@ -1,6 +1,8 @@
 package io.sluice.serde.wire;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +24,27 @@ public final class WireFormat {
   /** A framed record's schema id and where its payload starts. */
   public record Framed(int schemaId, ByteBuffer payload) {}
 
+  /** Writes a payload after the header: an encoder writes into the framed record instead of a copy of its own. */
+  @FunctionalInterface
+  public interface Payload {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
   /** Magic byte, id, then the payload. */
   public static byte[] frame(int schemaId, byte[] payload) {
     return ByteBuffer.allocate(HEADER + payload.length).put(MAGIC).putInt(schemaId).put(payload).array();
+  }
+
+  /** Magic byte, id, then what {@code payload} writes. */
+  public static byte[] frame(int schemaId, Payload payload) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    out.write(MAGIC);
+    out.write(schemaId >>> 24);
+    out.write(schemaId >>> 16);
+    out.write(schemaId >>> 8);
+    out.write(schemaId);
+    payload.writeTo(out);
+    return out.toByteArray();
   }
 
   /** The id and the payload after the header; refuses what is not framed, as Confluent's deserializers do. */
