@@ -1,5 +1,6 @@
 package io.sluice.serde.connect;
 
+import io.sluice.serde.avro.AvroSchemas;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -228,7 +229,7 @@ final class ConnectAvro {
         return null;
       }
     }
-    org.apache.avro.Schema type = avro.getType() == org.apache.avro.Schema.Type.UNION ? nonNullBranch(avro) : avro;
+    org.apache.avro.Schema type = AvroSchemas.nonNull(avro);
     String name = schema.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
       return ByteBuffer.wrap(Decimal.fromLogical(schema, (BigDecimal) value));
@@ -285,15 +286,6 @@ final class ConnectAvro {
         yield r;
       }
     };
-  }
-
-  private static org.apache.avro.Schema nonNullBranch(org.apache.avro.Schema union) {
-    for (org.apache.avro.Schema s : union.getTypes()) {
-      if (s.getType() != org.apache.avro.Schema.Type.NULL) {
-        return s;
-      }
-    }
-    throw new DataException("A union of only null");
   }
 
   // ---- Avro → Connect -------------------------------------------------------------------------------------------
@@ -437,9 +429,7 @@ final class ConnectAvro {
     if (value == null) {
       return null;
     }
-    if (avro.getType() == org.apache.avro.Schema.Type.UNION) {
-      avro = nonNullBranch(avro);
-    }
+    avro = AvroSchemas.nonNull(avro);
     String name = schema.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
       byte[] bytes = value instanceof GenericFixed f ? f.bytes() : bytes((ByteBuffer) value);
