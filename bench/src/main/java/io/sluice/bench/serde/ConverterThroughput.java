@@ -3,6 +3,7 @@ package io.sluice.bench.serde;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.serde.connect.AvroConverter;
+import io.sluice.serde.connect.JsonEnvelopeConverter;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import org.apache.kafka.connect.storage.Converter;
  * Converter throughput on Debezium-shaped change events (an orders row with a decimal, a microsecond timestamp, a
  * zoned timestamp and a JSON column, inside the envelope with its source block), records per second on one thread,
  * each converter on the very same records: Kafka's JSON converter without schemas (the baseline the serde issue
- * names), with schemas (what a pipeline carries today), and Sluice's Avro, JSON Schema and Protobuf converters on
+ * names), with schemas, Sluice's JSON converter (the same bytes with schemas; the worker's default, so what a
+ * pipeline carries unless told otherwise), and Sluice's Avro, JSON Schema and Protobuf converters on
  * Sluice's registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate between the
  * converters so a slow minute of a shared machine hits all of them; the median round counts.
  *
@@ -63,6 +65,9 @@ public final class ConverterThroughput {
       Map<String, Converter> converters = new LinkedHashMap<>();
       converters.put("JSON, no schemas (baseline)", json(false));
       converters.put("JSON with schemas", json(true));
+      JsonEnvelopeConverter envelope = new JsonEnvelopeConverter();
+      envelope.configure(Map.of("converter.type", "value"));
+      converters.put("JSON with schemas (Sluice)", envelope);
       AvroConverter avro = new AvroConverter();
       avro.configure(Map.of("schema.registry.url", registry.url()), false);
       converters.put("Avro (Sluice)", avro);
