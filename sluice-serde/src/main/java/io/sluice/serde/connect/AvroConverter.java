@@ -13,10 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.connect.data.Schema;
@@ -28,7 +26,8 @@ import org.apache.kafka.connect.errors.DataException;
  * {@code value.converter=io.sluice.serde.connect.AvroConverter} with {@code value.converter.schema.registry.url}.
  *
  * <p>Writing, each Connect schema becomes an Avro schema once ({@link ConnectAvro}), is registered (or looked up) under
- * the subject name strategy once, and every record after that costs an encode and no registry call.
+ * the subject name strategy once, and every record after that costs one walk of its values ({@link ConnectAvroWriter})
+ * and no registry call.
  *
  * <p>Reading, the writer schema is fetched by id once. With {@code reader.schema.version} set ({@code latest} or a
  * version number of the subject), records are read with that schema instead and {@code schema.mismatch} says what is
@@ -46,8 +45,11 @@ public final class AvroConverter extends RegistryConverter {
   private String readerVersion;
   private ReaderSchema.Mode mode;
   private final Map<org.apache.avro.Schema, Integer> ids = new ConcurrentHashMap<>();
-  private final Map<org.apache.avro.Schema, GenericDatumWriter<Object>> writers = new ConcurrentHashMap<>();
+  private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
   private final Map<Integer, Reading> readings = new ConcurrentHashMap<>();
+
+  /** How values of one Connect schema are written: their Avro schema, and its writer. */
+  private record Writing(org.apache.avro.Schema avro, ConnectAvroWriter writer) {}
 
   /** How records of one writer schema id are read: the datum reader and the Connect schema of what it yields. */
   private record Reading(GenericDatumReader<Object> reader, org.apache.avro.Schema readSchema, Schema connectSchema,
@@ -89,15 +91,24 @@ public final class AvroConverter extends RegistryConverter {
 
   @Override
   byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
-    org.apache.avro.Schema avro = data.avroSchema(schema);
-    Object datum = data.avroValue(schema, avro, value);
-    int id = idOf(bound, topic, avro);
+    Writing writing = writings.get(schema);
+    if (writing == null) {
+      writing = writings.computeIfAbsent(schema, s -> {
+        org.apache.avro.Schema avro = data.avroSchema(s);
+        return new Writing(avro, ConnectAvroWriter.of(s, avro));
+      });
+    }
+    byte[] framed;
     try {
-      return WireFormat.frame(id, out -> writers.computeIfAbsent(avro, GenericDatumWriter::new)
-          .write(datum, EncoderFactory.get().directBinaryEncoder(out, null)));
-    } catch (IOException | RuntimeException e) {
+      framed = writing.writer().write(value, WireFormat.HEADER);
+    } catch (DataException e) {
+      throw e; // a value Connect's rules refuse, said as they say it
+    } catch (RuntimeException e) {
       throw new DataException("Failed to serialize Avro data from topic " + topic + ": " + e.getMessage(), e);
     }
+    // The id is asked for once the value has proved writable, so a refused value registers nothing.
+    WireFormat.putHeader(framed, idOf(bound, topic, writing.avro()));
+    return framed;
   }
 
   private int idOf(RegistryBinding bound, String topic, org.apache.avro.Schema avro) {

@@ -32,19 +32,28 @@ public final class WireFormat {
 
   /** Magic byte, id, then the payload. */
   public static byte[] frame(int schemaId, byte[] payload) {
-    return ByteBuffer.allocate(HEADER + payload.length).put(MAGIC).putInt(schemaId).put(payload).array();
+    byte[] framed = new byte[HEADER + payload.length];
+    System.arraycopy(payload, 0, framed, HEADER, payload.length);
+    putHeader(framed, schemaId);
+    return framed;
   }
 
   /** Magic byte, id, then what {@code payload} writes. */
   public static byte[] frame(int schemaId, Payload payload) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-    out.write(MAGIC);
-    out.write(schemaId >>> 24);
-    out.write(schemaId >>> 16);
-    out.write(schemaId >>> 8);
-    out.write(schemaId);
+    out.write(new byte[HEADER], 0, HEADER);
     payload.writeTo(out);
-    return out.toByteArray();
+    byte[] framed = out.toByteArray();
+    putHeader(framed, schemaId);
+    return framed;
+  }
+
+  /**
+   * Writes magic byte and id into the first {@link #HEADER} bytes of a record whose payload is already written after
+   * them: for a writer that learns the id only once the payload has proved writable.
+   */
+  public static void putHeader(byte[] framed, int schemaId) {
+    ByteBuffer.wrap(framed, 0, HEADER).put(MAGIC).putInt(schemaId);
   }
 
   /** The id and the payload after the header; refuses what is not framed, as Confluent's deserializers do. */
