@@ -26,11 +26,11 @@ import org.apache.kafka.connect.storage.Converter;
  * zoned timestamp and a JSON column, inside the envelope with its source block), records per second on one thread,
  * each converter on the very same records: Kafka's JSON converter without schemas (the baseline the serde issue
  * names), with schemas, Sluice's JSON converter (the same bytes with schemas; the worker's default, so what a
- * pipeline carries unless told otherwise), and Sluice's Avro, JSON Schema and Protobuf converters on
- * Sluice's registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate between the
- * converters so a slow minute of a shared machine hits all of them; the median round counts. Beside records per
- * second of wall-clock time, the thread's CPU time per record: on a loaded machine the wall clock also counts the
- * time the thread waited for a core, the CPU time does not.
+ * pipeline carries unless told otherwise), and Sluice's Avro, JSON Schema and Protobuf converters on Sluice's
+ * registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate
+ * between the converters so a slow minute of a shared machine hits all of them; the median round counts. Beside
+ * records per second of wall-clock time, the thread's CPU time per record: on a loaded machine the wall clock also
+ * counts the time the thread waited for a core, the CPU time does not.
  *
  * <p>Run: {@code bench/run io.sluice.bench.serde.ConverterThroughput [records] [rounds]}.
  */

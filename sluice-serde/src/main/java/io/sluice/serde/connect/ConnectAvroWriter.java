@@ -37,7 +37,7 @@ final class ConnectAvroWriter {
     this.root = root;
   }
 
-  /** The writer of values of {@code schema}, whose Avro schema (from {@link ConnectAvro#avroSchema}) is {@code avro}. */
+  /** The writer of values of {@code schema}, whose Avro schema ({@link ConnectAvro#avroSchema}) is {@code avro}. */
   static ConnectAvroWriter of(Schema schema, org.apache.avro.Schema avro) {
     return new ConnectAvroWriter(slot(schema, avro));
   }
