@@ -1,6 +1,5 @@
 package io.sluice.connect;
 
-import io.sluice.connect.convert.JsonEnvelopeConverter;
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
@@ -9,6 +8,7 @@ import io.sluice.client.HttpTransport;
 import io.sluice.connect.rest.RestTls;
 import io.sluice.connect.rest.WorkerSettings;
 import io.sluice.http.web.WebConfig;
+import io.sluice.serde.connect.JsonEnvelopeConverter;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;

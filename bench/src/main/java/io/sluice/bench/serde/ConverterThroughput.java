@@ -3,6 +3,9 @@ package io.sluice.bench.serde;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.serde.connect.AvroConverter;
+import io.sluice.serde.connect.JsonEnvelopeConverter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -22,13 +25,17 @@ import org.apache.kafka.connect.storage.Converter;
  * Converter throughput on Debezium-shaped change events (an orders row with a decimal, a microsecond timestamp, a
  * zoned timestamp and a JSON column, inside the envelope with its source block), records per second on one thread,
  * each converter on the very same records: Kafka's JSON converter without schemas (the baseline the serde issue
- * names), with schemas (what a pipeline carries today), and Sluice's Avro, JSON Schema and Protobuf converters on
- * Sluice's registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate between the
- * converters so a slow minute of a shared machine hits all of them; the median round counts.
+ * names), with schemas, Sluice's JSON converter (the same bytes with schemas; the worker's default, so what a
+ * pipeline carries unless told otherwise), and Sluice's Avro, JSON Schema and Protobuf converters on Sluice's
+ * registry (in this JVM, on an embedded broker; after the first record no registry call is made). Rounds alternate
+ * between the converters so a slow minute of a shared machine hits all of them; the median round counts. Beside
+ * records per second of wall-clock time, the thread's CPU time per record: on a loaded machine the wall clock also
+ * counts the time the thread waited for a core, the CPU time does not.
  *
  * <p>Run: {@code bench/run io.sluice.bench.serde.ConverterThroughput [records] [rounds]}.
  */
 public final class ConverterThroughput {
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
   private static final Schema ROW = SchemaBuilder.struct().name("shop.public.orders.Value").optional()
       .field("id", Schema.INT64_SCHEMA)
       .field("customer_id", Schema.INT64_SCHEMA)
@@ -63,6 +70,9 @@ public final class ConverterThroughput {
       Map<String, Converter> converters = new LinkedHashMap<>();
       converters.put("JSON, no schemas (baseline)", json(false));
       converters.put("JSON with schemas", json(true));
+      JsonEnvelopeConverter envelope = new JsonEnvelopeConverter();
+      envelope.configure(Map.of("converter.type", "value"));
+      converters.put("JSON with schemas (Sluice)", envelope);
       AvroConverter avro = new AvroConverter();
       avro.configure(Map.of("schema.registry.url", registry.url()), false);
       converters.put("Avro (Sluice)", avro);
@@ -75,10 +85,14 @@ public final class ConverterThroughput {
 
       Map<String, double[]> write = new LinkedHashMap<>();
       Map<String, double[]> read = new LinkedHashMap<>();
+      Map<String, double[]> writeCpu = new LinkedHashMap<>();
+      Map<String, double[]> readCpu = new LinkedHashMap<>();
       Map<String, Double> size = new LinkedHashMap<>();
       for (String name : converters.keySet()) {
         write.put(name, new double[rounds]);
         read.put(name, new double[rounds]);
+        writeCpu.put(name, new double[rounds]);
+        readCpu.put(name, new double[rounds]);
       }
       // One topic (so one subject) per converter: a subject holds one schema type.
       Map<String, String> topics = new LinkedHashMap<>();
@@ -90,14 +104,18 @@ public final class ConverterThroughput {
       for (int round = 0; round < rounds; round++) {
         for (Map.Entry<String, Converter> c : converters.entrySet()) {
           long t0 = System.nanoTime();
+          long c0 = CPU.getCurrentThreadCpuTime();
           List<byte[]> bytes = serialize(c.getValue(), topics.get(c.getKey()), events, records);
+          writeCpu.get(c.getKey())[round] = (CPU.getCurrentThreadCpuTime() - c0) / 1e3 / records;
           write.get(c.getKey())[round] = records / ((System.nanoTime() - t0) / 1e9);
           size.put(c.getKey(), bytes.stream().mapToInt(b -> b.length).average().orElse(0));
           long t1 = System.nanoTime();
+          long c1 = CPU.getCurrentThreadCpuTime();
           long sink = 0;
           for (byte[] b : bytes) {
             sink += c.getValue().toConnectData(topics.get(c.getKey()), b).value() == null ? 0 : 1;
           }
+          readCpu.get(c.getKey())[round] = (CPU.getCurrentThreadCpuTime() - c1) / 1e3 / records;
           read.get(c.getKey())[round] = sink / ((System.nanoTime() - t1) / 1e9);
         }
       }
@@ -106,14 +124,16 @@ public final class ConverterThroughput {
       double baseRead = median(read.get(baseline));
       System.out.printf(Locale.ROOT, "%n%,d Debezium change events per round, %d rounds, median round, one thread, "
           + "%d cores%n", records, rounds, Runtime.getRuntime().availableProcessors());
-      System.out.printf(Locale.ROOT, "%-30s %14s %8s %14s %8s %12s%n", "converter", "write rec/s", "ratio",
-          "read rec/s", "ratio", "bytes/rec");
+      System.out.printf(Locale.ROOT, "%-30s %14s %8s %14s %8s %12s %12s %12s%n", "converter", "write rec/s", "ratio",
+          "read rec/s", "ratio", "bytes/rec", "write µs CPU", "read µs CPU");
       for (String name : converters.keySet()) {
         double w = median(write.get(name));
         double r = median(read.get(name));
-        System.out.printf(Locale.ROOT, "%-30s %,14.0f %7.2fx %,14.0f %7.2fx %12.0f%n", name, w, w / baseWrite, r,
-            r / baseRead, size.get(name));
+        System.out.printf(Locale.ROOT, "%-30s %,14.0f %7.2fx %,14.0f %7.2fx %12.0f %12.2f %12.2f%n", name, w,
+            w / baseWrite, r, r / baseRead, size.get(name), median(writeCpu.get(name)), median(readCpu.get(name)));
       }
+      System.out.printf(Locale.ROOT, "load average at the end: %.2f%n",
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
     System.exit(0);
   }

@@ -5,7 +5,10 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
 import org.apache.kafka.common.errors.SerializationException;
 
-/** The Avro schema of a value, as Confluent's serializers derive it: a record's own, or a primitive's. */
+/**
+ * What Sluice asks of an Avro schema in more than one place: the schema of a value, as Confluent's serializers derive
+ * it (a record's own, or a primitive's), the name a subject strategy takes, and the type under an optional union.
+ */
 public final class AvroSchemas {
   private AvroSchemas() {}
 
@@ -47,5 +50,20 @@ public final class AvroSchemas {
       case RECORD, ENUM, FIXED -> schema.getFullName();
       default -> schema.getType().getName();
     };
+  }
+
+  /**
+   * The type an optional value has when present: the first branch of a union that is not null ({@code ["null", T]}
+   * gives T); any other schema, and a union of null alone, is itself.
+   */
+  public static Schema nonNull(Schema schema) {
+    if (schema.getType() == Schema.Type.UNION) {
+      for (Schema branch : schema.getTypes()) {
+        if (branch.getType() != Schema.Type.NULL) {
+          return branch;
+        }
+      }
+    }
+    return schema;
   }
 }

@@ -90,7 +90,7 @@ public final class ReaderSchema {
     Schema at = reader;
     String[] parts = location.split("/");
     for (int i = 0; i < parts.length; i++) {
-      at = nonNull(at);
+      at = AvroSchemas.nonNull(at);
       if (parts[i].equals("fields") && i + 1 < parts.length && at.getType() == Schema.Type.RECORD) {
         Schema.Field f = at.getFields().get(Integer.parseInt(parts[++i]));
         path.append(path.isEmpty() ? "" : ".").append(f.name());
@@ -105,8 +105,8 @@ public final class ReaderSchema {
   }
 
   private static void checkFields(Schema writer, Schema reader, Mode mode, String path) {
-    writer = nonNull(writer);
-    reader = nonNull(reader);
+    writer = AvroSchemas.nonNull(writer);
+    reader = AvroSchemas.nonNull(reader);
     if (writer.getType() != reader.getType()) {
       return; // Avro's own check reports it, with its words
     }
@@ -146,17 +146,6 @@ public final class ReaderSchema {
       }
     }
     return null;
-  }
-
-  private static Schema nonNull(Schema s) {
-    if (s.getType() == Schema.Type.UNION) {
-      for (Schema branch : s.getTypes()) {
-        if (branch.getType() != Schema.Type.NULL) {
-          return branch;
-        }
-      }
-    }
-    return s;
   }
 
   private static JsonNode readJson(Schema schema) {

@@ -6,7 +6,6 @@ import io.sluice.serde.avro.ReaderSchema;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.wire.WireFormat;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -14,25 +13,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.storage.Converter;
 
 /**
  * Kafka Connect's converter for Avro in Confluent's wire format, on Sluice's (or any Confluent-compatible) registry:
  * {@code value.converter=io.sluice.serde.connect.AvroConverter} with {@code value.converter.schema.registry.url}.
  *
  * <p>Writing, each Connect schema becomes an Avro schema once ({@link ConnectAvro}), is registered (or looked up) under
- * the subject name strategy once, and every record after that costs an encode and no registry call.
+ * the subject name strategy once, and every record after that costs one walk of its values ({@link ConnectAvroWriter})
+ * and no registry call.
  *
  * <p>Reading, the writer schema is fetched by id once. With {@code reader.schema.version} set ({@code latest} or a
  * version number of the subject), records are read with that schema instead and {@code schema.mismatch} says what is
@@ -40,35 +35,38 @@ import org.apache.kafka.connect.storage.Converter;
  * writer schema id) and fails with a {@link DataException} naming the id, so a sink with {@code errors.tolerance=all}
  * sends it, raw and with Connect's error headers, to its dead letter queue and goes on.
  */
-public final class AvroConverter implements Converter {
+public final class AvroConverter extends RegistryConverter {
   public static final String READER_SCHEMA_VERSION = "reader.schema.version";
   public static final String SCHEMA_MISMATCH = "schema.mismatch";
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
   public static final String SCHEMA_ID_HEADER = RegistryBinding.SCHEMA_ID_HEADER;
 
   private final ConnectAvro data = new ConnectAvro();
-  private SerdeConfig config;
-  private SchemaRegistryClient client;
   private String readerVersion;
   private ReaderSchema.Mode mode;
   private final Map<org.apache.avro.Schema, Integer> ids = new ConcurrentHashMap<>();
-  private final Map<org.apache.avro.Schema, GenericDatumWriter<Object>> writers = new ConcurrentHashMap<>();
+  private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
   private final Map<Integer, Reading> readings = new ConcurrentHashMap<>();
+
+  /** How values of one Connect schema are written: their Avro schema, and its writer. */
+  private record Writing(org.apache.avro.Schema avro, ConnectAvroWriter writer) {}
 
   /** How records of one writer schema id are read: the datum reader and the Connect schema of what it yields. */
   private record Reading(GenericDatumReader<Object> reader, org.apache.avro.Schema readSchema, Schema connectSchema,
       RuntimeException failure) {}
 
-  public AvroConverter() {}
+  public AvroConverter() {
+    super("Avro", null);
+  }
 
   /** A converter on an existing client, for callers (tests, tools) that share one. */
   public AvroConverter(SchemaRegistryClient client) {
-    this.client = client;
+    super("Avro", client);
   }
 
   @Override
   public ConfigDef config() {
-    return RegistryBinding.definition()
+    return super.config()
         .define(READER_SCHEMA_VERSION, ConfigDef.Type.STRING, null, ConfigDef.Importance.MEDIUM,
             "Read with this version of the subject (\"latest\" or a number) instead of each record's writer schema.")
         .define(SCHEMA_MISMATCH, ConfigDef.Type.STRING, "dlq", ConfigDef.Importance.MEDIUM,
@@ -77,11 +75,7 @@ public final class AvroConverter implements Converter {
   }
 
   @Override
-  public void configure(Map<String, ?> configs, boolean isKey) {
-    config = SerdeConfig.of(configs, isKey);
-    if (client == null) {
-      client = config.client();
-    }
+  void configured(RegistryBinding bound, Map<String, ?> configs) {
     Object version = configs.get(READER_SCHEMA_VERSION);
     readerVersion = version == null || version.toString().isBlank() ? null : version.toString().trim();
     if (readerVersion != null && !readerVersion.equals("latest") && !readerVersion.matches("[1-9][0-9]*")) {
@@ -96,76 +90,63 @@ public final class AvroConverter implements Converter {
   }
 
   @Override
-  public byte[] fromConnectData(String topic, Schema schema, Object value) {
-    if (value == null) {
-      return null; // a tombstone stays a tombstone
+  byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
+    Writing writing = writings.get(schema);
+    if (writing == null) {
+      writing = writings.computeIfAbsent(schema, s -> {
+        org.apache.avro.Schema avro = data.avroSchema(s);
+        return new Writing(avro, ConnectAvroWriter.of(s, avro));
+      });
     }
-    if (schema == null) {
-      throw new DataException("The Avro converter needs a schema: this record has none (schemaless data from "
-          + "topic " + topic + ")");
-    }
-    requireConfigured();
-    org.apache.avro.Schema avro = data.avroSchema(schema);
-    Object datum = data.avroValue(schema, avro, value);
-    int id = idOf(topic, avro);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-    out.write(WireFormat.MAGIC);
-    out.write(id >>> 24);
-    out.write(id >>> 16);
-    out.write(id >>> 8);
-    out.write(id);
+    byte[] framed;
     try {
-      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-      writers.computeIfAbsent(avro, GenericDatumWriter::new).write(datum, encoder);
-    } catch (IOException | RuntimeException e) {
+      framed = writing.writer().write(value, WireFormat.HEADER);
+    } catch (DataException e) {
+      throw e; // a value Connect's rules refuse, said as they say it
+    } catch (RuntimeException e) {
       throw new DataException("Failed to serialize Avro data from topic " + topic + ": " + e.getMessage(), e);
     }
-    return out.toByteArray();
+    // The id is asked for once the value has proved writable, so a refused value registers nothing.
+    WireFormat.putHeader(framed, idOf(bound, topic, writing.avro()));
+    return framed;
   }
 
-  private int idOf(String topic, org.apache.avro.Schema avro) {
+  private int idOf(RegistryBinding bound, String topic, org.apache.avro.Schema avro) {
     Integer known = ids.get(avro);
     if (known != null) {
       return known;
     }
-    int id = RegistryBinding.idFor(config, client, topic, AvroSchemas.recordName(avro),
+    int id = bound.idFor(topic, AvroSchemas.recordName(avro),
         new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of()));
     ids.put(avro, id);
     return id;
   }
 
   @Override
-  public SchemaAndValue toConnectData(String topic, byte[] value) {
-    return toConnectData(topic, null, value);
-  }
-
-  @Override
-  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    requireConfigured();
-    return RegistryBinding.read(topic, headers, value, "Avro", framed -> {
-      Reading reading = readings.computeIfAbsent(framed.schemaId(), i -> reading(topic, i));
-      if (reading.failure() != null) {
-        throw reading.failure();
-      }
-      ByteBuffer payload = framed.payload();
-      BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload.array(),
-          payload.arrayOffset() + payload.position(), payload.remaining(), null);
-      Object datum = reading.reader().read(null, decoder);
-      return new SchemaAndValue(reading.connectSchema(),
-          data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
-    });
+  SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException {
+    Reading reading = readings.computeIfAbsent(framed.schemaId(), i -> reading(bound, topic, i));
+    if (reading.failure() != null) {
+      throw reading.failure();
+    }
+    ByteBuffer payload = framed.payload();
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload.array(),
+        payload.arrayOffset() + payload.position(), payload.remaining(), null);
+    Object datum = reading.reader().read(null, decoder);
+    return new SchemaAndValue(reading.connectSchema(),
+        data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
   }
 
   /** How records of writer schema {@code id} are read; a failure to resolve is kept, so each such record fails fast. */
-  private Reading reading(String topic, int id) {
-    org.apache.avro.Schema writer = writerSchema(id);
+  private Reading reading(RegistryBinding bound, String topic, int id) {
+    org.apache.avro.Schema writer = writerSchema(bound.client(), id);
     if (readerVersion == null) {
       return new Reading(new GenericDatumReader<>(writer), writer, data.connectSchema(writer), null);
     }
+    SerdeConfig config = bound.config();
     String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(writer));
     try {
       // "latest" is fetched again for each new writer id: a new writer schema is when the subject may have moved on.
-      Optional<SchemaRegistryClient.SubjectVersion> v = client.version(subject, readerVersion);
+      Optional<SchemaRegistryClient.SubjectVersion> v = bound.client().version(subject, readerVersion);
       if (v.isEmpty()) {
         return failed("subject " + subject + " has no version " + readerVersion + " to read with");
       }
@@ -185,7 +166,7 @@ public final class AvroConverter implements Converter {
     return new Reading(null, null, null, new DataException(why));
   }
 
-  private org.apache.avro.Schema writerSchema(int id) {
+  private static org.apache.avro.Schema writerSchema(SchemaRegistryClient client, int id) {
     SchemaRegistryClient.Schema s;
     try {
       s = client.schemaById(id);
@@ -198,11 +179,5 @@ public final class AvroConverter implements Converter {
       throw new DataException("Schema id " + id + " is " + s.type() + ", not Avro");
     }
     return new org.apache.avro.Schema.Parser().parse(s.schema());
-  }
-
-  private void requireConfigured() {
-    if (config == null) {
-      throw new DataException("AvroConverter is not configured: schema.registry.url is needed");
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.serde.connect;
 
+import io.sluice.serde.avro.AvroSchemas;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
@@ -37,7 +37,8 @@ import org.apache.kafka.connect.errors.DataException;
  * ({@code io.debezium.time.MicroTimestamp} on an INT64, {@code io.debezium.data.Json} on a STRING, ...) intact from
  * source to sink: microseconds stay microseconds, and the sink sees the same names the source wrote.
  *
- * <p>Translations are cached per schema object (Connect) and per writer schema (Avro); both are immutable.
+ * <p>Translations are cached per schema object (Connect) and per writer schema (Avro); both are immutable. Values go
+ * to Avro through {@link ConnectAvroWriter}, straight into Avro binary; they come back here, from Avro's generic data.
  */
 final class ConnectAvro {
   static final String CONNECT_NAME = "connect.name";
@@ -217,85 +218,6 @@ final class ConnectAvro {
         || Timestamp.LOGICAL_NAME.equals(name);
   }
 
-  /** The Avro value of a Connect value of {@code schema}, for {@link #avroSchema}'s schema of it. */
-  Object avroValue(Schema schema, org.apache.avro.Schema avro, Object value) {
-    if (value == null) {
-      if (!schema.isOptional() && schema.defaultValue() == null) {
-        throw new DataException("Conversion error: null value for field that is required and has no default value");
-      }
-      value = schema.defaultValue();
-      if (value == null) {
-        return null;
-      }
-    }
-    org.apache.avro.Schema type = avro.getType() == org.apache.avro.Schema.Type.UNION ? nonNullBranch(avro) : avro;
-    String name = schema.name();
-    if (Decimal.LOGICAL_NAME.equals(name)) {
-      return ByteBuffer.wrap(Decimal.fromLogical(schema, (BigDecimal) value));
-    }
-    if (Date.LOGICAL_NAME.equals(name)) {
-      return Date.fromLogical(schema, (java.util.Date) value);
-    }
-    if (Time.LOGICAL_NAME.equals(name)) {
-      return Time.fromLogical(schema, (java.util.Date) value);
-    }
-    if (Timestamp.LOGICAL_NAME.equals(name)) {
-      return Timestamp.fromLogical(schema, (java.util.Date) value);
-    }
-    return switch (schema.type()) {
-      case INT8, INT16 -> ((Number) value).intValue();
-      case INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING -> value;
-      case BYTES -> value instanceof byte[] b ? ByteBuffer.wrap(b) : value;
-      case ARRAY -> {
-        Collection<?> in = (Collection<?>) value;
-        List<Object> out = new GenericData.Array<>(in.size(), type);
-        for (Object item : in) {
-          out.add(avroValue(schema.valueSchema(), type.getElementType(), item));
-        }
-        yield out;
-      }
-      case MAP -> {
-        Map<?, ?> in = (Map<?, ?>) value;
-        if (type.getType() == org.apache.avro.Schema.Type.MAP) {
-          Map<String, Object> out = new LinkedHashMap<>(in.size() * 2);
-          in.forEach((k, v) -> out.put((String) k, avroValue(schema.valueSchema(), type.getValueType(), v)));
-          yield out;
-        }
-        org.apache.avro.Schema entry = type.getElementType();
-        List<Object> out = new GenericData.Array<>(in.size(), type);
-        in.forEach((k, v) -> {
-          GenericData.Record r = new GenericData.Record(entry);
-          r.put(0, avroValue(schema.keySchema(), entry.getFields().get(0).schema(), k));
-          r.put(1, avroValue(schema.valueSchema(), entry.getFields().get(1).schema(), v));
-          out.add(r);
-        });
-        yield out;
-      }
-      case STRUCT -> {
-        Struct struct = (Struct) value;
-        if (!struct.schema().equals(schema)) {
-          throw new DataException("Mismatching struct schema");
-        }
-        GenericData.Record r = new GenericData.Record(type);
-        List<Field> fields = schema.fields();
-        for (int i = 0; i < fields.size(); i++) {
-          Field f = fields.get(i);
-          r.put(i, avroValue(f.schema(), type.getFields().get(i).schema(), struct.get(f)));
-        }
-        yield r;
-      }
-    };
-  }
-
-  private static org.apache.avro.Schema nonNullBranch(org.apache.avro.Schema union) {
-    for (org.apache.avro.Schema s : union.getTypes()) {
-      if (s.getType() != org.apache.avro.Schema.Type.NULL) {
-        return s;
-      }
-    }
-    throw new DataException("A union of only null");
-  }
-
   // ---- Avro → Connect -------------------------------------------------------------------------------------------
 
   Schema connectSchema(org.apache.avro.Schema avro) {
@@ -437,9 +359,7 @@ final class ConnectAvro {
     if (value == null) {
       return null;
     }
-    if (avro.getType() == org.apache.avro.Schema.Type.UNION) {
-      avro = nonNullBranch(avro);
-    }
+    avro = AvroSchemas.nonNull(avro);
     String name = schema.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
       byte[] bytes = value instanceof GenericFixed f ? f.bytes() : bytes((ByteBuffer) value);

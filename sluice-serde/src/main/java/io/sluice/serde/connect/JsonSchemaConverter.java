@@ -9,12 +9,9 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.storage.Converter;
 
 /**
  * Kafka Connect's converter for JSON with its JSON Schema in the registry, in Confluent's wire format:
@@ -23,35 +20,19 @@ import org.apache.kafka.connect.storage.Converter;
  * has the mapping). A record that cannot be read gets the {@value AvroConverter#SCHEMA_ID_HEADER} header and a
  * {@link DataException} naming its schema id, for the sink's dead letter queue.
  */
-public final class JsonSchemaConverter implements Converter {
+public final class JsonSchemaConverter extends RegistryConverter {
   private final ConnectJsonSchema data = new ConnectJsonSchema();
-  private SerdeConfig config;
-  private SchemaRegistryClient client;
   private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
   private final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
 
-  @Override
-  public ConfigDef config() {
-    return RegistryBinding.definition();
+  public JsonSchemaConverter() {
+    super("JSON Schema", null);
   }
 
   @Override
-  public void configure(Map<String, ?> configs, boolean isKey) {
-    config = SerdeConfig.of(configs, isKey);
-    client = config.client();
-  }
-
-  @Override
-  public byte[] fromConnectData(String topic, Schema schema, Object value) {
-    if (value == null) {
-      return null;
-    }
-    if (schema == null) {
-      throw new DataException("The JSON Schema converter needs a schema: this record from topic " + topic
-          + " has none");
-    }
-    requireConfigured();
-    int id = ids.computeIfAbsent(schema, s -> register(topic, s));
+  byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
+    int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, s.name() == null ? "" : s.name(),
+        new SchemaRegistryClient.Schema("JSON", data.jsonSchema(s).toString(), List.of())));
     try {
       return WireFormat.frame(id, SerdeConfig.JSON.writeValueAsBytes(data.jsonValue(schema, value)));
     } catch (IOException e) {
@@ -59,28 +40,15 @@ public final class JsonSchemaConverter implements Converter {
     }
   }
 
-  private int register(String topic, Schema schema) {
-    return RegistryBinding.idFor(config, client, topic, schema.name() == null ? "" : schema.name(),
-        new SchemaRegistryClient.Schema("JSON", data.jsonSchema(schema).toString(), List.of()));
-  }
-
   @Override
-  public SchemaAndValue toConnectData(String topic, byte[] value) {
-    return toConnectData(topic, null, value);
+  SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException {
+    Schema schema = schemas.computeIfAbsent(framed.schemaId(), id -> connectSchema(bound.client(), id));
+    ByteBuffer p = framed.payload();
+    JsonNode json = SerdeConfig.JSON.readTree(p.array(), p.arrayOffset() + p.position(), p.remaining());
+    return new SchemaAndValue(schema, data.connectValue(schema, json));
   }
 
-  @Override
-  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    requireConfigured();
-    return RegistryBinding.read(topic, headers, value, "JSON", framed -> {
-      Schema schema = schemas.computeIfAbsent(framed.schemaId(), this::connectSchema);
-      ByteBuffer p = framed.payload();
-      JsonNode json = SerdeConfig.JSON.readTree(p.array(), p.arrayOffset() + p.position(), p.remaining());
-      return new SchemaAndValue(schema, data.connectValue(schema, json));
-    });
-  }
-
-  private Schema connectSchema(int id) {
+  private Schema connectSchema(SchemaRegistryClient client, int id) {
     SchemaRegistryClient.Schema s = client.schemaById(id);
     if (!"JSON".equals(s.type())) {
       throw new DataException("Schema id " + id + " is " + s.type() + ", not JSON Schema");
@@ -89,12 +57,6 @@ public final class JsonSchemaConverter implements Converter {
       return data.connectSchema(SerdeConfig.JSON.readTree(s.schema()));
     } catch (IOException e) {
       throw new DataException("Schema id " + id + " is not JSON: " + e.getMessage(), e);
-    }
-  }
-
-  private void requireConfigured() {
-    if (config == null) {
-      throw new DataException("JsonSchemaConverter is not configured: schema.registry.url is needed");
     }
   }
 }

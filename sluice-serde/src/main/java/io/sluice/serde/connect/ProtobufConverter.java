@@ -3,23 +3,18 @@ package io.sluice.serde.connect;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
-import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.protobuf.ProtobufSchemas;
 import io.sluice.serde.wire.WireFormat;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.storage.Converter;
 
 /**
  * Kafka Connect's converter for Protobuf in Confluent's wire format, on Sluice's registry:
@@ -29,79 +24,48 @@ import org.apache.kafka.connect.storage.Converter;
  * read by its index path. A record that cannot be read gets the {@value AvroConverter#SCHEMA_ID_HEADER} header and a
  * {@link DataException} naming its schema id, for the sink's dead letter queue.
  */
-public final class ProtobufConverter implements Converter {
+public final class ProtobufConverter extends RegistryConverter {
   private static final byte[] FIRST_MESSAGE = WireFormat.messageIndexes(List.of(0));
 
   private final ConnectProtobuf data = new ConnectProtobuf();
-  private SerdeConfig config;
-  private SchemaRegistryClient client;
   private ProtobufSchemas schemas;
   private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
   private final Map<String, Schema> readSchemas = new ConcurrentHashMap<>();
 
-  @Override
-  public ConfigDef config() {
-    return RegistryBinding.definition();
+  public ProtobufConverter() {
+    super("Protobuf", null);
   }
 
   @Override
-  public void configure(Map<String, ?> configs, boolean isKey) {
-    config = SerdeConfig.of(configs, isKey);
-    client = config.client();
-    schemas = new ProtobufSchemas(client);
+  void configured(RegistryBinding bound, Map<String, ?> configs) {
+    schemas = new ProtobufSchemas(bound.client());
   }
 
   @Override
-  public byte[] fromConnectData(String topic, Schema schema, Object value) {
-    if (value == null) {
-      return null;
-    }
-    if (schema == null) {
-      throw new DataException("The Protobuf converter needs a schema: this record from topic " + topic
-          + " has none");
-    }
-    requireConfigured();
+  byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
     ConnectProtobuf.Written w = data.written(schema);
-    int id = ids.computeIfAbsent(schema, s -> register(topic, w));
-    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, w.message().getFullName(),
+        new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of())));
     try {
-      out.write(WireFormat.frame(id, FIRST_MESSAGE));
-      data.message(schema, w.message(), (Struct) value).writeTo(out);
+      return WireFormat.frame(id, out -> {
+        out.write(FIRST_MESSAGE);
+        data.message(schema, w.message(), (Struct) value).writeTo(out);
+      });
     } catch (IOException e) {
       throw new DataException("Failed to serialize Protobuf data from topic " + topic + ": " + e.getMessage(), e);
     }
-    return out.toByteArray();
-  }
-
-  private int register(String topic, ConnectProtobuf.Written w) {
-    return RegistryBinding.idFor(config, client, topic, w.message().getFullName(),
-        new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of()));
   }
 
   @Override
-  public SchemaAndValue toConnectData(String topic, byte[] value) {
-    return toConnectData(topic, null, value);
-  }
-
-  @Override
-  public SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
-    requireConfigured();
-    return RegistryBinding.read(topic, headers, value, "Protobuf", framed -> {
-      int id = framed.schemaId();
-      ByteBuffer payload = framed.payload();
-      List<Integer> path = WireFormat.readMessageIndexes(payload);
-      Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
-      Schema schema = readSchemas.computeIfAbsent(id + ":" + path,
-          k -> ConnectProtobuf.connectSchema(d, schemas.text(id)));
-      DynamicMessage message = DynamicMessage.parseFrom(d, CodedInputStream.newInstance(payload.array(),
-          payload.arrayOffset() + payload.position(), payload.remaining()));
-      return new SchemaAndValue(schema, data.connectValue(schema, message));
-    });
-  }
-
-  private void requireConfigured() {
-    if (config == null) {
-      throw new DataException("ProtobufConverter is not configured: schema.registry.url is needed");
-    }
+  SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException {
+    int id = framed.schemaId();
+    ByteBuffer payload = framed.payload();
+    List<Integer> path = WireFormat.readMessageIndexes(payload);
+    Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
+    Schema schema = readSchemas.computeIfAbsent(id + ":" + path,
+        k -> ConnectProtobuf.connectSchema(d, schemas.text(id)));
+    DynamicMessage message = DynamicMessage.parseFrom(d, CodedInputStream.newInstance(payload.array(),
+        payload.arrayOffset() + payload.position(), payload.remaining()));
+    return new SchemaAndValue(schema, data.connectValue(schema, message));
   }
 }

@@ -14,15 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every registry-backed converter shares: its keys (Confluent's), how it finds the id of a schema it writes,
- * and how it reads a framed record, marking one it cannot read for the dead letter queue.
+ * A registry converter's tie to the registry once configured: its settings (Confluent's keys) and client, how it
+ * finds the id of a schema it writes, and how it reads a framed record, marking one it cannot read for the dead
+ * letter queue.
  */
-final class RegistryBinding {
+record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
   private static final Logger log = LoggerFactory.getLogger(RegistryBinding.class);
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
   static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
-
-  private RegistryBinding() {}
 
   /** Reads the payload after the header into Connect data; may fail any way, the failure is reported uniformly. */
   interface Reader {
@@ -33,8 +32,7 @@ final class RegistryBinding {
    * The id of {@code schema} for {@code topic} by the configured rules: the subject's latest id
    * ({@code use.latest.version}), else registered ({@code auto.register.schemas}), else looked up.
    */
-  static int idFor(SerdeConfig config, SchemaRegistryClient client, String topic, String recordName,
-      SchemaRegistryClient.Schema schema) {
+  int idFor(String topic, String recordName, SchemaRegistryClient.Schema schema) {
     String subject = config.strategy().subject(topic, config.isKey(), recordName);
     try {
       if (config.useLatestVersion()) {

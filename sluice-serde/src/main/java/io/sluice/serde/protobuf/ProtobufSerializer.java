@@ -8,7 +8,6 @@ import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.client.RegistryApiException;
 import io.sluice.serde.client.SchemaRegistryClient;
 import io.sluice.serde.wire.WireFormat;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,14 +62,15 @@ public final class ProtobufSerializer implements Serializer<Message> {
     } catch (IllegalStateException e) {
       throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    byte[] indexes = WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor));
     try {
-      out.write(WireFormat.frame(id, WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor))));
-      message.writeTo(out);
+      return WireFormat.frame(id, out -> {
+        out.write(indexes);
+        message.writeTo(out);
+      });
     } catch (IOException e) {
       throw new SerializationException("Error serializing Protobuf message: " + e.getMessage(), e);
     }
-    return out.toByteArray();
   }
 
   /** The file's text and its references, its imports registered first (under their import paths). */

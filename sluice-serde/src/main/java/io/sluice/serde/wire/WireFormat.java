@@ -1,6 +1,8 @@
 package io.sluice.serde.wire;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +24,36 @@ public final class WireFormat {
   /** A framed record's schema id and where its payload starts. */
   public record Framed(int schemaId, ByteBuffer payload) {}
 
+  /** Writes a payload after the header: an encoder writes into the framed record instead of a copy of its own. */
+  @FunctionalInterface
+  public interface Payload {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
   /** Magic byte, id, then the payload. */
   public static byte[] frame(int schemaId, byte[] payload) {
-    return ByteBuffer.allocate(HEADER + payload.length).put(MAGIC).putInt(schemaId).put(payload).array();
+    byte[] framed = new byte[HEADER + payload.length];
+    System.arraycopy(payload, 0, framed, HEADER, payload.length);
+    putHeader(framed, schemaId);
+    return framed;
+  }
+
+  /** Magic byte, id, then what {@code payload} writes. */
+  public static byte[] frame(int schemaId, Payload payload) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    out.write(new byte[HEADER], 0, HEADER);
+    payload.writeTo(out);
+    byte[] framed = out.toByteArray();
+    putHeader(framed, schemaId);
+    return framed;
+  }
+
+  /**
+   * Writes magic byte and id into the first {@link #HEADER} bytes of a record whose payload is already written after
+   * them: for a writer that learns the id only once the payload has proved writable.
+   */
+  public static void putHeader(byte[] framed, int schemaId) {
+    ByteBuffer.wrap(framed, 0, HEADER).put(MAGIC).putInt(schemaId);
   }
 
   /** The id and the payload after the header; refuses what is not framed, as Confluent's deserializers do. */

@@ -1,4 +1,4 @@
-package io.sluice.connect.convert;
+package io.sluice.serde.connect;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;

@@ -1,4 +1,4 @@
-package io.sluice.connect.convert;
+package io.sluice.serde.connect;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,0 +1,86 @@
+package io.sluice.serde.connect;
+
+import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.wire.WireFormat;
+import java.io.IOException;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.storage.Converter;
+
+/**
+ * Connect's {@link Converter} contract as the three registry converters keep it, so each of them is only its
+ * format's writing and reading: a null value is a tombstone both ways, a record written needs a schema, the reads
+ * without headers are the reads with none, and a converter used before {@link #configure} says what it lacks.
+ */
+abstract sealed class RegistryConverter implements Converter
+    permits AvroConverter, JsonSchemaConverter, ProtobufConverter {
+  /** The format as messages name it. */
+  private final String format;
+  /** A client handed in by the caller; else each configuration makes its own. */
+  private final SchemaRegistryClient sharedClient;
+  /** Null until configured; set last, so what {@link #configured} prepared is seen with it. */
+  private volatile RegistryBinding binding;
+
+  RegistryConverter(String format, SchemaRegistryClient sharedClient) {
+    this.format = format;
+    this.sharedClient = sharedClient;
+  }
+
+  @Override
+  public ConfigDef config() {
+    return RegistryBinding.definition();
+  }
+
+  @Override
+  public final void configure(Map<String, ?> configs, boolean isKey) {
+    SerdeConfig config = SerdeConfig.of(configs, isKey);
+    RegistryBinding bound = new RegistryBinding(config, sharedClient != null ? sharedClient : config.client());
+    configured(bound, configs);
+    binding = bound;
+  }
+
+  /** Reads the format's own keys (a bad one is a ConfigException) and prepares what needs the registry. */
+  void configured(RegistryBinding bound, Map<String, ?> configs) {}
+
+  @Override
+  public final byte[] fromConnectData(String topic, Schema schema, Object value) {
+    if (value == null) {
+      return null; // a tombstone stays a tombstone
+    }
+    if (schema == null) {
+      throw new DataException("The " + format + " converter needs a schema: this record from topic " + topic
+          + " has none");
+    }
+    return write(bound(), topic, schema, value);
+  }
+
+  /** The framed record ({@link WireFormat}) of a non-null value of {@code schema}. */
+  abstract byte[] write(RegistryBinding bound, String topic, Schema schema, Object value);
+
+  @Override
+  public final SchemaAndValue toConnectData(String topic, byte[] value) {
+    return toConnectData(topic, null, value);
+  }
+
+  @Override
+  public final SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
+    RegistryBinding bound = bound();
+    return RegistryBinding.read(topic, headers, value, format, framed -> read(bound, topic, framed));
+  }
+
+  /** The Connect data of a framed record; any failure is reported by {@link RegistryBinding#read}. */
+  abstract SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException;
+
+  private RegistryBinding bound() {
+    RegistryBinding bound = binding;
+    if (bound == null) {
+      throw new DataException(getClass().getSimpleName() + " is not configured: schema.registry.url is needed");
+    }
+    return bound;
+  }
+}
