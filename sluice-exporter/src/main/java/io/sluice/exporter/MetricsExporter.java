@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * <p>A scrape reads only memory: the worker's metrics registry, its connector configs and statuses, restart counts
  * followed from the status topic, and the last reading of the slow values (end offsets, consumer lag, source log
  * retention), which a background thread refreshes every {@link Builder#refreshInterval}.
+ *
+ * <p>Task counters go on across a task's restarts and moves between nodes ({@link CarriedCounts}), through the
+ * cluster's counts topic ({@link #COUNTS_TOPIC}). Stop the worker before its exporter, as {@code sluice up} does: the
+ * exporter then writes each task's final total, and the node that takes the task next continues from it exactly.
  */
 public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
@@ -57,8 +62,20 @@ public final class MetricsExporter implements AutoCloseable {
       "svc_postgres_max_slot_wal_keep_size_bytes", "svc_mysql_binlog_oldest_age_seconds",
       "svc_mysql_binlog_retention_seconds");
 
+  /** The compacted topic through which task counters go on when their tasks move between nodes. */
+  public static final String COUNTS_TOPIC = CountsTopic.DEFAULT;
+  /** How often the totals of this node's tasks are written while they change: what a node killed -9 may lose. */
+  static final Duration COUNTS_INTERVAL = Duration.ofSeconds(5);
+  /**
+   * How long a task that arrives holds its counters back for the ended total of the node it comes from: a graceful
+   * move writes it within about a second; a node that died never does.
+   */
+  static final Duration COUNTS_HOLD = Duration.ofSeconds(5);
+
   private final HttpServer http;
   private final PrometheusRegistry registry;
+  private final CountsTopic counts;
+  private final TaskMetricIndex tasks;
   private final RestartCounter restarts;
   private final SlowReadings slow;
   private final ScheduledExecutorService background;
@@ -71,18 +88,22 @@ public final class MetricsExporter implements AutoCloseable {
     ConnectorCatalog catalog = new ConnectorCatalog(herder);
     Metrics metrics = herder.connectMetrics().metrics();
     CommitCounters commits = new CommitCounters(metrics);
+    worker = b.connect.restUrl().replaceFirst("^https?://", "");
+    CarriedCounts carried = new CarriedCounts(worker + "#" + UUID.randomUUID().toString().substring(0, 8), b.clock,
+        COUNTS_INTERVAL, COUNTS_HOLD);
+    counts = CountsTopic.start(KafkaCluster.from(workerConfig), b.countsTopic, carried);
+    tasks = new TaskMetricIndex(metrics, carried, counts::write);
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
     slow = new SlowReadings(catalog, herder, workerConfig, b.clock);
     Freshness freshness = new Freshness();
     recorder = freshness::observe;
-    worker = b.connect.restUrl().replaceFirst("^https?://", "");
     FreshnessInterceptor.register(worker, recorder);
     if (!workerConfig.getOrDefault("consumer.interceptor.classes", "").contains(FreshnessInterceptor.class.getName())) {
       log.warn("worker {} runs without the freshness interceptor: change-event freshness will not be measured", worker);
     }
 
     registry = new PrometheusRegistry();
-    RuntimeCollector collector = new RuntimeCollector(catalog, metrics, restarts, slow);
+    RuntimeCollector collector = new RuntimeCollector(catalog, tasks, restarts, slow);
     registry.register(collector);
     registry.register(freshness.histogram);
 
@@ -93,8 +114,8 @@ public final class MetricsExporter implements AutoCloseable {
     });
     background.scheduleWithFixedDelay(() -> guarded("slow values", slow::refresh), 0,
         b.refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
-    // Once a second: commit counters and the metrics index for tasks that just started, and freshness series of
-    // deleted connectors.
+    // Once a second: commit counters and the metrics index for tasks that started, restarted, left or were deleted
+    // (with the counts topic's writes that follows), and freshness series of deleted connectors.
     background.scheduleWithFixedDelay(() -> guarded("task bookkeeping", () -> {
       List<Connector> connectors = catalog.connectors();
       Map<String, String> pipelines = new HashMap<>();
@@ -102,7 +123,7 @@ public final class MetricsExporter implements AutoCloseable {
         pipelines.put(c.name(), c.pipeline());
         c.tasks().forEach(t -> commits.attach(c.name(), Integer.toString(t.id())));
       }
-      collector.reindex(connectors);
+      tasks.reindex(connectors);
       freshness.keep(pipelines);
     }), 0, 1, TimeUnit.SECONDS);
 
@@ -148,6 +169,9 @@ public final class MetricsExporter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // The worker stopped first (sluice up stops Connect before the exporter): each task's total is final.
+    tasks.close();
+    counts.close();
     restarts.close();
     slow.close();
   }
@@ -192,6 +216,7 @@ public final class MetricsExporter implements AutoCloseable {
     private final ConnectRuntime connect;
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
+    private String countsTopic = COUNTS_TOPIC;
 
     private Builder(ConnectRuntime connect) {
       super(ServerOptions.loopback(5556, 64L << 10));
@@ -201,6 +226,12 @@ public final class MetricsExporter implements AutoCloseable {
     /** How often end offsets, consumer lag and source log retention are read (default 10 s). */
     public Builder refreshInterval(Duration refreshInterval) {
       this.refreshInterval = refreshInterval;
+      return this;
+    }
+
+    /** The compacted topic of the cluster's task totals (default {@code sluice-task-counters}); created when missing. */
+    public Builder countsTopic(String countsTopic) {
+      this.countsTopic = countsTopic;
       return this;
     }
 
