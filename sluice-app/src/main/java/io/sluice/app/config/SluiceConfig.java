@@ -183,17 +183,24 @@ public record SluiceConfig(Map<String, String> values) {
     values = Map.copyOf(values);
   }
 
-  /** The topics Sluice keeps its state in: Connect's internal ones, the secrets, the registry, alerts and cluster. */
+  /**
+   * The topics Sluice keeps its state in: Connect's internal ones, the secrets, the task counts, the registry, alerts
+   * and cluster.
+   */
   public List<String> stateTopics() {
-    List<String> all = new java.util.ArrayList<>(connectTopics());
+    List<String> all = new java.util.ArrayList<>(dataTopics());
     all.addAll(controlTopics());
     return all;
   }
 
-  /** The state topics of the Connect worker: its offsets, configs, statuses and the connectors' secrets. */
-  public List<String> connectTopics() {
+  /**
+   * The state topics of the data plane: the Connect worker's offsets, configs and statuses, the connectors' secrets,
+   * and the exporter's task counts.
+   */
+  public List<String> dataTopics() {
     return List.of(io.sluice.connect.ConnectRuntime.OFFSETS_TOPIC, io.sluice.connect.ConnectRuntime.CONFIGS_TOPIC,
-        io.sluice.connect.ConnectRuntime.STATUS_TOPIC, io.sluice.connect.ConnectRuntime.SECRETS_TOPIC);
+        io.sluice.connect.ConnectRuntime.STATUS_TOPIC, io.sluice.connect.ConnectRuntime.SECRETS_TOPIC,
+        io.sluice.exporter.MetricsExporter.COUNTS_TOPIC);
   }
 
   /** The state topics of the registry, the alert router and the cluster membership. */
