@@ -88,7 +88,8 @@ final class DataPlane implements AutoCloseable {
       try {
         exporter = MetricsExporter.builder(connect).host(host)
             .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
-            .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
+            .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST))
+            .moveHold(config.duration(SluiceConfig.EXPORTER_MOVE_HOLD)).start();
       } catch (RuntimeException e) {
         connect.close();
         throw e;

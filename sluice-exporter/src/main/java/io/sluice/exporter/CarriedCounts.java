@@ -17,11 +17,16 @@ import java.util.Map;
  *
  * <p>The base comes from the counts topic ({@link CountsTopic}), in which every node writes the totals of the tasks it
  * runs: every interval while they change, and once more, marked ended, when a task stops on the node. A task that
- * starts on a node (a <em>run</em> of it) takes the last total written for it by any node. When that total is not
- * marked ended, the node that wrote it may be about to write its last one (a rebalance stops a task there a moment
- * before it starts here) or may have died: the run's counters are held back until the ended total arrives or the
- * hold is over, and they take the largest total that earlier run writes. A node killed without a word loses what its
- * tasks counted since its last write: at most one interval.
+ * starts on a node (a <em>run</em> of it) takes the last total written for it, and the later totals of the run it
+ * continues (the node it left writes its ended total within a second of the stop, which may be after the task started
+ * here). A node killed without a word loses what its tasks counted since its last write: at most one interval.
+ *
+ * <p>A run that comes from another node holds its counters back for a while ({@code hold}, at least the longest scrape
+ * interval of whatever scrapes the exporters). The node the task left drops its series within a second of the stop
+ * (a dead node's scrape fails), and each scraper ends them with staleness markers at its next scrape of that node;
+ * shown earlier here, the task would be counted on both nodes in between, and a sum over a pipeline would jump by its
+ * whole count. Held back, the sum lacks the task for a while instead: a pipeline of one source task and one sink task
+ * has no lag figure for that while, never a wrong one.
  *
  * <p>A Connect metric object replaced on the same node (the task restarted here) adds its last value to the run's base
  * directly, exactly. A deleted connector's totals are removed (tombstones), so that a connector created again under its
@@ -34,7 +39,10 @@ import java.util.Map;
  * <p>Memory: an entry per task of the cluster and a run per task of this node, whatever the records.
  */
 final class CarriedCounts {
-  /** One record of the counts topic: a run's totals by exported series name, and whether the run has ended. */
+  /**
+   * One record of the counts topic: a run's totals by exported series name, and whether the run has ended (the task
+   * stopped there, so the total is exact; for a person reading the topic, and the tests).
+   */
   record Written(String run, boolean ended, Map<String, Double> counts) {
     Written {
       counts = Map.copyOf(counts);
@@ -53,7 +61,7 @@ final class CarriedCounts {
     final Map<String, Double> replaced = new HashMap<>();
     /** The run this one continues, whose later totals raise {@link #carried}; null while none is known. */
     String predecessor;
-    /** Until when (ms) the counters are held back, waiting for the predecessor's ended total; 0 once shown. */
+    /** Until when (ms) the counters are held back; 0 once shown. */
     long heldUntil;
     Map<String, Double> written;
 
@@ -76,7 +84,7 @@ final class CarriedCounts {
 
   /**
    * {@code writer} names this node's runs in the topic (unique per exporter); totals are written every
-   * {@code interval} while they change; a run whose predecessor did not end is held back up to {@code hold}.
+   * {@code interval} while they change; a run that continues another node's is held back for {@code hold}.
    */
   CarriedCounts(String writer, Clock clock, Duration interval, Duration hold) {
     this.writer = writer;
@@ -103,9 +111,6 @@ final class CarriedCounts {
     // Only the run this one continues: a later run elsewhere (this one is about to stop) counted on top of this one.
     if (written.run().equals(r.predecessor)) {
       written.counts().forEach((k, v) -> r.carried.merge(k, v, Math::max));
-      if (written.ended()) {
-        r.heldUntil = 0;
-      }
     }
   }
 
@@ -114,7 +119,9 @@ final class CarriedCounts {
     Written last = topic.get(task);
     Run r = new Run(writer + "/" + ++started, last == null ? Map.of() : last.counts());
     r.predecessor = last == null ? null : last.run();
-    r.heldUntil = last == null || last.ended() ? 0 : clock.millis() + holdMs;
+    // A run of this exporter's before (a restart that a pass saw half done) had its series on this same target.
+    boolean elsewhere = last != null && !last.run().startsWith(writer + "/");
+    r.heldUntil = elsewhere ? clock.millis() + holdMs : 0;
     runs.put(task, r);
   }
 
@@ -175,10 +182,7 @@ final class CarriedCounts {
     nextWrite = now + intervalMs;
     List<Write> out = new ArrayList<>();
     runs.forEach((task, r) -> {
-      if (held(r, now)) {
-        // Its base may still rise: a total written now could only be too low.
-        return;
-      }
+      // Written while held back too: a node killed then loses one interval, not the hold.
       Map<String, Double> total = total(r, current.getOrDefault(task, Map.of()));
       if (!total.equals(r.written)) {
         r.written = total;

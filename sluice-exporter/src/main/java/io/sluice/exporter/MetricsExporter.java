@@ -67,10 +67,10 @@ public final class MetricsExporter implements AutoCloseable {
   /** How often the totals of this node's tasks are written while they change: what a node killed -9 may lose. */
   static final Duration COUNTS_INTERVAL = Duration.ofSeconds(5);
   /**
-   * How long a task that arrives holds its counters back for the ended total of the node it comes from: a graceful
-   * move writes it within about a second; a node that died never does.
+   * How long the series of a task that came from another node stay away by default: Sluice's and Prometheus' default
+   * scrape interval, so that no scrape sees the task on both nodes.
    */
-  static final Duration COUNTS_HOLD = Duration.ofSeconds(5);
+  public static final Duration MOVE_HOLD = Duration.ofSeconds(15);
 
   private final HttpServer http;
   private final PrometheusRegistry registry;
@@ -90,7 +90,7 @@ public final class MetricsExporter implements AutoCloseable {
     CommitCounters commits = new CommitCounters(metrics);
     worker = b.connect.restUrl().replaceFirst("^https?://", "");
     CarriedCounts carried = new CarriedCounts(worker + "#" + UUID.randomUUID().toString().substring(0, 8), b.clock,
-        COUNTS_INTERVAL, COUNTS_HOLD);
+        COUNTS_INTERVAL, b.moveHold);
     counts = CountsTopic.start(KafkaCluster.from(workerConfig), b.countsTopic, carried);
     tasks = new TaskMetricIndex(metrics, carried, counts::write);
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
@@ -217,6 +217,7 @@ public final class MetricsExporter implements AutoCloseable {
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
     private String countsTopic = COUNTS_TOPIC;
+    private Duration moveHold = MOVE_HOLD;
 
     private Builder(ConnectRuntime connect) {
       super(ServerOptions.loopback(5556, 64L << 10));
@@ -232,6 +233,16 @@ public final class MetricsExporter implements AutoCloseable {
     /** The compacted topic of the cluster's task totals (default {@code sluice-task-counters}); created when missing. */
     public Builder countsTopic(String countsTopic) {
       this.countsTopic = countsTopic;
+      return this;
+    }
+
+    /**
+     * How long the counters of a task that moved here from another node stay away (default 15 s): at least the longest
+     * scrape interval of whatever scrapes the exporters. The node it left drops its series within a second, and each
+     * scraper ends them at its next scrape there; a series shown here before that would count the task twice.
+     */
+    public Builder moveHold(Duration moveHold) {
+      this.moveHold = moveHold;
       return this;
     }
 
