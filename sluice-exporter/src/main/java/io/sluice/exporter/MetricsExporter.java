@@ -62,6 +62,8 @@ public final class MetricsExporter implements AutoCloseable {
       "svc_postgres_max_slot_wal_keep_size_bytes", "svc_mysql_binlog_oldest_age_seconds",
       "svc_mysql_binlog_retention_seconds");
 
+  /** How often the exporter looks for tasks that started, restarted, left or were deleted. */
+  private static final Duration PASS = Duration.ofSeconds(1);
   /** The compacted topic through which task counters go on when their tasks move between nodes. */
   public static final String COUNTS_TOPIC = CountsTopic.DEFAULT;
   /** How often the totals of this node's tasks are written while they change: what a node killed -9 may lose. */
@@ -89,8 +91,10 @@ public final class MetricsExporter implements AutoCloseable {
     Metrics metrics = herder.connectMetrics().metrics();
     CommitCounters commits = new CommitCounters(metrics);
     worker = b.connect.restUrl().replaceFirst("^https?://", "");
+    // Held a second longer than a scrape interval: the node a task left drops its series at its next pass, within
+    // a second of the stop, and the task may start here before that.
     CarriedCounts carried = new CarriedCounts(worker + "#" + UUID.randomUUID().toString().substring(0, 8), b.clock,
-        COUNTS_INTERVAL, b.moveHold);
+        COUNTS_INTERVAL, b.moveHold.plus(PASS));
     counts = CountsTopic.start(KafkaCluster.from(workerConfig), b.countsTopic, carried);
     tasks = new TaskMetricIndex(metrics, carried, counts::write);
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
@@ -125,7 +129,7 @@ public final class MetricsExporter implements AutoCloseable {
       }
       tasks.reindex(connectors);
       freshness.keep(pipelines);
-    }), 0, 1, TimeUnit.SECONDS);
+    }), 0, PASS.toMillis(), TimeUnit.MILLISECONDS);
 
     http = HttpServer.builder("metrics exporter", b.serverOptions()).maxThreads(8)
         .get("/metrics", MetricsPage.serving(registry))
@@ -230,7 +234,7 @@ public final class MetricsExporter implements AutoCloseable {
       return this;
     }
 
-    /** The compacted topic of the cluster's task totals (default {@code sluice-task-counters}); created when missing. */
+    /** The compacted topic of the cluster's task totals (default {@code sluice-task-counters}), made when missing. */
     public Builder countsTopic(String countsTopic) {
       this.countsTopic = countsTopic;
       return this;
