@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Keeps each task's counters going across its restarts and its moves between nodes. Connect counts from 0 whenever it
@@ -72,6 +73,7 @@ final class CarriedCounts {
     }
   }
 
+  private final String node;
   private final String writer;
   private final Clock clock;
   private final long intervalMs;
@@ -83,11 +85,13 @@ final class CarriedCounts {
   private long nextWrite;
 
   /**
-   * {@code writer} names this node's runs in the topic (unique per exporter); totals are written every
-   * {@code interval} while they change; a run that continues another node's is held back for {@code hold}.
+   * {@code node} is what scrapers see as this node (its worker's address, the same when the node starts again); runs
+   * are named after it and this exporter ({@code <node>#<exporter>/<n>}). Totals are written every {@code interval}
+   * while they change; a run that continues another node's is held back for {@code hold}.
    */
-  CarriedCounts(String writer, Clock clock, Duration interval, Duration hold) {
-    this.writer = writer;
+  CarriedCounts(String node, Clock clock, Duration interval, Duration hold) {
+    this.node = node;
+    this.writer = node + "#" + UUID.randomUUID().toString().substring(0, 8);
     this.clock = clock;
     this.intervalMs = interval.toMillis();
     this.holdMs = hold.toMillis();
@@ -119,8 +123,9 @@ final class CarriedCounts {
     Written last = topic.get(task);
     Run r = new Run(writer + "/" + ++started, last == null ? Map.of() : last.counts());
     r.predecessor = last == null ? null : last.run();
-    // A run of this exporter's before (a restart that a pass saw half done) had its series on this same target.
-    boolean elsewhere = last != null && !last.run().startsWith(writer + "/");
+    // A run on this node before (a restart that a pass saw half done, a data plane started again) had its series on
+    // this same target: nothing to wait for.
+    boolean elsewhere = last != null && !last.run().startsWith(node + "#");
     r.heldUntil = elsewhere ? clock.millis() + holdMs : 0;
     runs.put(task, r);
   }

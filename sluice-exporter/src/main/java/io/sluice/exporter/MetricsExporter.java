@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -93,8 +92,7 @@ public final class MetricsExporter implements AutoCloseable {
     worker = b.connect.restUrl().replaceFirst("^https?://", "");
     // Held a second longer than a scrape interval: the node a task left drops its series at its next pass, within
     // a second of the stop, and the task may start here before that.
-    CarriedCounts carried = new CarriedCounts(worker + "#" + UUID.randomUUID().toString().substring(0, 8), b.clock,
-        COUNTS_INTERVAL, b.moveHold.plus(PASS));
+    CarriedCounts carried = new CarriedCounts(worker, b.clock, COUNTS_INTERVAL, b.moveHold.plus(PASS));
     counts = CountsTopic.start(KafkaCluster.from(workerConfig), b.countsTopic, carried);
     tasks = new TaskMetricIndex(metrics, carried, counts::write);
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));

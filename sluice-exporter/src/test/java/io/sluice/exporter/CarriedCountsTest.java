@@ -77,6 +77,8 @@ class CarriedCountsTest {
 
     Node(String name) {
       carried = new CarriedCounts(name, clock, INTERVAL, HOLD);
+      // An exporter reads the topic to its end when it starts, then follows it.
+      topic.compacted.forEach(carried::read);
       topic.readers.add(carried);
       index = new TaskMetricIndex(registry, carried, topic::append);
     }
@@ -130,7 +132,7 @@ class CarriedCountsTest {
     a.pass(SINK);
     assertNull(a.send(), "a task that stopped here is no longer exported here");
     topic.deliver();
-    assertEquals(new Written("a/1", true, Map.of(SEND, 105.0)), topic.compacted.get(new TaskKey(SINK, "0")));
+    assertEnded(105, topic.compacted.get(new TaskKey(SINK, "0")));
     a.start().record(2);
     a.pass(SINK);
     assertEquals(107, a.send());
@@ -248,7 +250,27 @@ class CarriedCountsTest {
     a.stop();
     a.index.close();
     topic.deliver();
-    assertEquals(new Written("a/1", true, Map.of(SEND, 101.0)), topic.compacted.get(new TaskKey(SINK, "0")));
+    assertEnded(101, topic.compacted.get(new TaskKey(SINK, "0")));
+  }
+
+  @Test
+  void aNodeStartedAgainGoesOnAtOnceOnItsOwnTarget() {
+    Node a = new Node("a");
+    Sensor s = a.start();
+    s.record(100);
+    a.pass(SINK);
+    topic.deliver();
+    // Its data plane dies and starts again (a new exporter, the same worker address): no other node's series to wait
+    // for, the same series go on.
+    Node again = new Node("a");
+    again.start().record(4);
+    again.pass(SINK);
+    assertEquals(104, again.send());
+  }
+
+  private static void assertEnded(double send, Written w) {
+    assertTrue(w.ended(), w.toString());
+    assertEquals(Map.of(SEND, send), w.counts());
   }
 
   @Test
