@@ -23,10 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -117,6 +119,8 @@ class ClusterIT {
   }
 
   @Test
+  // Three node starts, a snapshot and two graceful moves: 2 to 3 minutes alone, more beside other tests on 2 cores.
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void twoNodesShowOneClusterAndThePipelineOutlivesAKillAndTwoMovesWithoutALagJump() throws Exception {
     String bundled = Files.readString(PackagedSluice.root().resolve(
         "sluice-metrics/src/main/resources/io/sluice/metrics/rules/cdc-alerts.rules.yml"));
