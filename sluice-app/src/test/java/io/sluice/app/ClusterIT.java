@@ -205,7 +205,8 @@ class ClusterIT {
         throw new IllegalStateException(e);
       }
     }, v -> Math.abs(v) < 500);
-    long loadFrom = System.currentTimeMillis() / 1000;
+    // From the next whole second on, the range queries below see samples no older than the ones just read.
+    long loadFrom = System.currentTimeMillis() / 1000 + 1;
     load.start(PipelineLoad.Pace.STEADY);
     Thread.sleep(3000);
     long killedAt = System.nanoTime();
