@@ -125,7 +125,7 @@ public final class MetricsExporter implements AutoCloseable {
         pipelines.put(c.name(), c.pipeline());
         c.tasks().forEach(t -> commits.attach(c.name(), Integer.toString(t.id())));
       }
-      tasks.reindex(connectors);
+      tasks.reindex(connectors, catalog.configured());
       freshness.keep(pipelines);
     }), 0, PASS.toMillis(), TimeUnit.MILLISECONDS);
 

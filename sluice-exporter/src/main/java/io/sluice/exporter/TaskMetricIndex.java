@@ -4,7 +4,6 @@ import io.sluice.exporter.CarriedCounts.Write;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,15 +37,15 @@ final class TaskMetricIndex implements AutoCloseable {
   }
 
   /**
-   * Finds the exported metrics of every task the status store knows. Run by the exporter's once-a-second
-   * bookkeeping, not by a scrape: a lookup compares tag maps, and 200 tasks need thousands of them. Tasks running on
-   * other workers have no metrics here.
+   * Finds the exported metrics of every task the status store knows ({@code list}); {@code configured} names the
+   * connectors in the worker's config, whose leaving is a deletion. Run by the exporter's once-a-second bookkeeping,
+   * not by a scrape: a lookup compares tag maps, and 200 tasks need thousands of them. Tasks running on other workers
+   * have no metrics here.
    */
-  void reindex(List<Connector> list) {
+  void reindex(List<Connector> list, Set<String> configured) {
     Map<TaskKey, KafkaMetric[]> next = new HashMap<>();
-    Set<String> names = new HashSet<>();
+    Set<String> names = Set.copyOf(configured);
     for (Connector c : list) {
-      names.add(c.name());
       for (ConnectorCatalog.Task t : c.tasks()) {
         String task = Integer.toString(t.id());
         Map<String, String> tags = Map.of("connector", c.name(), "task", task);

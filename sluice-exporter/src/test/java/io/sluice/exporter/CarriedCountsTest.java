@@ -103,7 +103,7 @@ class CarriedCountsTest {
         list.add(new Connector(c, Kind.SINK, Map.of(), "RUNNING", List.of(new ConnectorCatalog.Task(0, "RUNNING")),
             c, List.of()));
       }
-      index.reindex(list);
+      index.reindex(list, java.util.Set.of(connectors));
     }
 
     /** The exported send counter of the sink's task 0; null when this node exports none. */
