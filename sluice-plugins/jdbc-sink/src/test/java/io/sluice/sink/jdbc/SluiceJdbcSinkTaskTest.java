@@ -1,6 +1,7 @@
 package io.sluice.sink.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
@@ -20,6 +21,7 @@ import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,23 @@ class SluiceJdbcSinkTaskTest {
     assertEquals(Set.of("i1", "i2", "i3", "i4"), strings("SELECT item FROM timed"),
         "the row the snapshot did not write stays, and the change after it is written");
     assertNothingLeftOf("unsure");
+  }
+
+  @Test
+  void aRecordTheTableRefusesFailsTheTaskOnTheNextPutEvenAnEmptyOne() throws SQLException {
+    ChangeEvents events = ChangeEvents.ofIntKey("refused.public.orders");
+    try (DrivenTask task = new DrivenTask(url, "refused", events.topic, "orders_refused")) {
+      task.put(List.of(events.insert(100, events.row(1))), 1);
+      try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE orders_refused ADD CONSTRAINT small_ids CHECK (id < 100)");
+      }
+      // The refused record is the last the topic has: Connect goes on calling put with nothing in it.
+      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500)))));
+      ConnectException failed = assertThrows(ConnectException.class, () -> task.task.put(new ArrayList<>()));
+      assertTrue(String.valueOf(failed.getCause()).contains("small_ids")
+          || String.valueOf(failed.getCause().getCause()).contains("small_ids"), String.valueOf(failed.getCause()));
+    }
+    assertEquals(Set.of(1), ids("orders_refused"));
   }
 
   @Test
