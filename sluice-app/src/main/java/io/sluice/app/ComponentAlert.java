@@ -34,7 +34,11 @@ final class ComponentAlert implements AutoCloseable {
   private static final Duration HOLD = Duration.ofMinutes(3);
 
   private final HttpClientConfig client;
-  private final HttpClient http;
+  /**
+   * Built on the resend thread, the only one that sends, when it first sends: building an HTTP client sets up TLS, time
+   * the supervisor would otherwise spend before it starts the planes.
+   */
+  private HttpClient http;
   private final String instance;
   /** What is down now: the component's description and since when. */
   private final Map<String, Firing> firing = new ConcurrentHashMap<>();
@@ -50,7 +54,6 @@ final class ComponentAlert implements AutoCloseable {
 
   ComponentAlert(HttpClientConfig client, String instance) {
     this.client = client;
-    this.http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
     this.instance = instance;
     resend.scheduleWithFixedDelay(this::resendAll, RESEND.toMillis(), RESEND.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -102,6 +105,9 @@ final class ComponentAlert implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
     client.authorization().ifPresent(h -> req.header("Authorization", h));
     try {
+      if (http == null) {
+        http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
+      }
       HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() / 100 != 2) {
         log.warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
