@@ -90,7 +90,7 @@ final class Supervisor implements AutoCloseable {
 
   private Supervisor(SluiceConfig config, Path plugins, WebSurfaces web) {
     this.config = config;
-    this.handoff = new PlaneCommand.Handoff(config.values(), web.internalPassword(), plugins.toString());
+    this.handoff = new PlaneCommand.Handoff(config.values(), web.internalUser(), plugins.toString());
     this.alert = new ComponentAlert(web.internalClient(), config.host());
     for (Plane p : Plane.values()) {
       children.put(p, new Child(p));
