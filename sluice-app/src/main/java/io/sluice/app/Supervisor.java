@@ -108,6 +108,7 @@ final class Supervisor implements AutoCloseable {
       for (Child c : s.children.values()) {
         c.launch();
       }
+      s.awaitBothReady();
       for (Child c : s.children.values()) {
         c.awaitFirstReady();
       }
@@ -116,6 +117,32 @@ final class Supervisor implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /**
+   * Returns once both planes are ready, or as soon as either ends before it is: a data plane that cannot start is said
+   * at once, not after the control plane has waited out its broker.
+   */
+  private void awaitBothReady() throws StartFailure {
+    CompletableFuture<Void> failed = new CompletableFuture<>();
+    List<CompletableFuture<Map<String, String>>> readies = children.values().stream().map(c -> c.ready).toList();
+    readies.forEach(r -> r.whenComplete((urls, e) -> {
+      if (e != null) {
+        failed.completeExceptionally(e);
+      }
+    }));
+    try {
+      CompletableFuture.anyOf(CompletableFuture.allOf(readies.toArray(CompletableFuture[]::new)), failed).get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException c ? c.getCause() : e.getCause();
+      if (cause instanceof StartFailure f) {
+        throw f;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartFailure("interrupted while the planes started", 1);
+    }
   }
 
   /** {@code sluice ready …} with both planes' addresses. */
@@ -144,7 +171,7 @@ final class Supervisor implements AutoCloseable {
     final Plane plane;
     volatile Process process;
     volatile Map<String, String> urls = Map.of();
-    private volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+    volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
     /** What the plane said when it could not start, if it said anything. */
     private volatile String failure;
     private volatile long startedAt;
