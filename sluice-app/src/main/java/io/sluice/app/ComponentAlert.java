@@ -27,7 +27,6 @@ import org.slf4j.LoggerFactory;
  * would notice an outage of a few seconds only by luck.
  */
 final class ComponentAlert implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ComponentAlert.class);
   static final String NAME = "SluiceComponentDown";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration RESEND = Duration.ofSeconds(60);
@@ -47,6 +46,11 @@ final class ComponentAlert implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
+
+  /** Made when first used, after the supervisor has started the planes (see Supervisor). */
+  private static Logger log() {
+    return LoggerFactory.getLogger(ComponentAlert.class);
+  }
 
   private record Firing(String description, Instant since) {}
 
@@ -110,10 +114,10 @@ final class ComponentAlert implements AutoCloseable {
       }
       HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() / 100 != 2) {
-        log.warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
+        log().warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
       }
     } catch (IOException e) {
-      log.warn("cannot tell the router at {} that {} is {}: {}", router, component,
+      log().warn("cannot tell the router at {} that {} is {}: {}", router, component,
           resolved ? "back" : "down", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

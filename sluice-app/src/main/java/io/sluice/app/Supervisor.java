@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +36,6 @@ import org.slf4j.LoggerFactory;
  * control plane first, so its last writes reach the broker).
  */
 final class Supervisor implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
   /** The pause before a start again doubles from this up to {@link #MAX_BACKOFF} ... */
   static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
@@ -76,6 +76,14 @@ final class Supervisor implements AutoCloseable {
     }
   }
 
+  /**
+   * Logging configures itself when the first logger is made, a fifth of a second on the way to ready: the supervisor
+   * makes none (nor do the classes it uses before) until both planes are started.
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Supervisor.class);
+  }
+
   private final PlaneCommand.Handoff handoff;
   private final SluiceConfig config;
   private final ComponentAlert alert;
@@ -114,9 +122,10 @@ final class Supervisor implements AutoCloseable {
     }
     Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
     try {
-      for (Child c : s.children.values()) {
-        c.launch();
-      }
+      // The data plane first: its start is the longer one.
+      s.children.get(Plane.DATA).launch();
+      s.children.get(Plane.CONTROL).launch();
+      s.children.values().forEach(Child::saidStarted);
       s.awaitBothReady();
       for (Child c : s.children.values()) {
         c.awaitFirstReady();
@@ -143,7 +152,7 @@ final class Supervisor implements AutoCloseable {
     try {
       CompletableFuture.anyOf(CompletableFuture.allOf(readies.toArray(CompletableFuture[]::new)), failed).get();
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException c ? c.getCause() : e.getCause();
+      Throwable cause = e.getCause() instanceof CompletionException c ? c.getCause() : e.getCause();
       if (cause instanceof StartFailure f) {
         throw f;
       }
@@ -213,7 +222,10 @@ final class Supervisor implements AutoCloseable {
       reader.setDaemon(true);
       reader.start();
       p.onExit().thenAccept(ended -> exited(ended, r));
-      log.info("started {} as process {}", plane.what, p.pid());
+    }
+
+    void saidStarted() {
+      log().info("started {} as process {}", plane.what, process.pid());
     }
 
     private void read(Process p, CompletableFuture<Map<String, String>> r) {
@@ -278,7 +290,7 @@ final class Supervisor implements AutoCloseable {
         String why = status == OUT_OF_MEMORY ? " (out of memory)" : status == 137 || status == 9 ? " (killed)" : "";
         System.err.println("sluice: " + plane.what + " ended with status " + status + why + "; starting it again in "
             + pause.toSeconds() + " s");
-        log.warn("{} ended with status {}{}; starting it again in {} s", plane.what, status, why, pause.toSeconds());
+        log().warn("{} ended with status {}{}; starting it again in {} s", plane.what, status, why, pause.toSeconds());
         if (plane == Plane.DATA) {
           alert.fire(plane.component, plane.what);
         }
@@ -296,10 +308,11 @@ final class Supervisor implements AutoCloseable {
       }
       try {
         launch();
+        saidStarted();
         ready.thenRun(() -> System.err.println("sluice: " + plane.what + " is back"));
         whenReady();
       } catch (RuntimeException e) {
-        log.error("cannot start {} again", plane.what, e);
+        log().error("cannot start {} again", plane.what, e);
       }
     }
 
@@ -312,7 +325,7 @@ final class Supervisor implements AutoCloseable {
       p.destroy();
       try {
         if (!p.waitFor((plane == Plane.DATA ? DATA_STOP : CONTROL_STOP).toSeconds(), TimeUnit.SECONDS)) {
-          log.warn("{} did not stop within its time; killing it", plane.what);
+          log().warn("{} did not stop within its time; killing it", plane.what);
           p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
@@ -414,7 +427,7 @@ final class Supervisor implements AutoCloseable {
             Files.deleteIfExists(tmp);
           }
         } catch (IOException | IllegalThreadStateException e) {
-          log.debug("class-data archive of the {} plane not kept: {}", plane.name, e.toString());
+          log().debug("class-data archive of the {} plane not kept: {}", plane.name, e.toString());
         }
       });
     }
