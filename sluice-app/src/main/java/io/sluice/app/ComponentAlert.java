@@ -47,7 +47,7 @@ final class ComponentAlert implements AutoCloseable {
     return t;
   });
 
-  /** Made when first used, after the supervisor has started the planes (see Supervisor). */
+  /** Made when first used, once the planes are ready (see Supervisor). */
   private static Logger log() {
     return LoggerFactory.getLogger(ComponentAlert.class);
   }

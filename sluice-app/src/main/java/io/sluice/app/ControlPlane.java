@@ -113,8 +113,15 @@ final class ControlPlane implements AutoCloseable {
     return new ControlPlane(config, web, cluster, dataUrls);
   }
 
+  /** Each component's address, in the order of the ready line (the router first), whatever order they started in. */
   Map<String, String> urls() {
-    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(urls));
+    Map<String, String> ordered = new LinkedHashMap<>();
+    for (String c : List.of("alerts", "metrics", "ui", "registry")) {
+      if (urls.containsKey(c)) {
+        ordered.put(c, urls.get(c));
+      }
+    }
+    return java.util.Collections.unmodifiableMap(ordered);
   }
 
   /**

@@ -77,8 +77,8 @@ final class Supervisor implements AutoCloseable {
   }
 
   /**
-   * Logging configures itself when the first logger is made, a fifth of a second on the way to ready: the supervisor
-   * makes none (nor do the classes it uses before) until both planes are started.
+   * Logging configures itself when the first logger is made, a fifth of a second of CPU: the supervisor makes none (nor
+   * do the classes it uses before) until both planes are ready, unless a start fails.
    */
   private static Logger log() {
     return LoggerFactory.getLogger(Supervisor.class);
@@ -125,7 +125,6 @@ final class Supervisor implements AutoCloseable {
       // The data plane first: its start is the longer one.
       s.children.get(Plane.DATA).launch();
       s.children.get(Plane.CONTROL).launch();
-      s.children.values().forEach(Child::saidStarted);
       s.awaitBothReady();
       for (Child c : s.children.values()) {
         c.awaitFirstReady();
@@ -161,6 +160,14 @@ final class Supervisor implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new StartFailure("interrupted while the planes started", 1);
     }
+  }
+
+  /**
+   * Logs each plane's process id; once the ready line is out, since the first logger configures logging, CPU the
+   * planes' start would have shared.
+   */
+  void sayProcesses() {
+    children.values().forEach(Child::sayProcess);
   }
 
   /** {@code sluice ready …} with both planes' addresses. */
@@ -224,8 +231,8 @@ final class Supervisor implements AutoCloseable {
       p.onExit().thenAccept(ended -> exited(ended, r));
     }
 
-    void saidStarted() {
-      log().info("started {} as process {}", plane.what, process.pid());
+    void sayProcess() {
+      log().info("{} is process {}", plane.what, process.pid());
     }
 
     private void read(Process p, CompletableFuture<Map<String, String>> r) {
@@ -308,7 +315,7 @@ final class Supervisor implements AutoCloseable {
       }
       try {
         launch();
-        saidStarted();
+        sayProcess();
         ready.thenRun(() -> System.err.println("sluice: " + plane.what + " is back"));
         whenReady();
       } catch (RuntimeException e) {

@@ -121,7 +121,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + (e.status == 2 ? "" : "could not start: ") + e.getMessage());
       return e.status == 2 ? 2 : 1;
     } catch (RuntimeException e) {
-      // No logger made before: logging configures itself once the planes are started (see Supervisor).
+      // No logger made before: logging configures itself once the planes are ready (see Supervisor).
       LoggerFactory.getLogger(UpCommand.class).error("sluice could not start", e);
       System.err.println("sluice: could not start: " + e.getMessage());
       return 1;
@@ -130,6 +130,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     System.out.println(supervisor.readyLine());
     System.out.flush();
+    supervisor.sayProcesses();
     stop.await();
     System.out.println("sluice stopping");
     supervisor.close();

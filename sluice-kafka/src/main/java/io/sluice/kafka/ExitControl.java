@@ -30,7 +30,7 @@ public final class ExitControl {
 
   /**
    * Made when an engine first calls, not when the takeover is installed: {@code sluice up} installs it before it starts
-   * its planes, and making a logger configures logging, a fifth of a second it spends after.
+   * its planes, and making a logger configures logging, a fifth of a second of CPU it spends once they are ready.
    */
   private static Logger log() {
     return LoggerFactory.getLogger(ExitControl.class);
