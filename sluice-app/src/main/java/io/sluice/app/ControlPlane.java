@@ -47,6 +47,7 @@ final class ControlPlane implements AutoCloseable {
   static final String ROUTER_TARGETS = "cluster/alertmanagers.json";
   /** How long the Kafka-side starts wait for the embedded broker's port before their clients try on their own. */
   private static final Duration BROKER_WAIT = Duration.ofSeconds(60);
+  /** How long each Kafka-side start waits for Kafka to create and read its topic. */
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 
   private final Deque<Stoppable> started = new ArrayDeque<>();
@@ -72,6 +73,7 @@ final class ControlPlane implements AutoCloseable {
           t.setDaemon(true);
           t.start();
         });
+    // Silences and the notification log live in Kafka so that every node of a cluster shares them.
     Starting<KafkaStateStore> state = Starting.after(broker, "sluice-alerts-state-start",
         () -> KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC), KAFKA_TIMEOUT),
         KafkaStateStore::close);
@@ -129,7 +131,6 @@ final class ControlPlane implements AutoCloseable {
    * and before its state store, to which it writes as it stops: both go to the far end of the stop order.
    */
   private void startAlertRouter(SluiceConfig config, String host, Path dataDir, KafkaStateStore state) {
-    started.addLast(state::close);
     int port = config.port(SluiceConfig.ALERTS_PORT);
     AlertRouter.Builder b = AlertRouter.builder()
         .host(host)
@@ -144,9 +145,12 @@ final class ControlPlane implements AutoCloseable {
     try {
       router = b.start();
     } catch (IllegalArgumentException e) {
+      state.close();
       throw new SluiceConfig.ConfigException("alert router configuration: " + e.getMessage());
+    } catch (RuntimeException e) {
+      state.close();
+      throw e;
     }
-    started.removeLast();
     started.addLast(router::close);
     started.addLast(state::close);
     urls.put("alerts", router.url());
@@ -172,7 +176,7 @@ final class ControlPlane implements AutoCloseable {
     // The default configuration (no metrics.config) alerts this node's router, wherever it listens.
     URI router = URI.create(routerUrl);
     b.alertmanager(router.getHost() + ":" + router.getPort());
-    // The other nodes' exporters and routers, as the cluster membership finds them (joinCluster writes the files).
+    // The other nodes' exporters and routers, as the cluster membership finds them (announce writes the files).
     b.discoveryFiles(dataDir.resolve(EXPORTER_TARGETS), dataDir.resolve(ROUTER_TARGETS));
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
     MetricsServer metrics;

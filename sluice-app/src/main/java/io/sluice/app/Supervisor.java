@@ -50,7 +50,7 @@ final class Supervisor implements AutoCloseable {
   /**
    * The C2 compiler of each plane waits for methods ten times hotter than its defaults before it compiles them. A
    * plane's start runs a great deal of code a few thousand times (configurations, metadata, class set-up, the first
-   * requests): C2 compiled it for nothing, and on two cores took a third of the start's CPU from the start itself.
+   * requests): C2 compiled it for nothing, and on two cores took a quarter of the start's CPU from the start itself.
    * Code that stays hot (a connector's records, a scrape's series, a query's samples) reaches C2 all the same, later;
    * until then it runs as C1 compiled it. Placed before {@code <plane>.java.options}, which can set them otherwise.
    */

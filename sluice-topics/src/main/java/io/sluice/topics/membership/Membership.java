@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * the node stops. A node counts as live while its last card, by the record's timestamp, is younger than
  * {@value #TTL_MS} ms, so a node killed without a word drops out on its own.
  *
- * <p>{@link #join} announces a node and follows the others (what {@code sluice up} does); {@link #watch} only follows
- * (what {@code sluice cluster status} does). Every node sees the same cards, so each one can derive the same view:
+ * <p>{@link #join} announces a node and follows the others ({@code sluice up} does it in two steps: {@link #open} while
+ * its components start, {@link #announce} once they answer); {@link #watch} only follows (what
+ * {@code sluice cluster status} does). Every node sees the same cards, so each one can derive the same view:
  * which exporters to scrape, which routers to alert.
  */
 public final class Membership implements AutoCloseable {
