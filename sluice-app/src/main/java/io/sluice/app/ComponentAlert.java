@@ -27,14 +27,17 @@ import org.slf4j.LoggerFactory;
  * would notice an outage of a few seconds only by luck.
  */
 final class ComponentAlert implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ComponentAlert.class);
   static final String NAME = "SluiceComponentDown";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration RESEND = Duration.ofSeconds(60);
   private static final Duration HOLD = Duration.ofMinutes(3);
 
   private final HttpClientConfig client;
-  private final HttpClient http;
+  /**
+   * Built on the resend thread, the only one that sends, when it first sends: building an HTTP client sets up TLS, time
+   * the supervisor would otherwise spend before it starts the planes.
+   */
+  private HttpClient http;
   private final String instance;
   /** What is down now: the component's description and since when. */
   private final Map<String, Firing> firing = new ConcurrentHashMap<>();
@@ -44,13 +47,17 @@ final class ComponentAlert implements AutoCloseable {
     return t;
   });
 
+  /** Made when first used, once the planes are ready (see Supervisor). */
+  private static Logger log() {
+    return LoggerFactory.getLogger(ComponentAlert.class);
+  }
+
   private record Firing(String description, Instant since) {}
 
   private volatile String routerUrl;
 
   ComponentAlert(HttpClientConfig client, String instance) {
     this.client = client;
-    this.http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
     this.instance = instance;
     resend.scheduleWithFixedDelay(this::resendAll, RESEND.toMillis(), RESEND.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -102,12 +109,15 @@ final class ComponentAlert implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
     client.authorization().ifPresent(h -> req.header("Authorization", h));
     try {
+      if (http == null) {
+        http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
+      }
       HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() / 100 != 2) {
-        log.warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
+        log().warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
       }
     } catch (IOException e) {
-      log.warn("cannot tell the router at {} that {} is {}: {}", router, component,
+      log().warn("cannot tell the router at {} that {} is {}: {}", router, component,
           resolved ? "back" : "down", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

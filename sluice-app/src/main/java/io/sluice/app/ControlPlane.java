@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,14 +35,20 @@ import org.slf4j.LoggerFactory;
  * subjects), never with the data a connector moves, and it lives in a process of its own, so a connector that exhausts
  * the {@link DataPlane}'s heap, or a worker killed outright, leaves it up to page about it.
  *
- * <p>Order: the router first (the metrics server alerts it), then the metrics server, the registry, the dashboard, and
- * the cluster membership last, once every address is known. Kafka may still be starting: its clients wait for it.
+ * <p>Order: what needs Kafka (the router's state, the registry's schemas, the cluster's membership) waits for the broker
+ * in threads of its own, each reading its topic beside the others, while the servers that need no Kafka (the metrics
+ * server, the dashboard) start; then the router, once its state is read, and the node announces itself last, once every
+ * component answers. Kafka may still be starting: the data plane starts it beside this plane.
  */
 final class ControlPlane implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControlPlane.class);
   /** file_sd lists of the other nodes' exporters and routers, under the data directory. */
   static final String EXPORTER_TARGETS = "cluster/exporters.json";
   static final String ROUTER_TARGETS = "cluster/alertmanagers.json";
+  /** How long the Kafka-side starts wait for the embedded broker's port before their clients try on their own. */
+  private static final Duration BROKER_WAIT = Duration.ofSeconds(60);
+  /** How long each Kafka-side start waits for Kafka to create and read its topic. */
+  private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 
   private final Deque<Stoppable> started = new ArrayDeque<>();
   private final Map<String, String> urls = new LinkedHashMap<>();
@@ -59,50 +64,74 @@ final class ControlPlane implements AutoCloseable {
     this.cluster = cluster;
     String host = config.host();
     Path dataDir = config.dataDir().toAbsolutePath();
-    // The registry reads its topic while the router reads its own and the metrics server and dashboard start: each
-    // waits on Kafka on its own, so one start overlaps the other.
-    CompletableFuture<SchemaRegistry> registryStart = CompletableFuture.supplyAsync(() -> startRegistry(config, host),
-        runnable -> {
-          Thread t = new Thread(runnable, "sluice-registry-start");
+    String routerUrl = routerUrl(config, web.scheme());
+    // A client made before the embedded broker listens backs off up to a second between attempts; a look at the port
+    // every few milliseconds lets the Kafka-side starts begin as soon as it does.
+    CompletableFuture<Void> broker = config.externalKafka().isPresent() ? CompletableFuture.completedFuture(null)
+        : CompletableFuture.runAsync(() -> cluster.awaitListening(BROKER_WAIT), runnable -> {
+          Thread t = new Thread(runnable, "sluice-broker-wait");
           t.setDaemon(true);
           t.start();
         });
+    // Silences and the notification log live in Kafka so that every node of a cluster shares them.
+    Starting<KafkaStateStore> state = Starting.after(broker, "sluice-alerts-state-start",
+        () -> KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC), KAFKA_TIMEOUT),
+        KafkaStateStore::close);
+    Starting<SchemaRegistry> registry = Starting.after(broker, "sluice-registry-start",
+        () -> startRegistry(config, host), SchemaRegistry::close);
+    Starting<Membership> membership = Starting.after(broker, "sluice-cluster-start",
+        () -> Membership.open(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), KAFKA_TIMEOUT), Membership::close);
     try {
-      startAlertRouter(config, host, dataDir);
-      startMetricsServer(config, host, dataDir);
-      startDashboard(config, host, dataDir);
-      SchemaRegistry registry = registryStart.join();
-      started.push(registry::close);
-      urls.put("registry", registry.url());
+      startMetricsServer(config, host, dataDir, routerUrl);
+      startDashboard(config, host, dataDir, routerUrl);
+      startAlertRouter(config, host, dataDir, state.join());
+      SchemaRegistry r = registry.join();
+      started.push(r::close);
+      urls.put("registry", r.url());
       Map<String, String> all = new LinkedHashMap<>(dataUrls);
       all.putAll(urls);
-      joinCluster(config, dataDir, all);
-      WeakTopics.report(cluster, config.controlTopics());
-    } catch (CompletionException e) {
-      close();
-      throw e.getCause() instanceof RuntimeException r ? r : e;
+      Membership m = membership.join();
+      started.push(m::close);
+      announce(m, dataDir, all);
     } catch (RuntimeException e) {
-      // A registry still starting is closed once it has.
-      registryStart.thenAccept(SchemaRegistry::close);
+      state.abandon();
+      registry.abandon();
+      membership.abandon();
       close();
       throw e;
     }
+    WeakTopics.reportLater(cluster, config.controlTopics());
+  }
+
+  /**
+   * The address the router will answer on, known from the configuration alone (every port given): the metrics server
+   * alerts it and the dashboard reaches it from before it has started.
+   */
+  static String routerUrl(SluiceConfig config, String scheme) {
+    return scheme + "://" + config.host() + ":" + config.port(SluiceConfig.ALERTS_PORT);
   }
 
   static ControlPlane start(SluiceConfig config, WebSurfaces web, KafkaCluster cluster, Map<String, String> dataUrls) {
     return new ControlPlane(config, web, cluster, dataUrls);
   }
 
+  /** Each component's address, in the order of the ready line (the router first), whatever order they started in. */
   Map<String, String> urls() {
-    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(urls));
+    Map<String, String> ordered = new LinkedHashMap<>();
+    for (String c : List.of("alerts", "metrics", "ui", "registry")) {
+      if (urls.containsKey(c)) {
+        ordered.put(c, urls.get(c));
+      }
+    }
+    return java.util.Collections.unmodifiableMap(ordered);
   }
 
-  private void startAlertRouter(SluiceConfig config, String host, Path dataDir) {
+  /**
+   * The router, over its state read from Kafka. It stops after the metrics server and the dashboard, which reach it,
+   * and before its state store, to which it writes as it stops: both go to the far end of the stop order.
+   */
+  private void startAlertRouter(SluiceConfig config, String host, Path dataDir, KafkaStateStore state) {
     int port = config.port(SluiceConfig.ALERTS_PORT);
-    // Silences and the notification log live in Kafka so that every node of a cluster shares them.
-    KafkaStateStore state = KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC),
-        Duration.ofSeconds(60));
-    started.push(state::close);
     AlertRouter.Builder b = AlertRouter.builder()
         .host(host)
         .port(port)
@@ -116,15 +145,20 @@ final class ControlPlane implements AutoCloseable {
     try {
       router = b.start();
     } catch (IllegalArgumentException e) {
+      state.close();
       throw new SluiceConfig.ConfigException("alert router configuration: " + e.getMessage());
+    } catch (RuntimeException e) {
+      state.close();
+      throw e;
     }
-    started.push(router::close);
+    started.addLast(router::close);
+    started.addLast(state::close);
     urls.put("alerts", router.url());
     URI api = URI.create(router.url());
     state.advertise(api.getHost() + ":" + api.getPort());
   }
 
-  private void startMetricsServer(SluiceConfig config, String host, Path dataDir) {
+  private void startMetricsServer(SluiceConfig config, String host, Path dataDir, String routerUrl) {
     MetricsServer.Builder b = MetricsServer.builder()
         .host(host)
         .port(config.port(SluiceConfig.METRICS_PORT))
@@ -139,10 +173,10 @@ final class ControlPlane implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + ": " + e.getMessage());
     }
-    // The default configuration (no metrics.config) alerts the router started just before, wherever it listens.
-    URI router = URI.create(urls.get("alerts"));
+    // The default configuration (no metrics.config) alerts this node's router, wherever it listens.
+    URI router = URI.create(routerUrl);
     b.alertmanager(router.getHost() + ":" + router.getPort());
-    // The other nodes' exporters and routers, as the cluster membership finds them (joinCluster writes the files).
+    // The other nodes' exporters and routers, as the cluster membership finds them (announce writes the files).
     b.discoveryFiles(dataDir.resolve(EXPORTER_TARGETS), dataDir.resolve(ROUTER_TARGETS));
     config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
     MetricsServer metrics;
@@ -160,13 +194,11 @@ final class ControlPlane implements AutoCloseable {
    * exporters and routers current for this node's metrics server. The node id is kept in the data directory, so a
    * node started again is the same node.
    */
-  private void joinCluster(SluiceConfig config, Path dataDir, Map<String, String> addresses) {
+  private void announce(Membership membership, Path dataDir, Map<String, String> addresses) {
     Map<String, String> components = new LinkedHashMap<>();
     addresses.forEach((k, v) -> components.put(k, advertised(v)));
     Membership.Node self = new Membership.Node(nodeId(dataDir), Instant.now(), components);
-    Membership membership = Membership.join(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), self,
-        Duration.ofSeconds(60));
-    started.push(membership::close);
+    membership.announce(self);
     membership.onChange(nodes -> {
       List<Membership.Node> others = nodes.stream().filter(n -> !n.id().equals(self.id())).toList();
       try {
@@ -210,13 +242,13 @@ final class ControlPlane implements AutoCloseable {
     }
   }
 
-  private void startDashboard(SluiceConfig config, String host, Path dataDir) {
+  private void startDashboard(SluiceConfig config, String host, Path dataDir, String routerUrl) {
     Dashboard ui = Dashboard.builder()
         .host(host)
         .port(config.port(SluiceConfig.UI_PORT))
         .dataDir(dataDir.resolve("ui"))
         .metricsUrl(config.find(SluiceConfig.UI_METRICS_URL).orElse(urls.get("metrics")))
-        .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(urls.get("alerts")))
+        .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(routerUrl))
         .upstream(dashboardClient(config, SluiceConfig.UI_METRICS_URL, SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE),
             dashboardClient(config, SluiceConfig.UI_ALERTS_URL, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE))
         .webConfig(web.of("ui"))

@@ -13,8 +13,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -56,6 +54,7 @@ final class DataPlane implements AutoCloseable {
         .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
     if (kafkaBuilder != null) {
       requireSasl(config, kafkaBuilder);
+      connectBuilder.clusterStarting(true);
     }
     String bootstrap = kafkaBuilder == null ? config.externalKafka().get() : kafkaBuilder.bootstrapServers();
     this.cluster = config.kafkaCluster(bootstrap);
@@ -64,24 +63,20 @@ final class DataPlane implements AutoCloseable {
         connectBuilder.workerProperties(connectReplication(config, cluster));
       }
       // Connect's plugin scan and REST set-up need no broker: run them while the broker starts.
-      CompletableFuture<ConnectRuntime> connectStart = CompletableFuture.supplyAsync(
-          () -> connectBuilder.cluster(cluster).start(), runnable -> {
-            Thread t = new Thread(runnable, "sluice-connect-start");
-            t.setDaemon(true);
-            t.start();
-          });
+      Starting<ConnectRuntime> connectStart = Starting.now("sluice-connect-start",
+          () -> connectBuilder.cluster(cluster).start(), ConnectRuntime::close);
       try {
         if (kafkaBuilder != null) {
           EmbeddedKafka kafka = kafkaBuilder.start();
           started.push(kafka::close);
+          prepareCoordinator(cluster, config.get(SluiceConfig.CONNECT_GROUP));
         }
         urls.put("kafka", bootstrap);
       } catch (RuntimeException e) {
-        // The worker cannot be interrupted mid-start; stop it as soon as it returns.
-        connectStart.thenAccept(ConnectRuntime::close);
+        connectStart.abandon();
         throw e;
       }
-      connect = join(connectStart);
+      connect = connectStart.join();
       started.push(SecretStore::closeAll);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
@@ -90,7 +85,7 @@ final class DataPlane implements AutoCloseable {
           .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
       started.push(exporter::close);
       urls.put("exporter", exporter.url());
-      WeakTopics.report(cluster, config.connectTopics());
+      WeakTopics.reportLater(cluster, config.connectTopics());
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -126,6 +121,24 @@ final class DataPlane implements AutoCloseable {
 
   ConnectRuntime connect() {
     return connect;
+  }
+
+  /**
+   * Asks the broker just started where the Connect group's coordinator is, in a thread of its own. On a new cluster the
+   * question creates the coordinators' topic ({@code __consumer_offsets}), whose partitions then load while the worker
+   * reads its own topics, instead of after the worker's first question and a retry a fifth of a second later.
+   */
+  private static void prepareCoordinator(KafkaCluster cluster, String group) {
+    Thread t = new Thread(() -> {
+      try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-coordinator")))) {
+        admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // The worker asks again and says what fails.
+        log.debug("the coordinator of group {} was not found beforehand: {}", group, e.toString());
+      }
+    }, "sluice-coordinator");
+    t.setDaemon(true);
+    t.start();
   }
 
   /**
@@ -170,17 +183,6 @@ final class DataPlane implements AutoCloseable {
       }
     }
     return out;
-  }
-
-  private static ConnectRuntime join(CompletableFuture<ConnectRuntime> future) {
-    try {
-      return future.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
   }
 
   /** Stops the components in the reverse order of their start; each failure is logged, the rest still stop. */

@@ -11,6 +11,8 @@ import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
 import io.sluice.app.ui.UiCommand;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -19,29 +21,51 @@ import picocli.CommandLine.Command;
     name = "sluice",
     mixinStandardHelpOptions = true,
     versionProvider = Versions.Provider.class,
-    description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.",
-    subcommands = {
-        UpCommand.class,
-        VersionCommand.class,
-        CheckConfigCommand.class,
-        PlaneCommand.class,
-        KafkaCommand.class,
-        ConnectorsCommand.class,
-        DemoCommand.class,
-        OffsetsCommand.class,
-        DlqCommand.class,
-        ReconcileCommand.class,
-        SchemaCommand.class,
-        AlertsCommand.class,
-        UiCommand.class,
-        ExportCommand.class,
-        ClusterCommand.class})
+    description = "CDC pipeline platform: Kafka, Kafka Connect with Debezium, and the tools around them.")
 public final class Main implements Runnable {
+  /** Every subcommand, in the order the usage lists them. */
+  static final List<Class<?>> SUBCOMMANDS = List.of(
+      UpCommand.class,
+      VersionCommand.class,
+      CheckConfigCommand.class,
+      PlaneCommand.class,
+      KafkaCommand.class,
+      ConnectorsCommand.class,
+      DemoCommand.class,
+      OffsetsCommand.class,
+      DlqCommand.class,
+      ReconcileCommand.class,
+      SchemaCommand.class,
+      AlertsCommand.class,
+      UiCommand.class,
+      ExportCommand.class,
+      ClusterCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).setExecutionStrategy(new CommandAudit()).execute(args));
+    System.exit(commandLine(args).setExecutionStrategy(new CommandAudit()).execute(args));
+  }
+
+  /**
+   * The command line that runs {@code args}. Picocli builds a subcommand's model by reflection over every option of it
+   * and of its own subcommands, which for all of them is a noticeable part of each start of {@code sluice up} and of
+   * each of its planes; a command line that names a subcommand gets that one only. Anything else (no subcommand, help,
+   * a misspelt name) gets them all, for the usage and the suggestions.
+   */
+  public static CommandLine commandLine(String... args) {
+    CommandLine line = new CommandLine(new Main());
+    List<Class<?>> named = args.length == 0 ? List.of()
+        : SUBCOMMANDS.stream().filter(c -> names(c).contains(args[0])).toList();
+    (named.isEmpty() ? SUBCOMMANDS : named).forEach(line::addSubcommand);
+    return line;
+  }
+
+  private static List<String> names(Class<?> subcommand) {
+    Command command = subcommand.getAnnotation(Command.class);
+    List<String> names = new ArrayList<>(List.of(command.aliases()));
+    names.add(command.name());
+    return names;
   }
 
   @Override

@@ -32,14 +32,20 @@ final class PlaneCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "data or control")
   String plane;
 
-  /** What the supervisor hands each plane: the configuration after flags, the internal password, the plugins. */
-  record Handoff(Map<String, String> config, String internalPassword, String plugins) {
+  /**
+   * What the supervisor hands each plane: the configuration after flags, the internal user (null where no surface asks
+   * for credentials), the plugins.
+   */
+  record Handoff(Map<String, String> config, WebSurfaces.InternalUser internalUser, String plugins) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     String toJson() {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("config", config);
-      out.put("internalPassword", internalPassword);
+      if (internalUser != null) {
+        out.put("internalPassword", internalUser.password());
+        out.put("internalHash", internalUser.hash());
+      }
       out.put("plugins", plugins);
       try {
         return JSON.writeValueAsString(out);
@@ -52,8 +58,15 @@ final class PlaneCommand implements Callable<Integer> {
       JsonNode n = JSON.readTree(line);
       Map<String, String> config = new LinkedHashMap<>();
       n.path("config").fields().forEachRemaining(e -> config.put(e.getKey(), e.getValue().asText()));
-      return new Handoff(config, n.path("internalPassword").isTextual() ? n.get("internalPassword").asText() : null,
-          n.path("plugins").asText());
+      WebSurfaces.InternalUser internal = n.path("internalPassword").isTextual()
+          ? new WebSurfaces.InternalUser(n.get("internalPassword").asText(), n.path("internalHash").asText())
+          : null;
+      return new Handoff(config, internal, n.path("plugins").asText());
+    }
+
+    @Override
+    public String toString() {
+      return "Handoff[" + config.size() + " settings, plugins " + plugins + "]";
     }
   }
 
@@ -89,7 +102,7 @@ final class PlaneCommand implements Callable<Integer> {
     Map<String, String> urls;
     try {
       SluiceConfig config = new SluiceConfig(handoff.config());
-      WebSurfaces web = WebSurfaces.load(config, handoff.internalPassword());
+      WebSurfaces web = WebSurfaces.load(config, handoff.internalUser());
       Map<String, String> dataUrls = DataPlane.expectedUrls(config, web.scheme());
       if (plane.equals("data")) {
         DataPlane data = DataPlane.start(config, Path.of(handoff.plugins()), web);

@@ -7,8 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The whole stack in this one process: the {@link DataPlane} and the {@link ControlPlane} side by side, for the demo,
@@ -30,25 +28,21 @@ public final class Platform implements AutoCloseable {
     WebSurfaces web = WebSurfaces.load(pinned);
     Map<String, String> dataUrls = DataPlane.expectedUrls(pinned, web.scheme());
     KafkaCluster cluster = pinned.kafkaCluster(dataUrls.get("kafka"));
-    CompletableFuture<ControlPlane> controlStart = CompletableFuture.supplyAsync(
-        () -> ControlPlane.start(pinned, web, cluster, dataUrls), runnable -> {
-          Thread t = new Thread(runnable, "sluice-control-plane-start");
-          t.setDaemon(true);
-          t.start();
-        });
+    Starting<ControlPlane> controlStart = Starting.now("sluice-control-plane-start",
+        () -> ControlPlane.start(pinned, web, cluster, dataUrls), ControlPlane::close);
     DataPlane started;
     try {
       started = DataPlane.start(pinned, pluginPath, web);
     } catch (RuntimeException e) {
-      controlStart.thenAccept(ControlPlane::close);
+      controlStart.abandon();
       throw e;
     }
     this.data = started;
     try {
       this.control = controlStart.join();
-    } catch (CompletionException e) {
+    } catch (RuntimeException e) {
       data.close();
-      throw e.getCause() instanceof RuntimeException r ? r : e;
+      throw e;
     }
     urls.put("kafka", data.urls().get("kafka"));
     urls.putAll(control.urls());

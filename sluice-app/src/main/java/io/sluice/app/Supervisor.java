@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +36,6 @@ import org.slf4j.LoggerFactory;
  * control plane first, so its last writes reach the broker).
  */
 final class Supervisor implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
   /** The pause before a start again doubles from this up to {@link #MAX_BACKOFF} ... */
   static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
@@ -47,6 +47,15 @@ final class Supervisor implements AutoCloseable {
    */
   static final Duration CONTROL_STOP = Duration.ofSeconds(60);
   static final Duration DATA_STOP = Duration.ofSeconds(90);
+  /**
+   * The C2 compiler of each plane waits for methods ten times hotter than its defaults before it compiles them. A
+   * plane's start runs a great deal of code a few thousand times (configurations, metadata, class set-up, the first
+   * requests): C2 compiled it for nothing, and on two cores took a quarter of the start's CPU from the start itself.
+   * Code that stays hot (a connector's records, a scrape's series, a query's samples) reaches C2 all the same, later;
+   * until then it runs as C1 compiled it. Placed before {@code <plane>.java.options}, which can set them otherwise.
+   */
+  static final List<String> COMPILE_LATER = List.of("-XX:Tier4InvocationThreshold=50000",
+      "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000");
   /** What the JVM exits with under {@code -XX:+ExitOnOutOfMemoryError}. */
   private static final int OUT_OF_MEMORY = 3;
 
@@ -65,6 +74,14 @@ final class Supervisor implements AutoCloseable {
       this.component = component;
       this.what = what;
     }
+  }
+
+  /**
+   * Logging configures itself when the first logger is made, a fifth of a second of CPU: the supervisor makes none (nor
+   * do the classes it uses before) until both planes are ready, unless a start fails.
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Supervisor.class);
   }
 
   private final PlaneCommand.Handoff handoff;
@@ -90,7 +107,7 @@ final class Supervisor implements AutoCloseable {
 
   private Supervisor(SluiceConfig config, Path plugins, WebSurfaces web) {
     this.config = config;
-    this.handoff = new PlaneCommand.Handoff(config.values(), web.internalPassword(), plugins.toString());
+    this.handoff = new PlaneCommand.Handoff(config.values(), web.internalUser(), plugins.toString());
     this.alert = new ComponentAlert(web.internalClient(), config.host());
     for (Plane p : Plane.values()) {
       children.put(p, new Child(p));
@@ -105,9 +122,10 @@ final class Supervisor implements AutoCloseable {
     }
     Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
     try {
-      for (Child c : s.children.values()) {
-        c.launch();
-      }
+      // The data plane first: its start is the longer one.
+      s.children.get(Plane.DATA).launch();
+      s.children.get(Plane.CONTROL).launch();
+      s.awaitBothReady();
       for (Child c : s.children.values()) {
         c.awaitFirstReady();
       }
@@ -116,6 +134,40 @@ final class Supervisor implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /**
+   * Returns once both planes are ready, or as soon as either ends before it is: a data plane that cannot start is said
+   * at once, not after the control plane has waited out its broker.
+   */
+  private void awaitBothReady() throws StartFailure {
+    CompletableFuture<Void> failed = new CompletableFuture<>();
+    List<CompletableFuture<Map<String, String>>> readies = children.values().stream().map(c -> c.ready).toList();
+    readies.forEach(r -> r.whenComplete((urls, e) -> {
+      if (e != null) {
+        failed.completeExceptionally(e);
+      }
+    }));
+    try {
+      CompletableFuture.anyOf(CompletableFuture.allOf(readies.toArray(CompletableFuture[]::new)), failed).get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() instanceof CompletionException c ? c.getCause() : e.getCause();
+      if (cause instanceof StartFailure f) {
+        throw f;
+      }
+      throw new IllegalStateException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StartFailure("interrupted while the planes started", 1);
+    }
+  }
+
+  /**
+   * Logs each plane's process id; once the ready line is out, since the first logger configures logging, CPU the
+   * planes' start would have shared.
+   */
+  void sayProcesses() {
+    children.values().forEach(Child::sayProcess);
   }
 
   /** {@code sluice ready …} with both planes' addresses. */
@@ -144,7 +196,7 @@ final class Supervisor implements AutoCloseable {
     final Plane plane;
     volatile Process process;
     volatile Map<String, String> urls = Map.of();
-    private volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+    volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
     /** What the plane said when it could not start, if it said anything. */
     private volatile String failure;
     private volatile long startedAt;
@@ -177,7 +229,10 @@ final class Supervisor implements AutoCloseable {
       reader.setDaemon(true);
       reader.start();
       p.onExit().thenAccept(ended -> exited(ended, r));
-      log.info("started {} as process {}", plane.what, p.pid());
+    }
+
+    void sayProcess() {
+      log().info("{} is process {}", plane.what, process.pid());
     }
 
     private void read(Process p, CompletableFuture<Map<String, String>> r) {
@@ -242,7 +297,7 @@ final class Supervisor implements AutoCloseable {
         String why = status == OUT_OF_MEMORY ? " (out of memory)" : status == 137 || status == 9 ? " (killed)" : "";
         System.err.println("sluice: " + plane.what + " ended with status " + status + why + "; starting it again in "
             + pause.toSeconds() + " s");
-        log.warn("{} ended with status {}{}; starting it again in {} s", plane.what, status, why, pause.toSeconds());
+        log().warn("{} ended with status {}{}; starting it again in {} s", plane.what, status, why, pause.toSeconds());
         if (plane == Plane.DATA) {
           alert.fire(plane.component, plane.what);
         }
@@ -260,10 +315,11 @@ final class Supervisor implements AutoCloseable {
       }
       try {
         launch();
+        sayProcess();
         ready.thenRun(() -> System.err.println("sluice: " + plane.what + " is back"));
         whenReady();
       } catch (RuntimeException e) {
-        log.error("cannot start {} again", plane.what, e);
+        log().error("cannot start {} again", plane.what, e);
       }
     }
 
@@ -276,7 +332,7 @@ final class Supervisor implements AutoCloseable {
       p.destroy();
       try {
         if (!p.waitFor((plane == Plane.DATA ? DATA_STOP : CONTROL_STOP).toSeconds(), TimeUnit.SECONDS)) {
-          log.warn("{} did not stop within its time; killing it", plane.what);
+          log().warn("{} did not stop within its time; killing it", plane.what);
           p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       } catch (InterruptedException e) {
@@ -296,6 +352,7 @@ final class Supervisor implements AutoCloseable {
       c.add(ProcessHandle.current().info().command().orElse("java"));
       String prefix = plane.name + "plane.";
       c.add("-Xmx" + config.heap(prefix + "heap"));
+      c.addAll(COMPILE_LATER);
       c.addAll(Arrays.stream(config.find(prefix + "java.options").orElse("").trim().split("\\s+"))
           .filter(s -> !s.isEmpty()).toList());
       c.add("-XX:+ExitOnOutOfMemoryError");
@@ -377,7 +434,7 @@ final class Supervisor implements AutoCloseable {
             Files.deleteIfExists(tmp);
           }
         } catch (IOException | IllegalThreadStateException e) {
-          log.debug("class-data archive of the {} plane not kept: {}", plane.name, e.toString());
+          log().debug("class-data archive of the {} plane not kept: {}", plane.name, e.toString());
         }
       });
     }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +14,6 @@ import picocli.CommandLine.Option;
 @Command(name = "up", mixinStandardHelpOptions = true,
     description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard: a data plane and a control plane, each its own process, supervised as one.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
   @Option(names = "--config", description = "sluice.yaml with every port and path (flags override it)")
   Path configFile;
@@ -123,7 +121,8 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + (e.status == 2 ? "" : "could not start: ") + e.getMessage());
       return e.status == 2 ? 2 : 1;
     } catch (RuntimeException e) {
-      log.error("sluice could not start", e);
+      // No logger made before: logging configures itself once the planes are ready (see Supervisor).
+      LoggerFactory.getLogger(UpCommand.class).error("sluice could not start", e);
       System.err.println("sluice: could not start: " + e.getMessage());
       return 1;
     }
@@ -131,6 +130,7 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     System.out.println(supervisor.readyLine());
     System.out.flush();
+    supervisor.sayProcesses();
     stop.await();
     System.out.println("sluice stopping");
     supervisor.close();

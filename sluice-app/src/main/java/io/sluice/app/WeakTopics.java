@@ -14,6 +14,16 @@ final class WeakTopics {
 
   private WeakTopics() {}
 
+  /**
+   * As {@link #report}, in a thread of its own: a warning about replication is no part of being ready, and the check
+   * (an admin client, two questions to the cluster) would hold the plane's ready line up.
+   */
+  static void reportLater(KafkaCluster cluster, List<String> topics) {
+    Thread t = new Thread(() -> report(cluster, topics), "sluice-weak-topics");
+    t.setDaemon(true);
+    t.start();
+  }
+
   /** Each plane checks the topics it keeps its own state in, once they exist. */
   static void report(KafkaCluster cluster, List<String> topics) {
     try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-replication")))) {

@@ -27,12 +27,29 @@ final class WebSurfaces {
   static final String INTERNAL_USER = "sluice-internal";
 
   private final Map<String, WebConfig> configs;
-  private final String internalPassword;
+  private final InternalUser internalUser;
   private final String scheme;
 
-  private WebSurfaces(Map<String, WebConfig> configs, String internalPassword, String scheme) {
+  /**
+   * Sluice's own user where a surface asks for credentials: a password made at random at start and its bcrypt hash.
+   * The supervisor makes both once and hands both to each plane, so a start pays for one bcrypt hash, not one per
+   * process.
+   */
+  record InternalUser(String password, String hash) {
+    static InternalUser create() {
+      String password = newPassword();
+      return new InternalUser(password, BasicAuth.hash(password));
+    }
+
+    @Override
+    public String toString() {
+      return "InternalUser[" + INTERNAL_USER + "]";
+    }
+  }
+
+  private WebSurfaces(Map<String, WebConfig> configs, InternalUser internalUser, String scheme) {
     this.configs = configs;
-    this.internalPassword = internalPassword;
+    this.internalUser = internalUser;
     this.scheme = scheme;
   }
 
@@ -41,10 +58,10 @@ final class WebSurfaces {
   }
 
   /**
-   * As {@link #load(SluiceConfig)}, with the internal user's password given: the processes of one {@code sluice up}
-   * must share it, so the supervisor makes it once and hands it to each.
+   * As {@link #load(SluiceConfig)}, with the internal user given: the processes of one {@code sluice up} must share it,
+   * so the supervisor makes it once and hands it to each.
    */
-  static WebSurfaces load(SluiceConfig config, String internalPassword) {
+  static WebSurfaces load(SluiceConfig config, InternalUser given) {
     Map<String, WebConfig> loaded = new LinkedHashMap<>();
     for (String c : COMPONENTS) {
       try {
@@ -55,18 +72,17 @@ final class WebSurfaces {
     }
     String scheme = checkTogether(loaded);
     boolean anyAuth = loaded.values().stream().anyMatch(WebConfig::authenticates);
-    String password = null;
+    InternalUser internal = null;
     if (anyAuth) {
-      password = internalPassword != null ? internalPassword : newPassword();
-      String hash = BasicAuth.hash(password);
+      internal = given != null ? given : InternalUser.create();
       for (String c : COMPONENTS) {
         WebConfig w = loaded.get(c);
         if (w.authenticates()) {
-          loaded.put(c, w.withUser(INTERNAL_USER, hash, Role.ADMIN));
+          loaded.put(c, w.withUser(INTERNAL_USER, internal.hash(), Role.ADMIN));
         }
       }
     }
-    return new WebSurfaces(Map.copyOf(loaded), password, scheme);
+    return new WebSurfaces(Map.copyOf(loaded), internal, scheme);
   }
 
   /**
@@ -133,9 +149,9 @@ final class WebSurfaces {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
   }
 
-  /** The internal user's password; null where no surface asks for credentials. */
-  String internalPassword() {
-    return internalPassword;
+  /** The internal user; null where no surface asks for credentials. */
+  InternalUser internalUser() {
+    return internalUser;
   }
 
   WebConfig of(String component) {
@@ -152,10 +168,10 @@ final class WebSurfaces {
    */
   HttpClientConfig internalClient() {
     HttpClientConfig.Tls tls = scheme.equals("https") ? new HttpClientConfig.Tls(null, null, null, true) : null;
-    if (internalPassword == null) {
+    if (internalUser == null) {
       return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
           Map.of(), tls, true, true);
     }
-    return HttpClientConfig.basicAuth(INTERNAL_USER, new Secret.Inline(internalPassword), tls);
+    return HttpClientConfig.basicAuth(INTERNAL_USER, new Secret.Inline(internalUser.password()), tls);
   }
 }

@@ -4,7 +4,6 @@ import static io.sluice.app.PackagedSluice.freePort;
 import static io.sluice.app.PackagedSluice.read;
 import static io.sluice.app.SluiceNodes.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.app.PackagedSluice.Run;
@@ -85,7 +84,9 @@ class KafkaQuorumIT {
     for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
       urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
     }
-    assertTrue(read(up.stderr()).contains("warning: _schemas has 1 replica(s)"), read(up.stderr()));
+    // Said once the plane has checked, which it does beside its start rather than before its ready line.
+    Eventually.await("the warning about _schemas", WAIT, () -> read(up.stderr()),
+        err -> err.contains("warning: _schemas has 1 replica(s)"));
 
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
       for (String topic : List.of("connect-offsets", "connect-configs", "connect-status", "sluice-alerts-state",

@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
 import org.apache.kafka.connect.runtime.Herder;
@@ -116,6 +118,7 @@ public final class ConnectRuntime implements AutoCloseable {
     private final String internalToken = UUID.randomUUID().toString();
     /** Made with the worker configuration when the REST API serves TLS. */
     private RestTls restTls;
+    private boolean clusterStarting;
 
     private Builder() {}
 
@@ -186,6 +189,16 @@ public final class ConnectRuntime implements AutoCloseable {
      */
     public Builder webConfig(WebConfig web) {
       this.web = web;
+      return this;
+    }
+
+    /**
+     * The cluster's broker is starting beside this worker (a node's embedded broker): the worker makes its Kafka clients
+     * once the broker listens, after the plugin scan and the REST server's set-up, because a client that finds no
+     * broker backs off for up to a second between attempts and would begin that much after the broker could answer it.
+     */
+    public Builder clusterStarting(boolean starting) {
+      this.clusterStarting = starting;
       return this;
     }
 
@@ -294,17 +307,33 @@ public final class ConnectRuntime implements AutoCloseable {
       // Scans plugins and binds the REST port before it needs Kafka, then waits for the cluster to answer: the
       // embedded broker may still be starting.
       DistributedWorker worker = new DistributedWorker();
-      Connect<?> connect = worker.start(config);
+      Connect<?> connect = worker.start(config, () -> {
+        if (clusterStarting) {
+          cluster.awaitListening(Duration.ofSeconds(120));
+        }
+      });
       ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config,
           restTls);
       if (restTls != null) {
         restTls.renewOnChange(worker.tls());
       }
       try {
-        // The secrets topic must exist before the first connector config that refers to it.
-        SecretStore.of(cluster, secretsTopic);
+        // The secrets topic must exist before the first connector config that refers to it. It is made and read while
+        // the herder reads its own topics, and the wait for the worker begins at once: its HTTP client is then set up
+        // by the time the worker can answer.
+        CompletableFuture<SecretStore> secrets = CompletableFuture.supplyAsync(
+            () -> SecretStore.of(cluster, secretsTopic), runnable -> {
+              Thread t = new Thread(runnable, "sluice-connect-secrets");
+              t.setDaemon(true);
+              t.start();
+            });
         ClientOptions self = ClientOptions.defaults().withHeader(WorkerSettings.INTERNAL_HEADER, internalToken);
         runtime.awaitReady(web.tls() == null ? self : self.withCaFile(web.tls().certFile()), Duration.ofSeconds(120));
+        try {
+          secrets.join();
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
       } catch (RuntimeException e) {
         runtime.close();
         throw e;
@@ -314,24 +343,38 @@ public final class ConnectRuntime implements AutoCloseable {
     }
   }
 
-  /** The worker answers {@code GET /connectors} with 200 only once it has joined the group and read its configs. */
+  /**
+   * Ready: {@code GET /health} answers 200, which the worker's herder does once it has read its config topic and joined
+   * its group (503, starting, until then), and {@code GET /connectors} answers 200. The REST resources come up beside
+   * the herder's start, so {@code /connectors} alone can answer from a config topic not yet read.
+   */
   private void awaitReady(ClientOptions self, Duration timeout) {
-    HttpTransport http = new HttpTransport(restUrl, self.withRequestTimeout(Duration.ofSeconds(5))
+    // The worker holds a /health request until its herder gets to it, for up to its own 10 s.
+    HttpTransport http = new HttpTransport(restUrl, self.withRequestTimeout(Duration.ofSeconds(15))
         .withAttempts(1, Duration.ofMillis(100)), "Kafka Connect");
     long deadline = System.nanoTime() + timeout.toNanos();
     String last = "no answer";
+    boolean healthy = false;
     while (System.nanoTime() < deadline) {
       try {
-        HttpTransport.Reply r = http.send("GET", "/connectors", null, true);
-        if (r.status() == 200) {
-          return;
+        if (!healthy) {
+          HttpTransport.Reply h = http.send("GET", "/health", null, true);
+          healthy = h.status() == 200;
+          last = "/health: HTTP " + h.status() + " " + h.body();
         }
-        last = "HTTP " + r.status() + " " + r.body();
+        if (healthy) {
+          HttpTransport.Reply r = http.send("GET", "/connectors", null, true);
+          if (r.status() == 200) {
+            return;
+          }
+          last = "/connectors: HTTP " + r.status() + " " + r.body();
+        }
       } catch (HttpTransport.UnreachableException e) {
         last = e.getMessage();
       }
       try {
-        Thread.sleep(100);
+        // Often: each round is a loopback request, and the worker's start is what sluice up waits for.
+        Thread.sleep(25);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for Connect", e);

@@ -35,7 +35,11 @@ final class DistributedWorker extends ConnectDistributed {
     return List.copyOf(tls);
   }
 
-  Connect<DistributedHerder> start(Map<String, String> workerProps) {
+  /**
+   * {@code beforeKafka} runs once what needs no broker is done (the plugin scan, the configuration, the REST server's
+   * port), before the first Kafka client is made.
+   */
+  Connect<DistributedHerder> start(Map<String, String> workerProps, Runnable beforeKafka) {
     Plugins plugins = new Plugins(workerProps);
     plugins.compareAndSwapWithDelegatingLoader();
     DistributedConfig config = createConfig(workerProps);
@@ -43,6 +47,7 @@ final class DistributedWorker extends ConnectDistributed {
     ConnectRestServer rest = new ConnectRestServer(config.rebalanceTimeout(), restClient, config.originals());
     tune(rest);
     rest.initializeServer();
+    beforeKafka.run();
     URI advertised = rest.advertisedUrl();
     ConnectorClientConfigOverridePolicy policy = plugins.newPlugin(
         config.getString(WorkerConfig.CONNECTOR_CLIENT_POLICY_CLASS_CONFIG), config,

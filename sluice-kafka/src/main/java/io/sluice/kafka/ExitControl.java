@@ -16,7 +16,6 @@ import org.slf4j.LoggerFactory;
  * host runs one ordered shutdown instead, and a fatal exit from an engine becomes a request to that shutdown.
  */
 public final class ExitControl {
-  private static final Logger log = LoggerFactory.getLogger(ExitControl.class);
   private static final AtomicBoolean installed = new AtomicBoolean();
   private static final List<String> suppressedHooks = new ArrayList<>();
   private static volatile ExitListener listener = (code, message) -> { };
@@ -29,6 +28,14 @@ public final class ExitControl {
 
   private ExitControl() {}
 
+  /**
+   * Made when an engine first calls, not when the takeover is installed: {@code sluice up} installs it before it starts
+   * its planes, and making a logger configures logging, a fifth of a second of CPU it spends once they are ready.
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(ExitControl.class);
+  }
+
   /** Installs the takeover once per JVM; later calls only replace the listener. */
   public static void install(ExitListener onEngineExit) {
     listener = onEngineExit;
@@ -39,16 +46,16 @@ public final class ExitControl {
       synchronized (suppressedHooks) {
         suppressedHooks.add(name);
       }
-      log.debug("kept shutdown hook '{}' out of the JVM: the host shuts engines down in order", name);
+      log().debug("kept shutdown hook '{}' out of the JVM: the host shuts engines down in order", name);
     });
     Exit.setExitProcedure((code, message) -> {
-      log.error("an embedded engine asked the JVM to exit with status {}: {}", code, message);
+      log().error("an embedded engine asked the JVM to exit with status {}: {}", code, message);
       listener.engineRequestedExit(code, message);
       // Kafka expects exit() not to return; unwinding the caller's thread is the closest safe equivalent.
       throw new EngineExitException(code, message);
     });
     Exit.setHaltProcedure((code, message) -> {
-      log.error("an embedded engine asked the JVM to halt with status {}: {}", code, message);
+      log().error("an embedded engine asked the JVM to halt with status {}: {}", code, message);
       listener.engineRequestedExit(code, message);
       throw new EngineExitException(code, message);
     });

@@ -1,8 +1,13 @@
 package io.sluice.topics;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * How Sluice's Kafka clients reach a cluster: its bootstrap servers and the client security settings every client
@@ -72,6 +77,41 @@ public record KafkaCluster(String bootstrapServers, Map<String, String> security
     Map<String, Object> c = clientConfig();
     c.putAll(more);
     return c;
+  }
+
+  /**
+   * Waits until one of the bootstrap servers accepts connections, at most {@code timeout}; false if none did. A Kafka
+   * client that finds no broker backs off for up to a second between attempts, so one made while the broker starts
+   * (the embedded broker of a node starting) would begin up to a second after the broker could answer it; asking the
+   * port first, every few milliseconds, lets it begin at once. A broker binds its client port once it serves.
+   */
+  public boolean awaitListening(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (String server : bootstrapServers.split(",")) {
+        String host = Utils.getHost(server.trim());
+        Integer port = Utils.getPort(server.trim());
+        if (host == null || port == null) {
+          // Not host:port; the client's own error says so.
+          return false;
+        }
+        try (Socket s = new Socket()) {
+          s.connect(new InetSocketAddress(host, port), 250);
+          return true;
+        } catch (IOException notYet) {
+          // Refused or unreachable: try the next, then again.
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
   }
 
   /** Names the settings, never their values (a JAAS configuration carries a password). */

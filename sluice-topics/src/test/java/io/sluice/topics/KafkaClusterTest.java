@@ -3,7 +3,11 @@ package io.sluice.topics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +28,20 @@ class KafkaClusterTest {
     KafkaCluster c = KafkaCluster.from(Map.of("bootstrap.servers", "b:9093", "ssl.truststore.location", "/t",
         "listeners.https.ssl.keystore.location", "/k", "group.id", "g"));
     assertEquals(Map.of("ssl.truststore.location", "/t"), c.security());
+  }
+
+  @Test
+  void listeningIsOneOfTheBootstrapServersAcceptingConnections() throws Exception {
+    int closed;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    assertFalse(KafkaCluster.of("127.0.0.1:" + closed).awaitListening(Duration.ofMillis(100)));
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      assertTrue(KafkaCluster.of("127.0.0.1:" + closed + ",127.0.0.1:" + s.getLocalPort())
+          .awaitListening(Duration.ofSeconds(30)));
+    }
+    assertFalse(KafkaCluster.of("not-an-address").awaitListening(Duration.ofSeconds(30)), "left to the client");
   }
 
   @Test

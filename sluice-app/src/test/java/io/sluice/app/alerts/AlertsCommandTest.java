@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class AlertsCommandTest {
   @TempDir Path dir;
@@ -24,7 +23,7 @@ class AlertsCommandTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     try {
-      int exit = new CommandLine(new Main()).execute(args);
+      int exit = Main.commandLine(args).execute(args);
       return new Run(exit, bytes.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(old);

@@ -9,13 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CommandAuditTest {
   @TempDir Path dir;
 
   private int run(String... args) {
-    return new CommandLine(new Main()).setExecutionStrategy(new CommandAudit()).execute(args);
+    return Main.commandLine(args).setExecutionStrategy(new CommandAudit()).execute(args);
   }
 
   @Test

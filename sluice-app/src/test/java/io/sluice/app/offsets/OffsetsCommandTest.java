@@ -11,7 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * The command line of {@code sluice offsets}: flag groups, exit codes and messages of refusals that need no cluster
@@ -29,7 +28,7 @@ class OffsetsCommandTest {
     try {
       System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-      int exit = new CommandLine(new Main()).execute(args);
+      int exit = Main.commandLine(args).execute(args);
       return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(out);

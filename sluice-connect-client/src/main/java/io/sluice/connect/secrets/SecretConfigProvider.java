@@ -19,7 +19,8 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 public final class SecretConfigProvider implements ConfigProvider {
   public static final String NAME = "sluice";
 
-  private SecretStore store;
+  private KafkaCluster cluster;
+  private String topic;
 
   /** The reference Connect will resolve through this provider. */
   public static String reference(String connector, String key) {
@@ -35,7 +36,17 @@ public final class SecretConfigProvider implements ConfigProvider {
       throw new ConfigException("config provider " + NAME + " needs param.bootstrap.servers and param.topic");
     }
     // The worker passes its own client security settings as params too (param.security.protocol, param.sasl.*).
-    store = SecretStore.of(KafkaCluster.from(configs), topic.toString());
+    this.cluster = KafkaCluster.from(configs);
+    this.topic = topic.toString();
+  }
+
+  /**
+   * The JVM's store, reached on first use rather than when the worker configures its providers: the worker configures
+   * them before it needs Kafka otherwise (it sets up its REST server while the embedded broker starts), and a worker
+   * configuration rarely refers to a secret.
+   */
+  private SecretStore store() {
+    return SecretStore.of(cluster, topic);
   }
 
   @Override
@@ -48,7 +59,7 @@ public final class SecretConfigProvider implements ConfigProvider {
     String connector = URLDecoder.decode(path, StandardCharsets.UTF_8);
     Map<String, String> data = new HashMap<>();
     for (String key : keys) {
-      store.get(connector, key).ifPresent(v -> data.put(key, v));
+      store().get(connector, key).ifPresent(v -> data.put(key, v));
     }
     return new ConfigData(data);
   }

@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * the node stops. A node counts as live while its last card, by the record's timestamp, is younger than
  * {@value #TTL_MS} ms, so a node killed without a word drops out on its own.
  *
- * <p>{@link #join} announces a node and follows the others (what {@code sluice up} does); {@link #watch} only follows
- * (what {@code sluice cluster status} does). Every node sees the same cards, so each one can derive the same view:
+ * <p>{@link #join} announces a node and follows the others ({@code sluice up} does it in two steps: {@link #open} while
+ * its components start, {@link #announce} once they answer); {@link #watch} only follows (what
+ * {@code sluice cluster status} does). Every node sees the same cards, so each one can derive the same view:
  * which exporters to scrape, which routers to alert.
  */
 public final class Membership implements AutoCloseable {
@@ -59,7 +60,8 @@ public final class Membership implements AutoCloseable {
   private final List<Consumer<List<Node>>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Clock clock;
-  private final Node self;
+  /** This node once it has announced itself; null for an observer. */
+  private volatile Node self;
   private ScheduledExecutorService timer;
   private List<Node> lastTold = List.of();
   private TopicLog<String, String> topicLog;
@@ -71,12 +73,34 @@ public final class Membership implements AutoCloseable {
 
   /** Announces {@code self} in {@code topic} (created when missing) and follows every other node's announcements. */
   public static Membership join(KafkaCluster cluster, String topic, Node self, Duration timeout) {
-    Membership m = new Membership(self, Clock.systemUTC());
-    m.follow(cluster, topic, timeout, true);
-    m.timer.scheduleWithFixedDelay(m::announce, 0, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
-    // The first card is in the topic before start returns: a node is listed as soon as it says it is ready.
-    m.announceNow();
+    Membership m = open(cluster, topic, timeout);
+    m.announce(self);
     return m;
+  }
+
+  /**
+   * Follows every node's announcements in {@code topic} (created when missing), read to its end, without announcing
+   * this node yet: a node starting reads the topic while its components start, and {@link #announce}s itself once
+   * they answer.
+   */
+  public static Membership open(KafkaCluster cluster, String topic, Duration timeout) {
+    Membership m = new Membership(null, Clock.systemUTC());
+    m.follow(cluster, topic, timeout, true);
+    return m;
+  }
+
+  /** Announces {@code self} now and every {@value #HEARTBEAT_MS} ms from now on, until closed. */
+  public void announce(Node self) {
+    // Not while holding this object's lock, which the follower takes to tell listeners of the card it waits for.
+    synchronized (this) {
+      if (this.self != null) {
+        throw new IllegalStateException("this node is announced already, as " + this.self.id());
+      }
+      this.self = self;
+    }
+    timer.scheduleWithFixedDelay(this::heartbeat, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
+    // The first card is in the topic before this returns: a node is listed as soon as it says it is ready.
+    announceNow();
   }
 
   /** Follows the announcements without announcing: an observer. Fails when the topic does not exist. */
@@ -169,7 +193,7 @@ public final class Membership implements AutoCloseable {
     }
   }
 
-  private void announce() {
+  private void heartbeat() {
     topicLog.appendLater(self.id(), card(), null, "while this node's card cannot be written, the other nodes count it"
         + " as gone " + TTL_MS / 1000 + " s after the last one (it is not scraped, nor sent alerts)");
   }
@@ -205,6 +229,7 @@ public final class Membership implements AutoCloseable {
     if (topicLog == null) {
       return;
     }
+    Node self = this.self;
     if (self != null) {
       try {
         // Leaving: the others drop this node at once instead of after TTL_MS.

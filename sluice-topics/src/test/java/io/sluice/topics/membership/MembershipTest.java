@@ -67,6 +67,27 @@ class MembershipTest {
   }
 
   /**
+   * A node starting reads the others' cards while its components start, and is listed once it announces itself: its
+   * own card is read back before {@code announce} returns (the follower that reads it tells the listeners, under the
+   * lock the announcement must not hold while it waits).
+   */
+  @Test
+  void aNodeOpenedFirstReadsTheOthersAndIsListedOnceItAnnouncesItself() {
+    KafkaCluster cluster = KafkaCluster.of(SharedKafka.bootstrapServers());
+    String topic = SharedKafka.unique("cluster");
+    try (Membership a = Membership.join(cluster, topic, node("a", 5556), TIMEOUT);
+        Membership b = Membership.open(cluster, topic, TIMEOUT)) {
+      List<List<Membership.Node>> heard = new CopyOnWriteArrayList<>();
+      b.onChange(heard::add);
+      assertEquals(List.of("a"), b.live().stream().map(Membership.Node::id).toList(), "read before announcing");
+      b.announce(node("b", 6556));
+      assertEquals(List.of("a", "b"), b.live().stream().map(Membership.Node::id).toList(), "its own card read back");
+      assertEquals(2, heard.get(heard.size() - 1).size(), "and told to its listeners");
+      assertThrows(IllegalStateException.class, () -> b.announce(node("b", 6556)), "announced once");
+    }
+  }
+
+  /**
    * A node whose card can no longer be written drops out of the others' view: it says so at WARN, with the cause and
    * what it means, once (heartbeats go on every 5 s), instead of at DEBUG; and says when it is written again. The
    * writes fail for real: the topic is set to refuse records as large as a card.
