@@ -20,7 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Run: {@code bench/run PipelineThroughput [rows]}. To try other settings, {@code -Dbench.variants=tuned}
  * runs one variant, {@code -Dbench.sink=false} skips the sink, and {@code -Dbench.worker.KEY=V} /
- * {@code -Dbench.source.KEY=V} override worker and source settings, {@code -Dbench.sink.urlSuffix=?k=v} extends the sink's
+ * {@code -Dbench.source.KEY=V} / {@code -Dbench.sink.config.KEY=V} override worker, source and sink settings,
+ * {@code -Dbench.sink.urlSuffix=?k=v} extends the sink's
  * JDBC URL (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
  * measured rows plus a fifth more of warm-up).
  *
@@ -145,6 +146,7 @@ public final class PipelineThroughput {
         sinkConfig.putAll(UNTUNED_SINK);
       }
       sinkConfig.putAll(converters);
+      sinkConfig.putAll(overrides("bench.sink.config.", ""));
       long expectedSink = next - 1;
       long t1 = System.nanoTime();
       long cpu1 = processCpuNanos();

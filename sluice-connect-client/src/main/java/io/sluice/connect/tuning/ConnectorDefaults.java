@@ -48,6 +48,13 @@ public final class ConnectorDefaults {
         out.put(k, v);
       }
     });
+    if (config.get("connector.class") != null && JDBC_SINK_CLASSES.contains(config.get("connector.class"))) {
+      batchedWrites(config).forEach((k, v) -> {
+        if (!config.containsKey(k)) {
+          out.put(k, v);
+        }
+      });
+    }
     if (isSink(config.get("connector.class")) && name != null && !name.isBlank()
         && !config.containsKey("errors.tolerance") && !config.containsKey("errors.deadletterqueue.topic.name")) {
       out.put("errors.tolerance", "all");
@@ -59,6 +66,33 @@ public final class ConnectorDefaults {
     }
     return out;
   }
+
+  /**
+   * Multi-row writes for a JDBC sink whose rows have keys: the driver sends a batch as one statement of many rows
+   * (PostgreSQL's {@code reWriteBatchedInserts}, MySQL Connector/J's {@code rewriteBatchedStatements}) instead of one
+   * statement per row. An upsert of many rows fails in PostgreSQL when two of them have the same key ("ON CONFLICT DO
+   * UPDATE command cannot affect row a second time"), so the sink also keeps only each key's last change of a batch
+   * ({@code use.reduction.buffer}; a delete and a later insert of one key still end as the insert). The reduction needs
+   * keys from the record, hence only for {@code record_key} and {@code record_value}. A driver property in the URL
+   * wins over the one given here, and a URL Sluice cannot read (a secret reference) gets only the reduction.
+   */
+  private static Map<String, String> batchedWrites(Map<String, String> config) {
+    String keys = config.getOrDefault("primary.key.mode", "none").trim().toLowerCase(java.util.Locale.ROOT);
+    if (!keys.equals("record_key") && !keys.equals("record_value")) {
+      return Map.of();
+    }
+    Map<String, String> out = new java.util.TreeMap<>(Map.of("use.reduction.buffer", "true"));
+    String url = config.getOrDefault("connection.url", "");
+    if (url.startsWith("jdbc:postgresql:")) {
+      out.put(DRIVER_PROPERTIES, "reWriteBatchedInserts=true");
+    } else if (url.startsWith("jdbc:mysql:")) {
+      out.put(DRIVER_PROPERTIES, "rewriteBatchedStatements=true");
+    }
+    return out;
+  }
+
+  /** Hibernate's Agroal pool, which Debezium's JDBC sink connects through, hands these to the JDBC driver. */
+  static final String DRIVER_PROPERTIES = "hibernate.agroal.jdbcProperties";
 
   /** Sinks by class name: the bundled JDBC sink, and the convention every sink connector we know follows. */
   static boolean isSink(String connectorClass) {

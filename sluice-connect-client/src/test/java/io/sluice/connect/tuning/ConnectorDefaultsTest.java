@@ -44,6 +44,32 @@ class ConnectorDefaultsTest {
   }
 
   @Test
+  void aKeyedJdbcSinkWritesManyRowsAStatementAndOneChangeAKeyABatch() {
+    Map<String, String> postgres = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db:5432/shop", "primary.key.mode", "record_key"));
+    assertEquals("true", postgres.get("use.reduction.buffer"));
+    assertEquals("reWriteBatchedInserts=true", postgres.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    Map<String, String> mysql = ConnectorDefaults.missing("s", Map.of("connector.class",
+        ConnectorDefaults.SLUICE_JDBC_SINK, "connection.url", "jdbc:mysql://db/shop", "primary.key.mode", "record_value"));
+    assertEquals("rewriteBatchedStatements=true", mysql.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    Map<String, String> secret = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "${secrets:shop-url}", "primary.key.mode", "record_key"));
+    assertEquals("true", secret.get("use.reduction.buffer"));
+    assertFalse(secret.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), "a URL Sluice cannot read is left alone");
+    Map<String, String> own = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", "record_key",
+        ConnectorDefaults.DRIVER_PROPERTIES, "ssl=true", "use.reduction.buffer", "false"));
+    assertFalse(own.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), "an explicit value wins");
+    assertFalse(own.containsKey("use.reduction.buffer"), "an explicit value wins");
+    for (String mode : new String[] {"none", "kafka"}) {
+      Map<String, String> keyless = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+          "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", mode));
+      assertFalse(keyless.containsKey("use.reduction.buffer"), mode);
+      assertFalse(keyless.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), mode);
+    }
+  }
+
+  @Test
   void sourcesGetNoDeadLetterQueue() {
     Map<String, String> filled = ConnectorDefaults.missing("src", Map.of("connector.class",
         "io.debezium.connector.postgresql.PostgresConnector"));
