@@ -27,9 +27,8 @@ final class SnapshotMetrics {
   }
 
   Optional<SnapshotStatus.Metrics> read(String connector) {
-    String selector = "{__name__=~\"svc_debezium_snapshot_.+\",connector=\"" + connector.replace("\\", "\\\\")
-        .replace("\"", "\\\"") + "\"}";
-    JsonNode series = query(selector);
+    String label = "connector=\"" + connector.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    JsonNode series = query("{__name__=~\"svc_debezium_snapshot_.+\"," + label + "}");
     if (series.isEmpty()) {
       return Optional.empty();
     }
@@ -48,8 +47,7 @@ final class SnapshotMetrics {
     }
     // The time of the scrape the values come from, not of the query: what a signal sent since can be compared with.
     double scraped = 0;
-    for (JsonNode s : query("timestamp(svc_debezium_snapshot_running" + selector.substring(selector.indexOf('{'))
-        .replace("__name__=~\"svc_debezium_snapshot_.+\",", "") + ")")) {
+    for (JsonNode s : query("timestamp(svc_debezium_snapshot_running{" + label + "})")) {
       scraped = Math.max(scraped, Double.parseDouble(s.path("value").path(1).asText("0")));
     }
     return Optional.of(new SnapshotStatus.Metrics(on(gauges, "running"), on(gauges, "paused"),
