@@ -10,6 +10,7 @@ import io.sluice.app.export.ExportCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
+import io.sluice.app.snapshot.SnapshotCommand;
 import io.sluice.app.ui.UiCommand;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,7 @@ public final class Main implements Runnable {
       ConnectorsCommand.class,
       DemoCommand.class,
       OffsetsCommand.class,
+      SnapshotCommand.class,
       DlqCommand.class,
       ReconcileCommand.class,
       SchemaCommand.class,

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -651,6 +652,298 @@ class DistributionIT {
   }
 
   /** The README's quickstart block, one command a line, comments dropped. */
+  /**
+   * Writes to a source table until stopped: new rows, increments of {@code qty} (so that, per key, every later
+   * change carries a larger value) and deletes, each in its own transaction, as an application would.
+   */
+  private static final class SourceLoad implements AutoCloseable {
+    private final Thread thread;
+    private volatile boolean stop;
+    private volatile Throwable failed;
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
+
+    SourceLoad(java.util.concurrent.Callable<Connection> connect, String table, int firstNewId, int maxId) {
+      thread = new Thread(() -> {
+        java.util.Random random = new java.util.Random(42);
+        int next = firstNewId;
+        try (Connection c = connect.call(); Statement s = c.createStatement()) {
+          while (!stop) {
+            int id = 1 + random.nextInt(maxId);
+            switch (random.nextInt(10)) {
+              case 0 -> s.executeUpdate("INSERT INTO " + table + " (id, item, qty) VALUES (" + next++ + ", 'new', 1)");
+              case 1 -> s.executeUpdate("DELETE FROM " + table + " WHERE id = " + id);
+              default -> s.executeUpdate("UPDATE " + table + " SET qty = qty + 1 WHERE id = " + id);
+            }
+            changes.incrementAndGet();
+            Thread.sleep(2);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+          failed = e;
+        }
+      }, "source-load");
+      thread.start();
+    }
+
+    @Override
+    public void close() throws Exception {
+      stop = true;
+      thread.join(30_000);
+      if (failed != null) {
+        throw new AssertionError("the load failed", failed);
+      }
+      assertTrue(changes.get() > 100, "the load made " + changes.get() + " changes");
+    }
+  }
+
+  /**
+   * Per key, the {@code qty} of every change event in topic order never goes down: the load only increments it, so a
+   * snapshot read that carried an older value after a newer streamed change would show here (and an event lost would
+   * leave the sink unequal to the source).
+   */
+  private static void assertNoKeyGoesBack(String topic) {
+    Map<Integer, Integer> last = new java.util.HashMap<>();
+    int checked = 0;
+    for (JsonNode e : Pipeline.payloads(kafka, topic, 0)) {
+      JsonNode after = e.path("after");
+      if (after.isMissingNode() || after.isNull()) {
+        last.remove(e.path("before").path("id").asInt());
+        continue;
+      }
+      int id = after.path("id").asInt();
+      int qty = after.path("qty").asInt();
+      Integer before = last.put(id, qty);
+      if (before != null && qty < before && !"c".equals(e.path("op").asText())) {
+        throw new AssertionError("key " + id + " went back from qty " + before + " to " + qty + " in " + topic
+            + " (" + e.path("op").asText() + ", snapshot " + e.path("source").path("snapshot").asText() + ")");
+      }
+      checked++;
+    }
+    assertTrue(checked > 0, "no change events in " + topic);
+  }
+
+  /**
+   * Logs in as admin with the password the dashboard test gave it, or, when that test has not run (this one run
+   * alone), with the default one, changed first as the dashboard asks.
+   */
+  private static void loginToDashboard(WebDriver d, WebDriverWait wait, String ui) {
+    for (String password : List.of("dashboard-pw-1", "admin")) {
+      d.get(ui + "/login");
+      d.findElement(By.id("user")).sendKeys("admin");
+      d.findElement(By.id("password")).sendKeys(password);
+      d.findElement(By.id("login")).click();
+      wait.until(x -> !x.getCurrentUrl().endsWith("/login") || !x.findElements(By.cssSelector("#error")).isEmpty()
+          && !x.findElement(By.id("error")).getText().isBlank());
+      if (d.getCurrentUrl().contains("/password")) {
+        d.findElement(By.id("current")).sendKeys("admin");
+        d.findElement(By.id("new-password")).sendKeys("dashboard-pw-1");
+        d.findElement(By.id("confirm")).sendKeys("dashboard-pw-1");
+        d.findElement(By.id("change")).click();
+        wait.until(x -> !x.getCurrentUrl().contains("/password"));
+      }
+      if (!d.getCurrentUrl().contains("/login")) {
+        return;
+      }
+    }
+    throw new AssertionError("cannot log in to the dashboard");
+  }
+
+  /** Runs {@code sluice reconcile} until it exits 0 (the sink caught up), for up to two minutes. */
+  private static void awaitEqual(String[] reconcile, String what) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    Run last;
+    do {
+      last = sluice(reconcile);
+      if (last.exit() == 0) {
+        return;
+      }
+      Thread.sleep(2000);
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError(what + ": " + last);
+  }
+
+  private static JsonNode snapshotStatus(String connector) throws Exception {
+    Run status = sluice(cluster("snapshot", "status", connector, "-o", "json", "--metrics-url", metricsUrl));
+    assertEquals(0, status.exit(), status::toString);
+    return status.json();
+  }
+
+  private static JsonNode awaitSnapshotState(String connector, Set<String> states) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    JsonNode last = null;
+    while (System.nanoTime() < deadline) {
+      last = snapshotStatus(connector);
+      if (states.contains(last.path("state").asText())) {
+        return last;
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError("snapshot of " + connector + " never " + states + ": " + last);
+  }
+
+  @Test
+  @Order(20)
+  void snapshotOfAPostgresTableUnderLoadPausedResumedAndFiltered() throws Exception {
+    Pipeline p = new Pipeline("snap_" + ProcessHandle.current().pid());
+    String src = p.name + "-source";
+    String dst = p.name + "-sink";
+    int rows = 40_000;
+    p.insert(1, rows);
+    connect.create(src, JSON.valueToTree(p.sourceConfig(p.name + "_slot", Map.of(
+        "incremental.snapshot.chunk.size", "100", "signal.poll.interval.ms", "500"))));
+    ObjectNode sinkConfig = JSON.valueToTree(p.sinkConfig());
+    sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+    connect.create(dst, sinkConfig);
+    p.awaitSinkMatchesSource();
+    // Sluice gave the source its signal channel.
+    assertEquals("source,kafka", connect.config(src).orElseThrow().path("signal.enabled.channels").asText());
+
+    // No watermarks: refused, saying how to give it some; a blocking snapshot of part of a table: refused.
+    Run refused = sluice(cluster("snapshot", "start", src, "public.orders"));
+    assertEquals(3, refused.exit(), refused::toString);
+    assertTrue(refused.err().contains("--read-only") && refused.err().contains("--create-signal-table"),
+        refused::toString);
+    Run blockingFiltered = sluice(cluster("snapshot", "start", src, "public.orders", "--type", "blocking",
+        "--filter", "id < 10"));
+    assertEquals(3, blockingFiltered.exit(), blockingFiltered::toString);
+
+    // The sink drifted: rows lost there. The snapshot puts them back while the source keeps changing.
+    p.execute(p.sinkDb, "DELETE FROM orders WHERE id BETWEEN 100 AND 120");
+    String srcUrl = SharedPostgres.jdbcUrl(p.sourceDb) + "?user=postgres&password=postgres";
+    String dstUrl = SharedPostgres.jdbcUrl(p.sinkDb) + "?user=postgres&password=postgres";
+    try (SourceLoad load = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", rows + 1,
+        rows)) {
+      Run start = sluice(cluster("snapshot", "start", src, "public.orders", "--create-signal-table", "-o", "json"));
+      assertEquals(0, start.exit(), start::toString);
+      assertEquals("execute-snapshot", start.json().path("signal").asText(), start::toString);
+      assertTrue(start.json().path("changes").toString().contains("public.debezium_signal"), start::toString);
+      Run pause = sluice(cluster("snapshot", "pause", src));
+      assertEquals(0, pause.exit(), pause::toString);
+      JsonNode paused = awaitSnapshotState(src, Set.of("paused", "completed"));
+      assertEquals("paused", paused.path("state").asText(), "the pause came after the snapshot ended: " + paused);
+      assertEquals("incremental", paused.path("requested").path("type").asText(), paused::toString);
+      JsonNode table = paused.path("tables").path(0);
+      assertEquals("public.orders", table.path("table").asText(), paused::toString);
+      assertTrue(table.path("estimate").asLong() > rows / 2, paused::toString);
+      double percent = paused.path("percent").asDouble(-1);
+      assertTrue(percent >= 0 && percent < 100, paused::toString);
+      Run text = sluice(cluster("snapshot", "status", src, "--metrics-url", metricsUrl));
+      assertTrue(text.out().contains("snapshot paused") && text.out().contains("public.orders")
+          && (text.out().contains("[#") || text.out().contains("[-")), text::toString);
+
+      // The dashboard's pipeline page shows it.
+      String ui = Arrays.stream(up.readyLine().split(" ")).filter(x -> x.startsWith("ui=")).findFirst()
+          .orElseThrow().substring(3);
+      try (Browser browser = Browser.open()) {
+        var d = browser.driver;
+        var wait = new WebDriverWait(d, Duration.ofSeconds(60));
+        loginToDashboard(d, wait, ui);
+        d.get(ui + "/pipeline?name=" + src);
+        WebElement line = wait.until(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#snapshot li[data-connector='" + src + "']")));
+        assertEquals("paused", line.getAttribute("data-state"), line.getText());
+        assertTrue(line.getText().contains("public.orders") && line.getText().contains("of about"), line.getText());
+        assertEquals(1, line.findElements(By.tagName("progress")).size());
+        browser.screenshot("snapshot-paused-on-pipeline-page");
+      }
+
+      assertEquals(0, sluice(cluster("snapshot", "resume", src)).exit());
+      JsonNode done = awaitSnapshotState(src, Set.of("completed", "stopped"));
+      assertEquals("completed", done.path("state").asText(), done::toString);
+      assertEquals(100.0, done.path("percent").asDouble(), done::toString);
+    }
+    p.awaitSinkMatchesSource();
+    Run equal = sluice("reconcile", "--source", srcUrl, "--sink", dstUrl, "--table", "public.orders");
+    assertEquals(0, equal.exit(), equal::toString);
+    assertNoKeyGoesBack(p.topic());
+
+    // Part of the table, under load again: rows outside the filter stay in the sink (no removal window).
+    try (SourceLoad load = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", rows + 5001,
+        rows)) {
+      Run filtered = sluice(cluster("snapshot", "start", src, "public.orders", "--filter", "id <= 2000"));
+      assertEquals(0, filtered.exit(), filtered::toString);
+      awaitSnapshotState(src, Set.of("completed", "stopped"));
+    }
+    p.awaitSinkMatchesSource();
+    assertEquals(0, sluice("reconcile", "--source", srcUrl, "--sink", dstUrl, "--table", "public.orders").exit());
+    assertTrue(p.rows(p.sinkDb).keySet().stream().anyMatch(id -> id > 2000), "rows outside the filter are kept");
+    assertNoKeyGoesBack(p.topic());
+
+    // Stop: a running incremental snapshot ends as stopped.
+    Run again = sluice(cluster("snapshot", "start", src, "public.orders"));
+    assertEquals(0, again.exit(), again::toString);
+    Run stop = sluice(cluster("snapshot", "stop", src));
+    assertEquals(0, stop.exit(), stop::toString);
+    JsonNode stopped = awaitSnapshotState(src, Set.of("completed", "stopped"));
+    assertTrue(Set.of("completed", "stopped").contains(stopped.path("state").asText()), stopped::toString);
+    p.awaitSinkMatchesSource();
+    assertEquals(0, sluice("reconcile", "--source", srcUrl, "--sink", dstUrl, "--table", "public.orders").exit());
+    connect.delete(dst);
+    connect.delete(src);
+  }
+
+  @Test
+  @Order(21)
+  void snapshotOfAMariaDbTableReadOnlyAndBlocking() throws Exception {
+    Path mariaDir = Files.createDirectories(dir.resolve("snapshot-mariadb"));
+    try (io.sluice.connect.testing.BinlogMariaDb maria = io.sluice.connect.testing.BinlogMariaDb.start(mariaDir,
+        "sluice snapshot of a MariaDB source")) {
+      int rows = 5_000;
+      StringBuilder insert = new StringBuilder("INSERT INTO shop.orders VALUES ");
+      for (int i = 1; i <= rows; i++) {
+        insert.append(i == 1 ? "" : ",").append("(").append(i).append(",'item-").append(i).append("',").append(i)
+            .append(")");
+      }
+      maria.execute("CREATE DATABASE shop", "CREATE TABLE shop.orders (id int PRIMARY KEY, item varchar(64) NOT NULL,"
+          + " qty int NOT NULL)", insert.toString());
+      String name = "snapmaria_" + ProcessHandle.current().pid();
+      String sinkDb = name + "_sink";
+      SharedPostgres.createDatabase(sinkDb);
+      String src = name + "-source";
+      String dst = name + "-sink";
+      Map<String, String> source = new java.util.LinkedHashMap<>(maria.sourceConfig(name, "5801"));
+      source.put("incremental.snapshot.chunk.size", "250");
+      source.put("signal.poll.interval.ms", "500");
+      connect.create(src, JSON.valueToTree(source));
+      ObjectNode sinkConfig = JSON.createObjectNode();
+      sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+      sinkConfig.put("connection.url", SharedPostgres.jdbcUrl(sinkDb));
+      sinkConfig.put("connection.username", Pipeline.CDC_USER);
+      sinkConfig.put("connection.password", Pipeline.CDC_PASSWORD);
+      sinkConfig.put("insert.mode", "upsert");
+      sinkConfig.put("delete.enabled", "true");
+      sinkConfig.put("primary.key.mode", "record_key");
+      sinkConfig.put("schema.evolution", "basic");
+      sinkConfig.put("topics", name + ".shop.orders");
+      sinkConfig.put("collection.name.format", "orders");
+      sinkConfig.put("tasks.max", "1");
+      connect.create(dst, sinkConfig);
+      String srcUrl = "jdbc:mariadb://127.0.0.1:" + maria.port() + "/shop?user=root";
+      String dstUrl = SharedPostgres.jdbcUrl(sinkDb) + "?user=postgres&password=postgres";
+      String[] reconcile = {"reconcile", "--source", srcUrl, "--sink", dstUrl, "--table", "shop.orders:public.orders"};
+      awaitEqual(reconcile, "the initial snapshot");
+
+      try (SourceLoad load = new SourceLoad(maria::connect, "shop.orders", rows + 1, rows)) {
+        // Read-only: nothing is written to MariaDB; the connector's config gets read.only=true.
+        Run start = sluice(cluster("snapshot", "start", src, "shop.orders", "--read-only"));
+        assertEquals(0, start.exit(), start::toString);
+        assertTrue(start.out().contains("read.only=true"), start::toString);
+        assertEquals("true", connect.config(src).orElseThrow().path("read.only").asText());
+        JsonNode done = awaitSnapshotState(src, Set.of("completed", "stopped"));
+        assertEquals("completed", done.path("state").asText(), done::toString);
+        // Blocking: streaming waits while the table is read again.
+        Run blocking = sluice(cluster("snapshot", "start", src, "shop.orders", "--type", "blocking"));
+        assertEquals(0, blocking.exit(), blocking::toString);
+        awaitSnapshotState(src, Set.of("completed", "stopped"));
+      }
+      awaitEqual(reconcile, "the sink equal to MariaDB after the snapshots");
+      assertNoKeyGoesBack(name + ".shop.orders");
+      connect.delete(dst);
+      connect.delete(src);
+    }
+  }
+
   private static List<String[]> quickstart() throws IOException {
     String readme = Files.readString(root.resolve("README.md"));
     int at = readme.indexOf("```", readme.indexOf("## Quickstart"));

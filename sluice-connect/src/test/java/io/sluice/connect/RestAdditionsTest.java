@@ -203,6 +203,10 @@ class RestAdditionsTest {
       assertEquals("no_data", config.path("snapshot.mode").asText(), config.toString());
       assertEquals("4096", config.path("max.batch.size").asText(), "defaults kept: " + config);
       assertTrue(config.path("database.password").asText().startsWith("${sluice:"), config.toString());
+      // The Kafka signal channel sluice snapshot uses, on the worker's cluster.
+      assertEquals("source,kafka", config.path("signal.enabled.channels").asText(), config.toString());
+      assertEquals(pipeline.topicPrefix + "-signal", config.path("signal.kafka.topic").asText(), config.toString());
+      assertEquals("${sluice-kafka:bootstrap.servers}", config.path("signal.kafka.bootstrap.servers").asText());
     }
     ConnectClient.Reply refused = restA.call("PATCH", "/connectors/" + name + "/config",
         Map.of("initial.snapshot.mode", "sometimes"));

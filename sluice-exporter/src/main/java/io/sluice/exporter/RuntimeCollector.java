@@ -104,6 +104,7 @@ final class RuntimeCollector implements MultiCollector {
     taskSeries(f, byName, taskMetrics());
     restartSeries(f, connectors);
     debeziumLag(f, connectors);
+    snapshotSeries(f, connectors, slow.last());
     slowSeries(f, connectors, slow.last());
     return new MetricSnapshots(f.snapshots());
   }
@@ -248,6 +249,47 @@ final class RuntimeCollector implements MultiCollector {
       }
     } catch (JMException e) {
       // An MBean that went away between the query and the read: its connector is stopping.
+    }
+  }
+
+  /**
+   * Where each Debezium source's snapshot stands (initial, blocking or incremental), and while one runs or is paused,
+   * its tables' estimated sizes: what {@code sluice snapshot status} and the dashboard draw their progress from.
+   */
+  private static void snapshotSeries(Families f, List<Connector> connectors, Readings r) {
+    if (connectors.stream().noneMatch(c -> c.kind() == Kind.SOURCE)) {
+      return;
+    }
+    Map<String, SnapshotProgress> all = SnapshotProgress.read();
+    for (Connector c : connectors) {
+      SnapshotProgress p = c.kind() == Kind.SOURCE ? all.get(c.config().get("topic.prefix")) : null;
+      if (p == null) {
+        continue;
+      }
+      String n = c.name();
+      f.gauge("svc_debezium_snapshot_running", "1 while the source snapshots (initial, blocking or incremental).",
+          p.running() ? 1 : 0, "connector", n);
+      f.gauge("svc_debezium_snapshot_paused", "1 while the source's incremental snapshot is paused.",
+          p.paused() ? 1 : 0, "connector", n);
+      f.gauge("svc_debezium_snapshot_completed", "1 once the source's last snapshot completed.",
+          p.completed() ? 1 : 0, "connector", n);
+      f.gauge("svc_debezium_snapshot_aborted", "1 when the source's last snapshot was aborted or stopped.",
+          p.aborted() ? 1 : 0, "connector", n);
+      f.gauge("svc_debezium_snapshot_tables", "Tables of the source's snapshots since its task started.",
+          p.totalTables(), "connector", n);
+      f.gauge("svc_debezium_snapshot_remaining_tables", "Tables the source's snapshot has still to read.",
+          p.remainingTables(), "connector", n);
+      f.gauge("svc_debezium_snapshot_duration_seconds", "How long the source's last snapshot ran (or runs).",
+          p.durationSeconds(), "connector", n);
+      p.rowsScanned().forEach((table, rows) -> f.gauge("svc_debezium_snapshot_rows_scanned",
+          "Rows the source's snapshot read of a table (an incremental one counts after each chunk).", rows,
+          "connector", n, "table", table));
+      Timed<Map<String, Long>> estimates = p.inProgress() ? r.rowEstimates().get(n) : null;
+      if (estimates != null) {
+        estimates.value().forEach((table, rows) -> f.timedGauge("svc_debezium_snapshot_table_rows_estimate",
+            "Rows the source database estimates a table of a snapshot in progress holds (its statistics).", rows,
+            estimates.readAt(), "connector", n, "table", table));
+      }
     }
   }
 

@@ -35,8 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The values that cost a round trip to Kafka or to a database: topic end offsets, sink consumer lag and source log
- * retention. Read on the exporter's own thread at its refresh interval; a scrape only takes the last {@link Readings},
+ * The values that cost a round trip to Kafka or to a database: topic end offsets, sink consumer lag, source log
+ * retention and, while a source snapshots, its tables' estimated sizes. Read on the exporter's own thread at its refresh interval; a scrape only takes the last {@link Readings},
  * each value with the time it was read, so a slow broker or database never slows a scrape down.
  */
 final class SlowReadings implements AutoCloseable {
@@ -48,8 +48,8 @@ final class SlowReadings implements AutoCloseable {
 
   /** Everything read so far; replaced whole after each pass. */
   record Readings(Timed<Map<TopicPartition, Long>> endOffsets, Map<String, Timed<Map<TopicPartition, Long>>> sinkLag,
-      Map<String, Timed<SourceRetention.Reading>> retention) {
-    static final Readings EMPTY = new Readings(new Timed<>(Map.of(), 0), Map.of(), Map.of());
+      Map<String, Timed<SourceRetention.Reading>> retention, Map<String, Timed<Map<String, Long>>> rowEstimates) {
+    static final Readings EMPTY = new Readings(new Timed<>(Map.of(), 0), Map.of(), Map.of(), Map.of());
   }
 
   private final ConnectorCatalog catalog;
@@ -96,6 +96,9 @@ final class SlowReadings implements AutoCloseable {
     }
     Map<String, Timed<Map<TopicPartition, Long>>> lag = new HashMap<>();
     Map<String, Timed<SourceRetention.Reading>> retention = new HashMap<>();
+    Map<String, Timed<Map<String, Long>>> estimates = new HashMap<>();
+    Map<String, SnapshotProgress> snapshots = connectors.stream().anyMatch(c -> c.kind() == Kind.SOURCE)
+        ? SnapshotProgress.read() : Map.of();
     for (Connector c : connectors) {
       if (c.kind() == Kind.SINK) {
         Timed<Map<TopicPartition, Long>> l = prev.sinkLag().get(c.name());
@@ -123,8 +126,17 @@ final class SlowReadings implements AutoCloseable {
           retention.put(c.name(), r);
         }
       }
+      SnapshotProgress snapshot = c.kind() == Kind.SOURCE ? snapshots.get(c.config().get("topic.prefix")) : null;
+      RowEstimates sizes = snapshot != null && snapshot.inProgress() ? RowEstimates.forClass(c.connectorClass()) : null;
+      if (sizes != null) {
+        try {
+          estimates.put(c.name(), new Timed<>(readEstimates(c, sizes, snapshot.tables()), now()));
+        } catch (Exception e) {
+          log.debug("row estimates of {} not read: {}", c.name(), e.toString());
+        }
+      }
     }
-    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention));
+    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
   }
 
   private double now() {
@@ -209,7 +221,24 @@ final class SlowReadings implements AutoCloseable {
 
   private SourceRetention.Reading readRetention(Connector c, SourceRetention probe) throws Exception {
     Map<String, String> config = resolved(c);
-    String url = probe.jdbcUrl(config);
+    try (Connection db = connect(c, config, probe.jdbcUrl(config))) {
+      return probe.read(db, config);
+    }
+  }
+
+  /** The sizes of the tables of a snapshot in progress; the database is the one the retention probe reaches. */
+  private Map<String, Long> readEstimates(Connector c, RowEstimates sizes, Set<String> tables) throws Exception {
+    SourceRetention probe = probeFor(c.connectorClass());
+    if (probe == null || tables.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> config = resolved(c);
+    try (Connection db = connect(c, config, probe.jdbcUrl(config))) {
+      return sizes.read(db, tables);
+    }
+  }
+
+  private Connection connect(Connector c, Map<String, String> config, String url) throws Exception {
     Driver driver = driverFor(c.connectorClass(), url);
     Properties props = new Properties();
     props.setProperty("user", config.getOrDefault("database.user", ""));
@@ -217,12 +246,11 @@ final class SlowReadings implements AutoCloseable {
     // Both drivers take seconds for these; a database that hangs must not hold the refresh thread for long.
     props.setProperty("connectTimeout", url.startsWith("jdbc:mysql:") ? "10000" : "10");
     props.setProperty("socketTimeout", url.startsWith("jdbc:mysql:") ? "10000" : "10");
-    try (Connection db = driver.connect(url, props)) {
-      if (db == null) {
-        throw new IllegalStateException("driver " + driver.getClass().getName() + " refused " + url);
-      }
-      return probe.read(db, config);
+    Connection db = driver.connect(url, props);
+    if (db == null) {
+      throw new IllegalStateException("driver " + driver.getClass().getName() + " refused " + url);
     }
+    return db;
   }
 
   /** The connector's config with Sluice's secret references resolved, as its tasks see it. */

@@ -19,10 +19,11 @@ import picocli.CommandLine.ParseResult;
  * {@code audit.log} in the command's data directory, beside the backups the same commands take.
  */
 public final class CommandAudit implements CommandLine.IExecutionStrategy {
-  /** The commands that change something: connectors, offsets, dead-letter records. */
+  /** The commands that change something: connectors, snapshots, offsets, dead-letter records. */
   static final Set<String> CHANGES = Set.of("connectors apply", "connectors pause", "connectors resume",
-      "connectors restart", "connectors stop", "connectors delete", "offsets set", "offsets skip", "offsets restore",
-      "offsets reset", "dlq replay", "ui user add", "ui user passwd");
+      "connectors restart", "connectors stop", "connectors delete", "snapshot start", "snapshot pause",
+      "snapshot resume", "snapshot stop", "offsets set", "offsets skip", "offsets restore", "offsets reset",
+      "dlq replay", "ui user add", "ui user passwd");
 
   private final CommandLine.IExecutionStrategy inner = new CommandLine.RunLast();
 

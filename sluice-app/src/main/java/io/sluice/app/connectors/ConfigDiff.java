@@ -1,5 +1,7 @@
 package io.sluice.app.connectors;
 
+import io.sluice.connect.secrets.KafkaClientConfigProvider;
+import io.sluice.connect.signal.SignalChannel;
 import io.sluice.connect.snapshot.SnapshotModes;
 import io.sluice.connect.tuning.ConnectorDefaults;
 import java.util.ArrayList;
@@ -10,7 +12,8 @@ import java.util.TreeSet;
 
 /**
  * What applying a config changes, key by key, against the connector's current config. Keys a Sluice worker fills in
- * itself (its throughput defaults, the Debezium snapshot mode derived from {@code snapshot}) are not reported as
+ * itself (its throughput defaults, the Debezium snapshot mode derived from {@code snapshot}, a source's signal
+ * channel) are not reported as
  * removed when the file leaves them out: the worker adds them back. Secrets are never printed; a secret that the
  * worker stored as a reference cannot be compared, so it counts as sent again.
  */
@@ -31,7 +34,8 @@ record ConfigDiff(List<Line> lines) {
 
   static ConfigDiff between(Map<String, String> current, Map<String, String> wanted) {
     List<Line> lines = new ArrayList<>();
-    Map<String, String> fills = ConnectorDefaults.missing(wanted.get("name"), wanted);
+    Map<String, String> fills = new java.util.HashMap<>(ConnectorDefaults.missing(wanted.get("name"), wanted));
+    fills.putAll(SignalChannel.missing(wanted, java.util.Set.of()));
     TreeSet<String> keys = new TreeSet<>(current.keySet());
     keys.addAll(wanted.keySet());
     for (String k : keys) {
@@ -39,7 +43,10 @@ record ConfigDiff(List<Line> lines) {
       String after = wanted.get(k);
       if (after == null) {
         boolean filledIn = Objects.equals(fills.get(k), before)
-            || (k.equals(SnapshotModes.DEBEZIUM_KEY) && wanted.containsKey(SnapshotModes.KEY));
+            || (k.equals(SnapshotModes.DEBEZIUM_KEY) && wanted.containsKey(SnapshotModes.KEY))
+            // The signal channel's consumer reaches a secured cluster through references to the worker's settings.
+            || (fills.containsKey(SignalChannel.CHANNELS) && k.startsWith("signal.consumer.")
+                && Objects.equals(before, KafkaClientConfigProvider.reference(k.substring("signal.consumer.".length()))));
         if (!filledIn) {
           lines.add(new Line(Kind.REMOVE, k, before, null));
         }

@@ -34,6 +34,16 @@ class ConfigDiffTest {
   }
 
   @Test
+  void theSignalChannelTheWorkerAddsIsNotARemoval() {
+    Map<String, String> current = new java.util.HashMap<>(Map.of("connector.class", SOURCE, "topic.prefix", "shop",
+        "max.batch.size", "4096", "max.queue.size", "16384", "poll.interval.ms", "50", "errors.log.enable", "true"));
+    current.putAll(Map.of("signal.enabled.channels", "source,kafka", "signal.kafka.topic", "shop-signal",
+        "signal.kafka.bootstrap.servers", "${sluice-kafka:bootstrap.servers}",
+        "signal.consumer.security.protocol", "${sluice-kafka:security.protocol}"));
+    assertTrue(ConfigDiff.between(current, Map.of("connector.class", SOURCE, "topic.prefix", "shop")).isEmpty());
+  }
+
+  @Test
   void secretsAreMaskedAndAStoredReferenceCountsAsSentAgain() {
     ConfigDiff d = ConfigDiff.between(Map.of("connector.class", SINK, "connection.password",
         "${sluice:s:connection.password}"), Map.of("connector.class", SINK, "connection.password", "hunter2"));

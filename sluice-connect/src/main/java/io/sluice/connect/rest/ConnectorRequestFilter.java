@@ -12,6 +12,7 @@ import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
+import io.sluice.connect.signal.SignalChannel;
 import io.sluice.connect.snapshot.SnapshotModes;
 import io.sluice.connect.tuning.ConnectorDefaults;
 import io.sluice.http.RefusedBody;
@@ -47,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *       /connectors/{name}/config}, and validation): {@code initial.snapshot.mode} translated to Debezium's
  *       {@code snapshot.mode} (refused with Connect's 400 body when unknown), {@code *.password} values moved to the
  *       secret store, leaving a config-provider reference in their place, and Sluice's throughput defaults
- *       ({@link ConnectorDefaults}) filled in where the config sets no value of its own;
+ *       ({@link ConnectorDefaults}) and a Debezium source's Kafka signal channel ({@link SignalChannel}) filled in
+ *       where the config sets no value of its own;
  *   <li>{@code DELETE /connectors/{name}}: the connector is stopped, its offsets backed up to a file and removed, and
  *       only then deleted, so a connector recreated under the same name starts fresh;
  *   <li>request bodies larger than {@code sluice.rest.max.request.bytes} answered 413 before they are read, and
@@ -220,6 +222,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
     ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
     SchemaHistoryClients.missing(given, settings.cluster().security().keySet()).forEach(config::put);
+    SignalChannel.missing(given, settings.cluster().security().keySet()).forEach(config::put);
     requireOwnKafkaSettings(config);
     if (connector != null) {
       hideSecrets(connector, config);

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * config (a {@code ${sluice:…}} password is looked up in Sluice's secret topic, as the worker does), each overridable.
  * Connections are opened read-only: nothing here writes to the source.
  */
-record SourceDatabase(String kind, String jdbcUrl, String user, String password, String slotName,
+public record SourceDatabase(String kind, String jdbcUrl, String user, String password, String slotName,
     String publicationName) {
 
   private static final Pattern HOST_PORT = Pattern.compile("^jdbc:[a-z]+://(?:\\[([^\\]]+)]|([^:/?,;]+))(?::(\\d+))?");
@@ -54,7 +54,7 @@ record SourceDatabase(String kind, String jdbcUrl, String user, String password,
   }
 
   /** A password as the worker would see it; a config-provider reference other than Sluice's cannot be resolved here. */
-  static String resolve(String value, KafkaCluster cluster, String secretsTopic) {
+  public static String resolve(String value, KafkaCluster cluster, String secretsTopic) {
     if (value == null || !value.startsWith("${")) {
       return value;
     }

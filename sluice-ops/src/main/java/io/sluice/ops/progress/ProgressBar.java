@@ -64,8 +64,7 @@ public final class ProgressBar implements Progress {
     StringBuilder sb = new StringBuilder(label).append(' ');
     if (total > 0) {
       double fraction = Math.min(1.0, (double) done / total);
-      int filled = (int) Math.round(fraction * WIDTH);
-      sb.append('[').append("#".repeat(filled)).append("-".repeat(WIDTH - filled)).append("] ");
+      sb.append(bar(fraction)).append(' ');
       sb.append(String.format(Locale.ROOT, "%3d%%  %,d/%,d", (int) Math.floor(fraction * 100), done, total));
     } else {
       sb.append(String.format(Locale.ROOT, "%,d", done));
@@ -77,6 +76,12 @@ public final class ProgressBar implements Progress {
       sb.append("  in ").append(humanDuration(Duration.ofMillis((long) (seconds * 1000))));
     }
     return sb.toString();
+  }
+
+  /** The bar itself for a share done between 0 and 1: {@code [#########---------------]}. */
+  public static String bar(double fraction) {
+    int filled = (int) Math.round(Math.max(0, Math.min(1.0, fraction)) * WIDTH);
+    return "[" + "#".repeat(filled) + "-".repeat(WIDTH - filled) + "]";
   }
 
   static String humanRate(double perSecond) {

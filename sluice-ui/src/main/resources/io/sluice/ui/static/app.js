@@ -365,10 +365,50 @@
     }
   }
 
+  // A source's ad-hoc snapshot (sluice snapshot start) in progress: one line per source, rows read of the estimate.
+  async function loadSnapshot(info) {
+    const box = document.getElementById("snapshot");
+    if (!info.connectors.length) return;
+    const sel = '{connector=~"' + info.connectors.map(c => c.replace(/[\\.^$|?*+()[\]{}"]/g, "\\\\$&")).join("|")
+      + '"}';
+    try {
+      const [states, rows, estimates] = await Promise.all([
+        instantQuery("svc_debezium_snapshot_running" + sel + " + 2 * svc_debezium_snapshot_paused" + sel),
+        instantQuery("svc_debezium_snapshot_rows_scanned" + sel),
+        instantQuery("svc_debezium_snapshot_table_rows_estimate" + sel)]);
+      const lines = [];
+      for (const s of states) {
+        const v = Number(s.value[1]);
+        if (v !== 1 && v !== 2) continue;
+        const c = s.metric.connector;
+        const st = v === 1 ? "running" : "paused";
+        const tables = estimates.filter(e => e.metric.connector === c).map(e => {
+          const read = rows.find(x => x.metric.connector === c && x.metric.table === e.metric.table);
+          const n = read ? Number(read.value[1]) : 0;
+          const of = Number(e.value[1]);
+          const pct = of > 0 ? Math.min(100, n * 100 / of) : 100;
+          return el("span", { class: "table", "data-table": e.metric.table }, el("span", { text: e.metric.table + " " }),
+            el("progress", { max: "100", value: pct.toFixed(1) }),
+            el("span", { class: "muted", text: " " + fmt(n, "records") + " of about " + fmt(of, "records") + " rows ("
+              + pct.toFixed(1) + " %)" }));
+        });
+        lines.push(el("li", { "data-connector": c, "data-state": st },
+          el("span", { class: "badge " + (v === 1 ? "RUNNING" : "PAUSED"), text: "snapshot " + st }), " ",
+          el("strong", { text: c }), " ", ...tables));
+      }
+      box.hidden = lines.length === 0;
+      box.replaceChildren(el("ul", {}, ...lines));
+    } catch (e) {
+      box.hidden = false;
+      box.replaceChildren(state("error", "Cannot load the snapshot state: " + e.message));
+    }
+  }
+
   function refreshPipeline() {
     if (!current) return;
     const r = range();
     loadAlerts(current);
+    loadSnapshot(current);
     for (const p of current.panels) drawPanel(p, document.getElementById("panel-" + p.id), r);
   }
 

@@ -73,6 +73,24 @@ class SluiceJdbcSinkTaskTest {
   }
 
   @Test
+  void anIncrementalSnapshotOfPartOfATableRemovesNothing() {
+    // sluice snapshot start --filter 'id <= 100': Debezium marks its reads "incremental", never first or last.
+    ChangeEvents events = ChangeEvents.ofIntKey("incremental.public.orders");
+    List<SinkRecord> streamed = IntStream.rangeClosed(1, 300).mapToObj(id -> events.insert(100, events.row(id)))
+        .toList();
+    List<SinkRecord> filtered = IntStream.rangeClosed(1, 100)
+        .mapToObj(id -> events.snapshot("incremental", 200, events.row(id))).toList();
+    try (DrivenTask task = new DrivenTask(url, "incremental", events.topic, "orders_incremental")) {
+      task.put(streamed, 100);
+      task.put(filtered, 30);
+      task.put(List.of(events.insert(300, events.row(301))), 1);
+    }
+    assertEquals(IntStream.rangeClosed(1, 301).boxed().collect(Collectors.toCollection(TreeSet::new)),
+        ids("orders_incremental"));
+    assertNothingLeftOf("incremental");
+  }
+
+  @Test
   void keysThatPostgresqlCastsFromTextComplete() {
     Schema uuid = SchemaBuilder.string().name("io.debezium.data.Uuid").build();
     Schema numeric = Decimal.builder(2).build();

@@ -123,4 +123,24 @@ class SnapshotTrackerTest {
     offset = 3;
     assertTrue(feed("t", "r", "first", 10).opens());
   }
+
+  @Test
+  void anIncrementalSnapshotNeverOpensAWindow() {
+    // sluice snapshot start --filter reads part of a table: its records must never lead to removing the rest.
+    for (int i = 0; i < 3; i++) {
+      SnapshotTracker.Step step = feed("t", "r", "incremental", 10 + i);
+      assertNull(step.window());
+      assertFalse(step.opens());
+    }
+    assertTrue(tracker.held().isEmpty(), "an incremental snapshot holds no offset");
+    assertNull(SnapshotTracker.marker(event("t", 1, "r", "incremental", 12)));
+  }
+
+  @Test
+  void anIncrementalSnapshotInterleavedWithAnInitialOneEndsItAsAStreamedChangeDoes() {
+    SnapshotTracker.Window w = feed("t", "r", "first", 10).window();
+    assertSame(w, feed("t", "r", "incremental", 11).ended(), "records after an unfinished snapshot end it, as"
+        + " streamed ones do: a window is never kept open across other records");
+    assertNull(feed("t", "r", "incremental", 11).window());
+  }
 }

@@ -1,0 +1,272 @@
+package io.sluice.ops.snapshot;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.connect.signal.SignalChannel;
+import io.sluice.topics.KafkaCluster;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Ad-hoc snapshots of a running Debezium source through its Kafka signal channel ({@link SignalChannel}): checks
+ * what the snapshot needs of the source's config, sends Debezium's signals, and reads back from the signal topic what
+ * was last asked. Nothing is written to the source database unless the operator asks for a signal table.
+ */
+public final class AdHocSnapshot {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /** How many of the signal topic's last records {@link #history} reads back. */
+  private static final int HISTORY = 500;
+
+  private final ConnectRestClient connect;
+  private final KafkaCluster cluster;
+  private final String secretsTopic;
+  private final Clock clock;
+
+  public AdHocSnapshot(ConnectRestClient connect, KafkaCluster cluster, String secretsTopic, Clock clock) {
+    this.connect = connect;
+    this.cluster = cluster;
+    this.secretsTopic = secretsTopic;
+    this.clock = clock;
+  }
+
+  /** A source that can take signals: its name, class, topic prefix (the signals' key) and signal topic. */
+  public record Source(String connector, String connectorClass, String topicPrefix, String signalTopic,
+      Map<String, String> config) {
+    boolean readOnly() {
+      return Boolean.parseBoolean(config.getOrDefault(SignalChannel.READ_ONLY, "false").trim());
+    }
+
+    Optional<String> signalTable() {
+      String t = config.get(SignalChannel.DATA_COLLECTION);
+      return t == null || t.isBlank() ? Optional.empty() : Optional.of(t.trim());
+    }
+
+    String engine() {
+      return connectorClass.substring(connectorClass.lastIndexOf('.') + 1).replace("Connector", "");
+    }
+  }
+
+  /** What the operator asked beyond the snapshot itself, when the source lacks what an incremental one needs. */
+  public record Options(boolean readOnly, boolean createSignalTable, Optional<String> signalTable) {
+    public static final Options NONE = new Options(false, false, Optional.empty());
+  }
+
+  /** A signal sent: its id and type, where, when, and the config changes made before it. */
+  public record Sent(String connector, String signalTopic, String id, String type, Instant at, JsonNode signal,
+      List<String> changes) {}
+
+  /** Refused before anything was sent or changed: the message says what the source lacks and the ways to give it. */
+  public static final class Refused extends IllegalStateException {
+    public Refused(String message) {
+      super(message);
+    }
+  }
+
+  /** The connector as a source that can take signals, or {@link Refused} saying why it cannot. */
+  public Source source(String connector) {
+    ObjectNode node = connect.config(connector).orElseThrow(() -> new IllegalArgumentException(
+        "Kafka Connect at " + connect.baseUrl() + " has no connector " + connector));
+    Map<String, String> config = new LinkedHashMap<>();
+    node.fields().forEachRemaining(e -> config.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
+    String cls = config.getOrDefault("connector.class", "");
+    if (!SignalChannel.supports(cls)) {
+      throw new Refused(connector + " is a " + cls + ": sluice snapshot works with Debezium's PostgreSQL, MySQL,"
+          + " MariaDB and SQL Server sources");
+    }
+    String topic = SignalChannel.topic(config).orElseThrow(() -> new Refused(connector + " has no Kafka signal"
+        + " channel: its " + SignalChannel.CHANNELS + " is '" + config.getOrDefault(SignalChannel.CHANNELS, "source")
+        + "'. Sources created or updated through Sluice get one unless their config names channels of its own;"
+        + " add kafka to " + SignalChannel.CHANNELS + " (e.g. source,kafka) and apply the config again"));
+    return new Source(connector, cls, config.get("topic.prefix").trim(), topic, Map.copyOf(config));
+  }
+
+  /**
+   * Asks the source for a snapshot. An incremental one needs watermarks: Debezium's read-only kind ({@code
+   * read.only=true}: PostgreSQL 13 or newer from its transaction snapshots, MySQL with GTIDs, MariaDB) or a signal
+   * table in the source database it writes them to ({@code signal.data.collection}). Without either, it is refused
+   * unless {@code options} say which to set up; setting one up changes the connector's config, which restarts its
+   * tasks once (from their offsets: nothing is read again but the snapshot).
+   */
+  public Sent start(String connector, SnapshotRequest request, Options options) {
+    Source source = source(connector);
+    if (request.type() == SnapshotRequest.Type.BLOCKING && request.filter().isPresent()) {
+      throw new Refused("a blocking snapshot with a filter is refused: Debezium marks a blocking snapshot's rows as"
+          + " a full snapshot's, and Sluice's JDBC sink removes from a table the rows a full snapshot did not write;"
+          + " use --type incremental to read part of a table");
+    }
+    List<String> changes = new ArrayList<>();
+    if (request.type() == SnapshotRequest.Type.INCREMENTAL && !source.readOnly() && source.signalTable().isEmpty()) {
+      if (options.readOnly()) {
+        changes.add(reconfigure(source, Map.of(SignalChannel.READ_ONLY, "true")));
+      } else if (options.createSignalTable()) {
+        String table = options.signalTable().orElse(SignalTable.defaultName(source, request));
+        changes.add(SignalTable.create(source, table, cluster, secretsTopic));
+        changes.add(reconfigure(source, Map.of(SignalChannel.DATA_COLLECTION, table)));
+      } else {
+        throw new Refused("an incremental snapshot of " + connector + " needs watermarks, and its config gives"
+            + " Debezium none: neither " + SignalChannel.READ_ONLY + "=true nor a signal table ("
+            + SignalChannel.DATA_COLLECTION + "). Choose one:\n"
+            + "  --read-only             read-only incremental snapshots: nothing is written to the source ("
+            + readOnlyNeeds(source) + ")\n"
+            + "  --create-signal-table   create a signal table in the source database (needs the right to create"
+            + " and write a table there) and set " + SignalChannel.DATA_COLLECTION + "\n"
+            + "  --type blocking         a blocking snapshot needs neither (streaming waits while the tables are"
+            + " read)\n"
+            + "The first two change the connector's config once, which restarts its tasks from their offsets.");
+      }
+    } else if (options.createSignalTable() || options.readOnly()) {
+      changes.add("nothing to set up: " + connector + (source.readOnly() ? " takes read-only incremental snapshots"
+          : source.signalTable().map(t -> " has signal table " + t).orElse(" needs no watermarks for a blocking"
+          + " snapshot")));
+    }
+    return send(source, Signals.execute(UUID.randomUUID().toString(), request), changes);
+  }
+
+  private static String readOnlyNeeds(Source source) {
+    return switch (source.engine()) {
+      case "Postgres" -> "PostgreSQL 13 or newer";
+      case "MySql" -> "MySQL with gtid_mode=ON";
+      case "MariaDb" -> "MariaDB always has GTIDs";
+      default -> "not every engine has them";
+    };
+  }
+
+  public Sent pause(String connector) {
+    return send(source(connector), Signals.pause(UUID.randomUUID().toString()), List.of());
+  }
+
+  public Sent resume(String connector) {
+    return send(source(connector), Signals.resume(UUID.randomUUID().toString()), List.of());
+  }
+
+  public Sent stop(String connector, List<String> tables) {
+    return send(source(connector), Signals.stop(UUID.randomUUID().toString(), tables), List.of());
+  }
+
+  /** One signal found in the topic, and when it was written. */
+  public record Signal(JsonNode value, Instant at) {
+    public String type() {
+      return value.path("type").asText();
+    }
+  }
+
+  /**
+   * The source's snapshot signals among the last records of its signal topic, oldest first: what was asked of it and
+   * when. Bounded: a topic full of other sources' signals gives up to its last {@value #HISTORY} records.
+   */
+  public List<Signal> history(String connector) {
+    Source source = source(connector);
+    List<Signal> out = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of(
+        "enable.auto.commit", "false", "client.id", "sluice-snapshot-status")), new StringDeserializer(),
+        new StringDeserializer())) {
+      TopicPartition tp = new TopicPartition(source.signalTopic(), 0);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(List.of(tp), TIMEOUT);
+      long end = ends.getOrDefault(tp, 0L);
+      if (end == 0) {
+        return out;
+      }
+      consumer.assign(List.of(tp));
+      long begin = consumer.beginningOffsets(List.of(tp), TIMEOUT).getOrDefault(tp, 0L);
+      consumer.seek(tp, Math.max(begin, end - HISTORY));
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
+      while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+          if (source.topicPrefix().equals(r.key()) && r.value() != null) {
+            try {
+              out.add(new Signal(JSON.readTree(r.value()), Instant.ofEpochMilli(r.timestamp())));
+            } catch (IOException notJson) {
+              // Debezium skips it too.
+            }
+          }
+        }
+      }
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      throw new IllegalStateException("cannot read signal topic " + source.signalTopic() + " on " + cluster
+          + ": " + e.getMessage(), e);
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Rewrites the connector's config with {@code set} added; Connect restarts its tasks. */
+  private String reconfigure(Source source, Map<String, String> set) {
+    ObjectNode config = connect.config(source.connector()).orElseThrow();
+    set.forEach(config::put);
+    connect.putConfig(source.connector(), config);
+    connect.awaitStatus(source.connector(), s -> "RUNNING".equals(s.path("connector").path("state").asText())
+        && s.path("tasks").size() > 0 && java.util.stream.StreamSupport.stream(s.path("tasks").spliterator(), false)
+        .allMatch(t -> "RUNNING".equals(t.path("state").asText())), Duration.ofSeconds(120), "RUNNING with its tasks");
+    StringBuilder what = new StringBuilder();
+    set.forEach((k, v) -> what.append(what.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+    return "set " + what + " on " + source.connector() + " (its tasks restarted from their offsets)";
+  }
+
+  /**
+   * Writes the signal to partition 0 of the signal topic, the only one Debezium reads, keyed by the source's topic
+   * prefix, creating the topic with one partition when it does not exist yet.
+   */
+  private Sent send(Source source, ObjectNode signal, List<String> changes) {
+    ensureTopic(source.signalTopic());
+    Instant at = clock.instant();
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(cluster.clientConfig(Map.of(
+        "client.id", "sluice-snapshot", "acks", "all", "enable.idempotence", "false")), new StringSerializer(),
+        new StringSerializer())) {
+      producer.send(new ProducerRecord<>(source.signalTopic(), 0, at.toEpochMilli(), source.topicPrefix(),
+          signal.toString())).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("cannot write to signal topic " + source.signalTopic() + " on " + cluster
+          + ": " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    return new Sent(source.connector(), source.signalTopic(), signal.path("id").asText(), signal.path("type")
+        .asText(), at, signal, List.copyOf(changes));
+  }
+
+  private void ensureTopic(String topic) {
+    try (Admin admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-snapshot")))) {
+      if (admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).contains(topic)) {
+        return;
+      }
+      try {
+        admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), Optional.empty()))).all()
+            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw e;
+        }
+      }
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("cannot create signal topic " + topic + " on " + cluster + ": "
+          + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}
