@@ -226,7 +226,7 @@ class DistributionIT {
       browser.screenshot("dashboard-3-overview");
 
       // The pipeline's page: all eight panels drawn from data, none loading, empty or failed.
-      d.findElement(By.cssSelector("tr[data-connector='" + source + "'] a")).click();
+      d.findElement(By.cssSelector("tr[data-connector='" + source + "'] a[href^='/pipeline']")).click();
       wait.until(ExpectedConditions.urlContains("/pipeline?name="));
       wait.until(x -> x.findElements(By.cssSelector("#panels .panel")).size() == 8
           && x.findElements(By.cssSelector("#panels .panel .body .state")).isEmpty());
@@ -347,6 +347,10 @@ class DistributionIT {
     String name = pipeline.name + "-console";
     String failing = pipeline.name + "-console-failing";
     String password = pipeline.sinkConfig().get("connection.password");
+    // A source of its own (its own slot, dropped when it stops, and topic prefix): a source's committed offsets are
+    // what the worker backs up before a delete.
+    Map<String, String> sourceConfig = pipeline.sourceConfig(pipeline.name + "_console_slot", Map.of(
+        "topic.prefix", pipeline.name + "_console", "slot.drop.on.stop", "true"));
     // A sink that fails on the topic's broken record (no error tolerance): a FAILED task with a trace.
     ObjectNode failingConfig = JSON.valueToTree(pipeline.sinkConfig());
     failingConfig.put("collection.name.format", "orders_console_failing");
@@ -361,7 +365,7 @@ class DistributionIT {
       wait.until(ExpectedConditions.urlContains("/connector/edit"));
       d.findElement(By.id("name")).sendKeys(name);
       WebElement classValue = wait.until(x -> x.findElement(By.cssSelector("#config-table tr[data-key='connector.class'] .v")));
-      classValue.sendKeys("io.debezium.connector.jdbc.JdbcSinkConnector");
+      classValue.sendKeys(sourceConfig.get("connector.class"));
       WebElement tasksMax = d.findElement(By.cssSelector("#config-table tr[data-key='tasks.max'] .v"));
       tasksMax.clear();
       tasksMax.sendKeys("zero");
@@ -375,11 +379,8 @@ class DistributionIT {
       assertTrue(connect.config(name).isEmpty(), "a refused config writes nothing");
       tasksMax.clear();
       tasksMax.sendKeys("1");
-      Map<String, String> rest = new java.util.LinkedHashMap<>(pipeline.sinkConfig());
+      Map<String, String> rest = new java.util.LinkedHashMap<>(sourceConfig);
       rest.remove("connector.class");
-      rest.remove("tasks.max");
-      rest.put("collection.name.format", "orders_console");
-      rest.put("errors.tolerance", "all");
       for (Map.Entry<String, String> e : rest.entrySet()) {
         d.findElement(By.id("add-key")).click();
         List<WebElement> rows = d.findElements(By.cssSelector("#config-table tbody tr"));
@@ -390,23 +391,24 @@ class DistributionIT {
       d.findElement(By.id("validate")).click();
       wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("change")));
       assertTrue(d.findElements(By.cssSelector("#config-table tr.bad")).isEmpty());
-      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='collection.name.format']")).getText()
-          .contains("orders_console"));
-      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='connection.password']")).getText()
+      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='topic.prefix']")).getText()
+          .contains(pipeline.name + "_console"));
+      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='database.password']")).getText()
           .contains("********"));
       assertFalse(d.findElement(By.id("diff")).getText().contains(password), "the diff never shows a password");
       browser.screenshot("console-2-editor-diff");
       assertTrue(connect.config(name).isEmpty(), "validating writes nothing");
       d.findElement(By.id("apply")).click();
       wait.until(ExpectedConditions.urlContains("/connector?name="));
-      assertEquals("orders_console", connect.config(name).orElseThrow().path("collection.name.format").asText());
+      assertEquals(pipeline.name + "_console", connect.config(name).orElseThrow().path("topic.prefix").asText());
 
       // The page: RUNNING, its tasks on a worker, the topic it reads, offsets once committed, the config masked.
       untilAfterRefresh(d, x -> x.findElement(By.id("connector-state")).getText().equals("RUNNING")
           && x.findElements(By.cssSelector("#offsets td")).size() > 0
           && x.findElements(By.cssSelector("#topic-list li")).size() > 0);
       assertTrue(d.findElement(By.cssSelector("#tasks tr[data-task='0']")).getText().contains("RUNNING"));
-      assertEquals(pipeline.topic(), d.findElement(By.cssSelector("#topic-list li")).getText());
+      assertTrue(d.findElement(By.id("topic-list")).getText().contains(pipeline.name + "_console.public.orders"),
+          d.findElement(By.id("topic-list")).getText());
       assertFalse(d.findElement(By.id("config")).getText().contains(password), "the config never shows a password");
       browser.screenshot("console-3-connector");
 

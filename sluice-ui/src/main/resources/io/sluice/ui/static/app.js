@@ -583,7 +583,9 @@
   function configRow(key, value) {
     const remove = el("button", { type: "button", text: "Remove", title: "Remove this key" });
     const tr = el("tr", {}, el("td", { class: "key-cell" }, el("input", { class: "k", value: key,
-      "aria-label": "Key" })), el("td", {}, el("input", { class: "v", value: value, "aria-label": "Value" }),
+      "aria-label": "Key" })), el("td", {}, el("input", { class: "v", value: value, "aria-label": "Value",
+        // What the page would mask is typed unseen too (a reference to a secret is no secret).
+        type: /password|secret|token|credentials|jaas/i.test(key) && !/^\$\{.*\}$/.test(value) ? "password" : "text" }),
       el("div", { class: "err" })), el("td", {}, remove));
     remove.addEventListener("click", () => { tr.remove(); hideChange(); });
     tr.addEventListener("input", hideChange);
