@@ -354,6 +354,7 @@ class DistributionIT {
     // A sink that fails on the topic's broken record (no error tolerance): a FAILED task with a trace.
     ObjectNode failingConfig = JSON.valueToTree(pipeline.sinkConfig());
     failingConfig.put("collection.name.format", "orders_console_failing");
+    failingConfig.put("errors.tolerance", "none"); // Sluice's default for a sink is all, into a dead-letter topic
     connect.create(failing, failingConfig);
     try (Browser browser = Browser.open()) {
       var d = browser.driver;

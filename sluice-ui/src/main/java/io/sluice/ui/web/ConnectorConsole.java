@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * The console's connector page and its actions, over Kafka Connect's REST API through Sluice's one Connect client: a
  * connector's config (secrets masked), tasks with their workers and the first lines of a failure's trace, committed
  * offsets and topics; pause (with a silence of its alerts, as {@code sluice connectors pause --silence}), resume,
- * restart, stop, delete (Sluice's worker backs the offsets up first), and a config checked by Connect and shown as a
+ * restart, stop, delete (Sluice's worker backs a source's offsets up first), and a config checked by Connect and shown as a
  * diff before it is written ({@link ConfigChange}, as {@code sluice connectors apply}). Who may do what is the caller's
  * business ({@link #roleFor}); each call here does one thing and answers in the console's JSON.
  */
@@ -167,7 +167,7 @@ final class ConnectorConsole implements AutoCloseable {
         }
         case "delete" -> {
           connect.delete(name);
-          yield done(name, "deleted (its offsets backed up by the worker first)");
+          yield done(name, "deleted");
         }
         case "validate" -> config(name, body, false);
         case "apply" -> config(name, body, true);
