@@ -470,9 +470,9 @@ class DistributionIT {
       assertTrue(trace.lines().count() <= 7, "the first lines of the trace only: " + trace);
       assertTrue(d.findElements(By.id("act-delete")).isEmpty() && d.findElements(By.id("act-edit")).isEmpty(),
           "no admin action for an operator");
+      browser.screenshot("console-6-failed-task-operator");
       d.findElement(By.id("act-restart-failed")).click();
       wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "restarted its failed"));
-      browser.screenshot("console-6-failed-task-operator");
       String operatorCookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
       String operatorCsrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
       assertEquals(403, consolePost(ui, operatorCookie, operatorCsrf, "delete", failing).statusCode());
