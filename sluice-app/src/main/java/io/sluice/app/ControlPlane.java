@@ -3,7 +3,10 @@ package io.sluice.app;
 import io.sluice.alerts.AlertRouter;
 import io.sluice.alerts.state.KafkaStateStore;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.client.ClientOptions;
 import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.client.Secret;
+import io.sluice.http.web.WebConfig;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
@@ -24,6 +27,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -252,6 +256,11 @@ final class ControlPlane implements AutoCloseable {
         .upstream(dashboardClient(config, SluiceConfig.UI_METRICS_URL, SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE),
             dashboardClient(config, SluiceConfig.UI_ALERTS_URL, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE))
         .webConfig(web.of("ui"))
+        .connect(web.scheme() + "://" + host + ":" + config.port(SluiceConfig.CONNECT_PORT), ownSurface("connect"))
+        .silences(config.find(SluiceConfig.UI_ALERTS_URL).orElse(routerUrl),
+            config.find(SluiceConfig.UI_ALERTS_URL).isEmpty() ? ownSurface("alerts")
+                : silencesClient(config))
+        .auditDir(dataDir)
         .start();
     started.push(ui::close);
     urls.put("ui", ui.url());
@@ -271,6 +280,39 @@ final class ControlPlane implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new SluiceConfig.ConfigException(fileKey + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * How the console acts on one of this platform's own surfaces (Connect, the router): as the internal user where the
+   * surface asks for credentials, trusting the surface's own certificate where it serves TLS (as the worker reaches
+   * itself).
+   */
+  private ClientOptions ownSurface(String component) {
+    ClientOptions options = ClientOptions.defaults();
+    WebConfig w = web.of(component);
+    if (w.authenticates() && web.internalUser() != null) {
+      String password = web.internalUser().password();
+      options = options.withBasicAuth(WebSurfaces.INTERNAL_USER, () -> password);
+    }
+    return w.tls() != null ? options.withCaFile(w.tls().certFile()) : options;
+  }
+
+  /**
+   * How the console silences on an Alertmanager of the operator's ({@code ui.alerts.url}): the basic credentials and
+   * CA of its {@code http_config} file, the part of it a Sluice client can present.
+   */
+  private static ClientOptions silencesClient(SluiceConfig config) {
+    ClientOptions options = ClientOptions.defaults();
+    Optional<HttpClientConfig> http = config.find(SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE)
+        .map(f -> HttpClientConfig.load(Path.of(f)));
+    if (http.isPresent() && http.get().username().isPresent()) {
+      HttpClientConfig h = http.get();
+      options = options.withBasicAuth(h.username().get(), () -> h.password().map(Secret::reveal).orElse(""));
+    }
+    if (http.isPresent() && http.get().tls() != null && http.get().tls().caFile() != null) {
+      options = options.withCaFile(http.get().tls().caFile());
+    }
+    return options;
   }
 
   private SchemaRegistry startRegistry(SluiceConfig config, String host) {

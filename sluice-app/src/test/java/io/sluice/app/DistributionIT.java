@@ -98,7 +98,13 @@ class DistributionIT {
     metricsUrl = "http://127.0.0.1:" + metricsPort;
     alertsUrl = "http://127.0.0.1:" + alertsPort;
     exporterUrl = "http://127.0.0.1:" + exporterPort;
-    up = PackagedSluice.up(dir, List.of("--data-dir", data.toString(), "--kafka-port", "" + kafkaPort,
+    // The console's roles come from its web configuration (sluice_roles); its users are the console's own.
+    Path uiWeb = Files.writeString(dir.resolve("ui-web.yml"), "basic_auth_users:\n"
+        + "  viewer: '" + io.sluice.http.web.BasicAuth.hash("viewer-console-pw") + "'\n"
+        + "  operator: '" + io.sluice.http.web.BasicAuth.hash("operator-console-pw") + "'\n"
+        + "sluice_roles:\n  viewer: read\n  operator: operate\n");
+    Path config = Files.writeString(dir.resolve("sluice.yaml"), "ui.web.config.file: " + uiWeb + "\n");
+    up = PackagedSluice.up(dir, List.of("--config", config.toString(), "--data-dir", data.toString(), "--kafka-port", "" + kafkaPort,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + metricsPort,
         "--alerts-port", "" + alertsPort, "--exporter-port", "" + exporterPort));
     connect = new ConnectRestClient(connectUrl);
@@ -221,7 +227,7 @@ class DistributionIT {
       browser.screenshot("dashboard-3-overview");
 
       // The pipeline's page: all eight panels drawn from data, none loading, empty or failed.
-      d.findElement(By.cssSelector("tr[data-connector='" + source + "'] a")).click();
+      d.findElement(By.cssSelector("tr[data-connector='" + source + "'] a[href^='/pipeline']")).click();
       wait.until(ExpectedConditions.urlContains("/pipeline?name="));
       wait.until(x -> x.findElements(By.cssSelector("#panels .panel")).size() == 8
           && x.findElements(By.cssSelector("#panels .panel .body .state")).isEmpty());
@@ -324,6 +330,227 @@ class DistributionIT {
     assertTrue(slowed.headers().firstValue("Retry-After").isPresent());
   }
 
+  /**
+   * The console's connector page and every action on it, as the web configuration's roles allow, each checked where it
+   * happens: the config Connect holds, the state Connect reports, the silence on the router, the offsets backup the
+   * worker wrote, the audit line. Then the shared look of the metrics server's and the router's pages, and /graph's y
+   * axis with five-digit values.
+   */
+  @Test
+  @Order(4)
+  void theConsoleActsOnConnectorsAsTheRoleAllows() throws Exception {
+    String ui = uiUrl();
+    for (String[] user : new String[][] {{"viewer", "viewer-console-pw"}, {"operator", "operator-console-pw"}}) {
+      Path pw = Files.writeString(dir.resolve(user[0] + ".pw"), user[1] + "\n");
+      Run added = sluice("ui", "user", "add", user[0], "--password-file", pw.toString(), "--data-dir", data.toString());
+      assertEquals(0, added.exit(), added::toString);
+    }
+    String name = pipeline.name + "-console";
+    String failing = pipeline.name + "-console-failing";
+    String password = pipeline.sinkConfig().get("connection.password");
+    // A source of its own (its own slot, dropped when it stops, and topic prefix): a source's committed offsets are
+    // what the worker backs up before a delete.
+    Map<String, String> sourceConfig = pipeline.sourceConfig(pipeline.name + "_console_slot", Map.of(
+        "topic.prefix", pipeline.name + "_console", "slot.drop.on.stop", "true"));
+    // A sink that fails on the topic's broken record (no error tolerance): a FAILED task with a trace.
+    ObjectNode failingConfig = JSON.valueToTree(pipeline.sinkConfig());
+    failingConfig.put("collection.name.format", "orders_console_failing");
+    failingConfig.put("errors.tolerance", "none"); // Sluice's default for a sink is all, into a dead-letter topic
+    connect.create(failing, failingConfig);
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      consoleLogin(d, ui, "admin", "dashboard-pw-1");
+
+      // Create: Connect's refusal shows beside its key; nothing is written until the change is shown and applied.
+      wait.until(ExpectedConditions.elementToBeClickable(By.id("new-connector"))).click();
+      wait.until(ExpectedConditions.urlContains("/connector/edit"));
+      d.findElement(By.id("name")).sendKeys(name);
+      WebElement classValue = wait.until(x -> x.findElement(By.cssSelector("#config-table tr[data-key='connector.class'] .v")));
+      classValue.sendKeys(sourceConfig.get("connector.class"));
+      WebElement tasksMax = d.findElement(By.cssSelector("#config-table tr[data-key='tasks.max'] .v"));
+      tasksMax.clear();
+      tasksMax.sendKeys("zero");
+      d.findElement(By.id("validate")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(
+          By.cssSelector("#config-table tr[data-key='tasks.max'] .err"), "Invalid value zero"));
+      assertTrue(d.findElement(By.cssSelector("#config-table tr[data-key='tasks.max']")).getAttribute("class")
+          .contains("bad"));
+      assertFalse(d.findElement(By.id("change")).isDisplayed(), "no change is offered for a refused config");
+      browser.screenshot("console-1-editor-refused");
+      assertTrue(connect.config(name).isEmpty(), "a refused config writes nothing");
+      tasksMax.clear();
+      tasksMax.sendKeys("1");
+      Map<String, String> rest = new java.util.LinkedHashMap<>(sourceConfig);
+      rest.remove("connector.class");
+      for (Map.Entry<String, String> e : rest.entrySet()) {
+        d.findElement(By.id("add-key")).click();
+        List<WebElement> rows = d.findElements(By.cssSelector("#config-table tbody tr"));
+        WebElement row = rows.get(rows.size() - 1);
+        row.findElement(By.className("k")).sendKeys(e.getKey());
+        row.findElement(By.className("v")).sendKeys(e.getValue());
+      }
+      d.findElement(By.id("validate")).click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("change")));
+      assertTrue(d.findElements(By.cssSelector("#config-table tr.bad")).isEmpty());
+      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='topic.prefix']")).getText()
+          .contains(pipeline.name + "_console"));
+      assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='database.password']")).getText()
+          .contains("********"));
+      assertFalse(d.findElement(By.id("diff")).getText().contains(password), "the diff never shows a password");
+      browser.screenshot("console-2-editor-diff");
+      assertTrue(connect.config(name).isEmpty(), "validating writes nothing");
+      d.findElement(By.id("apply")).click();
+      wait.until(ExpectedConditions.urlContains("/connector?name="));
+      assertEquals(pipeline.name + "_console", connect.config(name).orElseThrow().path("topic.prefix").asText());
+
+      // The page: RUNNING, its tasks on a worker, the topic it reads, offsets once committed, the config masked.
+      untilAfterRefresh(d, x -> x.findElement(By.id("connector-state")).getText().equals("RUNNING")
+          && x.findElements(By.cssSelector("#offsets td")).size() > 0
+          && x.findElements(By.cssSelector("#topic-list li")).size() > 0);
+      assertTrue(d.findElement(By.cssSelector("#tasks tr[data-task='0']")).getText().contains("RUNNING"));
+      assertTrue(d.findElement(By.id("topic-list")).getText().contains(pipeline.name + "_console.public.orders"),
+          d.findElement(By.id("topic-list")).getText());
+      assertFalse(d.findElement(By.id("config")).getText().contains(password), "the config never shows a password");
+      browser.screenshot("console-3-connector");
+
+      // Pause with a silence: PAUSED in Connect, the silence on the router, named after the console user.
+      d.findElement(By.id("act-pause")).click();
+      d.findElement(By.id("silence")).sendKeys("1h");
+      d.findElement(By.id("silence-comment")).sendKeys("console maintenance");
+      d.findElement(By.id("pause-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "silenced for 1h"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("connector-state"), "PAUSED"));
+      assertEquals("PAUSED", connect.state(name));
+      JsonNode silence = null;
+      for (JsonNode s : JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(alertsUrl + "/api/v2/silences"))
+          .build(), HttpResponse.BodyHandlers.ofString()).body())) {
+        silence = s.path("comment").asText().equals("console maintenance") ? s : silence;
+      }
+      assertTrue(silence != null, "the silence is on the router");
+      assertEquals("active", silence.path("status").path("state").asText(), silence::toString);
+      assertEquals("admin", silence.path("createdBy").asText(), silence::toString);
+      assertEquals("connector", silence.path("matchers").get(0).path("name").asText(), silence::toString);
+      assertEquals(name, silence.path("matchers").get(0).path("value").asText(), silence::toString);
+      browser.screenshot("console-4-paused");
+
+      d.findElement(By.id("act-resume")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "resumed"));
+      assertEquals("RUNNING", connect.state(name));
+      wait.until(ExpectedConditions.elementToBeClickable(By.id("act-restart"))).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "restarted with its tasks"));
+      wait.until(ExpectedConditions.elementToBeClickable(By.id("act-stop"))).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "stopped"));
+      assertEquals("STOPPED", connect.state(name));
+
+      // Delete: only once the name is typed; the worker backs the offsets up first.
+      wait.until(ExpectedConditions.elementToBeClickable(By.id("act-delete"))).click();
+      WebElement confirm = d.findElement(By.id("delete-confirm"));
+      assertFalse(confirm.isEnabled(), "nothing is deleted without the name typed");
+      d.findElement(By.id("delete-typed")).sendKeys(name);
+      browser.screenshot("console-5-delete-confirm");
+      confirm.click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "deleted"));
+      assertTrue(connect.config(name).isEmpty(), "deleted in Connect");
+      try (Stream<Path> backups = Files.list(data.resolve("backups").resolve("offsets"))) {
+        assertTrue(backups.anyMatch(p -> p.getFileName().toString().startsWith(name + "-")
+            && p.getFileName().toString().endsWith(".tsv")), "the offsets were backed up before the delete");
+      }
+      String audit = Files.readString(data.resolve("audit.log"));
+      for (String action : List.of("apply", "pause", "resume", "restart", "stop", "delete")) {
+        assertTrue(audit.contains(" console connectors " + action + " " + name + " user=admin address="), audit);
+      }
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+
+      // operate: acts on connectors (restarts the failed task), changes no config and deletes nothing.
+      consoleLogin(d, ui, "operator", "operator-console-pw");
+      d.get(ui + "/connector?name=" + failing);
+      untilAfterRefresh(d, x -> x.findElements(By.cssSelector("#tasks tr[data-task='0'] pre.trace")).size() > 0);
+      String trace = d.findElement(By.cssSelector("#tasks tr[data-task='0'] pre.trace")).getText();
+      assertTrue(trace.lines().count() <= 7, "the first lines of the trace only: " + trace);
+      assertTrue(d.findElements(By.id("act-delete")).isEmpty() && d.findElements(By.id("act-edit")).isEmpty(),
+          "no admin action for an operator");
+      browser.screenshot("console-6-failed-task-operator");
+      d.findElement(By.id("act-restart-failed")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "restarted its failed"));
+      String operatorCookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+      String operatorCsrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
+      assertEquals(403, consolePost(ui, operatorCookie, operatorCsrf, "delete", failing).statusCode());
+      assertTrue(connect.config(failing).isPresent(), "an operator deletes nothing");
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+
+      // read: sees, has no action button, and is refused when it posts anyway.
+      consoleLogin(d, ui, "viewer", "viewer-console-pw");
+      assertFalse(d.findElement(By.id("new-connector")).isDisplayed());
+      d.get(ui + "/connector?name=" + sink);
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#config tr[data-key='topics']")));
+      assertTrue(d.findElements(By.id("actions")).isEmpty(), "no action buttons for a read user");
+      assertTrue(d.findElements(By.cssSelector("button[data-action]")).isEmpty(), "no action buttons for a read user");
+      browser.screenshot("console-7-read-only");
+      String viewerCookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+      String viewerCsrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
+      HttpResponse<String> refused = consolePost(ui, viewerCookie, viewerCsrf, "pause", sink);
+      assertEquals(403, refused.statusCode());
+      assertTrue(refused.body().contains("needs the role operate"), refused.body());
+      assertEquals(403, consolePost(ui, viewerCookie, "forged", "pause", sink).statusCode(), "CSRF checked");
+      assertEquals("RUNNING", connect.state(sink), "a refused pause changes nothing");
+      assertTrue(Files.readString(data.resolve("audit.log")).contains(" console connectors pause " + sink
+          + " user=viewer address=127.0.0.1 status=403"));
+
+      // One look across the surfaces: the metrics server's pages and the router's share the console's header.
+      d.get(metricsUrl + "/targets");
+      assertEquals("Targets", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      browser.screenshot("metrics-3-targets");
+      d.get(metricsUrl + "/alerts");
+      assertEquals("Alerts", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      browser.screenshot("metrics-4-alerts");
+      d.get(alertsUrl + "/#/silences");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "console maintenance"));
+      assertEquals("Silences", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      browser.screenshot("router-1-silences");
+
+      // Five-digit values: /graph's y axis is as wide as its widest label (45,000 used to read 5,000).
+      d.get(metricsUrl + "/graph?g0.expr=vector(45000)&g0.tab=0");
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#graph-view canvas")));
+      Object fits = d.executeScript("""
+          const axis = document.querySelectorAll('#graph-view .u-axis')[1];
+          const ctx = document.createElement('canvas').getContext('2d');
+          ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+          return axis.getBoundingClientRect().width >= ctx.measureText('45,000').width + 10 + 5;""");
+      assertEquals(Boolean.TRUE, fits, "the y axis holds its five-digit labels");
+      browser.screenshot("metrics-5-graph-five-digits");
+    } finally {
+      if (connect.config(failing).isPresent()) {
+        connect.delete(failing);
+      }
+    }
+  }
+
+  private static String uiUrl() {
+    return Arrays.stream(up.readyLine().split(" ")).filter(p -> p.startsWith("ui=")).findFirst()
+        .orElseThrow(() -> new AssertionError(up.readyLine())).substring(3);
+  }
+
+  private static void consoleLogin(WebDriver d, String ui, String user, String password) {
+    d.get(ui + "/login");
+    d.findElement(By.id("user")).sendKeys(user);
+    d.findElement(By.id("password")).sendKeys(password);
+    d.findElement(By.id("login")).click();
+    new WebDriverWait(d, Duration.ofSeconds(60)).until(ExpectedConditions.presenceOfElementLocated(
+        By.cssSelector("#connectors, #overview .state")));
+  }
+
+  /** A connector action as the page posts it, with the session's cookie and the given CSRF token. */
+  private static HttpResponse<String> consolePost(String ui, String cookie, String csrf, String action,
+      String connector) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(ui + "/api/connector/" + action)).header("Cookie", cookie)
+        .header("X-CSRF-Token", csrf).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", connector)))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   /** Reloads the page until {@code condition} holds after a reload (each given 20 s to draw), for up to 2 minutes. */
   private static void untilAfterRefresh(WebDriver d, java.util.function.Function<WebDriver, Boolean> condition) {
     new WebDriverWait(d, Duration.ofSeconds(120)).pollingEvery(Duration.ofSeconds(3))
@@ -337,7 +564,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void offsetsBackupShowSetSkipRestoreAndReset() throws Exception {
     Run backup = sluice(cluster("offsets", "backup", "--connector", source));
     assertEquals(0, backup.exit(), backup::toString);
@@ -380,7 +607,7 @@ class DistributionIT {
   private static final int SKIP_REFUSED = 3;
 
   @Test
-  @Order(5)
+  @Order(6)
   void dlqInspectUnwrapStatsAndReplay() throws Exception {
     JsonNode inspected = Eventually.await("a record in " + dlq, WAIT, () -> {
       try {
@@ -417,7 +644,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void reconcilePostgresToPostgres() throws Exception {
     pipeline.awaitSinkMatchesSource();
     String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
@@ -456,7 +683,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void reconcilePostgresToMariaDb() throws Exception {
     String maria = MariaDbServer.createDatabase("dist_" + ProcessHandle.current().pid());
     try (Connection c = DriverManager.getConnection(maria); Statement s = c.createStatement()) {
@@ -474,7 +701,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void schemaCheckAgainstTheRegistry() throws Exception {
     String subject = pipeline.name + "-value";
     String v1 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"}]}";
@@ -496,7 +723,7 @@ class DistributionIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void alertsCheckConfig() throws Exception {
     Path good = Files.writeString(dir.resolve("alertmanager.yml"), """
         route:
@@ -543,7 +770,7 @@ class DistributionIT {
 
   /** The connectors command, every subcommand, on a JDBC sink of its own (an empty topic, so it idles RUNNING). */
   @Test
-  @Order(10)
+  @Order(11)
   void connectorsCommands() throws Exception {
     String name = pipeline.name + "-cli";
     Map<String, String> config = new java.util.LinkedHashMap<>(pipeline.sinkConfig());
@@ -963,7 +1190,7 @@ class DistributionIT {
    * sluice up: the demo's shop flows into its copy, --check reconciles, stop removes it.
    */
   @Test
-  @Order(11)
+  @Order(12)
   void theQuickstartAsTheReadmeWritesIt() throws Exception {
     List<String[]> commands = quickstart();
     assertEquals(List.of("./sluice demo", "./sluice connectors list", "./sluice demo --check", "./sluice demo stop"),
@@ -1022,7 +1249,7 @@ class DistributionIT {
 
   /** The README's "your own PostgreSQL" file, with this test's database put in, is one Connect accepts. */
   @Test
-  @Order(12)
+  @Order(13)
   void theQuickstartsOwnSourceFileValidates() throws Exception {
     String readme = Files.readString(root.resolve("README.md"));
     int at = readme.indexOf("```yaml", readme.indexOf("## Quickstart"));

@@ -1,5 +1,8 @@
 package io.sluice.ui;
 
+import io.sluice.client.ClientOptions;
+import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
 import io.sluice.http.client.HttpClientConfig;
@@ -13,8 +16,9 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * The dashboard: a login of its own, an overview of every connector and a page of eight panels per pipeline, drawn
- * from the metrics server's and the alert router's HTTP APIs only.
+ * The dashboard, become the operator's console: a login of its own, an overview of every connector and a page of
+ * eight panels per pipeline, drawn from the metrics server's and the alert router's HTTP APIs only, and a page per
+ * connector to act on it through Kafka Connect's REST API, each action as the user's role allows.
  *
  * <pre>{@code
  * Dashboard ui = Dashboard.builder().port(3000).dataDir(Path.of("data/ui"))
@@ -23,9 +27,11 @@ import java.util.Map;
  */
 public final class Dashboard implements AutoCloseable {
   private final HttpServer server;
+  private final Site site;
 
-  private Dashboard(HttpServer server) {
+  private Dashboard(HttpServer server, Site site) {
     this.server = server;
+    this.site = site;
   }
 
   public static Builder builder() {
@@ -39,6 +45,7 @@ public final class Dashboard implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    site.close();
   }
 
   /**
@@ -53,6 +60,11 @@ public final class Dashboard implements AutoCloseable {
     private HttpClientConfig metricsClient = HttpClientConfig.none();
     private HttpClientConfig alertsClient = HttpClientConfig.none();
     private Clock clock = Clock.systemUTC();
+    private String connectUrl = "http://127.0.0.1:8083";
+    private ClientOptions connectClient = ClientOptions.defaults();
+    private String silencesUrl;
+    private ClientOptions silencesClient = ClientOptions.defaults();
+    private Path auditDir = Path.of("data");
 
     private Builder() {
       super(ServerOptions.loopback(3000, 64 << 10));
@@ -86,6 +98,29 @@ public final class Dashboard implements AutoCloseable {
       return this;
     }
 
+    /** Kafka Connect's REST API, which the connector pages read and act on, and how to reach it. */
+    public Builder connect(String url, ClientOptions options) {
+      this.connectUrl = url;
+      this.connectClient = options;
+      return this;
+    }
+
+    /**
+     * The Alertmanager API a pause may silence a connector's alerts on (the router the alerts come from), and how to
+     * reach it; without one the console offers no silence.
+     */
+    public Builder silences(String url, ClientOptions options) {
+      this.silencesUrl = url;
+      this.silencesClient = options;
+      return this;
+    }
+
+    /** The data directory whose {@code audit.log} gets a line per action, beside the CLI's (default {@code data}). */
+    public Builder auditDir(Path auditDir) {
+      this.auditDir = auditDir;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -93,11 +128,19 @@ public final class Dashboard implements AutoCloseable {
 
     public Dashboard start() {
       WebConfig web = serverOptions().web();
+      // Roles come from the web configuration (sluice_roles, or its roles file) by the console user's name.
+      Site.Actions actions = new Site.Actions(new ConnectRestClient(connectUrl, connectClient),
+          silencesUrl == null ? null : new ConnectorSilencer(silencesUrl, silencesClient), web::roleOf, auditDir);
       Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl,
-          metricsClient, alertsUrl, alertsClient, web.tls() != null);
+          metricsClient, alertsUrl, alertsClient, web.tls() != null, actions);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);
-      HttpServer server = site.register(HttpServer.builder("dashboard", serverOptions().withWeb(tlsOnly))).start();
-      return new Dashboard(server);
+      try {
+        HttpServer server = site.register(HttpServer.builder("dashboard", serverOptions().withWeb(tlsOnly))).start();
+        return new Dashboard(server, site);
+      } catch (RuntimeException e) {
+        site.close();
+        throw e;
+      }
     }
   }
 }

@@ -1,12 +1,9 @@
 package io.sluice.app.cli;
 
+import io.sluice.http.Audit;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -57,14 +54,10 @@ public final class CommandAudit implements CommandLine.IExecutionStrategy {
   private static void write(ClusterOptions cluster, Path dataDir, String command, String status) {
     String user = cluster != null && cluster.user != null ? cluster.user : System.getProperty("user.name", "-");
     Path dir = cluster != null ? cluster.platformConfig().dataDir() : dataDir;
-    String line = Instant.now() + " cli " + command.replace('\n', ' ') + " user=" + user + " address=" + host()
-        + " status=" + status + "\n";
     try {
-      Files.createDirectories(dir);
-      Files.writeString(dir.resolve("audit.log"), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
+      Audit.append(dir, "cli", command, user, host(), status);
     } catch (IOException e) {
-      System.err.println("sluice: cannot write the audit line to " + dir.resolve("audit.log") + ": " + e.getMessage());
+      System.err.println("sluice: cannot write the audit line to " + dir.resolve(Audit.FILE) + ": " + e.getMessage());
     }
   }
 

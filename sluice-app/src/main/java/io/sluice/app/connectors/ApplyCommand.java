@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.connect.config.ConfigChange;
+import io.sluice.connect.config.ConfigDiff;
+import io.sluice.connect.config.SecretMask;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -77,62 +79,44 @@ final class ApplyCommand extends ConnectorsBase {
   @Override
   int execute() throws IOException {
     Wanted wanted = read(file);
-    ObjectNode config = JSON.valueToTree(wanted.config());
-
-    JsonNode verdict = connect().validate(wanted.config().get("connector.class"), config);
-    ArrayNode problems = JSON.createArrayNode();
-    for (JsonNode c : verdict.path("configs")) {
-      JsonNode v = c.path("value");
-      for (JsonNode e : v.path("errors")) {
-        problems.addObject().put("key", v.path("name").asText()).put("error", e.asText());
-      }
-    }
-    if (verdict.path("error_count").asInt() > 0) {
+    ConfigChange change = ConfigChange.plan(connect(), wanted.name(), wanted.config());
+    if (change.refused()) {
       if (output.json()) {
         ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", "refused");
-        o.set("errors", problems);
+        ArrayNode errors = o.putArray("errors");
+        change.problems().forEach(p -> errors.addObject().put("key", p.key()).put("error", p.error()));
         printJson(o);
       } else {
-        err.println("error: Kafka Connect refused the config of " + wanted.name() + " ("
-            + verdict.path("error_count").asInt() + " error(s)); nothing was changed:");
-        problems.forEach(p -> err.println("  " + p.path("key").asText() + ": " + p.path("error").asText()));
+        err.println("error: Kafka Connect refused the config of " + wanted.name() + " (" + change.problems().size()
+            + " error(s)); nothing was changed:");
+        change.problems().forEach(p -> err.println("  " + p.key() + ": " + p.error()));
       }
       return ConnectorsCommand.REFUSED;
     }
-
-    Optional<ObjectNode> current = connect().config(wanted.name());
-    Map<String, String> before = new LinkedHashMap<>();
-    current.ifPresent(c -> c.fields().forEachRemaining(e -> before.put(e.getKey(), e.getValue().asText())));
-    ConfigDiff diff = ConfigDiff.between(before, wanted.config());
-    boolean change = !diff.isEmpty() && (resendSecrets || !diff.onlyResent());
-    String action = current.isEmpty() ? "create" : change ? "update" : "unchanged";
-    List<ConfigDiff.Line> lines = change || current.isEmpty() ? diff.lines() : List.of();
-
+    ConfigChange.Action action = change.action(resendSecrets);
+    List<ConfigDiff.Line> lines = action != ConfigChange.Action.UNCHANGED ? change.diff().lines() : List.of();
     if (!dryRun) {
-      if (current.isEmpty()) {
-        connect().create(wanted.name(), config);
-      } else if (change) {
-        connect().putConfig(wanted.name(), config);
-      }
+      change.apply(connect(), resendSecrets);
     }
     if (output.json()) {
-      ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", action).put("dryRun", dryRun);
+      ObjectNode o = JSON.createObjectNode().put("name", wanted.name())
+          .put("action", action.name().toLowerCase(Locale.ROOT)).put("dryRun", dryRun);
       ArrayNode changes = o.putArray("changes");
       for (ConfigDiff.Line l : lines) {
         changes.addObject().put("kind", l.kind().name().toLowerCase(Locale.ROOT)).put("key", l.key())
-            .put("before", Secrets.shown(l.key(), l.before())).put("after", Secrets.shown(l.key(), l.after()));
+            .put("before", SecretMask.shown(l.key(), l.before())).put("after", SecretMask.shown(l.key(), l.after()));
       }
       printJson(o);
       return ConnectorsCommand.OK;
     }
     String verb = switch (action) {
-      case "create" -> dryRun ? "would be created" : "created";
-      case "update" -> dryRun ? "would be updated" : "updated";
-      default -> "unchanged";
+      case CREATE -> dryRun ? "would be created" : "created";
+      case UPDATE -> dryRun ? "would be updated" : "updated";
+      case UNCHANGED -> "unchanged";
     };
     out.println("connector " + wanted.name() + " " + verb + (lines.isEmpty() ? "" : ":"));
     lines.forEach(l -> out.println(l.render()));
-    if (!change && !diff.isEmpty()) {
+    if (action == ConfigChange.Action.UNCHANGED && !change.diff().isEmpty()) {
       out.println("  (secrets not compared: the worker keeps them as references; --resend-secrets sends them again)");
     }
     return ConnectorsCommand.OK;

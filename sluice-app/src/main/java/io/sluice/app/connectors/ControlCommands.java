@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.gofmt.GoDuration;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -54,7 +55,7 @@ final class ControlCommands {
       said("paused");
       if (d != null) {
         String who = author != null ? author : cluster.user().orElse(System.getProperty("user.name", "sluice"));
-        String id = new Silencer(cluster.alertsUrl(), cluster.clientOptions()).silence(name, d, who,
+        String id = new ConnectorSilencer(cluster.alertsUrl(), cluster.clientOptions()).silence(name, d, who,
             comment != null ? comment : "paused with sluice connectors pause " + name);
         if (!output.json()) {
           out.println("alerts of connector " + name + " silenced for " + GoDuration.format(d) + " (silence " + id

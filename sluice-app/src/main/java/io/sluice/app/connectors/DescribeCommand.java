@@ -3,6 +3,7 @@ package io.sluice.app.connectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
+import io.sluice.connect.config.SecretMask;
 import io.sluice.ops.offsets.TaskFailure;
 import io.sluice.ops.offsets.TopicOffset;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class DescribeCommand extends ConnectorsBase {
     ObjectNode masked = JSON.createObjectNode();
     TreeMap<String, String> sorted = new TreeMap<>();
     config.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
-    sorted.forEach((k, v) -> masked.put(k, Secrets.shown(k, v)));
+    sorted.forEach((k, v) -> masked.put(k, SecretMask.shown(k, v)));
 
     if (output.json()) {
       ObjectNode o = JSON.createObjectNode();

@@ -127,7 +127,16 @@ public final class ConnectRestClient {
 
   /** Restarts the connector, and its tasks too when {@code includeTasks}. */
   public void restart(String connector, boolean includeTasks) {
-    Reply r = http.send("POST", path(connector) + "/restart?includeTasks=" + includeTasks, null, true, REBALANCING);
+    restart(connector, includeTasks, false);
+  }
+
+  /**
+   * Restarts the connector and, with {@code includeTasks}, its tasks; with {@code onlyFailed} only the instances that
+   * failed ({@code POST /connectors/{name}/restart?includeTasks=…&onlyFailed=…}, Kafka 3.0 on).
+   */
+  public void restart(String connector, boolean includeTasks, boolean onlyFailed) {
+    Reply r = http.send("POST", path(connector) + "/restart?includeTasks=" + includeTasks + "&onlyFailed="
+        + onlyFailed, null, true, REBALANCING);
     if (r.status() != 204) {
       expect(r, 202, "restart connector " + connector);
     }

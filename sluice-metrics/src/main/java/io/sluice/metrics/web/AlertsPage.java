@@ -15,14 +15,7 @@ final class AlertsPage {
   private AlertsPage() {}
 
   static String render(List<Group> groups) {
-    StringBuilder sb = new StringBuilder("""
-        <!DOCTYPE html>
-        <html><head><meta charset="utf-8"><title>Alerts - Sluice metrics</title>
-        <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:0 0 1em 2em}
-        td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}.inactive{color:#080}.pending{color:#b80}
-        .firing{color:#c00}.rule{margin:.3em 0}code{background:#f4f4f4;padding:2px}</style></head><body>
-        <h1>Alerts</h1>
-        """);
+    StringBuilder sb = new StringBuilder(GraphPage.header("Alerts", "Alerts"));
     int[] counts = new int[3];
     for (Group g : groups) {
       for (Rule r : g.rules()) {
@@ -31,8 +24,9 @@ final class AlertsPage {
         }
       }
     }
-    sb.append("<p>Inactive (").append(counts[0]).append(") Pending (").append(counts[1]).append(") Firing (")
-        .append(counts[2]).append(")</p>\n");
+    sb.append("<p><span class=\"badge inactive\">Inactive ").append(counts[0])
+        .append("</span> <span class=\"badge pending\">Pending ").append(counts[1])
+        .append("</span> <span class=\"badge firing\">Firing ").append(counts[2]).append("</span></p>\n");
     for (Group g : groups) {
       sb.append("<h2>").append(TargetsPage.esc(g.file())).append(" &gt; ").append(TargetsPage.esc(g.name()))
           .append("</h2>\n");
@@ -42,22 +36,21 @@ final class AlertsPage {
         }
         List<Alert> alerts = a.activeAlerts();
         String state = a.state().apiName();
-        sb.append("<div class=\"rule\"><b class=\"").append(state).append("\">")
-            .append(TargetsPage.esc(a.name())).append(" (").append(alerts.size()).append(" active) ")
-            .append(state.toUpperCase(Locale.ROOT)).append("</b> <code>").append(TargetsPage.esc(a.expr().toString()))
+        sb.append("<section class=\"box rule\"><span class=\"badge ").append(state).append("\">")
+            .append(state.toUpperCase(Locale.ROOT)).append("</span> <b>").append(TargetsPage.esc(a.name()))
+            .append("</b> <span class=\"muted\">(").append(alerts.size()).append(" active)</span> <code>").append(TargetsPage.esc(a.expr().toString()))
             .append("</code>");
         if (a.lastEvaluation().health().equals("err")) {
-          sb.append(" <span class=\"firing\">error: ").append(TargetsPage.esc(a.lastEvaluation().lastError()))
+          sb.append(" <span class=\"error\">error: ").append(TargetsPage.esc(a.lastEvaluation().lastError()))
               .append("</span>");
         }
-        sb.append("</div>\n");
         if (!alerts.isEmpty()) {
           sb.append("<table><tr><th>Labels</th><th>State</th><th>Active Since</th><th>Value</th>"
               + "<th>Annotations</th></tr>\n");
           for (Alert al : alerts) {
-            sb.append("<tr><td>").append(TargetsPage.esc(al.labels().toString())).append("</td><td class=\"")
+            sb.append("<tr><td>").append(TargetsPage.labels(al.labels().toMap())).append("</td><td><span class=\"badge ")
                 .append(al.state().apiName()).append("\">").append(al.state().apiName().toUpperCase(Locale.ROOT))
-                .append("</td><td>").append(RulesApi.time(al.activeAt())).append("</td><td>")
+                .append("</span></td><td>").append(RulesApi.time(al.activeAt())).append("</td><td>")
                 .append(GoFloat.format(al.value())).append("</td><td>");
             for (Map.Entry<String, String> e : new TreeMap<>(al.annotations()).entrySet()) {
               sb.append("<b>").append(TargetsPage.esc(e.getKey())).append("</b>: ")
@@ -67,11 +60,12 @@ final class AlertsPage {
           }
           sb.append("</table>\n");
         }
+        sb.append("</section>\n");
       }
     }
     if (groups.isEmpty()) {
       sb.append("<p>No rules loaded.</p>\n");
     }
-    return sb.append("</body></html>\n").toString();
+    return sb.append(GraphPage.FOOTER).toString();
   }
 }

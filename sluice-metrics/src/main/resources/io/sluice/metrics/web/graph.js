@@ -133,7 +133,7 @@
     });
     view.replaceChildren();
     chart = new uPlot({ width: Math.max(400, view.clientWidth - 20), height: 360, series,
-      scales: { x: { time: true } } }, cols, view);
+      axes: [{}, SluiceAxis.y()], scales: { x: { time: true } } }, cols, view);
   }
 
   async function run() {

@@ -8,7 +8,13 @@ import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
+import io.sluice.http.Audit;
+import io.sluice.http.Look;
 import io.sluice.http.client.HttpClientConfig;
+import io.sluice.http.web.Role;
+import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.connect.client.ConnectorSilencer;
+import java.nio.file.Path;
 import io.sluice.ui.auth.Accounts;
 import io.sluice.ui.auth.LoginThrottle;
 import io.sluice.ui.auth.Sessions;
@@ -58,14 +64,36 @@ public final class Site {
   private final LoginThrottle throttle;
   private final Upstream upstream;
   private final boolean secureCookies;
+  private final ConnectorConsole connectors;
+  private final Function<String, Role> roles;
+  private final Path auditDir;
+
+  /**
+   * How the console acts on connectors: Connect's REST API and, for silences, the alert router, each through the
+   * client its options say; {@code silencer} may be null (no silence offered).
+   *
+   * @param roles each user's role, as the web configuration's {@code sluice_roles} gives it
+   * @param auditDir the data directory whose {@code audit.log} gets a line per action, as the CLI's commands write
+   */
+  public record Actions(ConnectRestClient connect, ConnectorSilencer silencer, Function<String, Role> roles,
+      Path auditDir) {}
 
   public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl,
-      HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient, boolean secureCookies) {
+      HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient, boolean secureCookies,
+      Actions actions) {
     this.accounts = accounts;
     this.sessions = sessions;
     this.throttle = throttle;
     this.upstream = new Upstream(metricsUrl, metricsClient, alertsUrl, alertsClient);
     this.secureCookies = secureCookies;
+    this.connectors = new ConnectorConsole(actions.connect(), actions.silencer());
+    this.roles = actions.roles();
+    this.auditDir = actions.auditDir();
+  }
+
+  /** Ends what the site holds beside its routes (the threads that read Connect). */
+  public void close() {
+    connectors.close();
   }
 
   public HttpServer.Builder register(HttpServer.Builder b) {
@@ -76,7 +104,13 @@ public final class Site {
         .post("/logout", this::logout)
         .get("/", r -> page(r, false, s -> html(200, render("overview.html", s, Map.of()))))
         .get("/pipeline", r -> page(r, false, s -> html(200, render("pipeline.html", s, Map.of()))))
+        .get("/connector", r -> page(r, false, s -> html(200, render("connector.html", s, Map.of()))))
+        .get("/connector/edit", r -> page(r, false, s -> roleOf(s).allows(Role.ADMIN)
+            ? html(200, render("connector-edit.html", s, Map.of()))
+            : html(403, "<!doctype html><p>Editing a connector's config needs the role admin.</p>")))
         .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream))))
+        .get("/api/connector", r -> api(r, s -> connectors.describe(r.param("name").orElse(""), roleOf(s))))
+        .post("/api/connector/{action}", this::connectorAction)
         .get("/api/pipeline", r -> api(r, s -> pipeline(r)))
         .get("/api/query", r -> api(r, s -> proxy("query", r, "query", "time")))
         .get("/api/query_range", r -> api(r, s -> proxy("query_range", r, "query", "start", "end", "step")))
@@ -220,6 +254,63 @@ public final class Site {
     return redirect("/login").withHeader("Set-Cookie", cookieHeader(SESSION_COOKIE, "", "/", 0));
   }
 
+  // ---- actions
+
+  private Role roleOf(Session s) {
+    return roles.apply(s.user());
+  }
+
+  /**
+   * A connector action ({@code pause}, {@code resume}, {@code restart}, {@code stop}, {@code delete}, {@code validate},
+   * {@code apply}), its JSON body naming the connector: a session (401), the password changed (403), the session's
+   * CSRF token in {@code X-CSRF-Token} (403) and the action's role (403), in that order; every outcome but a validation
+   * is audited, refusals included.
+   */
+  private HttpResponse connectorAction(HttpRequest r) {
+    String action = r.pathParam("action");
+    Role needed = ConnectorConsole.roleFor(action);
+    if (needed == null) {
+      return json(404, JSON.createObjectNode().put("error", "no action " + action));
+    }
+    Optional<Session> s = session(r);
+    if (s.isEmpty()) {
+      return json(401, JSON.createObjectNode().put("error", "login required"));
+    }
+    if (s.get().mustChange()) {
+      return json(403, JSON.createObjectNode().put("error", "the password must be changed first"));
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(r.bodyText().isBlank() ? "{}" : r.bodyText());
+    } catch (IOException e) {
+      body = null;
+    }
+    String name = body != null ? body.path("name").asText("") : "";
+    String audited = ConnectorConsole.auditName(action) + (name.isEmpty() ? "" : " " + name);
+    boolean audit = !action.equals("validate");
+    HttpResponse out;
+    if (!constantTimeEquals(s.get().csrf(), r.header("x-csrf-token").orElse(null))) {
+      out = json(403, JSON.createObjectNode().put("error", "missing or wrong CSRF token"));
+    } else if (!roleOf(s.get()).allows(needed)) {
+      out = json(403, JSON.createObjectNode().put("error", "user " + s.get().user() + " (role "
+          + roleOf(s.get()).configName() + ") may not " + action + " a connector: it needs the role "
+          + needed.configName()));
+    } else if (body == null || !body.isObject()) {
+      out = json(400, JSON.createObjectNode().put("error", "the body must be a JSON object"));
+    } else {
+      out = connectors.act(action, body, s.get().user());
+    }
+    if (audit) {
+      audit("POST /api/connector/" + action, s.get().user(), r.remoteAddress(), out.status());
+      try {
+        Audit.append(auditDir, "console", audited, s.get().user(), r.remoteAddress(), String.valueOf(out.status()));
+      } catch (IOException e) {
+        log.warn("cannot write the audit line of {} to {}: {}", audited, auditDir.resolve(Audit.FILE), e.getMessage());
+      }
+    }
+    return out;
+  }
+
   // ---- data
 
   /** A pipeline's connectors (from the state series) and its eight panels with their PromQL filled in. */
@@ -288,7 +379,8 @@ public final class Site {
   private HttpResponse asset(HttpRequest r) {
     String resource = ASSETS.get(r.pathParam("file"));
     if (resource == null) {
-      return HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n");
+      return Look.asset(r.pathParam("file"))
+          .orElseGet(() -> HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n"));
     }
     String type = resource.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
     return HttpResponse.of(200, type, bytes(resource)).withHeader("Cache-Control", "max-age=3600");
@@ -296,10 +388,12 @@ public final class Site {
 
   // ---- helpers
 
-  private static String render(String template, Session s, Map<String, String> values) {
+  private String render(String template, Session s, Map<String, String> values) {
     String text = new String(bytes("io/sluice/ui/static/" + template), StandardCharsets.UTF_8);
     if (s != null) {
-      text = text.replace("{{csrf}}", escape(s.csrf())).replace("{{user}}", escape(s.user()));
+      text = text.replace("{{csrf}}", escape(s.csrf())).replace("{{user}}", escape(s.user()))
+          .replace("{{role}}", escape(roleOf(s).configName()))
+          .replace("{{metrics}}", escape(upstream.metricsUrl())).replace("{{router}}", escape(upstream.alertsUrl()));
     }
     for (Map.Entry<String, String> v : values.entrySet()) {
       text = text.replace("{{" + v.getKey() + "}}", escape(v.getValue()));

@@ -53,6 +53,10 @@ final class Upstream {
     return metrics.url();
   }
 
+  String alertsUrl() {
+    return alerts.url();
+  }
+
   /** {@code GET /api/v1/<path>?<query>} of the metrics server. */
   Answer metrics(String path, String... params) {
     StringBuilder q = new StringBuilder();

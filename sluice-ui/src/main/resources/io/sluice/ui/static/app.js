@@ -119,7 +119,9 @@
       const tr = el("tr", { "data-connector": r.name });
       for (const [key, , numeric] of COLUMNS) {
         const td = el("td", { class: numeric ? "num" : "" });
-        if (key === "name" || key === "pipeline") {
+        if (key === "name") {
+          td.append(el("a", { href: "/connector?name=" + encodeURIComponent(r.name), text: r.name }));
+        } else if (key === "pipeline") {
           td.append(el("a", { href: "/pipeline?name=" + encodeURIComponent(r.pipeline), text: r[key] }));
         } else if (key === "state") {
           td.append(el("span", { class: "badge " + r.state, text: r.state }));
@@ -159,6 +161,7 @@
   }
 
   function overview() {
+    document.getElementById("new-connector").hidden = role() !== "admin";
     document.getElementById("filter").addEventListener("input", renderOverview);
     loadOverview();
     scheduleRefresh(loadOverview);
@@ -237,7 +240,7 @@
     if (old) old.destroy();
     body.replaceChildren();
     const chart = new uPlot({ width, height: 200, series: opts, legend: { live: false },
-      axes: [{}, { label: panel.unit, size: 56, labelSize: 20 }],
+      axes: [{}, SluiceAxis.y({ label: panel.unit, labelSize: 20 })],
       scales: { x: { time: true, min: r.start, max: r.end } } }, data, body);
     charts.set(panel.id, chart);
     return data;
@@ -447,9 +450,294 @@
     scheduleRefresh(refreshPipeline);
   }
 
+  // ---- a connector's page and its actions
+
+  function role() {
+    const m = document.querySelector('meta[name="role"]');
+    return m ? m.content : "read";
+  }
+
+  // Every state-changing call: JSON with the session's CSRF token; the answer's error, if any, as an Error.
+  async function post(url, body) {
+    const r = await fetch(url, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json",
+        "X-CSRF-Token": document.querySelector('meta[name="csrf"]').content },
+      body: JSON.stringify(body) });
+    if (r.status === 401) {
+      location.href = "/login";
+      throw new Error("login required");
+    }
+    let answer;
+    try {
+      answer = await r.json();
+    } catch (e) {
+      throw new Error("HTTP " + r.status + ": not JSON");
+    }
+    if (!r.ok && !(answer && answer.errors)) throw new Error(answer.error || "HTTP " + r.status);
+    answer.status = r.status;
+    return answer;
+  }
+
+  function notice(kind, text) {
+    const n = document.getElementById("notice");
+    n.className = "notice " + kind;
+    n.textContent = text;
+    n.hidden = !text;
+  }
+
+  function box(title, ...children) {
+    return el("section", { class: "box" }, el("h2", { text: title }), ...children);
+  }
+
+  function table(head, rows) {
+    return el("table", {}, el("thead", {}, el("tr", {}, ...head.map(h => el("th", { text: h })))),
+      el("tbody", {}, ...rows));
+  }
+
+  function renderConnector(c) {
+    document.title = "Sluice · " + c.name;
+    document.getElementById("title").textContent = c.name;
+    document.getElementById("crumb").textContent = c.name;
+    document.getElementById("state").replaceChildren(el("span", { class: "badge " + c.state, text: c.state,
+      id: "connector-state" }), " ", el("span", { class: "muted", text: c.type + " · " + c["class"] }));
+    // What the role does not allow is not on the page at all (the server refuses it anyway).
+    const actions = document.getElementById("actions");
+    if (actions && !c.may.operate) actions.remove();
+    if (actions && c.may.operate) {
+      if (!c.may.admin) actions.querySelector(".admin")?.remove();
+      actions.hidden = false;
+      actions.querySelectorAll("button").forEach(b => { b.disabled = false; });
+      if (c.may.admin) document.getElementById("act-edit").href = "/connector/edit?name=" + encodeURIComponent(c.name);
+      document.getElementById("act-pause").disabled = c.state === "PAUSED";
+      document.getElementById("act-resume").disabled = c.state === "RUNNING";
+      document.getElementById("act-restart-failed").disabled = c.state !== "FAILED"
+        && !c.tasks.some(t => t.state === "FAILED");
+    }
+    if (!c.may.silence) document.getElementById("silence")?.closest("label")?.remove();
+
+    const tasks = c.tasks.map(t => el("tr", { "data-task": String(t.id) }, el("td", { class: "num", text: t.id }),
+      el("td", {}, el("span", { class: "badge " + t.state, text: t.state })), el("td", { text: t.worker }),
+      el("td", {}, t.trace ? el("pre", { class: "trace", text: t.trace }) : "")));
+    const status = box("Tasks", c.trace ? el("pre", { class: "trace", text: "Connector: " + c.trace }) : "",
+      c.tasks.length ? table(["Task", "State", "Worker", "Failure (first lines of the trace)"], tasks)
+        : el("p", { class: "muted", text: "No tasks (a stopped connector has none)." }));
+    status.id = "tasks";
+
+    const offsets = box("Committed offsets", c.offsets === null
+      ? el("p", { class: "muted", text: "This Connect has no offsets API (Kafka 3.6 or newer)." })
+      : c.offsets.length === 0 ? el("p", { class: "muted", text: "None committed yet." })
+        : table(["Partition", "Offset"], c.offsets.map(o => el("tr", {},
+          el("td", { class: "value", text: compact(o.partition) }), el("td", { class: "value",
+            text: compact(o.offset) })))));
+    offsets.id = "offsets";
+
+    const topics = box("Topics " + (c.type === "sink" ? "it reads" : "it writes"), c.topicsError
+      ? el("p", { class: "muted", text: c.topicsError })
+      : c.topics.length ? el("ul", { id: "topic-list" }, ...c.topics.map(t => el("li", { class: "mono", text: t })))
+        : el("p", { class: "muted", text: "None yet." }));
+    topics.id = "topics";
+
+    const config = box("Config", table(["Key", "Value"], Object.entries(c.config).map(([k, v]) =>
+      el("tr", { "data-key": k }, el("td", { class: "key", text: k }), el("td", { class: "value", text: v })))));
+    config.id = "config";
+    config.classList.add("wide");
+
+    document.getElementById("detail").replaceChildren(el("div", { class: "detail-grid" }, status, topics,
+      offsets, config));
+    status.classList.add("wide");
+  }
+
+  function compact(v) {
+    if (v === null || typeof v !== "object") return String(v);
+    return Object.entries(v).map(([k, x]) => k + "=" + (typeof x === "object" ? JSON.stringify(x) : x)).join("  ");
+  }
+
+  async function loadConnector(name) {
+    try {
+      renderConnector(await getJSON("/api/connector?name=" + encodeURIComponent(name)));
+    } catch (e) {
+      document.getElementById("detail").replaceChildren(state("error", "Cannot load connector " + name + ": "
+        + e.message));
+    }
+  }
+
+  async function act(name, action, extra, doing) {
+    const buttons = document.querySelectorAll("#actions button");
+    buttons.forEach(b => { b.disabled = true; });
+    notice("ok", doing + "…");
+    try {
+      const answer = await post("/api/connector/" + action, Object.assign({ name }, extra || {}));
+      notice("ok", "Connector " + name + " " + answer.result + (answer.silence ? " (silence " + answer.silence + ")"
+        : "") + ".");
+      if (action === "delete") {
+        document.getElementById("actions").remove();
+        document.getElementById("detail").replaceChildren(el("p", { class: "muted" },
+          "Deleted. ", el("a", { href: "/", text: "Back to the connectors" })));
+        return;
+      }
+    } catch (e) {
+      notice("error", "Cannot " + action + " " + name + ": " + e.message);
+    }
+    await loadConnector(name);
+  }
+
+  function connector() {
+    const name = new URLSearchParams(location.search).get("name") || "";
+    const pauseForm = document.getElementById("pause-form");
+    document.getElementById("act-pause").addEventListener("click", () => {
+      pauseForm.hidden = false;
+      document.getElementById("silence").focus();
+    });
+    document.getElementById("pause-cancel").addEventListener("click", () => { pauseForm.hidden = true; });
+    pauseForm.addEventListener("submit", e => {
+      e.preventDefault();
+      pauseForm.hidden = true;
+      const silence = document.getElementById("silence");
+      act(name, "pause", { silence: silence ? silence.value : "",
+        comment: document.getElementById("silence-comment").value }, "Pausing");
+    });
+    document.getElementById("act-resume").addEventListener("click", () => act(name, "resume", {}, "Resuming"));
+    document.getElementById("act-restart-failed").addEventListener("click",
+      () => act(name, "restart", { onlyFailed: true }, "Restarting the failed instances"));
+    document.getElementById("act-restart").addEventListener("click",
+      () => act(name, "restart", { onlyFailed: false }, "Restarting"));
+    document.getElementById("act-stop").addEventListener("click", () => act(name, "stop", {}, "Stopping"));
+    const dialog = document.getElementById("confirm-delete");
+    const typed = document.getElementById("delete-typed");
+    const confirm = document.getElementById("delete-confirm");
+    typed.addEventListener("input", () => { confirm.disabled = typed.value !== name; });
+    document.getElementById("act-delete").addEventListener("click", () => {
+      document.getElementById("delete-name").textContent = name;
+      typed.value = "";
+      confirm.disabled = true;
+      dialog.showModal();
+    });
+    dialog.addEventListener("close", () => {
+      if (dialog.returnValue === "delete" && typed.value === name) act(name, "delete", {}, "Deleting");
+    });
+    loadConnector(name);
+  }
+
+  // ---- a connector's config: Connect validates, the change is shown, then applied
+
+  function configRow(key, value) {
+    const remove = el("button", { type: "button", text: "Remove", title: "Remove this key" });
+    const tr = el("tr", {}, el("td", { class: "key-cell" }, el("input", { class: "k", value: key,
+      "aria-label": "Key" })), el("td", {}, el("input", { class: "v", value: value, "aria-label": "Value",
+        // What the page would mask is typed unseen too (a reference to a secret is no secret).
+        type: /password|secret|token|credentials|jaas/i.test(key) && !/^\$\{.*\}$/.test(value) ? "password" : "text" }),
+      el("div", { class: "err" })), el("td", {}, remove));
+    remove.addEventListener("click", () => { tr.remove(); hideChange(); });
+    tr.addEventListener("input", hideChange);
+    tr.querySelector(".k").addEventListener("change", () => { tr.dataset.key = tr.querySelector(".k").value.trim(); });
+    tr.dataset.key = key;
+    return tr;
+  }
+
+  function hideChange() {
+    document.getElementById("change").hidden = true;
+  }
+
+  function editedConfig() {
+    const config = {};
+    for (const tr of document.querySelectorAll("#config-table tbody tr")) {
+      const k = tr.querySelector(".k").value.trim();
+      if (k) config[k] = tr.querySelector(".v").value;
+    }
+    return config;
+  }
+
+  function showVerdict(v) {
+    let shown = 0;
+    for (const tr of document.querySelectorAll("#config-table tbody tr")) {
+      const k = tr.querySelector(".k").value.trim();
+      const errors = (v.errors || {})[k] || [];
+      tr.classList.toggle("bad", errors.length > 0);
+      tr.querySelector(".err").textContent = errors.join(" ");
+      tr.querySelector(".err").className = "err error";
+      shown += errors.length ? 1 : 0;
+    }
+    const unplaced = Object.entries(v.errors || {}).filter(([k]) =>
+      ![...document.querySelectorAll("#config-table .k")].some(i => i.value.trim() === k));
+    const box = document.getElementById("change");
+    if (Object.keys(v.errors || {}).length) {
+      notice("error", "Kafka Connect refused the config; nothing was changed."
+        + unplaced.map(([k, e]) => " " + (k || "config") + ": " + e.join(" ")).join(""));
+      box.hidden = true;
+      return false;
+    }
+    const rows = v.diff.map(d => el("tr", { class: d.kind, "data-key": d.key },
+      el("td", { class: "sign", text: { add: "+", remove: "−", change: "~", resend: "~" }[d.kind] }),
+      el("td", { text: d.key }),
+      el("td", { class: "before", text: d.kind === "add" ? "" : d.kind === "resend" ? "(secret, sent again)"
+        : d.before }),
+      el("td", { class: "after", text: d.kind === "remove" || d.kind === "resend" ? "" : d.after })));
+    document.querySelector("#diff tbody").replaceChildren(...(rows.length ? rows
+      : [el("tr", {}, el("td", { class: "muted", text: "Nothing changes." }))]));
+    box.hidden = false;
+    document.getElementById("apply").disabled = v.action === "unchanged";
+    document.getElementById("apply").textContent = v.action === "create" ? "Create the connector" : "Apply";
+    notice("ok", "Kafka Connect accepts this config. Check what changes, then apply.");
+    return true;
+  }
+
+  async function editor() {
+    const params = new URLSearchParams(location.search);
+    const existing = params.get("name");
+    const nameBox = document.getElementById("name");
+    const body = document.querySelector("#config-table tbody");
+    if (existing) {
+      nameBox.value = existing;
+      nameBox.readOnly = true;
+      document.getElementById("title").textContent = "Edit " + existing;
+      document.getElementById("crumb").replaceChildren(el("a", { href: "/connector?name="
+        + encodeURIComponent(existing), text: existing }), " / config");
+      try {
+        const c = await getJSON("/api/connector?name=" + encodeURIComponent(existing));
+        body.replaceChildren(...Object.entries(c.config).filter(([k]) => k !== "name")
+          .map(([k, v]) => configRow(k, v)));
+      } catch (e) {
+        notice("error", "Cannot load connector " + existing + ": " + e.message);
+      }
+    } else {
+      document.getElementById("title").textContent = "New connector";
+      document.getElementById("crumb").textContent = "new";
+      body.replaceChildren(configRow("connector.class", ""), configRow("tasks.max", "1"));
+    }
+    document.getElementById("add-key").addEventListener("click", () => {
+      const tr = configRow("", "");
+      body.append(tr);
+      tr.querySelector(".k").focus();
+      hideChange();
+    });
+    const request = () => ({ name: nameBox.value.trim(), create: !existing, config: editedConfig() });
+    document.getElementById("validate").addEventListener("click", async () => {
+      notice("ok", "Kafka Connect is validating…");
+      try {
+        showVerdict(await post("/api/connector/validate", request()));
+      } catch (e) {
+        notice("error", "Cannot validate: " + e.message);
+      }
+    });
+    document.getElementById("apply").addEventListener("click", async () => {
+      try {
+        const v = await post("/api/connector/apply", request());
+        if (v.applied) {
+          location.href = "/connector?name=" + encodeURIComponent(request().name);
+          return;
+        }
+        showVerdict(v);
+      } catch (e) {
+        notice("error", "Cannot apply: " + e.message);
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const page = document.body.dataset.page;
     if (page === "overview") overview();
     if (page === "pipeline") pipeline();
+    if (page === "connector") connector();
+    if (page === "connector-edit") editor();
   });
 })();

@@ -1,4 +1,4 @@
-package io.sluice.app.connectors;
+package io.sluice.connect.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,17 +9,21 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 
-/** Creates a silence on the alert router (Alertmanager's {@code POST /api/v2/silences}) for one connector's alerts. */
-final class Silencer {
+/**
+ * Creates a silence on the alert router (Alertmanager's {@code POST /api/v2/silences}) for one connector's alerts, as
+ * {@code sluice connectors pause --silence} and the console's pause both do. It lives beside the Connect client because
+ * it silences a connector: its matcher is the {@code connector} label every Sluice alert of a connector carries.
+ */
+public final class ConnectorSilencer {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpTransport http;
 
-  Silencer(String alertsUrl, ClientOptions options) {
+  public ConnectorSilencer(String alertsUrl, ClientOptions options) {
     this.http = new HttpTransport(alertsUrl, options, "the alert router");
   }
 
   /** Silences every alert with {@code connector=<connector>} from now for {@code duration}; returns the silence id. */
-  String silence(String connector, Duration duration, String createdBy, String comment) {
+  public String silence(String connector, Duration duration, String createdBy, String comment) {
     Instant now = Instant.now();
     ObjectNode body = JSON.createObjectNode();
     body.putArray("matchers").addObject().put("name", "connector").put("value", connector).put("isRegex", false)

@@ -1,4 +1,4 @@
-package io.sluice.app.connectors;
+package io.sluice.connect.config;
 
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.signal.SignalChannel;
@@ -17,22 +17,22 @@ import java.util.TreeSet;
  * removed when the file leaves them out: the worker adds them back. Secrets are never printed; a secret that the
  * worker stored as a reference cannot be compared, so it counts as sent again.
  */
-record ConfigDiff(List<Line> lines) {
+public record ConfigDiff(List<Line> lines) {
   /** How a key changes. */
-  enum Kind { ADD, CHANGE, REMOVE, RESEND }
+  public enum Kind { ADD, CHANGE, REMOVE, RESEND }
 
-  record Line(Kind kind, String key, String before, String after) {
-    String render() {
+  public record Line(Kind kind, String key, String before, String after) {
+    public String render() {
       return switch (kind) {
-        case ADD -> "  + " + key + ": " + Secrets.shown(key, after);
-        case REMOVE -> "  - " + key + ": " + Secrets.shown(key, before);
-        case CHANGE -> "  ~ " + key + ": " + Secrets.shown(key, before) + " -> " + Secrets.shown(key, after);
+        case ADD -> "  + " + key + ": " + SecretMask.shown(key, after);
+        case REMOVE -> "  - " + key + ": " + SecretMask.shown(key, before);
+        case CHANGE -> "  ~ " + key + ": " + SecretMask.shown(key, before) + " -> " + SecretMask.shown(key, after);
         case RESEND -> "  ~ " + key + ": (secret, sent again)";
       };
     }
   }
 
-  static ConfigDiff between(Map<String, String> current, Map<String, String> wanted) {
+  public static ConfigDiff between(Map<String, String> current, Map<String, String> wanted) {
     List<Line> lines = new ArrayList<>();
     Map<String, String> fills = new java.util.HashMap<>(ConnectorDefaults.missing(wanted.get("name"), wanted));
     fills.putAll(SignalChannel.missing(wanted, java.util.Set.of()));
@@ -53,19 +53,19 @@ record ConfigDiff(List<Line> lines) {
       } else if (before == null) {
         lines.add(new Line(Kind.ADD, k, null, after));
       } else if (!before.equals(after)) {
-        boolean storedAsReference = Secrets.isSecretKey(k) && Secrets.isReference(before) && !Secrets.isReference(after);
+        boolean storedAsReference = SecretMask.isSecretKey(k) && SecretMask.isReference(before) && !SecretMask.isReference(after);
         lines.add(new Line(storedAsReference ? Kind.RESEND : Kind.CHANGE, k, before, after));
       }
     }
     return new ConfigDiff(lines);
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return lines.isEmpty();
   }
 
   /** True when only secrets the worker stores as references differ: nothing that can be seen changes. */
-  boolean onlyResent() {
+  public boolean onlyResent() {
     return lines.stream().allMatch(l -> l.kind() == Kind.RESEND);
   }
 }
