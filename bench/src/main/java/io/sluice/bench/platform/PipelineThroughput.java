@@ -2,6 +2,7 @@ package io.sluice.bench.platform;
 
 import io.sluice.app.Platform;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.bench.reconcile.MariaDbProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -23,7 +24,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code -Dbench.source.KEY=V} / {@code -Dbench.sink.config.KEY=V} override worker, source and sink settings,
  * {@code -Dbench.sink.urlSuffix=?k=v} extends the sink's
  * JDBC URL (pass them in {@code BENCH_JAVA_OPTS}). The sink then copies every row the source produced (the
- * measured rows plus a fifth more of warm-up).
+ * measured rows plus a fifth more of warm-up). {@code -Dbench.sink.db=mariadb} writes into a MariaDB server (Debian's
+ * {@code mariadbd}, started for the run) instead of PostgreSQL. With both variants, they run alternately, untuned,
+ * tuned, untuned, tuned, and the report gives the means and the ratio for each order.
  *
  * <p>{@code -Dbench.variants=tuned,avro} compares converters instead: {@code avro} is {@code tuned} with Sluice's Avro
  * converter (schemas in the platform's registry) on the source and the sink, against the JSON converter with its
@@ -45,41 +48,135 @@ public final class PipelineThroughput {
   private static final Map<String, String> UNTUNED_SOURCE = Map.of(
       "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
   private static final Map<String, String> UNTUNED_SINK = Map.of(
-      "batch.size", "500", "consumer.override.max.poll.records", "500");
+      "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false");
 
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     Path plugins = Path.of(System.getProperty("sluice.plugin.path", "sluice-app/target/sluice/plugins"));
-    try (BenchDatabase db = new BenchDatabase()) {
+    boolean maria = "mariadb".equals(System.getProperty("bench.sink.db", "postgres"));
+    try (BenchDatabase db = new BenchDatabase(); MariaDbProcess mariaDb = maria ? MariaDbProcess.start() : null) {
+      SinkDatabase sinkDb = maria ? new SinkDatabase.MariaDb(mariaDb) : new SinkDatabase.Postgres(db);
       List<String> variants = List.of(System.getProperty("bench.variants", "untuned,tuned").split(","));
-      Result untuned = variants.contains("untuned") ? run(db, plugins, "untuned", false, false, rows) : null;
-      Result tuned = variants.contains("tuned") ? run(db, plugins, "tuned", true, false, rows) : null;
-      Result avro = variants.contains("avro") ? run(db, plugins, "avro", true, true, rows) : null;
-      if (tuned != null && avro != null) {
+      if (variants.contains("avro")) {
+        Result tuned = run(db, sinkDb, plugins, "tuned", true, false, rows);
+        Result avro = run(db, sinkDb, plugins, "avro", true, true, rows);
         System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows: JSON converter %,.0f events/s (%.0f bytes/event),"
             + " Avro converter %,.0f events/s (%.0f bytes/event), ratio %.2fx%n", rows, tuned.eventsPerSecond,
             tuned.bytesPerEvent, avro.eventsPerSecond, avro.bytesPerEvent, avro.eventsPerSecond / tuned.eventsPerSecond);
-        System.out.printf(Locale.ROOT, "PostgreSQL -> PostgreSQL through the JDBC sink: JSON %,.0f rows/s, Avro %,.0f "
-            + "rows/s, ratio %.2fx%n", tuned.sinkRowsPerSecond, avro.sinkRowsPerSecond,
+        System.out.printf(Locale.ROOT, "PostgreSQL -> %s through the JDBC sink: JSON %,.0f rows/s, Avro %,.0f "
+            + "rows/s, ratio %.2fx%n", sinkDb.name(), tuned.sinkRowsPerSecond, avro.sinkRowsPerSecond,
             avro.sinkRowsPerSecond / tuned.sinkRowsPerSecond);
-      }
-      if (untuned == null || tuned == null) {
         System.exit(0);
       }
-      System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, JSON converter, warm: untuned %,.0f events/s, "
-          + "tuned %,.0f events/s, ratio %.2fx%n", rows, untuned.eventsPerSecond, tuned.eventsPerSecond,
-          tuned.eventsPerSecond / untuned.eventsPerSecond);
-      System.out.printf(Locale.ROOT, "PostgreSQL -> PostgreSQL through the JDBC sink, %,d rows: untuned %,.0f rows/s, "
-          + "tuned %,.0f rows/s, ratio %.2fx%n", untuned.sinkRows, untuned.sinkRowsPerSecond, tuned.sinkRowsPerSecond,
-          tuned.sinkRowsPerSecond / untuned.sinkRowsPerSecond);
+      if (variants.size() == 1) {
+        run(db, sinkDb, plugins, variants.get(0), variants.get(0).equals("tuned"), false, rows);
+        System.exit(0);
+      }
+      // Untuned and tuned alternate (A B A B), so neither always runs on a colder or a warmer machine: the first pair
+      // has the engines' defaults first, the middle one Sluice's, and the figures are the means of both rounds.
+      Result[] untuned = new Result[2];
+      Result[] tuned = new Result[2];
+      for (int round = 0; round < 2; round++) {
+        untuned[round] = run(db, sinkDb, plugins, "untuned" + (round + 1), false, false, rows);
+        tuned[round] = run(db, sinkDb, plugins, "tuned" + (round + 1), true, false, rows);
+      }
+      report("PostgreSQL -> Kafka, " + String.format(Locale.ROOT, "%,d", rows) + " rows, JSON converter, warm",
+          "events/s", untuned, tuned, Result::eventsPerSecond);
+      if (Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
+        report("PostgreSQL -> " + sinkDb.name() + " through the JDBC sink, " + String.format(Locale.ROOT, "%,d",
+            untuned[0].sinkRows) + " rows", "rows/s", untuned, tuned, Result::sinkRowsPerSecond);
+      }
     }
     System.exit(0);
   }
 
+  private static void report(String what, String unit, Result[] untuned, Result[] tuned,
+      java.util.function.ToDoubleFunction<Result> figure) {
+    double a = (figure.applyAsDouble(untuned[0]) + figure.applyAsDouble(untuned[1])) / 2;
+    double b = (figure.applyAsDouble(tuned[0]) + figure.applyAsDouble(tuned[1])) / 2;
+    System.out.printf(Locale.ROOT, "%n%s: untuned %,.0f %s, tuned %,.0f %s (means of two rounds), ratio %.2fx;"
+        + " untuned first: %.2fx, tuned first: %.2fx%n", what, a, unit, b, unit, b / a,
+        figure.applyAsDouble(tuned[0]) / figure.applyAsDouble(untuned[0]),
+        figure.applyAsDouble(tuned[0]) / figure.applyAsDouble(untuned[1]));
+  }
+
+  /** Where the sink writes: the source's PostgreSQL, or a MariaDB server of its own. */
+  sealed interface SinkDatabase {
+    String name();
+
+    void create(String db) throws Exception;
+
+    Map<String, String> connection(String db);
+
+    long count(String db, String table) throws Exception;
+
+    /** The driver's own batch behaviour, written out where Sluice would set another. */
+    default Map<String, String> untunedDriver() {
+      return Map.of();
+    }
+
+    record Postgres(BenchDatabase pg) implements SinkDatabase {
+      public String name() {
+        return "PostgreSQL";
+      }
+
+      public void create(String db) throws Exception {
+        pg.createDatabase(db);
+      }
+
+      public Map<String, String> connection(String db) {
+        return Map.of("connection.url", pg.url(db) + System.getProperty("bench.sink.urlSuffix", ""),
+            "connection.username", "postgres", "connection.password", "postgres");
+      }
+
+      public long count(String db, String table) throws Exception {
+        return pg.count(db, table);
+      }
+
+      @Override
+      public Map<String, String> untunedDriver() {
+        return Map.of("hibernate.agroal.jdbcProperties", "reWriteBatchedInserts=false");
+      }
+    }
+
+    record MariaDb(MariaDbProcess server) implements SinkDatabase {
+      public String name() {
+        return "MariaDB";
+      }
+
+      public void create(String db) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(server.url(""));
+            java.sql.Statement s = c.createStatement()) {
+          s.execute("CREATE DATABASE " + db);
+        }
+      }
+
+      public Map<String, String> connection(String db) {
+        String url = server.url(db);
+        return Map.of("connection.url", url.substring(0, url.indexOf('?')) + System.getProperty("bench.sink.urlSuffix",
+            ""), "connection.username", "root");
+      }
+
+      public long count(String db, String table) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(server.url(db));
+            java.sql.Statement s = c.createStatement();
+            java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+          rs.next();
+          return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+          if (e.getErrorCode() == 1146) { // no such table yet
+            return 0;
+          }
+          throw e;
+        }
+      }
+    }
+  }
+
   record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond) {}
 
-  private static Result run(BenchDatabase db, Path plugins, String label, boolean tuned, boolean avro, int rows)
-      throws Exception {
+  private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
+      boolean avro, int rows) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
     flags.putAll(overrides("bench.worker.", "connect.worker."));
@@ -92,7 +189,7 @@ public final class PipelineThroughput {
       String src = "src_" + label;
       String sink = "sink_" + label;
       db.createDatabase(src);
-      db.createDatabase(sink);
+      sinkDb.create(sink);
       db.execute(src, "CREATE TABLE public.orders (id bigint PRIMARY KEY, item text, qty int, created timestamptz)");
       Map<String, String> source = db.sourceConfig(src, label);
       source.put("table.include.list", "public.orders");
@@ -139,11 +236,12 @@ public final class PipelineThroughput {
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
           "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
-          "connection.url", db.url(sink) + System.getProperty("bench.sink.urlSuffix", ""), "connection.username", "postgres", "connection.password", "postgres",
           "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
           "topics", topic, "collection.name.format", "orders"));
+      sinkConfig.putAll(sinkDb.connection(sink));
       if (!tuned) {
         sinkConfig.putAll(UNTUNED_SINK);
+        sinkConfig.putAll(sinkDb.untunedDriver());
       }
       sinkConfig.putAll(converters);
       sinkConfig.putAll(overrides("bench.sink.config.", ""));
@@ -154,7 +252,7 @@ public final class PipelineThroughput {
       long seen = 0;
       while (seen < expectedSink) {
         Thread.sleep(200);
-        seen = db.count(sink, "orders");
+        seen = sinkDb.count(sink, "orders");
         if ((System.nanoTime() - t1) / 1e9 > 1800) {
           throw new IllegalStateException("sink stalled at " + seen + " of " + expectedSink);
         }

@@ -10,7 +10,7 @@ import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 
 /** A MariaDB server for one benchmark run: Debian's binaries, a temporary data directory, a free loopback port. */
-final class MariaDbProcess implements AutoCloseable {
+public final class MariaDbProcess implements AutoCloseable {
   private final Process process;
   private final int port;
 
@@ -19,11 +19,11 @@ final class MariaDbProcess implements AutoCloseable {
     this.port = port;
   }
 
-  static boolean installed() {
+  public static boolean installed() {
     return Files.isExecutable(Path.of("/usr/sbin/mariadbd")) && Files.isExecutable(Path.of("/usr/bin/mariadb-install-db"));
   }
 
-  static MariaDbProcess start() throws IOException, InterruptedException {
+  public static MariaDbProcess start() throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("sluice-bench-mariadb");
     Process init = new ProcessBuilder("/usr/bin/mariadb-install-db", "--no-defaults", "--datadir=" + dir.resolve("data"),
         "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db")
@@ -53,7 +53,7 @@ final class MariaDbProcess implements AutoCloseable {
     throw new IOException("mariadbd did not start, see " + dir.resolve("server.log"));
   }
 
-  String url(String db) {
+  public String url(String db) {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + db + "?user=root";
   }
 
