@@ -35,6 +35,10 @@ import org.apache.kafka.clients.admin.NewTopic;
  * <p>Run: {@code bench/run io.sluice.bench.exporter.ScrapeBenchmark [connectors] [tasks] [scrapes]}.
  */
 public final class ScrapeBenchmark {
+  /** The exporter's HTTP server threads. */
+  private static final String HTTP_THREADS = "sluice-http-metrics exporter";
+  /** The exporter's own threads that read the worker between scrapes (refresh, slow readings). */
+  private static final String REFRESH_THREADS = "sluice-exporter";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   public static void main(String[] args) throws Exception {
@@ -81,8 +85,8 @@ public final class ScrapeBenchmark {
       int series = 0;
       // CPU time as well as wall time: on a shared, loaded machine the wall time mostly measures the queue for a core.
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-      long serverCpu0 = serverCpu(threads);
-      long refreshCpu0 = refreshCpu(threads);
+      long serverCpu0 = threadsCpu(threads, HTTP_THREADS);
+      long refreshCpu0 = threadsCpu(threads, REFRESH_THREADS);
       long window0 = System.nanoTime();
       long jmxCpu = 0;
       for (int i = 0; i < scrapes; i++) {
@@ -97,10 +101,10 @@ public final class ScrapeBenchmark {
         jmx[i] = System.nanoTime() - s;
         jmxCpu += threads.getCurrentThreadCpuTime() - c;
       }
-      double serverCpuMs = (serverCpu(threads) - serverCpu0) / 1e6 / scrapes;
+      double serverCpuMs = (threadsCpu(threads, HTTP_THREADS) - serverCpu0) / 1e6 / scrapes;
       // The exporter also reads the worker's values in a pool of its own between scrapes, whether scraped or not:
       // its CPU per second, charged to one scrape every 15 s (Prometheus' default interval), belongs to the figure.
-      double refreshCpuPerSecond = (refreshCpu(threads) - refreshCpu0) / 1e6 / ((System.nanoTime() - window0) / 1e9);
+      double refreshCpuPerSecond = (threadsCpu(threads, REFRESH_THREADS) - refreshCpu0) / 1e6 / ((System.nanoTime() - window0) / 1e9);
       Arrays.sort(ours);
       Arrays.sort(jmx);
       System.out.printf(Locale.ROOT, "exporter scrape over HTTP: median %.2f ms, p90 %.2f ms, p99 %.2f ms;"
@@ -116,22 +120,11 @@ public final class ScrapeBenchmark {
     System.exit(0);
   }
 
-  /** CPU time of the exporter's HTTP server threads so far. */
-  private static long serverCpu(ThreadMXBean threads) {
+  /** CPU time so far of the threads whose names start with {@code prefix}. */
+  private static long threadsCpu(ThreadMXBean threads, String prefix) {
     long total = 0;
     for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().startsWith("sluice-http-metrics exporter")) {
-        total += Math.max(0, threads.getThreadCpuTime(t.getId()));
-      }
-    }
-    return total;
-  }
-
-  /** CPU time of the exporter's own threads that read the worker between scrapes (refresh, slow readings). */
-  private static long refreshCpu(ThreadMXBean threads) {
-    long total = 0;
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().startsWith("sluice-exporter")) {
+      if (t.getName().startsWith(prefix)) {
         total += Math.max(0, threads.getThreadCpuTime(t.getId()));
       }
     }
