@@ -13,10 +13,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A pipeline on a Sluice cluster, PostgreSQL {@code orders} → Debezium → Kafka → Sluice's JDBC sink, and a load on its
- * source while the cluster tests inflict their faults: 20 inserts, an update of a third of the rows and a delete
- * every 100 ms.
+ * source while the cluster tests inflict their faults: every 100 ms 20 inserts, a delete, and updates, as
+ * {@link Pace} says.
  */
 final class PipelineLoad implements AutoCloseable {
+  /** How many rows each round updates. */
+  enum Pace {
+    /** A third of all rows: the load grows with the table, and soon asks more than a small machine keeps up with. */
+    GROWING,
+    /** The 20 rows of the round before: about 410 changes a second, however long it runs. */
+    STEADY
+  }
+
   final Pipeline pipeline;
   final String source;
   private final AtomicBoolean running = new AtomicBoolean();
@@ -53,12 +61,18 @@ final class PipelineLoad implements AutoCloseable {
   }
 
   void start() {
+    start(Pace.GROWING);
+  }
+
+  void start(Pace pace) {
     running.set(true);
     thread = new Thread(() -> {
       while (running.get()) {
         if (!held.get()) {
           pipeline.insert(next, next + 19);
-          pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
+          pipeline.execute(pipeline.sourceDb, pace == Pace.GROWING
+              ? "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3)
+              : "UPDATE orders SET qty = qty + 1 WHERE id BETWEEN " + (next - 20) + " AND " + (next - 1));
           pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
           next += 20;
         }
