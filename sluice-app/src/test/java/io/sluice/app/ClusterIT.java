@@ -265,8 +265,9 @@ class ClusterIT {
     TreeMap<Long, Double> behind = range(n, behind(pipeline), from, to);
     assertNeverFalls("polled", polled);
     assertNeverFalls("sent", sent);
-    assertTrue(behind.size() > (to - from) / 2, "records behind known most of the time: " + behind.size() + " of "
-        + (to - from) + " s");
+    // Unknown while a task moves (until it shows on the node it went to), never for good.
+    assertFalse(behind.isEmpty(), "records behind never known");
+    assertTrue(behind.lastKey() >= to - 5, "records behind unknown since " + behind.lastKey() + ": " + behind);
     double least = Double.MAX_VALUE;
     double most = -Double.MAX_VALUE;
     long gap = 0;
