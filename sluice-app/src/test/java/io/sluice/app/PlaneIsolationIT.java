@@ -117,9 +117,9 @@ class PlaneIsolationIT {
 
   /**
    * A snapshot of 600,000 rows carried to its end by Sluice's sink costs the data plane no heap per row: its old
-   * generation after a full collection is the same a quarter and three quarters of the way in (the sink kept every key in
-   * memory until the snapshot ended before: about 25 MB more between the two points). Then the stale-row removal and
-   * {@code sluice reconcile} see the tables equal.
+   * generation after a full collection is the same a quarter and three quarters of the way in (the sink kept every key
+   * in memory until the snapshot ended before: about 25 MB more between the two points). Then the stale-row removal
+   * and {@code sluice reconcile} see the tables equal.
    */
   @Test
   @Order(3)
