@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * that pages about it.
  *
  * <p>The broker starts while the worker scans its plugins; the worker joins its group once the broker answers. Stopped
- * in reverse: Connect first, so tasks flush their offsets while the broker still runs.
+ * in reverse: Connect first, so tasks flush their offsets while the broker still runs, then the exporter, which writes
+ * the final counts of the tasks Connect stopped.
  */
 final class DataPlane implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DataPlane.class);
@@ -78,14 +79,23 @@ final class DataPlane implements AutoCloseable {
       }
       connect = connectStart.join();
       started.push(SecretStore::closeAll);
+      MetricsExporter exporter;
+      try {
+        exporter = MetricsExporter.builder(connect).host(host)
+            .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
+            .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST))
+            .moveHold(config.duration(SluiceConfig.EXPORTER_MOVE_HOLD)).start();
+      } catch (RuntimeException e) {
+        connect.close();
+        throw e;
+      }
+      // The exporter stops after Connect: it writes each task's total once the task has stopped, final, so that the
+      // node that takes the task goes on from exactly there.
+      started.push(exporter::close);
       started.push(connect::close);
       urls.put("connect", connect.restUrl());
-      MetricsExporter exporter = MetricsExporter.builder(connect).host(host)
-          .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
-          .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST)).start();
-      started.push(exporter::close);
       urls.put("exporter", exporter.url());
-      WeakTopics.reportLater(cluster, config.connectTopics());
+      WeakTopics.reportLater(cluster, config.dataTopics());
     } catch (RuntimeException e) {
       close();
       throw e;

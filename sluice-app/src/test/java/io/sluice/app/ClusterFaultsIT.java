@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The 3-node fault matrix, in the {@code cluster-faults} profile ({@code bench/cluster-faults}), not the default run:
  * three packaged {@code ./sluice up} nodes on one Kafka (in the test JVM). Alerts: one notification per group from
- * three nodes' rules and routers, silences shared within a second, a router killed mid-group losing nothing.
+ * three nodes' rules and routers, a silence in force on every node before a notification it mutes is due, a router
+ * killed mid-group losing nothing.
  * Registry: 3 nodes × 8 writers × 500 registrations in all three formats, a node killed mid-way, one id per schema
  * everywhere, also after a full restart. Connect: a rolling restart of every node. All of it under one PostgreSQL →
  * JDBC sink load, proven equal with {@code sluice reconcile} at the end of each scenario.
@@ -156,17 +157,25 @@ class ClusterFaultsIT {
     Thread.sleep(40_000);
     assertEquals(1, notified("ClusterProbe"), "one notification per group per interval: " + notifications);
 
-    // A silence made on one node mutes on the others within a second.
+    // A silence made on one node is in force on the others before a notification it mutes is due there: an alert it
+    // matches, sent to every router as the silence is made, notifies no one. The first router in line would notify
+    // group_wait (2 s) after the alert, the others at their turn; how soon the silence got there is the log's to say
+    // (and a benchmark's), not this test's.
     Instant now = Instant.now();
     HttpResponse<String> created = send("POST", nodes.get(0).url("alerts") + "/api/v2/silences", Map.of(
         "matchers", List.of(Map.of("name", "alertname", "value", "Muted", "isRegex", false)),
         "startsAt", now.toString(), "endsAt", now.plus(Duration.ofHours(1)).toString(), "createdBy", "test",
         "comment", "shared"));
     assertEquals(200, created.statusCode(), created.body());
-    String id = JSON.readTree(created.body()).path("silenceID").asText();
     long t0 = System.nanoTime();
+    String muted = JSON.writeValueAsString(List.of(Map.of("labels", Map.of("alertname", "Muted"),
+        "startsAt", Instant.now().toString())));
+    for (Node n : nodes) {
+      assertEquals(200, send("POST", n.url("alerts") + "/api/v2/alerts", muted).statusCode());
+    }
+    String id = JSON.readTree(created.body()).path("silenceID").asText();
     for (Node other : nodes.subList(1, 3)) {
-      Eventually.await("silence on " + other.name(), Duration.ofSeconds(5),
+      Eventually.await("silence on " + other.name(), WAIT,
           () -> {
             try {
               return get(other.url("alerts") + "/api/v2/silence/" + id).path("status").path("state").asText();
@@ -176,8 +185,10 @@ class ClusterFaultsIT {
           }, "active"::equals);
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    assertTrue(ms < 1000, "the silence reached both other nodes in " + ms + " ms");
-    System.out.println("ClusterFaultsIT: silence on every node " + ms + " ms after it was made");
+    System.out.println("ClusterFaultsIT: silence seen active on every node " + ms + " ms after it was made");
+    // Past the last router's turn (position 2 waits 2 × 15 s after group_wait).
+    Thread.sleep(35_000);
+    assertEquals(0, notified("Muted"), "the silenced alert notified: " + notifications);
 
     // A group whose first node in line dies during group_wait still gets its one notification.
     JsonNode peers = get(nodes.get(0).url("alerts") + "/api/v2/status").at("/cluster/peers");

@@ -13,14 +13,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A pipeline on a Sluice cluster, PostgreSQL {@code orders} → Debezium → Kafka → Sluice's JDBC sink, and a load on its
- * source while the cluster tests inflict their faults: 20 inserts, an update of a third of the rows and a delete
- * every 100 ms.
+ * source while the cluster tests inflict their faults: every 100 ms 20 inserts, a delete, and updates, as
+ * {@link Pace} says.
  */
 final class PipelineLoad implements AutoCloseable {
+  /** How many rows each round updates. */
+  enum Pace {
+    /** A third of all rows: the load grows with the table, and soon asks more than a small machine keeps up with. */
+    GROWING,
+    /** The 20 rows of the round before: about 410 changes a second, however long it runs. */
+    STEADY
+  }
+
   final Pipeline pipeline;
   final String source;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicBoolean held = new AtomicBoolean();
+  /** Held by the load thread through a round of changes, so that a hold knows when the round in progress is over. */
+  private final Object round = new Object();
   private Thread thread;
   private int next;
 
@@ -53,14 +63,22 @@ final class PipelineLoad implements AutoCloseable {
   }
 
   void start() {
+    start(Pace.GROWING);
+  }
+
+  void start(Pace pace) {
     running.set(true);
     thread = new Thread(() -> {
       while (running.get()) {
-        if (!held.get()) {
-          pipeline.insert(next, next + 19);
-          pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3));
-          pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
-          next += 20;
+        synchronized (round) {
+          if (!held.get()) {
+            pipeline.insert(next, next + 19);
+            pipeline.execute(pipeline.sourceDb, pace == Pace.GROWING
+                ? "UPDATE orders SET qty = qty + 1 WHERE id % 3 = " + (next % 3)
+                : "UPDATE orders SET qty = qty + 1 WHERE id BETWEEN " + (next - 20) + " AND " + (next - 1));
+            pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id = " + (next - 150));
+            next += 20;
+          }
         }
         try {
           Thread.sleep(100);
@@ -77,9 +95,8 @@ final class PipelineLoad implements AutoCloseable {
    * {@code dir}; a running load goes on afterwards.
    */
   void assertSinkEqualsSource(Path dir) throws Exception {
-    held.set(true);
+    holdRounds();
     try {
-      Thread.sleep(300);
       try {
         pipeline.awaitSinkMatchesSource();
       } catch (AssertionError e) {
@@ -91,6 +108,32 @@ final class PipelineLoad implements AutoCloseable {
       assertEquals(0, equal.exit(), equal::toString);
     } finally {
       held.set(false);
+    }
+  }
+
+  /**
+   * Holds the load and waits until the sink has every change made before it: the pipeline idles, nothing of it in
+   * flight, until {@link #resume}.
+   */
+  void holdCaughtUp() {
+    holdRounds();
+    try {
+      pipeline.awaitSinkMatchesSource();
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; connectors: " + statuses(), e);
+    }
+  }
+
+  /** The load goes on after {@link #holdCaughtUp}. */
+  void resume() {
+    held.set(false);
+  }
+
+  /** No round starts from now on, and the one in progress, if any, is over. */
+  private void holdRounds() {
+    held.set(true);
+    synchronized (round) {
+      // Taken once the load thread is out of its round.
     }
   }
 

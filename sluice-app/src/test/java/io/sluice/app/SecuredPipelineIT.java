@@ -266,7 +266,8 @@ class SecuredPipelineIT {
       try (Admin admin = Admin.create(Map.of("bootstrap.servers", plain))) {
         Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS);
         assertTrue(topics.containsAll(List.of("_schemas", "sluice-connect-secrets", "sluice-alerts-state",
-            "connect-configs", "connect-offsets", "connect-status", pipeline.topic())), topics.toString());
+            "sluice-task-counters", "connect-configs", "connect-offsets", "connect-status", pipeline.topic())),
+            topics.toString());
         assertTrue(topics.contains("secured-sink.dlq"), "the sink's dead-letter topic, made by Connect over SASL_SSL");
       }
       try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", plain),

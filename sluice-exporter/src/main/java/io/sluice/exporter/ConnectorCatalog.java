@@ -3,8 +3,10 @@ package io.sluice.exporter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.connect.errors.NotFoundException;
 import org.apache.kafka.connect.runtime.Herder;
@@ -64,6 +66,14 @@ final class ConnectorCatalog {
       String regex = config.get("topics.regex");
       return regex == null || regex.isBlank() ? null : Pattern.compile(regex.trim());
     }
+  }
+
+  /**
+   * The names of the connectors in the worker's config, and nothing else: a connector is deleted when it leaves this
+   * list, not when its status cannot be read for a moment (while the worker stops, say).
+   */
+  Set<String> configured() {
+    return new HashSet<>(herder.connectors());
   }
 
   /** Every connector that exists now; one that disappears while being read is left out. */

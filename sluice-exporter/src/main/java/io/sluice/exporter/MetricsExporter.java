@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>A scrape reads only memory: the worker's metrics registry, its connector configs and statuses, restart counts
  * followed from the status topic, and the last reading of the slow values (end offsets, consumer lag, source log
  * retention), which a background thread refreshes every {@link Builder#refreshInterval}.
+ *
+ * <p>Task counters go on across a task's restarts and moves between nodes ({@link CarriedCounts}), through the
+ * cluster's counts topic ({@link #COUNTS_TOPIC}). Stop the worker before its exporter, as {@code sluice up} does: the
+ * exporter then writes each task's final total, and the node that takes the task next continues from it exactly.
  */
 public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
@@ -57,8 +61,22 @@ public final class MetricsExporter implements AutoCloseable {
       "svc_postgres_max_slot_wal_keep_size_bytes", "svc_mysql_binlog_oldest_age_seconds",
       "svc_mysql_binlog_retention_seconds");
 
+  /** How often the exporter looks for tasks that started, restarted, left or were deleted. */
+  private static final Duration PASS = Duration.ofSeconds(1);
+  /** The compacted topic through which task counters go on when their tasks move between nodes. */
+  public static final String COUNTS_TOPIC = CountsTopic.DEFAULT;
+  /** How often the totals of this node's tasks are written while they change: what a node killed -9 may lose. */
+  static final Duration COUNTS_INTERVAL = Duration.ofSeconds(5);
+  /**
+   * How long the series of a task that came from another node stay away by default: Sluice's and Prometheus' default
+   * scrape interval, so that no scrape sees the task on both nodes.
+   */
+  public static final Duration MOVE_HOLD = Duration.ofSeconds(15);
+
   private final HttpServer http;
   private final PrometheusRegistry registry;
+  private final CountsTopic counts;
+  private final TaskMetricIndex tasks;
   private final RestartCounter restarts;
   private final SlowReadings slow;
   private final ScheduledExecutorService background;
@@ -71,18 +89,23 @@ public final class MetricsExporter implements AutoCloseable {
     ConnectorCatalog catalog = new ConnectorCatalog(herder);
     Metrics metrics = herder.connectMetrics().metrics();
     CommitCounters commits = new CommitCounters(metrics);
+    worker = b.connect.restUrl().replaceFirst("^https?://", "");
+    // Held a second longer than a scrape interval: the node a task left drops its series at its next pass, within
+    // a second of the stop, and the task may start here before that.
+    CarriedCounts carried = new CarriedCounts(worker, b.clock, COUNTS_INTERVAL, b.moveHold.plus(PASS));
+    counts = CountsTopic.start(KafkaCluster.from(workerConfig), b.countsTopic, carried);
+    tasks = new TaskMetricIndex(metrics, carried, counts::write);
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
     slow = new SlowReadings(catalog, herder, workerConfig, b.clock);
     Freshness freshness = new Freshness();
     recorder = freshness::observe;
-    worker = b.connect.restUrl().replaceFirst("^https?://", "");
     FreshnessInterceptor.register(worker, recorder);
     if (!workerConfig.getOrDefault("consumer.interceptor.classes", "").contains(FreshnessInterceptor.class.getName())) {
       log.warn("worker {} runs without the freshness interceptor: change-event freshness will not be measured", worker);
     }
 
     registry = new PrometheusRegistry();
-    RuntimeCollector collector = new RuntimeCollector(catalog, metrics, restarts, slow);
+    RuntimeCollector collector = new RuntimeCollector(catalog, tasks, restarts, slow);
     registry.register(collector);
     registry.register(freshness.histogram);
 
@@ -93,8 +116,8 @@ public final class MetricsExporter implements AutoCloseable {
     });
     background.scheduleWithFixedDelay(() -> guarded("slow values", slow::refresh), 0,
         b.refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
-    // Once a second: commit counters and the metrics index for tasks that just started, and freshness series of
-    // deleted connectors.
+    // Once a second: commit counters and the metrics index for tasks that started, restarted, left or were deleted
+    // (with the counts topic's writes that follows), and freshness series of deleted connectors.
     background.scheduleWithFixedDelay(() -> guarded("task bookkeeping", () -> {
       List<Connector> connectors = catalog.connectors();
       Map<String, String> pipelines = new HashMap<>();
@@ -102,9 +125,9 @@ public final class MetricsExporter implements AutoCloseable {
         pipelines.put(c.name(), c.pipeline());
         c.tasks().forEach(t -> commits.attach(c.name(), Integer.toString(t.id())));
       }
-      collector.reindex(connectors);
+      tasks.reindex(connectors, catalog.configured());
       freshness.keep(pipelines);
-    }), 0, 1, TimeUnit.SECONDS);
+    }), 0, PASS.toMillis(), TimeUnit.MILLISECONDS);
 
     http = HttpServer.builder("metrics exporter", b.serverOptions()).maxThreads(8)
         .get("/metrics", MetricsPage.serving(registry))
@@ -148,6 +171,9 @@ public final class MetricsExporter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // The worker stopped first (sluice up stops Connect before the exporter): each task's total is final.
+    tasks.close();
+    counts.close();
     restarts.close();
     slow.close();
   }
@@ -192,6 +218,8 @@ public final class MetricsExporter implements AutoCloseable {
     private final ConnectRuntime connect;
     private Duration refreshInterval = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
+    private String countsTopic = COUNTS_TOPIC;
+    private Duration moveHold = MOVE_HOLD;
 
     private Builder(ConnectRuntime connect) {
       super(ServerOptions.loopback(5556, 64L << 10));
@@ -201,6 +229,22 @@ public final class MetricsExporter implements AutoCloseable {
     /** How often end offsets, consumer lag and source log retention are read (default 10 s). */
     public Builder refreshInterval(Duration refreshInterval) {
       this.refreshInterval = refreshInterval;
+      return this;
+    }
+
+    /** The compacted topic of the cluster's task totals (default {@code sluice-task-counters}), made when missing. */
+    public Builder countsTopic(String countsTopic) {
+      this.countsTopic = countsTopic;
+      return this;
+    }
+
+    /**
+     * How long the counters of a task that moved here from another node stay away (default 15 s): at least the longest
+     * scrape interval of whatever scrapes the exporters. The node it left drops its series within a second, and each
+     * scraper ends them at its next scrape there; a series shown here before that would count the task twice.
+     */
+    public Builder moveHold(Duration moveHold) {
+      this.moveHold = moveHold;
       return this;
     }
 

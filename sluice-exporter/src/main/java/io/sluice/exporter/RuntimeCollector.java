@@ -16,82 +16,28 @@ import java.util.TreeSet;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.KafkaMetric;
-import org.apache.kafka.common.metrics.Metrics;
 
 /**
- * Builds one scrape from what the worker holds in memory: its metrics registry (task counters and gauges), its config
- * snapshot and status store (connector states), the restart counts followed from the status topic, Debezium's
- * streaming MBeans, and the last {@link Readings} of the slow values. Nothing here waits for Kafka or a database.
+ * Builds one scrape from what the worker holds in memory: its tasks' metrics (counters continued across restarts and
+ * moves by {@link TaskMetricIndex}), its config snapshot and status store (connector states), the restart counts
+ * followed from the status topic, Debezium's streaming MBeans, and the last {@link Readings} of the slow values.
+ * Nothing here waits for Kafka or a database.
  */
 final class RuntimeCollector implements MultiCollector {
-  /** How a Connect metric becomes a sample: milliseconds are served in seconds, Prometheus' base unit. */
-  private enum Shape { COUNTER, GAUGE, MILLIS_GAUGE, MILLIS_TIMESTAMP }
-
-  /** One metric of Connect's registry (group and name) and the series it is exported as. */
-  private record TaskMetric(String group, String name, Shape shape, boolean withPipeline, String exported,
-      String help) {}
-
-  /** Every exported task metric: one entry each. */
-  private static final List<TaskMetric> TASK_METRICS = List.of(
-      new TaskMetric("source-task-metrics", "source-record-poll-total", Shape.COUNTER, true,
-          "svc_connect_source_connector_metrics_source_record_poll", "Records polled from the source."),
-      new TaskMetric("source-task-metrics", "source-record-write-total", Shape.COUNTER, true,
-          "svc_connect_source_connector_metrics_source_record_write", "Records written to Kafka."),
-      new TaskMetric("sink-task-metrics", "sink-record-send-total", Shape.COUNTER, true,
-          "svc_connect_sink_connector_metrics_sink_record_send", "Records sent to the sink."),
-      new TaskMetric("sink-task-metrics", "sink-record-read-total", Shape.COUNTER, true,
-          "svc_connect_sink_connector_metrics_sink_record_read", "Records read from Kafka."),
-      new TaskMetric("task-error-metrics", "total-errors-logged", Shape.COUNTER, false,
-          "svc_connect_connector_task_metrics_total_errors_logged",
-          "Errors logged by the task (Connect counts them when errors.log.enable=true)."),
-      new TaskMetric("task-error-metrics", "total-record-errors", Shape.COUNTER, false,
-          "svc_connect_task_error_metrics_total_record_errors", "Records that hit an error, whether tolerated or not."),
-      new TaskMetric("task-error-metrics", "total-record-failures", Shape.COUNTER, false,
-          "svc_connect_task_error_metrics_total_record_failures", "Failed attempts to process a record."),
-      new TaskMetric("task-error-metrics", "deadletterqueue-produce-requests", Shape.COUNTER, false,
-          "svc_connect_task_error_metrics_deadletterqueue_produce_requests",
-          "Records the task sent to its dead letter queue."),
-      new TaskMetric("connector-task-metrics", "running-ratio", Shape.GAUGE, false,
-          "svc_connect_connector_task_metrics_running_ratio", "Share of time the task spent running."),
-      new TaskMetric("source-task-metrics", "poll-batch-avg-time-ms", Shape.MILLIS_GAUGE, false,
-          "svc_connect_source_task_metrics_poll_batch_avg_time_seconds",
-          "Average time to poll and convert a batch of source records, in seconds."),
-      new TaskMetric("source-task-metrics", "poll-batch-max-time-ms", Shape.MILLIS_GAUGE, false,
-          "svc_connect_source_task_metrics_poll_batch_max_time_seconds",
-          "Longest time to poll and convert a batch of source records, in seconds."),
-      new TaskMetric("sink-task-metrics", "put-batch-avg-time-ms", Shape.MILLIS_GAUGE, false,
-          "svc_connect_sink_task_metrics_put_batch_avg_time_seconds",
-          "Average time to put a batch into the sink, in seconds."),
-      new TaskMetric("sink-task-metrics", "put-batch-max-time-ms", Shape.MILLIS_GAUGE, false,
-          "svc_connect_sink_task_metrics_put_batch_max_time_seconds",
-          "Longest time to put a batch into the sink, in seconds."),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.SUCCESSES, Shape.COUNTER, false,
-          "svc_connect_task_offset_commit_success", "Successful offset commits."),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.FAILURES, Shape.COUNTER, false,
-          "svc_connect_task_offset_commit_failure", "Failed offset commits."),
-      new TaskMetric(CommitCounters.GROUP, CommitCounters.LAST_SUCCESS, Shape.MILLIS_TIMESTAMP, false,
-          "svc_connect_task_last_offset_commit_timestamp_seconds",
-          "Unix time of the task's last successful offset commit."));
   private static final MBeanServer MBEANS = ManagementFactory.getPlatformMBeanServer();
 
   private final ConnectorCatalog catalog;
-  private final Metrics workerMetrics;
+  private final TaskMetricIndex tasks;
   private final RestartCounter restarts;
   private final SlowReadings slow;
-  private volatile Map<TaskKey, KafkaMetric[]> index = Map.of();
 
-  RuntimeCollector(ConnectorCatalog catalog, Metrics workerMetrics, RestartCounter restarts, SlowReadings slow) {
+  RuntimeCollector(ConnectorCatalog catalog, TaskMetricIndex tasks, RestartCounter restarts, SlowReadings slow) {
     this.catalog = catalog;
-    this.workerMetrics = workerMetrics;
+    this.tasks = tasks;
     this.restarts = restarts;
     this.slow = slow;
   }
-
-  /** One task of one connector. */
-  private record TaskKey(String connector, String task) {}
 
   @Override
   public MetricSnapshots collect() {
@@ -101,7 +47,7 @@ final class RuntimeCollector implements MultiCollector {
     Families f = new Families();
     declareRequired(f);
     connectorSeries(f, connectors);
-    taskSeries(f, byName, taskMetrics());
+    taskSeries(f, byName, tasks.values());
     restartSeries(f, connectors);
     debeziumLag(f, connectors);
     snapshotSeries(f, connectors, slow.last());
@@ -130,47 +76,6 @@ final class RuntimeCollector implements MultiCollector {
     }
   }
 
-  /**
-   * Finds the exported metrics of every task the status store knows. Run by the exporter's once-a-second
-   * bookkeeping, not by a scrape: a lookup compares tag maps, and 200 tasks need thousands of them. Tasks running on
-   * other workers have no metrics here. After a task restarts, its old metrics are shown for up to a second.
-   */
-  void reindex(List<Connector> connectors) {
-    Map<TaskKey, KafkaMetric[]> next = new HashMap<>();
-    for (Connector c : connectors) {
-      for (ConnectorCatalog.Task t : c.tasks()) {
-        String task = Integer.toString(t.id());
-        Map<String, String> tags = Map.of("connector", c.name(), "task", task);
-        KafkaMetric[] found = new KafkaMetric[TASK_METRICS.size()];
-        boolean any = false;
-        for (int i = 0; i < found.length; i++) {
-          TaskMetric m = TASK_METRICS.get(i);
-          found[i] = workerMetrics.metric(new MetricName(m.name(), m.group(), "", tags));
-          any |= found[i] != null;
-        }
-        if (any) {
-          next.put(new TaskKey(c.name(), task), found);
-        }
-      }
-    }
-    index = next;
-  }
-
-  /** Current values by task, in {@link #TASK_METRICS} order; null where the task has no such metric. */
-  private Map<TaskKey, Double[]> taskMetrics() {
-    Map<TaskKey, Double[]> out = new HashMap<>();
-    index.forEach((key, found) -> {
-      Double[] values = new Double[found.length];
-      for (int i = 0; i < found.length; i++) {
-        if (found[i] != null && found[i].metricValue() instanceof Number num) {
-          values[i] = num.doubleValue();
-        }
-      }
-      out.put(key, values);
-    });
-    return out;
-  }
-
   private static void taskSeries(Families f, Map<String, Connector> connectors, Map<TaskKey, Double[]> tasks) {
     tasks.forEach((key, values) -> {
       Connector c = connectors.get(key.connector());
@@ -180,7 +85,7 @@ final class RuntimeCollector implements MultiCollector {
       String[] labels = {"connector", key.connector(), "task", key.task()};
       String[] withPipeline = {"connector", key.connector(), "task", key.task(), "pipeline", c.pipeline()};
       for (int i = 0; i < values.length; i++) {
-        TaskMetric m = TASK_METRICS.get(i);
+        TaskMetric m = TaskMetric.ALL.get(i);
         Double v = values[i];
         if (v == null) {
           continue;

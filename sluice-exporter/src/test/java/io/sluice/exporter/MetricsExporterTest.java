@@ -221,6 +221,7 @@ class MetricsExporterTest {
   void restRestartsIncrementTheRestartCounterAndSurviveAnExporterRestart() {
     double task = scrape().value(RESTARTS, "connector", sink, "task", "0");
     double instance = scrape().value(RESTARTS, "connector", sink, "task", "connector");
+    double sent = scrape().value(SEND, "connector", sink, "task", "0");
     assertEquals(202, rest.call("POST", "/connectors/" + sink + "/restart?includeTasks=true", null).status());
     // includeTasks restarts the connector instance as well as its task.
     awaitScrape("task and instance restart counted",
@@ -234,8 +235,13 @@ class MetricsExporterTest {
     Exposition after = scrape();
     assertEquals(task + 1, after.value(RESTARTS, "connector", sink, "task", "0"));
     assertEquals(instance + 2, after.value(RESTARTS, "connector", sink, "task", "connector"));
+    // Connect made the task's metrics again, counting from 0; the exported counter goes on from where it was.
+    assertEquals(sent, awaitScrape("the restarted sink's send counter", x -> x.value(SEND, "connector", sink,
+        "task", "0") >= 0).value(SEND, "connector", sink, "task", "0"));
 
-    // A new exporter (as after a platform restart) derives the same counts from the status topic.
+    // A new exporter (as after a platform restart) derives the same counts from the status topic. (Only here does an
+    // exporter stop before its worker's tasks: the new one counts their current values again, on top of the totals
+    // the closed one wrote as final, which no later step looks at.)
     exporter.close();
     exporter = MetricsExporter.builder(worker).port(0).refreshInterval(Duration.ofSeconds(1)).start();
     awaitScrape("the same counts from the status topic", x ->

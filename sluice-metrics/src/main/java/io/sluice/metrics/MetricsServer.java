@@ -107,6 +107,10 @@ public final class MetricsServer implements AutoCloseable {
     this.bundledRulesDir = b.dataDir != null ? b.dataDir.resolve("rules") : null;
     this.deleteBundledRules = b.dataDir == null;
     this.db = b.dataDir == null ? Db.inMemory() : Db.open(b.dataDir, b.retention);
+    int ended = db.endOpenSeries(b.clock.millis(), b.lookbackDelta);
+    if (ended > 0) {
+      log.info("metrics store: ended {} series that the last run, which did not stop cleanly, left open", ended);
+    }
     Notifier n = null;
     Ruler r = null;
     ScrapeManager sm = null;

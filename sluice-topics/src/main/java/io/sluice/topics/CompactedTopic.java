@@ -50,6 +50,16 @@ public final class CompactedTopic {
 
   /** As {@link #ensure(String, String, String, Duration)}, on a cluster that may ask for credentials. */
   public static void ensure(KafkaCluster cluster, String topic, String what, Duration timeout) {
+    ensure(cluster, topic, what, timeout, Map.of());
+  }
+
+  /**
+   * As {@link #ensure(KafkaCluster, String, String, Duration)}, creating the topic with {@code settings} too (such as
+   * a {@code segment.ms} for a topic rewritten often, so that compaction keeps its tail short). A topic that exists
+   * keeps the settings it has.
+   */
+  public static void ensure(KafkaCluster cluster, String topic, String what, Duration timeout,
+      Map<String, String> settings) {
     long ms = timeout.toMillis();
     // The client's own timeouts follow the caller's, so an unreachable cluster costs the timeout, not the client's
     // 60 s default on top of it while it closes.
@@ -58,7 +68,8 @@ public final class CompactedTopic {
         CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, clientMs,
         CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Math.min(clientMs, 30_000))))) {
       int brokers = admin.describeCluster().nodes().get(ms, TimeUnit.MILLISECONDS).size();
-      Map<String, String> configs = new java.util.HashMap<>(Replication.topicConfigs(brokers));
+      Map<String, String> configs = new java.util.HashMap<>(settings);
+      configs.putAll(Replication.topicConfigs(brokers));
       configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
       NewTopic t = new NewTopic(topic, 1, (short) Replication.replicas(brokers)).configs(configs);
       try {

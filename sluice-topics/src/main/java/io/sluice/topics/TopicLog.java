@@ -108,6 +108,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
     private String clientId = "sluice-topic-log";
     private Duration timeout = Duration.ofSeconds(30);
     private boolean create = true;
+    private final Map<String, String> settings = new java.util.LinkedHashMap<>();
 
     private Builder(KafkaCluster cluster, String topic, Serde<K> keys, Serde<V> values) {
       this.cluster = cluster;
@@ -142,6 +143,15 @@ public final class TopicLog<K, V> implements AutoCloseable {
       return this;
     }
 
+    /**
+     * A topic setting {@link #start} gives the topic when it creates it ({@code segment.ms} for a topic rewritten
+     * often); an existing topic keeps its own.
+     */
+    public Builder<K, V> topicSetting(String key, String value) {
+      settings.put(key, value);
+      return this;
+    }
+
     /** Kafka registers a client's metrics under its id: two logs of one process must not share one. */
     private String uniqueClientId() {
       return clientId + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -167,7 +177,7 @@ public final class TopicLog<K, V> implements AutoCloseable {
     public TopicLog<K, V> start(Reader<K, V> reader) {
       if (create) {
         try {
-          CompactedTopic.ensure(cluster, topic, what, timeout);
+          CompactedTopic.ensure(cluster, topic, what, timeout, settings);
         } catch (CompactedTopic.TopicException e) {
           throw new TopicLogException(e.getMessage(), e.timedOut(), e);
         }

@@ -38,6 +38,19 @@ class CompactedTopicTest {
   }
 
   @Test
+  void aNewTopicTakesTheGivenSettingsAndStaysCompacted() throws Exception {
+    String topic = SharedKafka.unique("often");
+    CompactedTopic.ensure(KafkaCluster.of(SharedKafka.bootstrapServers()), topic, "state topic", TIMEOUT,
+        Map.of("segment.ms", "3600000", "cleanup.policy", "delete"));
+    try (Admin admin = admin()) {
+      ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+      org.apache.kafka.clients.admin.Config c = admin.describeConfigs(List.of(r)).all().get().get(r);
+      assertEquals("3600000", c.get("segment.ms").value());
+      assertEquals("compact", c.get("cleanup.policy").value(), "a setting cannot undo compaction");
+    }
+  }
+
+  @Test
   void refusesATopicWithSeveralPartitions() throws Exception {
     String topic = SharedKafka.unique("spread");
     try (Admin admin = admin()) {

@@ -49,6 +49,12 @@ public record SluiceConfig(Map<String, String> values) {
   public static final String ALERTS_PORT = "alerts.port";
   /** Port of the metrics exporter ({@code /metrics} of the Connect worker, Debezium and Kafka). */
   public static final String EXPORTER_PORT = "exporter.port";
+  /**
+   * How long the series of a task that moved to a node from another stay away there: at least the longest scrape
+   * interval of whatever scrapes the exporters, so that no scrape sees the task on both nodes (and a sum over a
+   * pipeline counts it twice).
+   */
+  public static final String EXPORTER_MOVE_HOLD = "exporter.move.hold";
   /** Port of the dashboard. */
   public static final String UI_PORT = "ui.port";
   /**
@@ -124,9 +130,9 @@ public record SluiceConfig(Map<String, String> values) {
       KAFKA_VOTERS, KAFKA_CLUSTER_ID, CONNECT_PORT, CONNECT_GROUP, PLUGIN_PATH, REGISTRY_PORT, REGISTRY_TOPIC,
       REGISTRY_MAX_REQUEST, REGISTRY_SCHEMA_CACHE, METRICS_PORT, METRICS_CONFIG, METRICS_RETENTION,
       METRICS_MAX_REQUEST, METRICS_QUERY_MAX_SAMPLES, ALERTS_PORT, ALERTS_CONFIG, ALERTS_STATE_TOPIC,
-      ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, UI_PORT, UI_METRICS_URL, UI_ALERTS_URL,
-      UI_METRICS_HTTP_CONFIG_FILE, UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE, WEB_ROLES_FILE, CLUSTER_TOPIC,
-      DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP, CONTROL_PLANE_JAVA_OPTIONS);
+      ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, EXPORTER_MOVE_HOLD, UI_PORT, UI_METRICS_URL,
+      UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE, UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE, WEB_ROLES_FILE,
+      CLUSTER_TOPIC, DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP, CONTROL_PLANE_JAVA_OPTIONS);
 
   private static final Map<String, String> DEFAULTS = Map.ofEntries(
       Map.entry(DATA_DIR, "./data"),
@@ -143,6 +149,7 @@ public record SluiceConfig(Map<String, String> values) {
       Map.entry(METRICS_RETENTION, "15d"),
       Map.entry(METRICS_QUERY_MAX_SAMPLES, "5000000"),
       Map.entry(EXPORTER_PORT, "5556"),
+      Map.entry(EXPORTER_MOVE_HOLD, "15s"),
       Map.entry(UI_PORT, "3000"),
       // The data plane: what the single process had, for the same throughput. The parallel collector moves about 20%
       // more change events per second than G1 on 2 cores; a young generation of half the heap lets change events in
@@ -183,17 +190,24 @@ public record SluiceConfig(Map<String, String> values) {
     values = Map.copyOf(values);
   }
 
-  /** The topics Sluice keeps its state in: Connect's internal ones, the secrets, the registry, alerts and cluster. */
+  /**
+   * The topics Sluice keeps its state in: Connect's internal ones, the secrets, the task counts, the registry, alerts
+   * and cluster.
+   */
   public List<String> stateTopics() {
-    List<String> all = new java.util.ArrayList<>(connectTopics());
+    List<String> all = new java.util.ArrayList<>(dataTopics());
     all.addAll(controlTopics());
     return all;
   }
 
-  /** The state topics of the Connect worker: its offsets, configs, statuses and the connectors' secrets. */
-  public List<String> connectTopics() {
+  /**
+   * The state topics of the data plane: the Connect worker's offsets, configs and statuses, the connectors' secrets,
+   * and the exporter's task counts.
+   */
+  public List<String> dataTopics() {
     return List.of(io.sluice.connect.ConnectRuntime.OFFSETS_TOPIC, io.sluice.connect.ConnectRuntime.CONFIGS_TOPIC,
-        io.sluice.connect.ConnectRuntime.STATUS_TOPIC, io.sluice.connect.ConnectRuntime.SECRETS_TOPIC);
+        io.sluice.connect.ConnectRuntime.STATUS_TOPIC, io.sluice.connect.ConnectRuntime.SECRETS_TOPIC,
+        io.sluice.exporter.MetricsExporter.COUNTS_TOPIC);
   }
 
   /** The state topics of the registry, the alert router and the cluster membership. */
@@ -273,6 +287,16 @@ public record SluiceConfig(Map<String, String> values) {
       return p;
     } catch (NumberFormatException e) {
       throw new ConfigException(key + " must be a port number (0-65535), not '" + v + "'");
+    }
+  }
+
+  /** A duration in Go's notation, as in Prometheus' configuration: {@code 15s}, {@code 1m30s}. */
+  public java.time.Duration duration(String key) {
+    String v = get(key).trim();
+    try {
+      return io.sluice.gofmt.GoDuration.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key + " must be a duration such as 15s or 1m, not '" + v + "'");
     }
   }
 

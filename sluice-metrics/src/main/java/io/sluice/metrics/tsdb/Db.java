@@ -2,6 +2,7 @@ package io.sluice.metrics.tsdb;
 
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
+import io.sluice.metrics.model.StaleNaN;
 import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.storage.Querier;
 import io.sluice.metrics.storage.SampleBudget;
@@ -194,6 +195,26 @@ public final class Db implements Storage {
     public void rollback() {
       n = 0;
     }
+  }
+
+  /**
+   * Ends, with a stale marker at {@code now}, every series with a sample within {@code lookback} before it that no
+   * stale marker ended: what the run before this one left open when it did not stop cleanly (killed -9; a clean stop
+   * ends its targets' series itself). Until its lookback ran out, a query would still see such a series' last value,
+   * a target that died with that run, or a task that moved to another node meanwhile, as if it were there now; a
+   * series that goes on starts again at its next scrape. Returns how many series it ended.
+   */
+  public int endOpenSeries(long now, Duration lookback) {
+    Appender app = appender();
+    int ended = 0;
+    for (MemSeries s : head.all()) {
+      if (s.openSince(now - lookback.toMillis()) && s.lastTimestamp() < now) {
+        app.append(s.labels, now, StaleNaN.VALUE);
+        ended++;
+      }
+    }
+    app.commit();
+    return ended;
   }
 
   /** Samples rejected because they were not newer than their series' last sample. */

@@ -1,6 +1,7 @@
 package io.sluice.metrics.tsdb;
 
 import io.sluice.metrics.model.Labels;
+import io.sluice.metrics.model.StaleNaN;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,8 @@ final class MemSeries {
   private XorChunk open;
   private long openMinT;
   private long lastT = Long.MIN_VALUE;
+  /** Whether the last sample is a stale marker; false when the last sample came in a closed chunk, unread. */
+  private boolean endsStale;
   private final long chunkRange;
 
   MemSeries(long ref, Labels labels, long chunkRange) {
@@ -34,6 +37,7 @@ final class MemSeries {
     }
     open.append(t, v);
     lastT = t;
+    endsStale = StaleNaN.is(v);
     return true;
   }
 
@@ -49,11 +53,19 @@ final class MemSeries {
 
   synchronized void addClosedChunk(ChunkMeta c) {
     closed.add(c);
-    lastT = Math.max(lastT, c.maxt());
+    if (c.maxt() >= lastT) {
+      lastT = c.maxt();
+      endsStale = false;
+    }
   }
 
   synchronized long lastTimestamp() {
     return lastT;
+  }
+
+  /** Whether the series has a sample at or after {@code since} and its last one is not a stale marker. */
+  synchronized boolean openSince(long since) {
+    return lastT >= since && !endsStale;
   }
 
   /** Chunks overlapping the window, the open one encoded on the fly. */

@@ -62,6 +62,30 @@ class DbTest {
   }
 
   @Test
+  void aRestartAfterACrashEndsTheSeriesItLeftOpen() throws Exception {
+    Labels ended = Labels.of("__name__", "m", "job", "ended");
+    Labels old = Labels.of("__name__", "m", "job", "old");
+    Db db = Db.open(dir, Duration.ofDays(15));
+    Appender app = db.appender();
+    app.append(A, 1_000_000, 1);
+    app.append(ended, 1_000_000, 2);
+    app.append(old, 500_000, 3);
+    app.commit();
+    app.append(ended, 1_015_000, io.sluice.metrics.model.StaleNaN.VALUE);
+    app.commit();
+    // Killed: no close. The next run ends what is still open within the lookback, and nothing else.
+    Db reopened = Db.open(dir, Duration.ofDays(15));
+    assertEquals(1, reopened.endOpenSeries(1_030_000, Duration.ofMinutes(5)));
+    SeriesData a = select(reopened, 0, Long.MAX_VALUE, Matcher.eq("job", "a")).get(0);
+    assertArrayEquals(new long[] {1_000_000, 1_030_000}, a.timestamps());
+    assertTrue(io.sluice.metrics.model.StaleNaN.is(a.values()[1]));
+    assertEquals(2, select(reopened, 0, Long.MAX_VALUE, Matcher.eq("job", "ended")).get(0).size(), "ended already");
+    assertEquals(1, select(reopened, 0, Long.MAX_VALUE, Matcher.eq("job", "old")).get(0).size(), "past the lookback");
+    assertEquals(0, reopened.endOpenSeries(1_031_000, Duration.ofMinutes(5)), "once is enough");
+    reopened.close();
+  }
+
+  @Test
   void walReplayRestoresHeadAfterCrash() throws Exception {
     Db db = Db.open(dir, Duration.ofDays(15));
     Appender app = db.appender();
