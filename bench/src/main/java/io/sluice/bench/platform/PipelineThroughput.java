@@ -184,6 +184,11 @@ public final class PipelineThroughput {
     flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(freePort()));
     flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(freePort()));
     flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(freePort()));
+    // Every server on a port of its own: another Sluice on this machine must not make the run fail.
+    for (String port : List.of(SluiceConfig.METRICS_PORT, SluiceConfig.ALERTS_PORT, SluiceConfig.EXPORTER_PORT,
+        SluiceConfig.UI_PORT)) {
+      flags.put(port, String.valueOf(freePort()));
+    }
     try (Platform platform = Platform.start(SluiceConfig.load(Optional.empty(), flags), plugins)) {
       Rest rest = new Rest(platform.connect().restUrl());
       String src = "src_" + label;
