@@ -744,12 +744,19 @@
     return (i === 0 ? String(v) : v.toFixed(1)) + " " + units[i];
   }
 
+  function durationText(ms) {
+    for (const [unit, size] of [["d", 86400000], ["h", 3600000], ["min", 60000], ["s", 1000]]) {
+      if (ms >= size && ms % size === 0) return ms / size + " " + unit;
+    }
+    return ms >= 86400000 ? (ms / 86400000).toFixed(1) + " d" : fmt(ms / 1000, "s");
+  }
+
   function retentionText(t) {
     const parts = [];
     if ((t.cleanupPolicy || "").includes("compact")) parts.push("compacted");
     if ((t.cleanupPolicy || "delete").includes("delete")) {
       const ms = Number(t.retentionMs);
-      parts.push(t.retentionMs === "-1" ? "kept forever" : Number.isFinite(ms) ? fmt(ms / 1000, "s") : "–");
+      parts.push(t.retentionMs === "-1" ? "kept forever" : Number.isFinite(ms) ? durationText(ms) : "–");
       if (t.retentionBytes && t.retentionBytes !== "-1") parts.push("≤ " + bytesText(Number(t.retentionBytes)));
     }
     return parts.join(", ");
@@ -831,7 +838,12 @@
     const form = document.getElementById("browse");
     const fields = ["from", "offset", "time", "partition", "key", "text", "limit"];
     for (const f of fields) {
-      if (params.has(f)) document.getElementById(f).value = params.get(f);
+      const input = document.getElementById(f);
+      // A page size the menu does not offer (a link may ask for any) joins it.
+      if (f === "limit" && params.has(f) && ![...input.options].some(o => o.value === params.get(f))) {
+        input.append(el("option", { value: params.get(f), text: params.get(f) }));
+      }
+      if (params.has(f)) input.value = params.get(f);
     }
     const showInputs = () => {
       const from = document.getElementById("from").value;
@@ -907,7 +919,8 @@
             el("div", {}, el("h3", { text: "Headers" }), m.headers.length ? table(["Key", "Value"], m.headers.map(h =>
               el("tr", {}, el("td", { class: "key", text: h.key }), el("td", { class: "value",
                 text: h.value ?? "null" })))) : el("p", { class: "muted", text: "None." }),
-              el("p", { class: "muted", text: m.size + " bytes · " + m.timestampType + " " + m.timestamp })))));
+              el("p", { class: "muted", text: m.size + " bytes · " + m.timestampType + " "
+                + new Date(m.timestamp).toISOString() })))));
         row.addEventListener("click", () => {
           detail.hidden = !detail.hidden;
           row.classList.toggle("open", !detail.hidden);
@@ -953,7 +966,7 @@
         table(["Partition", "Leader", "Replicas", "In sync", "First offset", "Next offset"], t.partitions.map(p =>
           el("tr", {}, ...[p.partition, p.leader, p.replicas, p.inSync, p.first, p.next].map(v =>
             el("td", { class: "num", text: String(v) }))))));
-      document.getElementById("config-box").replaceChildren(el("h2", { text: "Config (set or retention)" }),
+      document.getElementById("config-box").replaceChildren(el("h2", { text: "Config" }),
         table(["Key", "Value"], Object.entries(t.config).map(([k, v]) => el("tr", {}, el("td", { class: "key",
           text: k }), el("td", { class: "value", text: v ?? "" })))));
     }).catch(e => notice("error", "Cannot describe " + name + ": " + e.message));
@@ -1098,6 +1111,7 @@
           el("td", { class: "ln", text: r.rightNumber ?? "" }), el("td", { class: "code right", text: r.right ?? "" })));
         box.replaceChildren(el("p", { class: "muted", text: changed ? changed + " line(s) differ" : "The two versions "
           + "are the same." }), el("table", { id: "side-by-side", class: "side-by-side" },
+          el("colgroup", {}, el("col", { class: "ln" }), el("col", {}), el("col", { class: "ln" }), el("col", {})),
           el("thead", {}, el("tr", {}, el("th", { colspan: "2", text: "version " + d.left }),
             el("th", { colspan: "2", text: "version " + d.right }))), el("tbody", {}, ...rows)));
       } catch (e) {
