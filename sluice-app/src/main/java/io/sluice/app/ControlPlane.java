@@ -261,6 +261,9 @@ final class ControlPlane implements AutoCloseable {
             config.find(SluiceConfig.UI_ALERTS_URL).isEmpty() ? ownSurface("alerts")
                 : silencesClient(config))
         .auditDir(dataDir)
+        .kafka(cluster)
+        // The registry starts beside the console (it waits for Kafka); its address is known from the configuration.
+        .registry(web.scheme() + "://" + host + ":" + config.port(SluiceConfig.REGISTRY_PORT), ownSurface("registry"))
         .start();
     started.push(ui::close);
     urls.put("ui", ui.url());

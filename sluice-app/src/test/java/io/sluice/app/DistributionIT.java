@@ -563,6 +563,269 @@ class DistributionIT {
         });
   }
 
+  /**
+   * The console's topic list and message browser on the pipeline's own topics and on a topic of Avro records produced
+   * with Sluice's serializer: each record decoded through the registry (subject, version and id shown, as the
+   * registry holds them), headers shown, a filter by key kept in the URL so that the link opens the same record, and
+   * paging on from where a page ended.
+   */
+  @Test
+  @Order(14)
+  void theConsoleListsTopicsAndBrowsesTheirMessagesDecoded() throws Exception {
+    String ui = uiUrl();
+    String avroTopic = pipeline.name + "-avro";
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", kafka))) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(avroTopic, 1, (short) 1))).all().get();
+    }
+    String schema = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"shop\",\"fields\":["
+        + "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"}]}";
+    HttpResponse<String> registered = HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/subjects/"
+            + avroTopic + "-value/versions")).header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("schema", schema).toString())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, registered.statusCode(), registered.body());
+    int schemaId = JSON.readTree(registered.body()).path("id").asInt();
+    org.apache.avro.Schema avro = new org.apache.avro.Schema.Parser().parse(schema);
+    io.sluice.serde.avro.AvroSerializer serializer = new io.sluice.serde.avro.AvroSerializer();
+    serializer.configure(Map.of("schema.registry.url", registryUrl), false);
+    try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka),
+        new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      String[] items = {"tea", "coffee", "cocoa"};
+      for (int i = 0; i < items.length; i++) {
+        org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(avro);
+        r.put("id", i + 1);
+        r.put("item", items[i]);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(avroTopic, "k" + (i + 1),
+            serializer.serialize(avroTopic, r));
+        record.headers().add("origin", ("console-it-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        p.send(record).get();
+      }
+    }
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      loginToDashboard(d, wait, ui);
+
+      // The list: the pipeline's topic with the connectors and the sink's group that use it.
+      d.get(ui + "/topics");
+      assertEquals("Topics", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#topics tr[data-topic='"
+          + pipeline.topic() + "']")));
+      assertTrue(row.getText().contains(source + " · writes"), row.getText());
+      assertTrue(row.getText().contains(sink + " · reads"), row.getText());
+      assertTrue(row.getText().contains("connect-" + sink), row.getText());
+      WebElement avroRow = d.findElement(By.cssSelector("#topics tr[data-topic='" + avroTopic + "']"));
+      assertEquals("3", avroRow.findElements(By.tagName("td")).get(2).getText(), avroRow.getText());
+      assertTrue(d.findElements(By.cssSelector("#topics tr[data-topic='connect-configs']")).isEmpty(),
+          "Connect's own topics are hidden until asked for");
+      browser.screenshot("console-8-topics");
+
+      // The browser, newest first: Avro decoded through the registry, with its subject, version and id.
+      avroRow.findElement(By.tagName("a")).click();
+      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 3));
+      WebElement newest = d.findElements(By.cssSelector("#messages tr.message")).get(0);
+      assertEquals("2", newest.getAttribute("data-offset"));
+      assertTrue(newest.getText().contains("Avro · " + avroTopic + "-value v1 · id " + schemaId), newest.getText());
+      assertTrue(newest.getText().contains("cocoa"), newest.getText());
+      newest.click();
+      WebElement detail = d.findElement(By.cssSelector("#messages tr.detail:not([hidden])"));
+      assertEquals("cocoa", JSON.readTree(detail.findElement(By.className("value-text")).getText()).path("item")
+          .asText());
+      assertTrue(detail.getText().contains("origin") && detail.getText().contains("console-it-2"), detail.getText());
+      browser.screenshot("console-9-browser-avro");
+
+      // A filter by key, kept in the URL: the link opens the same record.
+      d.findElement(By.id("key")).sendKeys("k2");
+      d.findElement(By.id("read")).click();
+      wait.until(x -> x.getCurrentUrl().contains("key=k2")
+          && x.findElements(By.cssSelector("#messages tr.message")).size() == 1);
+      String link = d.getCurrentUrl();
+      d.get(ui + "/topics");
+      d.get(link);
+      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 1));
+      assertEquals("1", d.findElement(By.cssSelector("#messages tr.message")).getAttribute("data-offset"));
+      assertEquals("k2", d.findElement(By.id("key")).getAttribute("value"));
+
+      // The pipeline's topic from the start, a page of 20: Kafka Connect's JSON, then the next page goes on after it.
+      d.get(ui + "/topic?name=" + pipeline.topic() + "&from=start&limit=20");
+      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 20));
+      assertEquals("0", d.findElements(By.cssSelector("#messages tr.message")).get(0).getAttribute("data-offset"));
+      assertTrue(d.findElements(By.cssSelector("#messages tr.message")).get(0).getText().contains("Connect JSON"));
+      browser.screenshot("console-10-browser-connect-json");
+      wait.until(ExpectedConditions.elementToBeClickable(By.id("next-page"))).click();
+      wait.until(x -> x.getCurrentUrl().contains("at=0%3A20") || x.getCurrentUrl().contains("at=0:20"));
+      wait.until(x -> x.findElements(By.cssSelector("#messages tr.message")).stream().findFirst()
+          .map(e -> "20".equals(e.getAttribute("data-offset"))).orElse(false));
+      // The record the sink could not read is text (it is not JSON): found by a text in its value.
+      d.get(ui + "/topic?name=" + pipeline.topic() + "&from=start&text=not%20json");
+      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 1));
+      assertTrue(d.findElement(By.cssSelector("#messages tr.message")).getText().contains("text"),
+          d.findElement(By.cssSelector("#messages tr.message")).getText());
+      // From an offset of the one partition.
+      d.get(ui + "/topic?name=" + pipeline.topic() + "&from=offset&offset=5&partition=0&limit=3");
+      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 3));
+      assertEquals("5", d.findElements(By.cssSelector("#messages tr.message")).get(0).getAttribute("data-offset"));
+      assertEquals(List.of(), d.findElements(By.cssSelector(".state.error")).stream().map(WebElement::getText)
+          .toList());
+    }
+  }
+
+  /**
+   * The consumer groups page: the sink's group with its committed and end offset and lag per partition, the task and
+   * worker that hold each partition, as Kafka and Connect report them.
+   */
+  @Test
+  @Order(15)
+  void theConsoleShowsTheSinksGroupsLagAndWhoHoldsEachPartition() throws Exception {
+    String ui = uiUrl();
+    pipeline.awaitSinkMatchesSource();
+    String group = "connect-" + sink;
+    Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed;
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", kafka))) {
+      committed = Eventually.await("the sink's group committed on " + pipeline.topic(), WAIT, () -> {
+        try {
+          return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }, m -> m.containsKey(new org.apache.kafka.common.TopicPartition(pipeline.topic(), 0)));
+    }
+    long offset = committed.get(new org.apache.kafka.common.TopicPartition(pipeline.topic(), 0)).offset();
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      loginToDashboard(d, wait, ui);
+      d.get(ui + "/groups");
+      assertEquals("Consumer groups", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      WebElement partition = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+          "section[data-group='" + group + "'] tr[data-topic='" + pipeline.topic() + "'][data-partition='0']")));
+      List<WebElement> cells = partition.findElements(By.tagName("td"));
+      assertEquals(String.valueOf(offset), cells.get(2).getText(), "committed, as Kafka has it");
+      assertEquals("task 0", cells.get(5).getText(), partition.getText());
+      assertEquals(connect.status(sink).path("tasks").get(0).path("worker_id").asText(), cells.get(6).getText(),
+          "the worker Connect says runs the task");
+      assertTrue(d.findElement(By.cssSelector("section[data-group='" + group + "'] h2")).getText().contains("sink "
+          + sink));
+      browser.screenshot("console-11-consumer-groups");
+    }
+  }
+
+  /**
+   * The schema pages: subjects with their format, versions and compatibility; two versions side by side; a candidate
+   * checked as the registry words it with the rollout order {@code sluice schema check} advises; the compatibility
+   * set by an admin (changed in the registry, an audit line), and refused to a read user.
+   */
+  @Test
+  @Order(16)
+  void theConsoleShowsSchemasComparesVersionsChecksACandidateAndSetsCompatibility() throws Exception {
+    String ui = uiUrl();
+    ensureConsoleUser("viewer", "viewer-console-pw");
+    String subject = pipeline.name + "-console-value";
+    String v1 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"}]}";
+    String v2 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"},"
+        + "{\"name\":\"note\",\"type\":\"string\",\"default\":\"\"}]}";
+    for (String v : List.of(v1, v2)) {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/subjects/" + subject
+          + "/versions")).header("Content-Type", "application/vnd.schemaregistry.v1+json")
+          .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("schema", v).toString())).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+    }
+    String breaking = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"int\"},"
+        + "{\"name\":\"note\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"qty\",\"type\":\"int\"}]}";
+    JsonNode registryAnswer = JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl
+        + "/compatibility/subjects/" + subject + "/versions/latest?verbose=true"))
+        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("schema", breaking).toString())).build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+    assertFalse(registryAnswer.path("is_compatible").asBoolean(), registryAnswer::toString);
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      loginToDashboard(d, wait, ui);
+      d.get(ui + "/schemas?q=" + subject);
+      WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+          "#subjects tr[data-subject='" + subject + "']")));
+      List<WebElement> cells = row.findElements(By.tagName("td"));
+      assertEquals("AVRO", cells.get(1).getText());
+      assertEquals("2", cells.get(2).getText());
+      assertEquals("BACKWARD", cells.get(5).getText());
+      assertEquals("Schemas", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      browser.screenshot("console-12-schemas");
+
+      // Version 1 against version 2: the added field shows as added.
+      row.findElement(By.tagName("a")).click();
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#side-by-side tr.added")));
+      assertTrue(d.findElements(By.cssSelector("#side-by-side tr.added")).stream()
+          .anyMatch(e -> e.getText().contains("\"note\"")), d.findElement(By.id("side-by-side")).getText());
+      assertTrue(d.findElements(By.cssSelector("#side-by-side tr.removed, #side-by-side tr.changed")).isEmpty(),
+          "adding a field removes nothing");
+      assertTrue(d.findElement(By.id("schema-text")).getText().contains("\"note\""), "the latest version shown");
+
+      // A candidate that breaks BACKWARD: refused, in the registry's own words, with the rollout order.
+      WebElement candidate = d.findElement(By.id("candidate"));
+      candidate.clear();
+      candidate.sendKeys(breaking);
+      d.findElement(By.id("check")).click();
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.id("verdict")));
+      assertTrue(d.findElement(By.id("verdict")).getText().startsWith("Incompatible"),
+          d.findElement(By.id("verdict")).getText());
+      List<String> shown = d.findElements(By.cssSelector("#registry-messages li")).stream().map(WebElement::getText)
+          .toList();
+      List<String> worded = new ArrayList<>();
+      registryAnswer.path("messages").forEach(m -> worded.add(m.asText()));
+      assertEquals(worded, shown, "each incompatibility as the registry words it");
+      assertTrue(d.findElement(By.id("rollout")).getText().contains("upgrade producers first"),
+          d.findElement(By.id("rollout")).getText());
+      browser.screenshot("console-13-schema-check");
+
+      // Admin sets the compatibility: changed in the registry, with an audit line.
+      new org.openqa.selenium.support.ui.Select(d.findElement(By.id("compat-level"))).selectByValue("NONE");
+      d.findElement(By.id("compat-set")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "compatibility NONE"));
+      assertEquals("NONE", JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/config/"
+          + subject)).build(), HttpResponse.BodyHandlers.ofString()).body()).path("compatibilityLevel").asText());
+      assertTrue(Files.readString(data.resolve("audit.log")).contains(" console schema compatibility " + subject
+          + " user=admin address="));
+      browser.screenshot("console-14-schema-admin");
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+
+      // read: the same page without the control, and 403 when it posts anyway.
+      consoleLogin(d, ui, "viewer", "viewer-console-pw");
+      d.get(ui + "/schema?name=" + subject);
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#side-by-side")));
+      assertTrue(d.findElements(By.id("compat-form")).isEmpty(), "no compatibility control for a read user");
+      browser.screenshot("console-15-schema-read-only");
+      String cookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+      String csrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
+      HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(URI.create(ui + "/api/subject/compatibility"))
+          .header("Cookie", cookie).header("X-CSRF-Token", csrf).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", subject,
+              "compatibility", "FULL")))).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(403, refused.statusCode(), refused.body());
+      assertTrue(refused.body().contains("needs the role admin"), refused.body());
+      assertEquals("NONE", JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/config/"
+          + subject)).build(), HttpResponse.BodyHandlers.ofString()).body()).path("compatibilityLevel").asText(),
+          "a refused change changes nothing");
+      assertTrue(Files.readString(data.resolve("audit.log")).contains(" console schema compatibility " + subject
+          + " user=viewer address=127.0.0.1 status=403"));
+    }
+  }
+
+  /** Adds a console user unless {@code sluice ui user list} has it (the connector test adds them when it runs). */
+  private static void ensureConsoleUser(String user, String password) throws Exception {
+    Run users = sluice("ui", "user", "list", "--data-dir", data.toString());
+    if (users.out().lines().anyMatch(l -> l.split("\t")[0].equals(user))) {
+      return;
+    }
+    Path pw = Files.writeString(dir.resolve(user + ".pw"), password + "\n");
+    Run added = sluice("ui", "user", "add", user, "--password-file", pw.toString(), "--data-dir", data.toString());
+    assertEquals(0, added.exit(), added::toString);
+  }
+
   @Test
   @Order(5)
   void offsetsBackupShowSetSkipRestoreAndReset() throws Exception {

@@ -7,6 +7,7 @@ import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.web.WebConfig;
+import io.sluice.topics.KafkaCluster;
 import io.sluice.ui.auth.Accounts;
 import io.sluice.ui.auth.LoginThrottle;
 import io.sluice.ui.auth.Sessions;
@@ -18,7 +19,9 @@ import java.util.Map;
 /**
  * The dashboard, become the operator's console: a login of its own, an overview of every connector and a page of
  * eight panels per pipeline, drawn from the metrics server's and the alert router's HTTP APIs only, and a page per
- * connector to act on it through Kafka Connect's REST API, each action as the user's role allows.
+ * connector to act on it through Kafka Connect's REST API, each action as the user's role allows; the topics with a
+ * message browser, the consumer groups and their lag, and the registry's subjects, from Kafka's Admin API and the
+ * registry's REST API.
  *
  * <pre>{@code
  * Dashboard ui = Dashboard.builder().port(3000).dataDir(Path.of("data/ui"))
@@ -65,6 +68,9 @@ public final class Dashboard implements AutoCloseable {
     private String silencesUrl;
     private ClientOptions silencesClient = ClientOptions.defaults();
     private Path auditDir = Path.of("data");
+    private KafkaCluster kafka;
+    private String registryUrl;
+    private ClientOptions registryClient = ClientOptions.defaults();
 
     private Builder() {
       super(ServerOptions.loopback(3000, 64 << 10));
@@ -121,6 +127,19 @@ public final class Dashboard implements AutoCloseable {
       return this;
     }
 
+    /** The Kafka cluster whose topics, messages and consumer groups the console shows; without it, none. */
+    public Builder kafka(KafkaCluster kafka) {
+      this.kafka = kafka;
+      return this;
+    }
+
+    /** The schema registry the console decodes messages with and whose subjects it shows, and how to reach it. */
+    public Builder registry(String url, ClientOptions options) {
+      this.registryUrl = url;
+      this.registryClient = options;
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = clock;
       return this;
@@ -130,7 +149,8 @@ public final class Dashboard implements AutoCloseable {
       WebConfig web = serverOptions().web();
       // Roles come from the web configuration (sluice_roles, or its roles file) by the console user's name.
       Site.Actions actions = new Site.Actions(new ConnectRestClient(connectUrl, connectClient),
-          silencesUrl == null ? null : new ConnectorSilencer(silencesUrl, silencesClient), web::roleOf, auditDir);
+          silencesUrl == null ? null : new ConnectorSilencer(silencesUrl, silencesClient), web::roleOf, auditDir,
+          new Site.Data(kafka, registryUrl, registryClient));
       Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl,
           metricsClient, alertsUrl, alertsClient, web.tls() != null, actions);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);

@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.serde.view.PayloadDecoder;
 import io.sluice.serde.wire.WireFormat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,10 +13,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.io.DecoderFactory;
 
 /**
  * Finds the original value inside a dead-letter record.
@@ -27,19 +24,19 @@ import org.apache.avro.io.DecoderFactory;
  * {@code .payload.original.value}, {@code .payload.record.value}; without any, the bytes are the original.
  *
  * <p>A registry-framed original (magic byte 0, 4-byte schema id) is decoded through the schema registry: Avro to its
- * JSON form, JSON Schema payloads are JSON text already; Protobuf payloads are left as base64 (message indexes and
- * message, exactly as framed) with a note, because decoding them needs the compiled descriptors.
+ * JSON form, JSON Schema payloads are JSON text already, Protobuf to protobuf's JSON mapping ({@link PayloadDecoder},
+ * as the console's message browser reads them).
  */
 final class Unwrapper {
   static final List<List<String>> PATHS = List.of(
       List.of("original", "value"), List.of("record", "value"), List.of("value"),
       List.of("payload", "original", "value"), List.of("payload", "record", "value"));
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final SchemaRegistryClient registry;
+  private final PayloadDecoder decoder;
 
   /** @param registry where framed values are decoded; null to leave them as base64 */
   Unwrapper(SchemaRegistryClient registry) {
-    this.registry = registry;
+    this.decoder = new PayloadDecoder(registry);
   }
 
   Unwrapped unwrap(DlqRecord record) {
@@ -125,50 +122,15 @@ final class Unwrapper {
         parseJson(bytes) != null ? "json" : "text", null, bytes);
   }
 
+  /** Through the one decoding of registry-framed payloads ({@link PayloadDecoder}), the framed bytes kept for replay. */
   private Unwrapped framed(DlqRecord record, String path, int id, byte[] bytes) {
-    String base64 = Base64.getEncoder().encodeToString(bytes);
-    if (registry == null) {
-      return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
-          "base64", "registry-framed; no registry given to decode it", bytes);
+    PayloadDecoder.Decoded d = decoder.framed(id, bytes);
+    if (d.format() == PayloadDecoder.Format.BYTES) {
+      return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, d.schemaType(),
+          Base64.getEncoder().encodeToString(bytes), "base64", d.note(), bytes);
     }
-    SchemaRegistryClient.Schema schema;
-    try {
-      schema = registry.schemaById(id);
-    } catch (IllegalStateException e) {
-      return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, null, base64,
-          "base64", e.getMessage(), bytes);
-    }
-    int length = bytes.length - WireFormat.HEADER;
-    switch (schema.type()) {
-      case "AVRO" -> {
-        try {
-          Schema avro = new Schema.Parser().parse(schema.schema());
-          Object datum = new GenericDatumReader<>(avro).read(null,
-              DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER, length, null));
-          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "AVRO",
-              GenericData.get().toString(datum), "json", null, bytes);
-        } catch (IOException | RuntimeException e) {
-          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "AVRO",
-              base64, "base64", "does not decode with Avro schema " + id + ": " + e.getMessage(), bytes);
-        }
-      }
-      case "JSON" -> {
-        String text = utf8(ByteBuffer.wrap(bytes, WireFormat.HEADER, length));
-        if (text == null) {
-          return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "JSON",
-              base64, "base64", "JSON Schema payload is not UTF-8 text", bytes);
-        }
-        return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, "JSON", text,
-            "json", null, bytes);
-      }
-      default -> {
-        String payload = Base64.getEncoder().encodeToString(
-            java.util.Arrays.copyOfRange(bytes, WireFormat.HEADER, bytes.length));
-        return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id,
-            schema.type(), payload, "base64", schema.type() + " payload left encoded (message indexes + message, "
-                + "base64); decode it with the schema of id " + id, bytes);
-      }
-    }
+    return new Unwrapped(record.partition(), record.offset(), record.error(), "registry", path, id, d.schemaType(),
+        d.text(), "json", null, bytes);
   }
 
   private static JsonNode parseJson(byte[] bytes) {

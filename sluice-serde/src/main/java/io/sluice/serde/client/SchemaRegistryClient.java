@@ -139,6 +139,44 @@ public final class SchemaRegistryClient {
     return out;
   }
 
+  /** A subject and version that hold a schema id. */
+  public record Use(String subject, int version) {}
+
+  /**
+   * The subject versions that hold the schema with this id ({@code GET /schemas/ids/{id}/versions}); empty when the
+   * id is unknown.
+   */
+  public List<Use> versionsOf(int id) {
+    Reply r = http.send("GET", "/schemas/ids/" + id + "/versions", null, true);
+    if (r.status() == 404) {
+      return List.of();
+    }
+    List<Use> out = new ArrayList<>();
+    expect(r, "list the versions of schema id " + id).forEach(u -> out.add(new Use(u.path("subject").asText(),
+        u.path("version").asInt())));
+    return out;
+  }
+
+  /** What the registry says of a candidate: compatible or not, and each incompatibility in its own words. */
+  public record Compatibility(boolean compatible, List<String> messages) {
+    public Compatibility {
+      messages = List.copyOf(messages);
+    }
+  }
+
+  /**
+   * Whether {@code schema} would register against a version of the subject (or {@code latest}), as the registry words
+   * it: {@code POST /compatibility/subjects/{subject}/versions/{version}?verbose=true}.
+   */
+  public Compatibility compatibility(String subject, String version, Schema schema) {
+    JsonNode r = expect(http.send("POST", "/compatibility" + subject(subject) + "/versions/"
+        + HttpTransport.segment(version) + "?verbose=true", body(schema), true),
+        "check a schema against version " + version + " of subject " + subject);
+    List<String> messages = new ArrayList<>();
+    r.path("messages").forEach(m -> messages.add(m.asText()));
+    return new Compatibility(r.path("is_compatible").asBoolean(false), messages);
+  }
+
   public List<String> subjects() {
     List<String> out = new ArrayList<>();
     expect(http.send("GET", "/subjects", null, true), "list subjects").forEach(s -> out.add(s.asText()));

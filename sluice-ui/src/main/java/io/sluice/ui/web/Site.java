@@ -14,6 +14,8 @@ import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.web.Role;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
+import io.sluice.client.ClientOptions;
+import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import io.sluice.ui.auth.Accounts;
 import io.sluice.ui.auth.LoginThrottle;
@@ -65,6 +67,7 @@ public final class Site {
   private final Upstream upstream;
   private final boolean secureCookies;
   private final ConnectorConsole connectors;
+  private final DataConsole data;
   private final Function<String, Role> roles;
   private final Path auditDir;
 
@@ -76,7 +79,17 @@ public final class Site {
    * @param auditDir the data directory whose {@code audit.log} gets a line per action, as the CLI's commands write
    */
   public record Actions(ConnectRestClient connect, ConnectorSilencer silencer, Function<String, Role> roles,
-      Path auditDir) {}
+      Path auditDir, Data data) {}
+
+  /**
+   * Where the topic, consumer group and schema pages read: the Kafka cluster (null: no such pages' data) and the
+   * schema registry with how to reach it (null URL: none).
+   */
+  public record Data(KafkaCluster kafka, String registryUrl, ClientOptions registryClient) {
+    public static Data none() {
+      return new Data(null, null, ClientOptions.defaults());
+    }
+  }
 
   public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl,
       HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient, boolean secureCookies,
@@ -87,6 +100,8 @@ public final class Site {
     this.upstream = new Upstream(metricsUrl, metricsClient, alertsUrl, alertsClient);
     this.secureCookies = secureCookies;
     this.connectors = new ConnectorConsole(actions.connect(), actions.silencer());
+    Data d = actions.data() == null ? Data.none() : actions.data();
+    this.data = new DataConsole(d.kafka(), actions.connect(), d.registryUrl(), d.registryClient());
     this.roles = actions.roles();
     this.auditDir = actions.auditDir();
   }
@@ -94,6 +109,7 @@ public final class Site {
   /** Ends what the site holds beside its routes (the threads that read Connect). */
   public void close() {
     connectors.close();
+    data.close();
   }
 
   public HttpServer.Builder register(HttpServer.Builder b) {
@@ -108,6 +124,20 @@ public final class Site {
         .get("/connector/edit", r -> page(r, false, s -> roleOf(s).allows(Role.ADMIN)
             ? html(200, render("connector-edit.html", s, Map.of()))
             : html(403, "<!doctype html><p>Editing a connector's config needs the role admin.</p>")))
+        .get("/topics", r -> page(r, false, s -> html(200, render("topics.html", s, Map.of()))))
+        .get("/topic", r -> page(r, false, s -> html(200, render("topic.html", s, Map.of()))))
+        .get("/groups", r -> page(r, false, s -> html(200, render("groups.html", s, Map.of()))))
+        .get("/schemas", r -> page(r, false, s -> html(200, render("schemas.html", s, Map.of()))))
+        .get("/schema", r -> page(r, false, s -> html(200, render("schema.html", s, Map.of()))))
+        .get("/api/topics", r -> api(r, s -> data.topics()))
+        .get("/api/topic", r -> api(r, s -> data.topic(r)))
+        .get("/api/topic/messages", r -> api(r, s -> data.messages(r)))
+        .get("/api/groups", r -> api(r, s -> data.groups()))
+        .get("/api/subjects", r -> api(r, s -> data.subjects(r)))
+        .get("/api/subject", r -> api(r, s -> data.subject(r, roleOf(s))))
+        .get("/api/subject/version", r -> api(r, s -> data.version(r)))
+        .get("/api/subject/diff", r -> api(r, s -> data.diff(r)))
+        .post("/api/subject/{action}", this::subjectAction)
         .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream))))
         .get("/api/connector", r -> api(r, s -> connectors.describe(r.param("name").orElse(""), roleOf(s))))
         .post("/api/connector/{action}", this::connectorAction)
@@ -311,6 +341,55 @@ public final class Site {
     return out;
   }
 
+  /**
+   * A schema action ({@code compatibility}: set a subject's, admin; {@code check}: a candidate, read), checked as a
+   * connector action is (session, password, CSRF token, role, in that order); setting a compatibility is audited,
+   * refusals included, as {@code schema compatibility <subject>}.
+   */
+  private HttpResponse subjectAction(HttpRequest r) {
+    String action = r.pathParam("action");
+    Role needed = DataConsole.roleFor(action);
+    if (needed == null) {
+      return json(404, JSON.createObjectNode().put("error", "no action " + action));
+    }
+    Optional<Session> s = session(r);
+    if (s.isEmpty()) {
+      return json(401, JSON.createObjectNode().put("error", "login required"));
+    }
+    if (s.get().mustChange()) {
+      return json(403, JSON.createObjectNode().put("error", "the password must be changed first"));
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(r.bodyText().isBlank() ? "{}" : r.bodyText());
+    } catch (IOException e) {
+      body = null;
+    }
+    String name = body != null ? body.path("name").asText("") : "";
+    HttpResponse out;
+    if (!constantTimeEquals(s.get().csrf(), r.header("x-csrf-token").orElse(null))) {
+      out = json(403, JSON.createObjectNode().put("error", "missing or wrong CSRF token"));
+    } else if (!roleOf(s.get()).allows(needed)) {
+      out = json(403, JSON.createObjectNode().put("error", "user " + s.get().user() + " (role "
+          + roleOf(s.get()).configName() + ") may not set a subject's " + action + ": it needs the role "
+          + needed.configName()));
+    } else if (body == null || !body.isObject()) {
+      out = json(400, JSON.createObjectNode().put("error", "the body must be a JSON object"));
+    } else {
+      out = data.act(action, body);
+    }
+    if (!action.equals("check")) {
+      String audited = "schema " + action + (name.isEmpty() ? "" : " " + name);
+      audit("POST /api/subject/" + action, s.get().user(), r.remoteAddress(), out.status());
+      try {
+        Audit.append(auditDir, "console", audited, s.get().user(), r.remoteAddress(), String.valueOf(out.status()));
+      } catch (IOException e) {
+        log.warn("cannot write the audit line of {} to {}: {}", audited, auditDir.resolve(Audit.FILE), e.getMessage());
+      }
+    }
+    return out;
+  }
+
   // ---- data
 
   /** A pipeline's connectors (from the state series) and its eight panels with their PromQL filled in. */
@@ -391,6 +470,7 @@ public final class Site {
   private String render(String template, Session s, Map<String, String> values) {
     String text = new String(bytes("io/sluice/ui/static/" + template), StandardCharsets.UTF_8);
     if (s != null) {
+      text = text.replace("{{nav}}", nav(template));
       text = text.replace("{{csrf}}", escape(s.csrf())).replace("{{user}}", escape(s.user()))
           .replace("{{role}}", escape(roleOf(s).configName()))
           .replace("{{metrics}}", escape(upstream.metricsUrl())).replace("{{router}}", escape(upstream.alertsUrl()));
@@ -399,6 +479,26 @@ public final class Site {
       text = text.replace("{{" + v.getKey() + "}}", escape(v.getValue()));
     }
     return text;
+  }
+
+  /** The console's pages in the shared header's navigation, and which of them a template belongs to. */
+  private static final List<String[]> NAV = List.of(
+      new String[] {"/", "Connectors", "overview.html connector.html connector-edit.html pipeline.html"},
+      new String[] {"/topics", "Topics", "topics.html topic.html"},
+      new String[] {"/groups", "Consumer groups", "groups.html"},
+      new String[] {"/schemas", "Schemas", "schemas.html schema.html"});
+
+  private String nav(String template) {
+    StringBuilder b = new StringBuilder("<nav>");
+    for (String[] item : NAV) {
+      boolean current = List.of(item[2].split(" ")).contains(template);
+      b.append("<a href=\"").append(item[0]).append('"').append(current ? " class=\"current\"" : "").append('>')
+          .append(item[1]).append("</a>");
+    }
+    b.append("<a href=\"").append(escape(upstream.metricsUrl())).append("/graph\" class=\"elsewhere\">Metrics</a>")
+        .append("<a href=\"").append(escape(upstream.alertsUrl())).append("/\" class=\"elsewhere\">Alert router</a>")
+        .append("</nav>");
+    return b.toString();
   }
 
   private static byte[] bytes(String resource) {

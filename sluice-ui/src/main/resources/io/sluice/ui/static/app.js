@@ -1,5 +1,5 @@
-// Sluice dashboard: the connector overview and a pipeline's eight panels, drawn from the dashboard's /api/ endpoints
-// (which read the metrics server's Prometheus API and the alert router's Alertmanager API). No build step.
+// Sluice console: the connector overview and pages, a pipeline's eight panels, the topics and their messages, the
+// consumer groups and the registry's subjects, drawn from the console's /api/ endpoints. No build step.
 (function () {
   "use strict";
 
@@ -733,11 +733,493 @@
     });
   }
 
+
+  // ---- topics
+
+  function bytesText(n) {
+    if (n === null || n === undefined) return "–";
+    const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let v = n, i = 0;
+    while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+    return (i === 0 ? String(v) : v.toFixed(1)) + " " + units[i];
+  }
+
+  function durationText(ms) {
+    for (const [unit, size] of [["d", 86400000], ["h", 3600000], ["min", 60000], ["s", 1000]]) {
+      if (ms >= size && ms % size === 0) return ms / size + " " + unit;
+    }
+    return ms >= 86400000 ? (ms / 86400000).toFixed(1) + " d" : fmt(ms / 1000, "s");
+  }
+
+  function retentionText(t) {
+    const parts = [];
+    if ((t.cleanupPolicy || "").includes("compact")) parts.push("compacted");
+    if ((t.cleanupPolicy || "delete").includes("delete")) {
+      const ms = Number(t.retentionMs);
+      parts.push(t.retentionMs === "-1" ? "kept forever" : Number.isFinite(ms) ? durationText(ms) : "–");
+      if (t.retentionBytes && t.retentionBytes !== "-1") parts.push("≤ " + bytesText(Number(t.retentionBytes)));
+    }
+    return parts.join(", ");
+  }
+
+  // Connect's, the registry's and Sluice's own topics, hidden unless asked for.
+  const PLATFORM = /^(_|connect-(configs|offsets|status)$|sluice-(connect-secrets|alerts-state|cluster)$)/;
+
+  function topicsPage() {
+    const box = document.getElementById("topics-box");
+    const filter = document.getElementById("filter");
+    const internal = document.getElementById("show-internal");
+    let all = [];
+    const render = () => {
+      const f = filter.value.trim().toLowerCase();
+      const shown = all.filter(t => (internal.checked || !PLATFORM.test(t.name)) && (!f || t.name.toLowerCase()
+        .includes(f) || t.connectors.some(c => c.name.toLowerCase().includes(f))
+        || t.groups.some(g => g.toLowerCase().includes(f))));
+      document.getElementById("count").textContent = shown.length + " of " + all.length + " topics";
+      if (!shown.length) {
+        box.replaceChildren(state("empty", all.length ? "No topic matches." : "No topics yet."));
+        return;
+      }
+      const rows = shown.map(t => el("tr", { "data-topic": t.name },
+        el("td", {}, el("a", { href: "/topic?name=" + encodeURIComponent(t.name), text: t.name })),
+        el("td", { class: "num", text: String(t.partitions) }),
+        el("td", { class: "num", text: fmt(t.messages, "records") }),
+        el("td", { class: "num", text: bytesText(t.bytes) }),
+        el("td", { text: retentionText(t) }),
+        el("td", { class: "users" }, ...t.connectors.map(c => el("a", { class: "label", href: "/connector?name="
+          + encodeURIComponent(c.name), text: c.name + " · " + c.role }))),
+        el("td", { class: "users" }, ...t.groups.map(g => el("a", { class: "label", href: "/groups#"
+          + encodeURIComponent(g), text: g })))));
+      box.replaceChildren(table(["Topic", "Partitions", "Messages", "Size", "Retention", "Connectors",
+        "Consumer groups"], rows));
+      box.querySelector("table").id = "topics";
+    };
+    filter.addEventListener("input", render);
+    internal.addEventListener("change", render);
+    getJSON("/api/topics").then(d => {
+      all = d.topics;
+      if (d.connectError) notice("error", d.connectError);
+      render();
+    }).catch(e => box.replaceChildren(state("error", "Cannot load the topics: " + e.message)));
+  }
+
+  function pretty(text, format) {
+    if (["AVRO", "PROTOBUF", "JSON_SCHEMA", "CONNECT_JSON", "JSON"].includes(format)) {
+      try {
+        return JSON.stringify(JSON.parse(text), null, 2);
+      } catch (e) {
+        return text;
+      }
+    }
+    return text;
+  }
+
+  function formatBadge(d) {
+    const names = { AVRO: "Avro", PROTOBUF: "Protobuf", JSON_SCHEMA: "JSON Schema", CONNECT_JSON: "Connect JSON",
+      JSON: "JSON", TEXT: "text", BYTES: "bytes (hex)", NULL: "null" };
+    const label = names[d.format] || d.format;
+    const schema = d.schemaId !== undefined ? (d.subject ? " · " + d.subject + " v" + d.version : "") + " · id "
+      + d.schemaId : "";
+    return el("span", { class: "format " + d.format, text: label + schema, title: d.note || "" });
+  }
+
+  function shortText(d, n) {
+    if (d.text === null || d.text === undefined) return d.format === "NULL" ? "null" : "";
+    const t = d.text.replace(/\s+/g, " ");
+    return t.length > n ? t.slice(0, n) + "…" : t;
+  }
+
+  function topicPage() {
+    const params = new URLSearchParams(location.search);
+    const name = params.get("name") || "";
+    document.title = "Sluice · " + name;
+    document.getElementById("title").textContent = name;
+    document.getElementById("crumb").textContent = name;
+    const form = document.getElementById("browse");
+    const fields = ["from", "offset", "time", "partition", "key", "text", "limit"];
+    for (const f of fields) {
+      const input = document.getElementById(f);
+      // A page size the menu does not offer (a link may ask for any) joins it.
+      if (f === "limit" && params.has(f) && ![...input.options].some(o => o.value === params.get(f))) {
+        input.append(el("option", { value: params.get(f), text: params.get(f) }));
+      }
+      if (params.has(f)) input.value = params.get(f);
+    }
+    const showInputs = () => {
+      const from = document.getElementById("from").value;
+      document.getElementById("offset-label").hidden = from !== "offset";
+      document.getElementById("time-label").hidden = from !== "time";
+    };
+    document.getElementById("from").addEventListener("change", showInputs);
+    showInputs();
+    let cursor = { at: params.get("at"), before: params.get("before") };
+
+    // The URL says what is shown: a link opens the same records.
+    const query = () => {
+      const q = new URLSearchParams({ name });
+      for (const f of fields) {
+        const v = document.getElementById(f).value.trim();
+        if (v && !(f === "partition" && v === "all") && !(f === "offset" && document.getElementById("from").value
+          !== "offset") && !(f === "time" && document.getElementById("from").value !== "time")) q.set(f, v);
+      }
+      if (cursor.at) q.set("at", cursor.at);
+      if (cursor.before) q.set("before", cursor.before);
+      return q;
+    };
+
+    const box = document.getElementById("messages-box");
+    let next = null;
+    const load = async () => {
+      const q = query();
+      history.replaceState(null, "", "/topic?" + q.toString());
+      box.replaceChildren(state("loading", "Reading…"));
+      document.getElementById("next-page").disabled = true;
+      try {
+        const page = await getJSON("/api/topic/messages?" + q.toString());
+        const partition = document.getElementById("partition");
+        if (partition.options.length === 1) {
+          for (const p of page.partitions) partition.append(el("option", { value: String(p.partition),
+            text: String(p.partition) }));
+          if (params.has("partition")) partition.value = params.get("partition");
+        }
+        renderMessages(page);
+        next = page.more ? (page.forward ? { at: page.at } : { before: page.before }) : null;
+        document.getElementById("next-page").disabled = !next;
+        document.getElementById("next-page").textContent = page.forward ? "Next page (newer)" : "Next page (older)";
+        document.getElementById("page-info").textContent = page.messages.length + " record(s) · " + page.scanned
+          + " read" + (page.budgetSpent ? " · the filter matched little: read on with Next page" : "")
+          + (page.more ? "" : " · nothing further");
+      } catch (e) {
+        box.replaceChildren(state("error", "Cannot read " + name + ": " + e.message));
+      }
+    };
+
+    const renderMessages = page => {
+      if (!page.messages.length) {
+        box.replaceChildren(state("empty", "No record here" + (query().has("key") || query().has("text")
+          ? " matches the filter." : ".")));
+        return;
+      }
+      const rows = [];
+      for (const m of page.messages) {
+        const row = el("tr", { class: "message", "data-partition": String(m.partition), "data-offset": String(m.offset) },
+          el("td", { class: "num", text: String(m.partition) }), el("td", { class: "num", text: String(m.offset) }),
+          el("td", { class: "nowrap", text: new Date(m.timestamp).toISOString().replace("T", " ").replace("Z", "") }),
+          el("td", { class: "key" }, el("span", { class: "mono", text: shortText(m.key, 40) }), " ", formatBadge(m.key)),
+          el("td", { class: "value" }, formatBadge(m.value), " ", el("span", { class: "mono", text: shortText(m.value,
+            140) })));
+        const detail = el("tr", { class: "detail", hidden: "" }, el("td", { colspan: "5" },
+          el("div", { class: "record" },
+            el("div", {}, el("h3", { text: "Key" }), formatBadge(m.key), el("pre", { class: "key-text",
+              text: pretty(m.key.text ?? "null", m.key.format) }), m.key.note ? el("p", { class: "muted",
+                text: m.key.note }) : ""),
+            el("div", {}, el("h3", { text: "Value" }), formatBadge(m.value), el("pre", { class: "value-text",
+              text: pretty(m.value.text ?? "null", m.value.format) }), m.value.note ? el("p", { class: "muted",
+                text: m.value.note }) : "", m.cut ? el("p", { class: "muted", text: "Cut at 64 KiB." }) : ""),
+            el("div", {}, el("h3", { text: "Headers" }), m.headers.length ? table(["Key", "Value"], m.headers.map(h =>
+              el("tr", {}, el("td", { class: "key", text: h.key }), el("td", { class: "value",
+                text: h.value ?? "null" })))) : el("p", { class: "muted", text: "None." }),
+              el("p", { class: "muted", text: m.size + " bytes · " + m.timestampType + " "
+                + new Date(m.timestamp).toISOString() })))));
+        row.addEventListener("click", () => {
+          detail.hidden = !detail.hidden;
+          row.classList.toggle("open", !detail.hidden);
+        });
+        rows.push(row, detail);
+      }
+      box.replaceChildren(el("div", { class: "box flush" }, table(["Partition", "Offset", "Timestamp (UTC)", "Key",
+        "Value"], rows)));
+      box.querySelector("table").id = "messages";
+    };
+
+    form.addEventListener("submit", e => {
+      e.preventDefault();
+      cursor = {};
+      load();
+    });
+    document.getElementById("next-page").addEventListener("click", () => {
+      if (next) {
+        cursor = next;
+        load();
+      }
+    });
+    document.getElementById("first-page").addEventListener("click", () => {
+      cursor = {};
+      load();
+    });
+    document.getElementById("copy-link").addEventListener("click", async () => {
+      const b = document.getElementById("copy-link");
+      try {
+        await navigator.clipboard.writeText(location.href);
+        b.textContent = "Link copied";
+      } catch (e) {
+        b.textContent = "Copy the address bar";
+      }
+      setTimeout(() => { b.textContent = "Copy link"; }, 1500);
+    });
+    load();
+    getJSON("/api/topic?name=" + encodeURIComponent(name)).then(t => {
+      const messages = t.partitions.reduce((n, p) => n + p.next - p.first, 0);
+      document.getElementById("summary").textContent = t.partitions.length + " partition(s) · "
+        + fmt(messages, "records") + " messages";
+      document.getElementById("partitions-box").replaceChildren(el("h2", { text: "Partitions" }),
+        table(["Partition", "Leader", "Replicas", "In sync", "First offset", "Next offset"], t.partitions.map(p =>
+          el("tr", {}, ...[p.partition, p.leader, p.replicas, p.inSync, p.first, p.next].map(v =>
+            el("td", { class: "num", text: String(v) }))))));
+      document.getElementById("config-box").replaceChildren(el("h2", { text: "Config" }),
+        table(["Key", "Value"], Object.entries(t.config).map(([k, v]) => el("tr", {}, el("td", { class: "key",
+          text: k }), el("td", { class: "value", text: v ?? "" })))));
+    }).catch(e => notice("error", "Cannot describe " + name + ": " + e.message));
+  }
+
+  // ---- consumer groups
+
+  function groupsPage() {
+    const box = document.getElementById("groups-box");
+    const filter = document.getElementById("filter");
+    const sinksOnly = document.getElementById("sinks-only");
+    let all = [];
+    const render = () => {
+      const f = filter.value.trim().toLowerCase();
+      const shown = all.filter(g => (!sinksOnly.checked || g.connector) && (!f || g.group.toLowerCase().includes(f)
+        || (g.connector || "").toLowerCase().includes(f) || g.partitions.some(p => p.topic.toLowerCase().includes(f))));
+      document.getElementById("count").textContent = shown.length + " of " + all.length + " groups";
+      if (!shown.length) {
+        box.replaceChildren(state("empty", sinksOnly.checked ? "No sink's consumer group matches (untick \"Sinks' "
+          + "groups only\" for the others)." : "No consumer group matches."));
+        return;
+      }
+      box.replaceChildren(...shown.map(g => {
+        const head = el("h2", {}, el("span", { class: "mono", text: g.group }), " ",
+          el("span", { class: "badge " + (g.state === "Stable" ? "RUNNING" : g.state === "Empty" ? "PAUSED"
+            : "UNASSIGNED"), text: g.state }), " ",
+          g.connector ? el("a", { href: "/connector?name=" + encodeURIComponent(g.connector), text: "sink "
+            + g.connector }) : el("span", { class: "muted", text: "not a sink's" }),
+          el("span", { class: "spacer" }), el("span", { class: "lag-total" + (g.lag > 0 ? " behind" : ""),
+            text: "lag " + fmt(g.lag, "records") }));
+        const rows = g.partitions.map(p => el("tr", { "data-topic": p.topic, "data-partition": String(p.partition) },
+          el("td", {}, el("a", { href: "/topic?name=" + encodeURIComponent(p.topic), text: p.topic })),
+          el("td", { class: "num", text: String(p.partition) }),
+          el("td", { class: "num", text: p.committed === null ? "–" : String(p.committed) }),
+          el("td", { class: "num", text: p.end === null ? "–" : String(p.end) }),
+          el("td", { class: "num lag" + (p.lag > 0 ? " behind" : ""), text: p.lag === null ? "–" : String(p.lag) }),
+          el("td", { text: p.task !== undefined ? "task " + p.task : "" }),
+          el("td", { class: "mono", text: p.worker || p.host || "" }),
+          el("td", { class: "mono muted", text: p.clientId || (g.members ? "" : "no member") })));
+        const section = el("section", { class: "box group", id: "group-" + g.group, "data-group": g.group }, head,
+          g.partitions.length ? table(["Topic", "Partition", "Committed", "End", "Lag", "Held by", "Worker / host",
+            "Client"], rows) : el("p", { class: "muted", text: "No committed offsets and no assignment." }));
+        return section;
+      }));
+      if (location.hash) document.getElementById("group-" + decodeURIComponent(location.hash.slice(1)))
+        ?.scrollIntoView();
+    };
+    filter.addEventListener("input", render);
+    sinksOnly.addEventListener("change", render);
+    if (location.hash) sinksOnly.checked = false;
+    getJSON("/api/groups").then(d => {
+      all = d.groups;
+      if (d.connectError) notice("error", d.connectError);
+      render();
+    }).catch(e => box.replaceChildren(state("error", "Cannot load the consumer groups: " + e.message)));
+  }
+
+  // ---- schemas
+
+  function schemasPage() {
+    const params = new URLSearchParams(location.search);
+    const box = document.getElementById("subjects-box");
+    const filter = document.getElementById("filter");
+    filter.value = params.get("q") || "";
+    let page = Number(params.get("page") || 1);
+    let pages = 1;
+    const load = async () => {
+      const q = new URLSearchParams();
+      if (filter.value.trim()) q.set("q", filter.value.trim());
+      if (page > 1) q.set("page", String(page));
+      history.replaceState(null, "", "/schemas" + (q.toString() ? "?" + q : ""));
+      try {
+        const d = await getJSON("/api/subjects?" + q.toString());
+        page = d.page;
+        pages = d.pages;
+        document.getElementById("count").textContent = d.total + " subject(s)";
+        document.getElementById("page-of").textContent = "page " + d.page + " of " + d.pages;
+        document.getElementById("prev-page").disabled = d.page <= 1;
+        document.getElementById("next-page").disabled = d.page >= d.pages;
+        if (!d.subjects.length) {
+          box.replaceChildren(state("empty", d.total ? "No subject on this page." : filter.value
+            ? "No subject contains \u201c" + filter.value + "\u201d." : "No subjects in the registry yet."));
+          return;
+        }
+        box.replaceChildren(table(["Subject", "Format", "Versions", "Latest", "Schema id", "Compatibility"],
+          d.subjects.map(s => el("tr", { "data-subject": s.name },
+            el("td", {}, el("a", { href: "/schema?name=" + encodeURIComponent(s.name), text: s.name })),
+            el("td", { text: s.type || "–" }), el("td", { class: "num", text: String(s.versions.length) }),
+            el("td", { class: "num", text: s.latest === undefined ? "–" : String(s.latest) }),
+            el("td", { class: "num", text: s.id === undefined ? "–" : String(s.id) }),
+            el("td", {}, el("span", { class: "label", text: s.compatibility }))))));
+        box.querySelector("table").id = "subjects";
+      } catch (e) {
+        box.replaceChildren(state("error", "Cannot load the subjects: " + e.message));
+      }
+    };
+    let typing = null;
+    filter.addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => { page = 1; load(); }, 250);
+    });
+    document.getElementById("prev-page").addEventListener("click", () => { page = Math.max(1, page - 1); load(); });
+    document.getElementById("next-page").addEventListener("click", () => { page = Math.min(pages, page + 1); load(); });
+    load();
+  }
+
+  function schemaPage() {
+    const params = new URLSearchParams(location.search);
+    const name = params.get("name") || "";
+    document.title = "Sluice · " + name;
+    document.getElementById("title").textContent = name;
+    document.getElementById("crumb").textContent = name;
+    const versionSel = document.getElementById("version");
+    const left = document.getElementById("left");
+    const right = document.getElementById("right");
+    let subject = null;
+
+    const showVersion = async () => {
+      const q = new URLSearchParams(location.search);
+      q.set("version", versionSel.value);
+      history.replaceState(null, "", "/schema?" + q);
+      try {
+        const v = await getJSON("/api/subject/version?name=" + encodeURIComponent(name) + "&version="
+          + encodeURIComponent(versionSel.value));
+        document.getElementById("version-meta").textContent = v.type + " · schema id " + v.id
+          + (v.references.length ? " · references " + v.references.map(r => r.name + " → " + r.subject + " v"
+            + r.version).join(", ") : "");
+        document.getElementById("schema-text").textContent = v.schema;
+      } catch (e) {
+        document.getElementById("schema-text").textContent = "Cannot read the version: " + e.message;
+      }
+    };
+
+    const showDiff = async () => {
+      const box = document.getElementById("diff");
+      try {
+        const d = await getJSON("/api/subject/diff?name=" + encodeURIComponent(name) + "&left=" + left.value
+          + "&right=" + right.value);
+        const changed = d.rows.filter(r => r.kind !== "same").length;
+        const rows = d.rows.map(r => el("tr", { class: r.kind },
+          el("td", { class: "ln", text: r.leftNumber ?? "" }), el("td", { class: "code left", text: r.left ?? "" }),
+          el("td", { class: "ln", text: r.rightNumber ?? "" }), el("td", { class: "code right", text: r.right ?? "" })));
+        box.replaceChildren(el("p", { class: "muted", text: changed ? changed + " line(s) differ" : "The two versions "
+          + "are the same." }), el("table", { id: "side-by-side", class: "side-by-side" },
+          el("colgroup", {}, el("col", { class: "ln" }), el("col", {}), el("col", { class: "ln" }), el("col", {})),
+          el("thead", {}, el("tr", {}, el("th", { colspan: "2", text: "version " + d.left }),
+            el("th", { colspan: "2", text: "version " + d.right }))), el("tbody", {}, ...rows)));
+      } catch (e) {
+        box.replaceChildren(state("error", "Cannot compare: " + e.message));
+      }
+    };
+
+    const load = async () => {
+      try {
+        subject = await getJSON("/api/subject?name=" + encodeURIComponent(name));
+      } catch (e) {
+        document.getElementById("schema-text").textContent = "";
+        notice("error", "Cannot load subject " + name + ": " + e.message);
+        return;
+      }
+      document.getElementById("summary").replaceChildren(el("span", { class: "label", id: "compatibility",
+        text: subject.compatibility }), " ", el("span", { class: "muted", text: (subject.latest
+          ? subject.latest.type + " · " : "") + subject.versions.length + " version(s)" }));
+      const opts = () => subject.versions.map(v => el("option", { value: String(v), text: String(v) }));
+      versionSel.replaceChildren(...opts());
+      left.replaceChildren(...opts());
+      right.replaceChildren(...opts());
+      const wanted = params.get("version");
+      versionSel.value = wanted && subject.versions.includes(Number(wanted)) ? wanted
+        : String(subject.versions[subject.versions.length - 1]);
+      right.value = String(subject.versions[subject.versions.length - 1]);
+      left.value = String(subject.versions[Math.max(0, subject.versions.length - 2)]);
+      document.getElementById("candidate-type").value = subject.latest ? subject.latest.type : "AVRO";
+      if (!document.getElementById("candidate").value && subject.latest) {
+        document.getElementById("candidate").value = subject.latest.schema;
+      }
+      // Only an admin sees the control that changes the subject (the server refuses anyone else anyway).
+      const compat = document.getElementById("compat-form");
+      if (subject.may.admin) {
+        document.getElementById("compat-level").replaceChildren(...subject.levels.map(l => el("option", { value: l,
+          text: l })));
+        document.getElementById("compat-level").value = subject.compatibility;
+        compat.hidden = false;
+      } else {
+        compat.remove();
+      }
+      showVersion();
+      showDiff();
+    };
+
+    versionSel.addEventListener("change", showVersion);
+    left.addEventListener("change", showDiff);
+    right.addEventListener("change", showDiff);
+    document.getElementById("compat-form").addEventListener("submit", async e => {
+      e.preventDefault();
+      const level = document.getElementById("compat-level").value;
+      try {
+        const a = await post("/api/subject/compatibility", { name, compatibility: level });
+        notice("ok", "Subject " + name + " now has compatibility " + a.compatibility + ".");
+        document.getElementById("compatibility").textContent = a.compatibility;
+      } catch (err) {
+        notice("error", "Cannot set the compatibility: " + err.message);
+      }
+    });
+    document.getElementById("check-form").addEventListener("submit", async e => {
+      e.preventDefault();
+      const out = document.getElementById("check-result");
+      out.replaceChildren(state("loading", "Checking…"));
+      try {
+        const r = await post("/api/subject/check", { name, schema: document.getElementById("candidate").value,
+          type: document.getElementById("candidate-type").value });
+        if (r.invalid) {
+          out.replaceChildren(el("div", { class: "verdict bad", id: "verdict", text: "Not a valid schema: "
+            + r.invalid }));
+          return;
+        }
+        const ok = r.registry.compatible;
+        const parts = [el("div", { class: "verdict " + (ok ? "good" : "bad"), id: "verdict", text: ok
+          ? "Compatible: the registry would register it under " + r.report.level + "."
+          : "Incompatible: the registry would refuse it (409) under " + r.report.level + "." })];
+        if (r.registry.messages.length) {
+          parts.push(el("h3", { text: "As the registry words it" }), el("ul", { id: "registry-messages",
+            class: "messages" }, ...r.registry.messages.map(m => el("li", { class: "mono", text: m }))));
+        }
+        parts.push(el("h3", { text: "Rollout" }), el("p", { id: "rollout", text: r.report.rollout }));
+        parts.push(el("h3", { text: "Under every mode (sluice schema check)" }), table(["Mode", "Verdict",
+          "Breaks against", "Why"], r.report.modes.map(m => el("tr", { class: m.compatible ? "" : "bad" },
+          el("td", { text: m.level + (m.level === r.report.level ? " (subject)" : "") }),
+          el("td", {}, el("span", { class: "badge " + (m.compatible ? "RUNNING" : "FAILED"), text: m.compatible
+            ? "compatible" : "incompatible" })),
+          el("td", { text: m.compatible ? "–" : "version " + m.againstVersion }),
+          el("td", { text: (m.problems || []).map(p => (p.path || "(schema)") + ": " + p.description).join("; ") })))));
+        if (r.report.warnings.length) {
+          parts.push(el("h3", { text: "Warnings" }), el("ul", {}, ...r.report.warnings.map(w => el("li", { text: w }))));
+        }
+        out.replaceChildren(...parts);
+      } catch (err) {
+        out.replaceChildren(state("error", "Cannot check: " + err.message));
+      }
+    });
+    load();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const page = document.body.dataset.page;
     if (page === "overview") overview();
     if (page === "pipeline") pipeline();
     if (page === "connector") connector();
     if (page === "connector-edit") editor();
+    if (page === "topics") topicsPage();
+    if (page === "topic") topicPage();
+    if (page === "groups") groupsPage();
+    if (page === "schemas") schemasPage();
+    if (page === "schema") schemaPage();
   });
 })();
