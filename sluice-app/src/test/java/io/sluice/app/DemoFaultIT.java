@@ -297,7 +297,7 @@ class DemoFaultIT {
           Stream.of(flags)).toArray(String[]::new));
       assertEquals(0, check.exit(), check::toString);
       // --format avro: the change events' schemas live in the registry, the sink read them through it.
-      List<String> subjects = new io.sluice.serde.client.SchemaRegistryClient("http://127.0.0.1:" + registry)
+      List<String> subjects = new io.sluice.registry.client.SchemaRegistryClient("http://127.0.0.1:" + registry)
           .subjects();
       assertTrue(subjects.containsAll(List.of("demo.public.orders-key", "demo.public.orders-value",
           "demo.public.order_lines-value")), subjects.toString());

@@ -1283,7 +1283,7 @@ class DistributionIT {
     connect.create(src, JSON.valueToTree(p.sourceConfig(p.name + "_slot", Map.of(
         "incremental.snapshot.chunk.size", "100", "signal.poll.interval.ms", "500"))));
     ObjectNode sinkConfig = JSON.valueToTree(p.sinkConfig());
-    sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+    sinkConfig.put("connector.class", io.sluice.connect.defaults.ConnectorDefaults.SLUICE_JDBC_SINK);
     connect.create(dst, sinkConfig);
     p.awaitSinkMatchesSource();
     // Sluice gave the source its signal channel.
@@ -1397,7 +1397,7 @@ class DistributionIT {
       source.put("signal.poll.interval.ms", "500");
       connect.create(src, JSON.valueToTree(source));
       ObjectNode sinkConfig = JSON.createObjectNode();
-      sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+      sinkConfig.put("connector.class", io.sluice.connect.defaults.ConnectorDefaults.SLUICE_JDBC_SINK);
       sinkConfig.put("connection.url", SharedPostgres.jdbcUrl(sinkDb));
       sinkConfig.put("connection.username", Pipeline.CDC_USER);
       sinkConfig.put("connection.password", Pipeline.CDC_PASSWORD);

@@ -16,7 +16,7 @@ import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.avro.AvroSerializer;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.connect.AvroConverter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.sluice.serde;
 
 import io.sluice.client.ClientOptions;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.subject.SubjectNameStrategy;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;

@@ -10,7 +10,7 @@ import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.avro.AvroDeserializer;
 import io.sluice.serde.avro.AvroSerializer;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.connect.AvroConverter;
 import io.sluice.serde.connect.JsonSchemaConverter;
 import io.sluice.serde.jsonschema.JsonSchemaDeserializer;

@@ -305,7 +305,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static ObjectNode sinkConfig(ShopDatabases dbs) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+    c.put("connector.class", io.sluice.connect.defaults.ConnectorDefaults.SLUICE_JDBC_SINK);
     c.put("connection.url", dbs.sinkUrl());
     c.put("connection.username", ShopDatabases.USER);
     c.put("connection.password", ShopDatabases.USER);

@@ -1,9 +1,9 @@
 package io.sluice.connect.config;
 
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
-import io.sluice.connect.signal.SignalChannel;
-import io.sluice.connect.snapshot.SnapshotModes;
-import io.sluice.connect.tuning.ConnectorDefaults;
+import io.sluice.connect.defaults.SignalChannel;
+import io.sluice.connect.defaults.SnapshotModes;
+import io.sluice.connect.defaults.ConnectorDefaults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

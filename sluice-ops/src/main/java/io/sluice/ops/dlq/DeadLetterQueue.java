@@ -1,7 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.client.ClientOptions;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.ops.progress.Progress;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;

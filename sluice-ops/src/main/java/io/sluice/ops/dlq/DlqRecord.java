@@ -1,6 +1,6 @@
 package io.sluice.ops.dlq;
 
-import io.sluice.serde.wire.WireFormat;
+import io.sluice.registry.client.WireFormat;
 
 import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

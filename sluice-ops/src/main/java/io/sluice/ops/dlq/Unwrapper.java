@@ -1,8 +1,8 @@
 package io.sluice.ops.dlq;
 
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.view.PayloadDecoder;
-import io.sluice.serde.wire.WireFormat;
+import io.sluice.registry.client.WireFormat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -10,7 +10,7 @@ import io.sluice.connect.offsets.OffsetBackup;
 import io.sluice.connect.offsets.OffsetRecord;
 import io.sluice.connect.offsets.OffsetsSnapshot;
 import io.sluice.connect.offsets.OffsetsTopic;
-import io.sluice.connect.snapshot.SnapshotModes;
+import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.ops.progress.Progress;
 import java.io.IOException;
 import java.io.UncheckedIOException;

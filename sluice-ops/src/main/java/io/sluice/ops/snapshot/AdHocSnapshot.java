@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
-import io.sluice.connect.signal.SignalChannel;
+import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.topics.KafkaCluster;
 import java.io.IOException;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package io.sluice.serde.connect;
 
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.RegistryApiException;
-import io.sluice.serde.client.SchemaRegistryClient;
-import io.sluice.serde.wire.WireFormat;
+import io.sluice.registry.client.RegistryApiException;
+import io.sluice.registry.client.SchemaRegistryClient;
+import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.config.ConfigDef;

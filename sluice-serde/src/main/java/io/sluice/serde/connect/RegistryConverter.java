@@ -1,8 +1,8 @@
 package io.sluice.serde.connect;
 
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.SchemaRegistryClient;
-import io.sluice.serde.wire.WireFormat;
+import io.sluice.registry.client.SchemaRegistryClient;
+import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;

@@ -4,7 +4,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.schema.protobuf.ProtobufSchemaProvider;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

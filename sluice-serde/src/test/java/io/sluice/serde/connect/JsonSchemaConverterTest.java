@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

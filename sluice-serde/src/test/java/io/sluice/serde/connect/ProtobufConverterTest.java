@@ -9,7 +9,7 @@ import com.google.protobuf.DynamicMessage;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.protobuf.ProtobufDeserializer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

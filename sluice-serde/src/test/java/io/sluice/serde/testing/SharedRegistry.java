@@ -2,7 +2,7 @@ package io.sluice.serde.testing;
 
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.registry.SchemaRegistry;
-import io.sluice.serde.client.SchemaRegistryClient;
+import io.sluice.registry.client.SchemaRegistryClient;
 
 /**
  * One Sluice schema registry per test JVM, on the shared broker, for the serde tests: each test names its own topics

@@ -18,7 +18,7 @@ import io.sluice.serde.protobuf.ProtobufSerializer;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.view.PayloadDecoder.Decoded;
 import io.sluice.serde.view.PayloadDecoder.Format;
-import io.sluice.serde.wire.WireFormat;
+import io.sluice.registry.client.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.avro.Schema;

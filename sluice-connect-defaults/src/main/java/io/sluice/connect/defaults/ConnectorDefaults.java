@@ -1,0 +1,119 @@
+package io.sluice.connect.defaults;
+
+import java.util.Map;
+
+/**
+ * Sluice's throughput defaults for the bundled connectors, applied when a connector is created or updated without
+ * its own value for the key (an explicit value always wins). Measured in {@code bench/}: Debezium's defaults (2,048
+ * events a batch, a queue of 8,192, 500 ms poll pauses) leave most of a 2-core machine idle between batches, and the
+ * JDBC sink's 500-row batches make one round trip per 500 rows. Bigger is not better past a point: a queue of
+ * 65,536 change events outlives young collections, fills the old generation and forces full collections (bench/
+ * measured 16,384 / 4,096 at 1.3x the events/s of 65,536 / 16,384).
+ *
+ * <p>{@code errors.log.enable} is on because Connect counts {@code total-errors-logged}, which the bundled
+ * {@code ConnectHighErrorRate} alert watches, only when errors are logged (record contents stay out of the log unless
+ * {@code errors.log.include.messages} is set).
+ *
+ * <p>A sink also gets a dead letter queue, {@code <connector>.dlq}, with Connect's error context headers and
+ * {@code errors.tolerance=all}, unless its config says anything of its own about error tolerance or a dead letter
+ * topic: a record its converter cannot read (a schema break, bytes that are not what the converter expects) is then
+ * kept and visible to {@code sluice dlq} and the DLQ alerts instead of failing the task. The topic takes the
+ * cluster's default replication factor ({@code -1}), as Connect's own internal topics do under Sluice; Connect's
+ * default of 3 cannot be met on one broker.
+ */
+public final class ConnectorDefaults {
+  private static final Map<String, String> DEBEZIUM_SOURCE = Map.of(
+      "max.batch.size", "4096",
+      "max.queue.size", "16384",
+      "poll.interval.ms", "50",
+      "errors.log.enable", "true");
+
+  private static final Map<String, String> JDBC_SINK = Map.of(
+      "batch.size", "2000",
+      "consumer.override.max.poll.records", "2000",
+      "errors.log.enable", "true");
+
+  /** Debezium's JDBC sink, and Sluice's, which is Debezium's carrying each snapshot to its end. */
+  public static final String SLUICE_JDBC_SINK = "io.sluice.sink.jdbc.SluiceJdbcSinkConnector";
+  private static final java.util.Set<String> JDBC_SINK_CLASSES =
+      java.util.Set.of("io.debezium.connector.jdbc.JdbcSinkConnector", SLUICE_JDBC_SINK);
+
+  private ConnectorDefaults() {}
+
+  /** The defaults the connector {@code name} with {@code config} does not set itself: what Sluice fills in. */
+  public static Map<String, String> missing(String name, Map<String, String> config) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    forClass(config.get("connector.class")).forEach((k, v) -> {
+      if (!config.containsKey(k)) {
+        out.put(k, v);
+      }
+    });
+    if (config.get("connector.class") != null && JDBC_SINK_CLASSES.contains(config.get("connector.class"))) {
+      batchedWrites(config).forEach((k, v) -> {
+        if (!config.containsKey(k)) {
+          out.put(k, v);
+        }
+      });
+    }
+    if (isSink(config.get("connector.class")) && name != null && !name.isBlank()
+        && !config.containsKey("errors.tolerance") && !config.containsKey("errors.deadletterqueue.topic.name")) {
+      out.put("errors.tolerance", "all");
+      out.put("errors.deadletterqueue.topic.name", name + ".dlq");
+      out.put("errors.deadletterqueue.context.headers.enable", "true");
+      if (!config.containsKey("errors.deadletterqueue.topic.replication.factor")) {
+        out.put("errors.deadletterqueue.topic.replication.factor", "-1");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Multi-row writes for a JDBC sink whose rows have keys: the driver sends a batch as one statement of many rows
+   * (PostgreSQL's {@code reWriteBatchedInserts}, MySQL Connector/J's {@code rewriteBatchedStatements}) instead of one
+   * statement per row. An upsert of many rows fails in PostgreSQL when two of them have the same key ("ON CONFLICT DO
+   * UPDATE command cannot affect row a second time"), so the sink also keeps only each key's last change of a batch
+   * ({@code use.reduction.buffer}; a delete and a later insert of one key still end as the insert). The reduction needs
+   * keys from the record, hence only for {@code record_key} and {@code record_value}. A driver property in the URL
+   * wins over the one given here, and a URL Sluice cannot read (a secret reference) gets only the reduction.
+   */
+  private static Map<String, String> batchedWrites(Map<String, String> config) {
+    String keys = config.getOrDefault("primary.key.mode", "none").trim().toLowerCase(java.util.Locale.ROOT);
+    if (!keys.equals("record_key") && !keys.equals("record_value")) {
+      return Map.of();
+    }
+    Map<String, String> out = new java.util.TreeMap<>(Map.of("use.reduction.buffer", "true"));
+    String url = config.getOrDefault("connection.url", "");
+    if (url.startsWith("jdbc:postgresql:")) {
+      out.put(DRIVER_PROPERTIES, "reWriteBatchedInserts=true");
+    } else if (url.startsWith("jdbc:mysql:")) {
+      out.put(DRIVER_PROPERTIES, "rewriteBatchedStatements=true");
+    }
+    return out;
+  }
+
+  /** Hibernate's Agroal pool, which Debezium's JDBC sink connects through, hands these to the JDBC driver. */
+  static final String DRIVER_PROPERTIES = "hibernate.agroal.jdbcProperties";
+
+  /** Sinks by class name: the bundled JDBC sink, and the convention every sink connector we know follows. */
+  static boolean isSink(String connectorClass) {
+    if (connectorClass == null) {
+      return false;
+    }
+    String simple = connectorClass.substring(connectorClass.lastIndexOf('.') + 1);
+    return simple.contains("Sink");
+  }
+
+  /** The defaults for a connector class; empty for classes Sluice does not tune. */
+  static Map<String, String> forClass(String connectorClass) {
+    if (connectorClass == null) {
+      return Map.of();
+    }
+    if (JDBC_SINK_CLASSES.contains(connectorClass)) {
+      return JDBC_SINK;
+    }
+    if (connectorClass.startsWith("io.debezium.connector.") && connectorClass.endsWith("Connector")) {
+      return DEBEZIUM_SOURCE;
+    }
+    return Map.of();
+  }
+}

@@ -1,0 +1,80 @@
+package io.sluice.connect.defaults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectorDefaultsTest {
+  private static final String SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
+
+  @Test
+  void aSinkGetsADeadLetterQueueNamedAfterIt() {
+    Map<String, String> filled = ConnectorDefaults.missing("orders-sink", Map.of("connector.class", SINK,
+        "batch.size", "100"));
+    assertEquals("all", filled.get("errors.tolerance"));
+    assertEquals("orders-sink.dlq", filled.get("errors.deadletterqueue.topic.name"));
+    assertEquals("true", filled.get("errors.deadletterqueue.context.headers.enable"));
+    assertEquals("-1", filled.get("errors.deadletterqueue.topic.replication.factor"));
+    assertFalse(filled.containsKey("batch.size"), "an explicit value wins");
+    assertEquals("2000", filled.get("consumer.override.max.poll.records"));
+  }
+
+  @Test
+  void sluicesJdbcSinkIsTunedAsDebeziumsIs() {
+    Map<String, String> filled = ConnectorDefaults.missing("s", Map.of("connector.class",
+        ConnectorDefaults.SLUICE_JDBC_SINK));
+    assertEquals("2000", filled.get("batch.size"));
+    assertEquals("s.dlq", filled.get("errors.deadletterqueue.topic.name"));
+    assertFalse(filled.containsKey("max.queue.size"), "not a source");
+  }
+
+  @Test
+  void aSinkThatSaysAnythingAboutErrorsKeepsItsOwnChoice() {
+    for (Map<String, String> own : java.util.List.of(Map.of("errors.tolerance", "none"),
+        Map.of("errors.deadletterqueue.topic.name", "mine"))) {
+      Map<String, String> config = new java.util.HashMap<>(own);
+      config.put("connector.class", SINK);
+      Map<String, String> filled = ConnectorDefaults.missing("s", config);
+      assertTrue(filled.keySet().stream().noneMatch(k -> k.startsWith("errors.") && !k.equals("errors.log.enable")),
+          filled.toString());
+    }
+  }
+
+  @Test
+  void aKeyedJdbcSinkWritesManyRowsAStatementAndOneChangeAKeyABatch() {
+    Map<String, String> postgres = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db:5432/shop", "primary.key.mode", "record_key"));
+    assertEquals("true", postgres.get("use.reduction.buffer"));
+    assertEquals("reWriteBatchedInserts=true", postgres.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    Map<String, String> mysql = ConnectorDefaults.missing("s", Map.of("connector.class",
+        ConnectorDefaults.SLUICE_JDBC_SINK, "connection.url", "jdbc:mysql://db/shop", "primary.key.mode", "record_value"));
+    assertEquals("rewriteBatchedStatements=true", mysql.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    Map<String, String> secret = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "${secrets:shop-url}", "primary.key.mode", "record_key"));
+    assertEquals("true", secret.get("use.reduction.buffer"));
+    assertFalse(secret.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), "a URL Sluice cannot read is left alone");
+    Map<String, String> own = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", "record_key",
+        ConnectorDefaults.DRIVER_PROPERTIES, "ssl=true", "use.reduction.buffer", "false"));
+    assertFalse(own.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), "an explicit value wins");
+    assertFalse(own.containsKey("use.reduction.buffer"), "an explicit value wins");
+    for (String mode : new String[] {"none", "kafka"}) {
+      Map<String, String> keyless = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+          "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", mode));
+      assertFalse(keyless.containsKey("use.reduction.buffer"), mode);
+      assertFalse(keyless.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), mode);
+    }
+  }
+
+  @Test
+  void sourcesGetNoDeadLetterQueue() {
+    Map<String, String> filled = ConnectorDefaults.missing("src", Map.of("connector.class",
+        "io.debezium.connector.postgresql.PostgresConnector"));
+    assertFalse(filled.containsKey("errors.tolerance"));
+    assertEquals("4096", filled.get("max.batch.size"));
+    assertTrue(ConnectorDefaults.missing("x", Map.of()).isEmpty());
+  }
+}
