@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -292,63 +293,39 @@ public final class Site {
 
   /**
    * A connector action ({@code pause}, {@code resume}, {@code restart}, {@code stop}, {@code delete}, {@code validate},
-   * {@code apply}), its JSON body naming the connector: a session (401), the password changed (403), the session's
-   * CSRF token in {@code X-CSRF-Token} (403) and the action's role (403), in that order; every outcome but a validation
-   * is audited, refusals included.
+   * {@code apply}), its JSON body naming the connector; every outcome but a validation is audited, refusals included.
    */
   private HttpResponse connectorAction(HttpRequest r) {
-    String action = r.pathParam("action");
-    Role needed = ConnectorConsole.roleFor(action);
-    if (needed == null) {
-      return json(404, JSON.createObjectNode().put("error", "no action " + action));
-    }
-    Optional<Session> s = session(r);
-    if (s.isEmpty()) {
-      return json(401, JSON.createObjectNode().put("error", "login required"));
-    }
-    if (s.get().mustChange()) {
-      return json(403, JSON.createObjectNode().put("error", "the password must be changed first"));
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(r.bodyText().isBlank() ? "{}" : r.bodyText());
-    } catch (IOException e) {
-      body = null;
-    }
-    String name = body != null ? body.path("name").asText("") : "";
-    String audited = ConnectorConsole.auditName(action) + (name.isEmpty() ? "" : " " + name);
-    boolean audit = !action.equals("validate");
-    HttpResponse out;
-    if (!constantTimeEquals(s.get().csrf(), r.header("x-csrf-token").orElse(null))) {
-      out = json(403, JSON.createObjectNode().put("error", "missing or wrong CSRF token"));
-    } else if (!roleOf(s.get()).allows(needed)) {
-      out = json(403, JSON.createObjectNode().put("error", "user " + s.get().user() + " (role "
-          + roleOf(s.get()).configName() + ") may not " + action + " a connector: it needs the role "
-          + needed.configName()));
-    } else if (body == null || !body.isObject()) {
-      out = json(400, JSON.createObjectNode().put("error", "the body must be a JSON object"));
-    } else {
-      out = connectors.act(action, body, s.get().user());
-    }
-    if (audit) {
-      audit("POST /api/connector/" + action, s.get().user(), r.remoteAddress(), out.status());
-      try {
-        Audit.append(auditDir, "console", audited, s.get().user(), r.remoteAddress(), String.valueOf(out.status()));
-      } catch (IOException e) {
-        log.warn("cannot write the audit line of {} to {}: {}", audited, auditDir.resolve(Audit.FILE), e.getMessage());
-      }
-    }
-    return out;
+    return action(r, "connector", ConnectorConsole::roleFor, a -> a + " a connector",
+        a -> !a.equals("validate"), ConnectorConsole::auditName,
+        (a, body, user) -> connectors.act(a, body, user));
   }
 
   /**
-   * A schema action ({@code compatibility}: set a subject's, admin; {@code check}: a candidate, read), checked as a
-   * connector action is (session, password, CSRF token, role, in that order); setting a compatibility is audited,
-   * refusals included, as {@code schema compatibility <subject>}.
+   * A schema action ({@code compatibility}: set a subject's, admin; {@code check}: a candidate, read); setting a
+   * compatibility is audited, refusals included, as {@code schema compatibility <subject>}.
    */
   private HttpResponse subjectAction(HttpRequest r) {
+    return action(r, "subject", DataConsole::roleFor, a -> "set a subject's " + a, a -> !a.equals("check"),
+        a -> "schema " + a, (a, body, user) -> data.act(a, body));
+  }
+
+  /** What a console action does once it is allowed: the action's name, its JSON body, the user. */
+  @FunctionalInterface
+  private interface ActionRun {
+    HttpResponse run(String action, JsonNode body, String user);
+  }
+
+  /**
+   * One console action under {@code /api/<kind>/<action>}, checked in this order: a known action (404), a session
+   * (401), the password changed (403), the session's CSRF token in {@code X-CSRF-Token} (403), the action's role (403),
+   * a JSON object body (400); the outcome, refusals included, is an audit line and a line of the CLI's audit file
+   * where {@code audited} says so, named {@code auditName(action)} and the body's {@code name}.
+   */
+  private HttpResponse action(HttpRequest r, String kind, Function<String, Role> roleFor,
+      Function<String, String> refusal, Predicate<String> audited, Function<String, String> auditName, ActionRun run) {
     String action = r.pathParam("action");
-    Role needed = DataConsole.roleFor(action);
+    Role needed = roleFor.apply(action);
     if (needed == null) {
       return json(404, JSON.createObjectNode().put("error", "no action " + action));
     }
@@ -371,20 +348,20 @@ public final class Site {
       out = json(403, JSON.createObjectNode().put("error", "missing or wrong CSRF token"));
     } else if (!roleOf(s.get()).allows(needed)) {
       out = json(403, JSON.createObjectNode().put("error", "user " + s.get().user() + " (role "
-          + roleOf(s.get()).configName() + ") may not set a subject's " + action + ": it needs the role "
+          + roleOf(s.get()).configName() + ") may not " + refusal.apply(action) + ": it needs the role "
           + needed.configName()));
     } else if (body == null || !body.isObject()) {
       out = json(400, JSON.createObjectNode().put("error", "the body must be a JSON object"));
     } else {
-      out = data.act(action, body);
+      out = run.run(action, body, s.get().user());
     }
-    if (!action.equals("check")) {
-      String audited = "schema " + action + (name.isEmpty() ? "" : " " + name);
-      audit("POST /api/subject/" + action, s.get().user(), r.remoteAddress(), out.status());
+    if (audited.test(action)) {
+      String line = auditName.apply(action) + (name.isEmpty() ? "" : " " + name);
+      audit("POST /api/" + kind + "/" + action, s.get().user(), r.remoteAddress(), out.status());
       try {
-        Audit.append(auditDir, "console", audited, s.get().user(), r.remoteAddress(), String.valueOf(out.status()));
+        Audit.append(auditDir, "console", line, s.get().user(), r.remoteAddress(), String.valueOf(out.status()));
       } catch (IOException e) {
-        log.warn("cannot write the audit line of {} to {}: {}", audited, auditDir.resolve(Audit.FILE), e.getMessage());
+        log.warn("cannot write the audit line of {} to {}: {}", line, auditDir.resolve(Audit.FILE), e.getMessage());
       }
     }
     return out;
@@ -470,7 +447,7 @@ public final class Site {
   private String render(String template, Session s, Map<String, String> values) {
     String text = new String(bytes("io/sluice/ui/static/" + template), StandardCharsets.UTF_8);
     if (s != null) {
-      text = text.replace("{{nav}}", nav(template));
+      text = text.replace("{{head}}", PAGE_HEAD).replace("{{header}}", PAGE_HEADER).replace("{{nav}}", nav(template));
       text = text.replace("{{csrf}}", escape(s.csrf())).replace("{{user}}", escape(s.user()))
           .replace("{{role}}", escape(roleOf(s).configName()))
           .replace("{{metrics}}", escape(upstream.metricsUrl())).replace("{{router}}", escape(upstream.alertsUrl()));
@@ -480,6 +457,23 @@ public final class Site {
     }
     return text;
   }
+
+  /** What every signed-in page's head holds: the session's CSRF token and role for app.js, the shared look. */
+  private static final String PAGE_HEAD = """
+      <meta name="csrf" content="{{csrf}}">
+      <meta name="role" content="{{role}}">
+      <link rel="stylesheet" href="/static/sluice.css">
+      <link rel="stylesheet" href="/static/app.css">""";
+
+  /** The shared header of the pages that add nothing to it (the overview and the pipeline page add their controls). */
+  private static final String PAGE_HEADER = """
+      <header class="top">
+        <a class="brand" href="/">Sluice</a><span class="surface">console</span>
+        {{nav}}
+        <span class="spacer"></span>
+        <form method="post" action="/logout" class="logout"><input type="hidden" name="csrf" value="{{csrf}}">
+          <span class="who">{{user}} ({{role}})</span> <button type="submit" id="logout">Log out</button></form>
+      </header>""";
 
   /** The console's pages in the shared header's navigation, and which of them a template belongs to. */
   private static final List<String[]> NAV = List.of(
