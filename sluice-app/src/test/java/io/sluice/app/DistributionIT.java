@@ -131,6 +131,36 @@ class DistributionIT {
         "--registry", registryUrl, "--data-dir", data.toString())).toArray(String[]::new);
   }
 
+  /**
+   * Both freshness histograms of the running pipeline's sink, from the source's commit to the sink's write and to its
+   * offset commit, in the exporter's scrape and in the metrics server (the commit one also under its old name).
+   */
+  private static void assertFreshnessExported() throws Exception {
+    String scrape = HTTP.send(HttpRequest.newBuilder(URI.create(exporterUrl + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    for (String histogram : List.of("svc_cdc_freshness_write_seconds", "svc_cdc_freshness_commit_seconds",
+        "svc_cdc_freshness_seconds")) {
+      assertTrue(scrape.contains("# TYPE " + histogram + " histogram"), histogram);
+      String count = scrape.lines().filter(l -> l.startsWith(histogram + "_count{") && l.contains(
+          "connector=\"" + sink + "\"")).findFirst().orElseThrow(() -> new AssertionError("no " + histogram
+          + "_count of " + sink + " in\n" + scrape));
+      assertTrue(Double.parseDouble(count.substring(count.lastIndexOf(' ') + 1)) >= 20, count);
+      assertTrue(scrape.lines().anyMatch(l -> l.startsWith(histogram + "_bucket{") && l.contains("connector=\""
+          + sink + "\"") && l.contains("le=\"0.05\"")), histogram);
+    }
+    Eventually.await("the write freshness histogram in the metrics server", Duration.ofSeconds(60),
+        () -> {
+          try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(metricsUrl + "/api/v1/query?query="
+                + java.net.URLEncoder.encode("svc_cdc_freshness_write_seconds_count{connector=\"" + sink + "\"}",
+                    java.nio.charset.StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString()).body();
+          } catch (Exception e) {
+            return e.toString();
+          }
+        },
+        body -> body.contains("\"connector\":\"" + sink + "\""));
+  }
+
   private static int get(String url) throws Exception {
     return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -161,6 +191,8 @@ class DistributionIT {
     pipeline.insert(1, 20);
     connect.create(source, JSON.valueToTree(pipeline.sourceConfig(pipeline.name + "_slot", Map.of())));
     ObjectNode sinkConfig = JSON.valueToTree(pipeline.sinkConfig());
+    // The bundled sink, as `sluice demo` runs it: Debezium's, measuring its writes for the freshness histogram.
+    sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
     sinkConfig.put("errors.tolerance", "all");
     sinkConfig.put("errors.deadletterqueue.topic.name", dlq);
     sinkConfig.put("errors.deadletterqueue.topic.replication.factor", "1");
@@ -246,6 +278,7 @@ class DistributionIT {
           .anyMatch(e -> List.of("green", "yellow", "red").contains(e.getAttribute("data-color"))));
       assertTrue(d.findElements(By.cssSelector("#panels .panel .body .state")).isEmpty());
       browser.screenshot("dashboard-4-pipeline");
+      assertFreshnessExported();
       assertTrue(d.findElement(By.cssSelector("#panel-status li[data-connector='" + sink + "']")).getText()
           .contains("RUNNING"));
 

@@ -19,7 +19,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Measures, on a sink connector's consumer, the time from a change's commit in the source database to the moment the
- * sink committed the record's offset.
+ * sink committed the record's offset: {@code svc_cdc_freshness_commit_seconds}. (The time to the sink's write of the
+ * record is the sink task's own measure, {@link WriteFreshness}.)
  *
  * <p>Why at the offset commit: a sink task only lets Connect commit offsets it has written (the JDBC sink flushes in
  * {@code put} and acknowledges in {@code preCommit}), so a committed offset is the first point at which the change is

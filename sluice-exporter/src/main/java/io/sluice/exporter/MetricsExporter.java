@@ -1,7 +1,11 @@
 package io.sluice.exporter;
 
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.sluice.connect.ConnectRuntime;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.http.HttpResponse;
@@ -33,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * MetricsExporter exporter = MetricsExporter.builder(connect).port(5556).start();
  * }</pre>
  *
- * <p>The freshness histogram needs {@link #FRESHNESS} on the worker's consumers; without it the histogram stays empty.
+ * <p>Two freshness histograms, both from a change's commit in the source database: {@value WriteFreshness#NAME} to
+ * the sink's write of it, which the sink task measures (Sluice's JDBC sink does) and publishes as its plugin metrics,
+ * and {@value #COMMIT_FRESHNESS} to the sink's offset commit that covers it, which needs {@link #FRESHNESS} on the
+ * worker's consumers (without it that histogram stays empty).
  *
  * <p>A scrape reads only memory: the worker's metrics registry, its connector configs and statuses, restart counts
  * followed from the status topic, and the last reading of the slow values (end offsets, consumer lag, source log
@@ -45,8 +52,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetricsExporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsExporter.class);
-  /** The consumer interceptor a worker needs for {@code svc_cdc_freshness_seconds}; give it to the worker's builder. */
+  /** The consumer interceptor a worker needs for {@value #COMMIT_FRESHNESS}; give it to the worker's builder. */
   public static final Class<?> FRESHNESS = FreshnessInterceptor.class;
+  /** Seconds from a change's commit in the source to the sink's offset commit that covers it. */
+  public static final String COMMIT_FRESHNESS = "svc_cdc_freshness_commit_seconds";
+  /** Seconds from a change's commit in the source to the sink's write of it. */
+  public static final String WRITE_FRESHNESS = WriteFreshness.NAME;
+  /**
+   * The commit-based histogram's name before the write-based one came: the same series under both names, so that
+   * dashboards and rules written against it go on working. Deprecated; {@value #COMMIT_FRESHNESS} replaces it.
+   */
+  public static final String OLD_COMMIT_FRESHNESS = "svc_cdc_freshness_seconds";
   /**
    * The series every node of a cluster writes alike, read from the cluster's shared state (the status topic, topic
    * end offsets, consumer groups, the source databases) rather than from the tasks this worker runs. A view that
@@ -98,6 +114,7 @@ public final class MetricsExporter implements AutoCloseable {
     restarts = new RestartCounter(KafkaCluster.from(workerConfig), workerConfig.get("status.storage.topic"));
     slow = new SlowReadings(catalog, herder, workerConfig, b.clock);
     Freshness freshness = new Freshness();
+    WriteFreshness written = new WriteFreshness(metrics);
     recorder = freshness::observe;
     FreshnessInterceptor.register(worker, recorder);
     if (!workerConfig.getOrDefault("consumer.interceptor.classes", "").contains(FreshnessInterceptor.class.getName())) {
@@ -108,6 +125,8 @@ public final class MetricsExporter implements AutoCloseable {
     RuntimeCollector collector = new RuntimeCollector(catalog, tasks, restarts, slow);
     registry.register(collector);
     registry.register(freshness.histogram);
+    registry.register(freshness.oldName());
+    registry.register(written);
 
     background = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, "sluice-exporter-refresh");
@@ -117,7 +136,8 @@ public final class MetricsExporter implements AutoCloseable {
     background.scheduleWithFixedDelay(() -> guarded("slow values", slow::refresh), 0,
         b.refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
     // Once a second: commit counters and the metrics index for tasks that started, restarted, left or were deleted
-    // (with the counts topic's writes that follows), and freshness series of deleted connectors.
+    // (with the counts topic's writes that follows), freshness series of deleted connectors, and the sink tasks'
+    // write freshness histograms.
     background.scheduleWithFixedDelay(() -> guarded("task bookkeeping", () -> {
       List<Connector> connectors = catalog.connectors();
       Map<String, String> pipelines = new HashMap<>();
@@ -127,6 +147,7 @@ public final class MetricsExporter implements AutoCloseable {
       }
       tasks.reindex(connectors, catalog.configured());
       freshness.keep(pipelines);
+      written.reindex(pipelines);
     }), 0, PASS.toMillis(), TimeUnit.MILLISECONDS);
 
     http = HttpServer.builder("metrics exporter", b.serverOptions()).maxThreads(8)
@@ -178,16 +199,34 @@ public final class MetricsExporter implements AutoCloseable {
     slow.close();
   }
 
-  /** The freshness histogram, labelled by sink connector and its pipeline. */
+  /** The commit-based freshness histogram, labelled by sink connector and its pipeline. */
   private static final class Freshness {
+    /** The sink's write freshness histogram's bounds (the JDBC sink's), so that the two read side by side. */
     final Histogram histogram = Histogram.builder()
-        .name("svc_cdc_freshness_seconds")
+        .name(COMMIT_FRESHNESS)
         .help("Seconds from a change's commit in the source database (Debezium ts_ms) to the sink's offset commit"
             + " that covers it.")
         .labelNames("connector", "pipeline")
         .classicOnly()
-        .classicUpperBounds(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
+        .classicUpperBounds(0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
         .build();
+
+    /** The same series under {@link #OLD_COMMIT_FRESHNESS}: one collection, written out twice. */
+    Collector oldName() {
+      MetricMetadata old = new MetricMetadata(OLD_COMMIT_FRESHNESS, "Deprecated: the same as " + COMMIT_FRESHNESS
+          + "; seconds from a change's commit in the source database to the sink's offset commit that covers it.");
+      return new Collector() {
+        @Override
+        public MetricSnapshot collect() {
+          return new HistogramSnapshot(old, histogram.collect().getDataPoints());
+        }
+
+        @Override
+        public String getPrometheusName() {
+          return OLD_COMMIT_FRESHNESS;
+        }
+      };
+    }
     private volatile Map<String, String> pipelines = Map.of();
     private final Set<List<String>> seen = ConcurrentHashMap.newKeySet();
 

@@ -27,6 +27,26 @@ final class Rest {
     }
   }
 
+  /** The connector's config as Connect holds it (Sluice's defaults filled in). */
+  Map<String, String> config(String name) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/config"))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("config of " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+    return JSON.readValue(r.body(), new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {});
+  }
+
+  void update(String name, Map<String, String> config) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/config"))
+        .header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(config))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("update " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+  }
+
   void awaitRunning(String name) throws Exception {
     for (int i = 0; i < 600; i++) {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/status"))

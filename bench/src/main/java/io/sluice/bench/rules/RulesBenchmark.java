@@ -235,7 +235,7 @@ public final class RulesBenchmark {
           case "5", "30", "60", "300" -> bad ? 0.9 : 1;
           default -> 1;
         };
-        list.add(counter("svc_cdc_freshness_seconds_bucket", rate * share, "connector", sink, "pipeline", src,
+        list.add(counter("svc_cdc_freshness_write_seconds_bucket", rate * share, "connector", sink, "pipeline", src,
             "le", le));
       }
       Appender app = db.appender();

@@ -141,11 +141,11 @@ public final class DashboardLoad {
       steps.add(new double[] {0, 0.01});
       double[] buckets = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600};
       for (int b = 0; b < buckets.length; b++) {
-        labels.add(Labels.of("__name__", "svc_cdc_freshness_seconds_bucket", "connector", sink, "pipeline", src,
+        labels.add(Labels.of("__name__", "svc_cdc_freshness_write_seconds_bucket", "connector", sink, "pipeline", src,
             "le", String.valueOf(buckets[b]), "job", "sluice"));
         steps.add(new double[] {0, 1490 * Math.min(1, (b + 1) / 6.0)});
       }
-      labels.add(Labels.of("__name__", "svc_cdc_freshness_seconds_bucket", "connector", sink, "pipeline", src,
+      labels.add(Labels.of("__name__", "svc_cdc_freshness_write_seconds_bucket", "connector", sink, "pipeline", src,
           "le", "+Inf", "job", "sluice"));
       steps.add(new double[] {0, 1490});
     }

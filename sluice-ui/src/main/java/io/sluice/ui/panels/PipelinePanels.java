@@ -15,10 +15,12 @@ public final class PipelinePanels {
 
   public static final List<Panel> ALL = List.of(
       new Panel("lag", "Replication lag", Kind.GAUGE, "s", List.of(
-          // NaN (nothing reached the sink in the window) is dropped by the comparison, so Debezium's own
-          // figure for the source side fills in.
-          new Query("(histogram_quantile(0.99, sum by (le) (rate(svc_cdc_freshness_seconds_bucket{pipeline="
-              + "\"$pipeline\"}[5m]))) >= 0) or max(svc_debezium_behind_source_seconds{connector=~\"$connectors\"} >= 0)",
+          // The sink's writes; for a sink that does not measure them, its offset commits. NaN (nothing reached the
+          // sink in the window) is dropped by the comparison, so Debezium's own figure for the source side fills in.
+          new Query("(histogram_quantile(0.99, sum by (le) (rate(svc_cdc_freshness_write_seconds_bucket{pipeline="
+              + "\"$pipeline\"}[5m]))) >= 0) or (histogram_quantile(0.99, sum by (le) (rate("
+              + "svc_cdc_freshness_commit_seconds_bucket{pipeline=\"$pipeline\"}[5m]))) >= 0) or "
+              + "max(svc_debezium_behind_source_seconds{connector=~\"$connectors\"} >= 0)",
               "p99 commit to sink"),
           new Query("sum(svc_connect_source_connector_metrics_source_record_poll_total{pipeline=\"$pipeline\"}) - "
               + "sum(svc_connect_sink_connector_metrics_sink_record_send_total{pipeline=\"$pipeline\"})",

@@ -24,7 +24,9 @@ final class Overview {
       "errors", "sum by (connector) (rate(svc_connect_connector_task_metrics_total_errors_logged_total[5m]))",
       "lagRecords", "sum by (pipeline) (svc_connect_source_connector_metrics_source_record_poll_total) - sum by "
           + "(pipeline) (svc_connect_sink_connector_metrics_sink_record_send_total)",
-      "lagSeconds", "histogram_quantile(0.99, sum by (pipeline, le) (rate(svc_cdc_freshness_seconds_bucket[5m])))"));
+      // The sinks' writes; for a pipeline whose sink does not measure them, its offset commits.
+      "lagSeconds", "histogram_quantile(0.99, sum by (pipeline, le) (rate(svc_cdc_freshness_write_seconds_bucket[5m])))"
+          + " or histogram_quantile(0.99, sum by (pipeline, le) (rate(svc_cdc_freshness_commit_seconds_bucket[5m])))"));
 
   private Overview() {}
 

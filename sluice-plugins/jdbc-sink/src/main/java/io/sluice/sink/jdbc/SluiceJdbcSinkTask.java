@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -58,10 +59,12 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private final List<SinkRecord> segment = new ArrayList<>();
   /** The records of {@link #segment} that belong to each followed window. */
   private final Map<SnapshotTracker.Window, List<SinkRecord>> followed = new LinkedHashMap<>();
+  private WriteFreshness freshness;
 
   @Override
   public void start(Map<String, String> props) {
     super.start(props);
+    this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.config = new JdbcSinkConnectorConfig(props);
     Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
     boolean completing = config.isDeleteEnabled() && "1".equals(props.getOrDefault("tasks.max", "1").trim())
@@ -75,6 +78,15 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     this.tracker = new SnapshotTracker();
     this.store = new WindowStore(props.get("connection.url"), props.get("connection.username"),
         props.get("connection.password"), props.getOrDefault("name", ""), dialect);
+  }
+
+  /** The task's plugin metrics (Kafka 4.1's KIP-877); null on a worker that has none. */
+  private PluginMetrics pluginMetrics() {
+    try {
+      return context == null ? null : context.pluginMetrics();
+    } catch (UnsupportedOperationException | AbstractMethodError | NoSuchMethodError olderWorker) {
+      return null;
+    }
   }
 
   @Override
@@ -103,6 +115,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       // Connect's empty puts must reach Debezium's task too: it throws a write that failed on the put after it, and
       // when the refused record was the last one a quiet topic had, no other put would ever fail the task.
       super.put(records);
+      if (!records.isEmpty() && getLastProcessingException() == null) {
+        freshness.written(records);
+      }
       return;
     }
     for (SinkRecord record : records) {
@@ -136,13 +151,15 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (segment.isEmpty()) {
       return;
     }
-    super.put(new ArrayList<>(segment));
+    List<SinkRecord> batch = new ArrayList<>(segment);
+    super.put(batch);
     segment.clear();
     Map<SnapshotTracker.Window, List<SinkRecord>> written = new LinkedHashMap<>(followed);
     followed.clear();
     if (getLastProcessingException() != null) {
       return; // not written: the task fails on its next put and reads them again from its committed offset
     }
+    freshness.written(batch);
     written.forEach(this::keep);
   }
 
@@ -231,6 +248,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   public void stop() {
     if (store != null) {
       store.close();
+    }
+    if (freshness != null) {
+      freshness.unpublish();
     }
     super.stop();
   }

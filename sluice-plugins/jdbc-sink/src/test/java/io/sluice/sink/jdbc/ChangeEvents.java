@@ -14,7 +14,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 final class ChangeEvents {
   private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
       .field("connector", Schema.STRING_SCHEMA).field("snapshot", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("lsn", Schema.OPTIONAL_INT64_SCHEMA).build();
+      .field("lsn", Schema.OPTIONAL_INT64_SCHEMA).field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
 
   final String topic;
   private final Schema key;
@@ -22,6 +22,8 @@ final class ChangeEvents {
   private final Schema envelope;
   /** The offset of the next event. */
   long offset;
+  /** The commit time in the source that the next events carry ({@code source.ts_ms}); null for none. */
+  Long committedAt;
 
   /** Events of a table whose columns are {@code row}'s fields; the key is the fields that {@code key} names. */
   ChangeEvents(String topic, Schema key, Schema row) {
@@ -69,7 +71,8 @@ final class ChangeEvents {
     for (Field f : key.fields()) {
       k.put(f, after.get(f.name()));
     }
-    Struct source = new Struct(SOURCE).put("connector", "postgresql").put("snapshot", mark).put("lsn", lsn);
+    Struct source = new Struct(SOURCE).put("connector", "postgresql").put("snapshot", mark).put("lsn", lsn)
+        .put("ts_ms", committedAt);
     Struct value = new Struct(envelope).put("after", after).put("source", source).put("op", op)
         .put("ts_ms", System.currentTimeMillis());
     return new SinkRecord(topic, 0, key, k, envelope, value, offset++);

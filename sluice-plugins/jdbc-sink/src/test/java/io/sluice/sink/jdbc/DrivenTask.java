@@ -7,17 +7,23 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
  * A {@link SluiceJdbcSinkTask} driven as Connect's worker drives one over partition 0 of one topic: initialize,
- * start, open; puts; offsets asked for as at a commit; close and stop. The worker's own side of the context
- * (pausing, seeking, metrics) is not needed by the task and does nothing here.
+ * start, open; puts; offsets asked for as at a commit; close and stop. The task's plugin metrics are real, in a
+ * registry of their own ({@link #metrics}), tagged as the worker tags them; the rest of the worker's side of the
+ * context (pausing, seeking) is not needed by the task and does nothing here.
  */
 final class DrivenTask implements AutoCloseable {
   final SluiceJdbcSinkTask task = new SluiceJdbcSinkTask();
+  /** The registry the task's plugin metrics go to, as the worker's would hold them. */
+  final Metrics metrics = new Metrics();
+  private final PluginMetricsImpl pluginMetrics;
   private final TopicPartition partition;
 
   DrivenTask(String jdbcUrl, String connector, String topic, String table) {
@@ -35,7 +41,8 @@ final class DrivenTask implements AutoCloseable {
     props.put("primary.key.mode", "record_key");
     props.put("schema.evolution", "basic");
     props.put("collection.name.format", table);
-    task.initialize(new Context(props, Set.of(partition)));
+    pluginMetrics = new PluginMetricsImpl(metrics, Map.of("connector", connector, "task", "0"));
+    task.initialize(new Context(props, Set.of(partition), pluginMetrics));
     task.start(props);
     task.open(List.of(partition));
   }
@@ -59,9 +66,12 @@ final class DrivenTask implements AutoCloseable {
   public void close() {
     task.close(List.of(partition));
     task.stop();
+    org.apache.kafka.common.utils.Utils.closeQuietly(pluginMetrics, "plugin metrics");
+    metrics.close();
   }
 
-  private record Context(Map<String, String> configs, Set<TopicPartition> assignment) implements SinkTaskContext {
+  private record Context(Map<String, String> configs, Set<TopicPartition> assignment, PluginMetrics pluginMetrics)
+      implements SinkTaskContext {
     @Override
     public void offset(Map<TopicPartition, Long> offsets) {}
 
@@ -79,10 +89,5 @@ final class DrivenTask implements AutoCloseable {
 
     @Override
     public void requestCommit() {}
-
-    @Override
-    public PluginMetrics pluginMetrics() {
-      return null;
-    }
   }
 }

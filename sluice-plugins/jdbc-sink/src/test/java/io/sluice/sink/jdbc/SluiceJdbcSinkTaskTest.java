@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -125,6 +126,30 @@ class SluiceJdbcSinkTaskTest {
     assertEquals(Set.of("i1", "i2", "i3", "i4"), strings("SELECT item FROM timed"),
         "the row the snapshot did not write stays, and the change after it is written");
     assertNothingLeftOf("unsure");
+  }
+
+  @Test
+  void writtenRecordsAreMeasuredFromTheirCommitInTheSourceAndRefusedOnesAreNot() throws SQLException {
+    ChangeEvents events = ChangeEvents.ofIntKey("fresh.public.orders");
+    events.committedAt = System.currentTimeMillis() - 45_000;
+    try (DrivenTask task = new DrivenTask(url, "fresh", events.topic, "orders_fresh")) {
+      task.put(IntStream.rangeClosed(1, 10).mapToObj(id -> events.insert(100, events.row(id))).toList(), 4);
+      // Committed 45 s ago and written now: over 30 s, within a minute (a put takes far less than 15 s).
+      assertEquals(0, writeFreshness(task, "30.0"));
+      assertEquals(10, writeFreshness(task, "60.0"));
+      assertEquals(10, writeFreshness(task, "+Inf"));
+      try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE orders_fresh ADD CONSTRAINT small_ids CHECK (id < 100)");
+      }
+      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500)))));
+      assertEquals(10, writeFreshness(task, "+Inf"), "a put whose write failed measures nothing");
+    }
+  }
+
+  private static long writeFreshness(DrivenTask task, String le) {
+    Object v = task.metrics.metric(new org.apache.kafka.common.MetricName(WriteFreshness.BUCKET, "plugins", "",
+        Map.of("connector", "fresh", "task", "0", "le", le))).metricValue();
+    return ((Number) v).longValue();
   }
 
   @Test
