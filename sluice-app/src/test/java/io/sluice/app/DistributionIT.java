@@ -192,7 +192,7 @@ class DistributionIT {
     connect.create(source, JSON.valueToTree(pipeline.sourceConfig(pipeline.name + "_slot", Map.of())));
     ObjectNode sinkConfig = JSON.valueToTree(pipeline.sinkConfig());
     // The bundled sink, as `sluice demo` runs it: Debezium's, measuring its writes for the freshness histogram.
-    sinkConfig.put("connector.class", io.sluice.connect.tuning.ConnectorDefaults.SLUICE_JDBC_SINK);
+    sinkConfig.put("connector.class", io.sluice.connect.defaults.ConnectorDefaults.SLUICE_JDBC_SINK);
     sinkConfig.put("errors.tolerance", "all");
     sinkConfig.put("errors.deadletterqueue.topic.name", dlq);
     sinkConfig.put("errors.deadletterqueue.topic.replication.factor", "1");
