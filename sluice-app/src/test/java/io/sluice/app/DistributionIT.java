@@ -692,9 +692,13 @@ class DistributionIT {
           .map(e -> "20".equals(e.getAttribute("data-offset"))).orElse(false));
       // The record the sink could not read is text (it is not JSON): found by a text in its value.
       d.get(ui + "/topic?name=" + pipeline.topic() + "&from=start&text=not%20json");
-      wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 1));
-      assertTrue(d.findElement(By.cssSelector("#messages tr.message")).getText().contains("text"),
-          d.findElement(By.cssSelector("#messages tr.message")).getText());
+      // One record, or two once the DLQ test has replayed it into the topic: each is that text, and nothing else.
+      wait.until(ExpectedConditions.numberOfElementsToBeMoreThan(By.cssSelector("#messages tr.message"), 0));
+      List<WebElement> notJson = d.findElements(By.cssSelector("#messages tr.message"));
+      assertTrue(notJson.size() <= 2, notJson.size() + " records hold 'not json'");
+      for (WebElement m : notJson) {
+        assertTrue(m.getText().contains("text") && m.getText().contains("not json"), m.getText());
+      }
       // From an offset of the one partition.
       d.get(ui + "/topic?name=" + pipeline.topic() + "&from=offset&offset=5&partition=0&limit=3");
       wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#messages tr.message"), 3));
