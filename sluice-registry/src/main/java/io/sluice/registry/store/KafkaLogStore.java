@@ -235,8 +235,12 @@ public final class KafkaLogStore implements AutoCloseable {
       p.fail(timedOut);
       throw timedOut;
     } catch (ExecutionException e) {
+      // What the decision threw (a refusal, or a checker's StackOverflowError) goes to the caller as it was.
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
       }
       throw new StoreException(String.valueOf(e.getCause()), false, e.getCause());
     }
@@ -269,7 +273,7 @@ public final class KafkaLogStore implements AutoCloseable {
       answer.complete(decision.result());
     }
 
-    void fail(RuntimeException e) {
+    void fail(Throwable e) {
       answer.completeExceptionally(e);
     }
   }
@@ -288,8 +292,9 @@ public final class KafkaLogStore implements AutoCloseable {
       }
       try {
         commit(group);
-      } catch (RuntimeException e) {
-        // The log cannot be read or written: every write of the group answers so (those answered already keep it).
+      } catch (Throwable e) {
+        // The log cannot be read or written: every write of the group answers so (those answered already keep it),
+        // and the thread goes on with the next group.
         for (Pending<?> p : group) {
           p.fail(e);
         }
@@ -368,11 +373,11 @@ public final class KafkaLogStore implements AutoCloseable {
         p.attempts++;
         try {
           p.decide(draft);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
           draft.discard();
-          // A comparison that ran out of its budget would only run out again: answer it now instead of holding this
-          // node's writes for a second budget.
-          if (caughtUp || e instanceof ComparisonBudgetExceededException) {
+          // A comparison that ran out of its budget (or of stack) would only run out again: answer it now instead of
+          // holding this node's writes for a second try.
+          if (caughtUp || !(e instanceof RuntimeException) || e instanceof ComparisonBudgetExceededException) {
             p.fail(e);
           } else {
             p.needsCatchUp = true;
