@@ -282,6 +282,7 @@ public final class HttpServer implements AutoCloseable {
   }
 
   private static final class Router extends Handler.Abstract {
+    private static final byte[] NO_BODY = new byte[0];
     private final List<Route> routes;
     private final HttpHandler notFound;
     private final HttpHandler methodNotAllowed;
@@ -354,6 +355,11 @@ public final class HttpServer implements AutoCloseable {
       }
       int limit = (int) Math.min(Integer.MAX_VALUE - 8, maxRequestBytes);
       if (target.route != null && target.route.nonBlocking()) {
+        if (withoutBody(request)) {
+          // A lookup (GET): nothing to accumulate, so no accumulator and no completion stage per request.
+          write(answer(request, target, NO_BODY), response, callback);
+          return true;
+        }
         Content.Source.asByteArrayAsync(request, limit).whenComplete((body, failure) -> {
           // Jetty ends an accumulation past its maximum with an IOException saying so.
           if (failure != null && String.valueOf(failure.getMessage()).contains("too large")) {
@@ -385,6 +391,15 @@ public final class HttpServer implements AutoCloseable {
         callback.failed(e);
       }
       return true;
+    }
+
+    /**
+     * A request that says it has no body: a length of 0, or (HTTP/1.1 over this connector) neither a length nor a
+     * transfer coding, which for a request means no body at all (RFC 9112, 6.3).
+     */
+    private static boolean withoutBody(Request request) {
+      long length = request.getLength();
+      return length == 0 || (length < 0 && !request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
     }
 
     /** Writes the request's audit line once its answer is out (or failed). */

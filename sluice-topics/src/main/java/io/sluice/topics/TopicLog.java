@@ -1,10 +1,14 @@
 package io.sluice.topics;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -234,6 +238,44 @@ public final class TopicLog<K, V> implements AutoCloseable {
     } catch (TimeoutException e) {
       throw new TopicLogException("timed out after " + timeout + " writing to " + what + " " + topic, true, e);
     }
+  }
+
+  /** Where one record of {@link #appendAll} landed, or why it did not: exactly one of the two is set. */
+  public record Appended(RecordMetadata metadata, TopicLogException failure) {}
+
+  /**
+   * Appends records to partition 0 in this order without waiting between them, so that the producer carries them in
+   * as few requests as it can (one round trip for many writes), then waits until Kafka has each. The idempotent
+   * producer keeps them in order; each one's outcome is in the answer, in the same order. A failure of one does not
+   * stop the others from being tried, so a caller that needs all-or-nothing checks where each landed.
+   */
+  public List<Appended> appendAll(List<Map.Entry<K, V>> records) {
+    follower.checkHealthy();
+    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+    List<Appended> out = new ArrayList<>(records.size());
+    for (Map.Entry<K, V> r : records) {
+      try {
+        sent.add(producer.send(new ProducerRecord<>(topic, 0, r.getKey(), r.getValue())));
+      } catch (RuntimeException e) {
+        sent.add(CompletableFuture.failedFuture(e));
+      }
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Future<RecordMetadata> f : sent) {
+      try {
+        out.add(new Appended(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS), null));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        out.add(new Appended(null, new TopicLogException("interrupted writing to " + what + " " + topic, false, e)));
+      } catch (ExecutionException e) {
+        out.add(new Appended(null, new TopicLogException("cannot write to " + what + " " + topic + ": " + e.getCause(),
+            false, e.getCause())));
+      } catch (TimeoutException e) {
+        out.add(new Appended(null, new TopicLogException("timed out after " + timeout + " writing to " + what + " "
+            + topic, true, e)));
+      }
+    }
+    return out;
   }
 
   /** Appends a record and waits until the reader has applied it; returns where it landed. */

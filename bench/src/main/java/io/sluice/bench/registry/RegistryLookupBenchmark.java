@@ -31,8 +31,11 @@ import java.util.stream.Collectors;
  * Registry benchmarks, against Sluice's registry on an embedded broker in this JVM ({@code bench/run
  * io.sluice.bench.registry.RegistryLookupBenchmark}) or against another Confluent-compatible registry already running
  * ({@code ... RegistryLookupBenchmark --url http://127.0.0.1:PORT/apis/ccompat/v7 --label apicurio --pid PID}, which
- * {@code bench/apicurio/run} does for Apicurio Registry). Both get the same client and the same requests. Prints a
- * table. The rows measured by {@code wrk} ({@code apt-get install wrk}) say so when it is missing.
+ * {@code bench/apicurio/run --sequential} does for Apicurio Registry), or both at once ({@code ... RegistryLookupBenchmark
+ * --against http://127.0.0.1:PORT/apis/ccompat/v7 --label apicurio --pid PID [--rounds 4]}, what {@code
+ * bench/apicurio/run} does), each wrk measurement then alternating between the two registries. Both get the same client
+ * and the same requests. Prints a table. The rows measured by {@code wrk} ({@code apt-get install wrk}) say so when it
+ * is missing.
  *
  * <ul>
  *   <li>registrations/s of new schemas from 16 client threads of this JVM;</li>
@@ -54,15 +57,19 @@ public final class RegistryLookupBenchmark {
 
   public static void main(String[] args) throws Exception {
     String url = null;
+    String against = null;
     String label = "external";
     long pid = -1;
+    int rounds = 4;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--url" -> url = args[++i].replaceAll("/+$", "");
+        case "--against" -> against = args[++i].replaceAll("/+$", "");
         case "--label" -> label = args[++i];
         case "--pid" -> pid = Long.parseLong(args[++i]);
-        default -> throw new IllegalArgumentException("usage: RegistryLookupBenchmark [--url BASE [--label NAME] "
-            + "[--pid PID]]; unknown argument " + args[i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        default -> throw new IllegalArgumentException("usage: RegistryLookupBenchmark [--url BASE | --against BASE] "
+            + "[--label NAME] [--pid PID] [--rounds N]; unknown argument " + args[i]);
       }
     }
     if (url != null) {
@@ -74,23 +81,101 @@ public final class RegistryLookupBenchmark {
             .port(0).start();
         SchemaRegistry registry = SchemaRegistry.builder().bootstrapServers(kafka.bootstrapServers())
             .topic("_schemas").port(0).start()) {
-      measure(new Target(registry.url(), "sluice", -1));
+      Target sluice = new Target(registry.url(), "sluice", -1);
+      if (against != null) {
+        sideBySide(sluice, new Target(against, label, pid), rounds);
+      } else {
+        measure(sluice);
+      }
     }
   }
 
-  private static void measure(Target target) throws Exception {
-    String url = target.url();
-    put(url + "/config", "{\"compatibility\":\"NONE\"}");
+  /**
+   * Sluice and another registry in the same run, each wrk measurement alternating between the two (A B B A A B ...),
+   * so a machine whose load changes during the run weighs on both alike; prints every run and the ratio of the means.
+   */
+  private static void sideBySide(Target sluice, Target other, int rounds) throws Exception {
+    List<Target> both = List.of(sluice, other);
     List<String> rows = new ArrayList<>();
+    List<Set<Integer>> ids = new ArrayList<>();
+    for (Target t : both) {
+      put(t.url() + "/config", "{\"compatibility\":\"NONE\"}");
+      Set<Integer> registered = ConcurrentHashMap.newKeySet();
+      double perSec = registerWithThreads(t.url(), registered, 2000, 16);
+      ids.add(registered);
+      rows.add(String.format(Locale.ROOT, "| registration of new schemas, 16 client threads, %s (one run each) | "
+          + "%.0f req/s |", t.label(), perSec));
+    }
+    if (!Files.isExecutable(Path.of("/usr/bin/wrk"))) {
+      rows.add("| wrk rows | wrk not installed |");
+    } else {
+      List<Path> lookups = List.of(lookupScript(sluice.url(), ids.get(0)), lookupScript(other.url(), ids.get(1)));
+      rows.add(alternating("GET /schemas/ids/{id}", both, i -> lookups.get(i), rounds));
+      rows.add(alternating("registration of new schemas", both,
+          i -> registrationScript(both.get(i).url(), "R" + i + "x" + System.nanoTime()), rounds));
+    }
+    if (other.pid() >= 0) {
+      rows.add(String.format(Locale.ROOT, "| %s process RSS after the run / its peak (pid %d) | %d MB / %d MB |",
+          other.label(), other.pid(), statusKb(other.pid(), "VmRSS:") / 1024, statusKb(other.pid(), "VmHWM:") / 1024));
+    }
+    System.out.println("registries side by side: " + sluice.label() + " at " + sluice.url() + ", " + other.label()
+        + " at " + other.url() + "; each wrk run -t2 -c64, 10 s after 15 s of warm-up per registry");
+    System.out.println("| benchmark | result |");
+    System.out.println("|---|---|");
+    rows.forEach(System.out::println);
+  }
 
-    // Registration throughput: distinct schemas over 50 subjects, 16 threads.
-    int n = 2000;
+  /** A wrk script for target {@code i} of a side-by-side run. */
+  @FunctionalInterface
+  private interface ScriptFor {
+    Path script(int target) throws IOException;
+  }
+
+  /**
+   * wrk against both targets in turns (A B, then B A, ...), each run 10 s, after one 15 s warm-up per target (a JVM
+   * registry still compiling its request path measures low for its first seconds: Apicurio's first 5 s are a fraction
+   * of its later ones).
+   */
+  private static String alternating(String what, List<Target> both, ScriptFor scripts, int rounds) throws Exception {
+    for (int i = 0; i < both.size(); i++) {
+      wrk(both.get(i).url(), scripts.script(i), 64, 15);
+    }
+    double[][] perSec = new double[both.size()][rounds];
+    StringBuilder runs = new StringBuilder();
+    for (int r = 0; r < rounds; r++) {
+      for (int k = 0; k < both.size(); k++) {
+        int i = r % 2 == 0 ? k : both.size() - 1 - k;
+        String out = wrk(both.get(i).url(), scripts.script(i), 64, 10);
+        perSec[i][r] = requestsPerSecond(out);
+        String errors = out.lines().filter(l -> l.contains("Non-2xx") || l.contains("Socket errors"))
+            .map(String::trim).collect(Collectors.joining("; "));
+        runs.append(String.format(Locale.ROOT, "%s%s %.0f%s (load %s)", runs.length() == 0 ? "" : ", ",
+            both.get(i).label(), perSec[i][r], errors.isEmpty() ? "" : " [" + errors + "]", loadAverage()));
+      }
+    }
+    double a = Arrays.stream(perSec[0]).average().orElse(0);
+    double b = Arrays.stream(perSec[1]).average().orElse(0);
+    return String.format(Locale.ROOT, "| %s, 64 keep-alive connections, wrk -t2, %d rounds alternating | %s %.0f req/s, "
+        + "%s %.0f req/s (means): %.2fx; runs in order: %s |", what, rounds, both.get(0).label(), a,
+        both.get(1).label(), b, a / b, runs);
+  }
+
+  private static double requestsPerSecond(String wrkOutput) {
+    return wrkOutput.lines().filter(l -> l.startsWith("Requests/sec")).findFirst()
+        .map(l -> Double.parseDouble(l.replace("Requests/sec:", "").trim())).orElse(0.0);
+  }
+
+  private static String loadAverage() throws IOException {
+    return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+  }
+
+  /** Registers {@code n} new schemas over 50 subjects from {@code threads} threads; answers registrations/s. */
+  private static double registerWithThreads(String url, Set<Integer> ids, int n, int threads) throws Exception {
     AtomicInteger next = new AtomicInteger();
-    Set<Integer> ids = ConcurrentHashMap.newKeySet();
-    ExecutorService pool = Executors.newFixedThreadPool(16);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     long start = System.nanoTime();
     List<Future<?>> fs = new ArrayList<>();
-    for (int t = 0; t < 16; t++) {
+    for (int t = 0; t < threads; t++) {
       fs.add(pool.submit(() -> {
         for (int k; (k = next.getAndIncrement()) < n; ) {
           ids.add(register(url, "bench-" + (k % 50), schema("B" + k, 1)));
@@ -101,8 +186,18 @@ public final class RegistryLookupBenchmark {
     for (Future<?> f : fs) {
       f.get();
     }
-    double regPerSec = n / ((System.nanoTime() - start) / 1e9);
     pool.shutdown();
+    return n / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private static void measure(Target target) throws Exception {
+    String url = target.url();
+    put(url + "/config", "{\"compatibility\":\"NONE\"}");
+    List<String> rows = new ArrayList<>();
+
+    // Registration throughput: distinct schemas over 50 subjects, 16 threads.
+    Set<Integer> ids = ConcurrentHashMap.newKeySet();
+    double regPerSec = registerWithThreads(url, ids, 2000, 16);
     rows.add(String.format(Locale.ROOT, "| registration of new schemas, 16 client threads | %.0f req/s |", regPerSec));
 
     // Ids as the registry gave them: Sluice numbers schemas 1..n, another registry may number them otherwise.
@@ -112,7 +207,9 @@ public final class RegistryLookupBenchmark {
       // behind it. The ratio of the two rows is what the registry costs on top of the HTTP stack.
       byte[] fixed = "{\"schema\":\"\\\"string\\\"\"}".getBytes(StandardCharsets.UTF_8);
       try (HttpServer bare = HttpServer.builder("baseline").port(0).maxThreads(64)
-          .get("/schemas/ids/{id}", req -> io.sluice.http.HttpResponse.of(200, "application/vnd.schemaregistry.v1+json", fixed))
+          // Answered on the selector thread, as the registry's own lookup route is.
+          .nonBlocking("GET", "/schemas/ids/{id}", req -> io.sluice.http.HttpResponse.of(200,
+              "application/vnd.schemaregistry.v1+json", fixed))
           .start()) {
         rows.add(wrkRow("same route, bare sluice-http server (baseline)", bare.url(), lookupScript(bare.url(), ids), 64));
       }

@@ -77,8 +77,10 @@ public final class RestApi {
     return b
         .get("/", req -> ok(Map.of()))
         .get("/schemas/types", req -> ok(List.of("JSON", "PROTOBUF", "AVRO")))
-        .get("/schemas/ids/{id}", this::schemaById)
-        .get("/schemas/ids/{id}/schema", req -> raw(stored(req).canonical()))
+        // The hot path of every deserializer: answered on the thread that read the request (no hand-off to the
+        // pool), as the lookup reads concurrent maps and never waits on the log or on a lock.
+        .nonBlocking("GET", "/schemas/ids/{id}", this::schemaById)
+        .nonBlocking("GET", "/schemas/ids/{id}/schema", req -> raw(stored(req).canonical()))
         .get("/schemas/ids/{id}/subjects", req -> ok(versionsOfId(req).stream().map(Version::subject).distinct().toList()))
         .get("/schemas/ids/{id}/versions", req -> ok(versionsOfId(req).stream()
             .map(v -> ordered("subject", v.subject(), "version", v.version())).toList()))

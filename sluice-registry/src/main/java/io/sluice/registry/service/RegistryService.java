@@ -19,9 +19,12 @@ import io.sluice.registry.store.RegistryState.SchemaKey;
 import io.sluice.registry.store.RegistryState.StoredSchema;
 import io.sluice.registry.store.RegistryState.Version;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The registry's rules, independent of HTTP: what a registration, a delete or a config change does to the state, and
@@ -176,8 +179,29 @@ public final class RegistryService {
     if (existing.isPresent()) {
       return existing.get();
     }
-    return store.write(s -> decideRegister(subject, req, parsed, key));
+    Function<KafkaLogStore.Draft, Decision<Integer>> decide = draft -> decideRegister(subject, req, parsed, key, draft);
+    // An import names its own id or version, which another registration of the same group could be given too.
+    boolean importing = (req.id() != null && req.id() >= 0) || (req.version() != null && req.version() > 0);
+    return importing ? store.writeAlone(decide) : store.write(claims(subject, req, key), decide);
   }
+
+  /**
+   * What a registration touches, so that registrations touching different things share one append (group commit,
+   * {@link KafkaLogStore#write(Set, Function)}): its subject, its schema (a schema registered under two subjects at
+   * once must get one id) and the subjects it references.
+   */
+  private static Set<Object> claims(String subject, SchemaRequest req, SchemaKey key) {
+    Set<Object> claims = new HashSet<>();
+    claims.add(new Subject(subject));
+    claims.add(key);
+    for (SchemaReference r : req.references()) {
+      claims.add(new Subject(r.subject()));
+    }
+    return claims;
+  }
+
+  /** A subject as a claim, apart from any other string. */
+  private record Subject(String name) {}
 
   /** The id of {@code key} if a live version of {@code subject} holds it and the request names no other id. */
   private Optional<Integer> existingUnder(String subject, SchemaKey key, Integer requestedId) {
@@ -186,7 +210,8 @@ public final class RegistryService {
         .filter(id -> state.versions(subject, false).stream().anyMatch(v -> v.id() == id));
   }
 
-  private Decision<Integer> decideRegister(String subject, SchemaRequest req, ParsedSchema parsed, SchemaKey key) {
+  private Decision<Integer> decideRegister(String subject, SchemaRequest req, ParsedSchema parsed, SchemaKey key,
+      KafkaLogStore.Draft draft) {
     Optional<Integer> existing = existingUnder(subject, key, req.id());
     if (existing.isPresent()) {
       return Decision.noChange(existing.get());
@@ -203,12 +228,11 @@ public final class RegistryService {
       throw RegistryRefusal.notPermitted("Subject " + subject + " is not in read-write mode");
     }
     Optional<Integer> knownId = state.idOf(key);
-    List<Version> live = state.versions(subject, false);
     int id;
     int version = state.highestVersion(subject) + 1;
     if (mode == Mode.IMPORT) {
       if (req.id() == null || req.id() < 1) {
-        id = knownId.orElseGet(() -> state.maxId() + 1);
+        id = knownId.orElseGet(draft::newId);
       } else {
         id = req.id();
         Optional<StoredSchema> holder = state.schemaEverBoundTo(id);
@@ -227,25 +251,22 @@ public final class RegistryService {
         version = req.version();
       }
     } else {
-      List<String> errors = checker.check(level(subject), policy(subject), parsed, previousFor(level(subject), live));
+      List<String> errors = checker.check(level(subject), policy(subject), parsed, previousFor(level(subject), subject));
       if (!errors.isEmpty()) {
         throw RegistryRefusal.incompatible(subject, errors);
       }
-      id = knownId.orElseGet(() -> state.maxId() + 1);
+      id = knownId.orElseGet(draft::newId);
     }
     return new Decision<>(new LogEvent.Registered(subject, version, id, parsed.type(), parsed.canonical(),
         parsed.references()), id);
   }
 
   /** Earlier live versions, newest first, as far as the mode looks. */
-  private List<Previous> previousFor(CompatibilityLevel level, List<Version> live) {
+  private List<Previous> previousFor(CompatibilityLevel level, String subject) {
     List<Previous> out = new ArrayList<>();
-    for (int i = live.size() - 1; i >= 0; i--) {
-      Version v = live.get(i);
+    // A non-transitive level looks at the latest live version only: not a list of the subject's every version.
+    for (Version v : state.liveVersionsNewestFirst(subject, level.transitive ? Integer.MAX_VALUE : 1)) {
       state.schemaById(v.id()).ifPresent(s -> out.add(new Previous(v.version(), state.parsed(s))));
-      if (!level.transitive && !out.isEmpty()) {
-        break;
-      }
     }
     return out;
   }
@@ -280,7 +301,7 @@ public final class RegistryService {
     return state.read(() -> {
       ParsedSchema parsed = parse(req, normalize);
       CompatibilityLevel level = level(subject);
-      return checker.check(level, policy(subject), parsed, previousFor(level, state.versions(subject, false)));
+      return checker.check(level, policy(subject), parsed, previousFor(level, subject));
     });
   }
 

@@ -16,13 +16,15 @@ import java.util.List;
 
 /**
  * JSON form of log records. The value carries the event and {@code expectedOffset}, the log position the writer
- * decided against (see {@link KafkaLogStore}); the key names the event's kind and subject plus the attempt, so that
- * compaction never lets one write shadow another.
+ * decided against (see {@link KafkaLogStore}); a record written in a group after the group's first also carries the
+ * group ({@code batch}, unique to one append of one node) and its place in it ({@code batchIndex}). The key names the
+ * event's kind and subject plus the attempt, so that compaction never lets one write shadow another.
  */
 final class LogCodec {
   private LogCodec() {}
 
-  record Decoded(long expectedOffset, LogEvent event) {}
+  /** A record's event and where its writer meant it to go; {@code batch} is null for a record written alone. */
+  record Decoded(long expectedOffset, String batch, int batchIndex, LogEvent event) {}
 
   static byte[] key(LogEvent event, String attempt) {
     ObjectNode k = Json.MAPPER.createObjectNode();
@@ -37,9 +39,18 @@ final class LogCodec {
   }
 
   static byte[] value(LogEvent event, long expectedOffset) {
+    return value(event, expectedOffset, null, 0);
+  }
+
+  /** A record of a group of writes: {@code batch} names the group, null for a record written alone. */
+  static byte[] value(LogEvent event, long expectedOffset, String batch, int batchIndex) {
     ObjectNode v = Json.MAPPER.createObjectNode();
     v.put("keytype", kind(event));
     v.put("expectedOffset", expectedOffset);
+    if (batch != null) {
+      v.put("batch", batch);
+      v.put("batchIndex", batchIndex);
+    }
     if (event instanceof LogEvent.Registered r) {
       v.put("subject", r.subject());
       v.put("version", r.version());
@@ -78,6 +89,8 @@ final class LogCodec {
       throw new UncheckedIOException(e);
     }
     long expected = v.path("expectedOffset").asLong(-1);
+    String batch = v.path("batch").isTextual() ? v.get("batch").asText() : null;
+    int batchIndex = batch == null ? 0 : v.path("batchIndex").asInt(-1);
     String subject = v.path("subject").isTextual() ? v.get("subject").asText() : null;
     LogEvent event = switch (v.path("keytype").asText()) {
       case "SCHEMA" -> {
@@ -99,7 +112,7 @@ final class LogCodec {
           v.path("mode").isTextual() ? Mode.valueOf(v.get("mode").asText()) : null);
       default -> null;
     };
-    return new Decoded(expected, event);
+    return new Decoded(expected, batch, batchIndex, event);
   }
 
   private static String kind(LogEvent event) {

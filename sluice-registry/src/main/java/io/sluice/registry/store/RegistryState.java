@@ -82,9 +82,11 @@ public final class RegistryState {
   private final Map<Integer, StoredSchema> held = new ConcurrentHashMap<>();
   /**
    * Schemas no version holds any more. Ids stay bound to their schema for good, so a schema deleted and registered
-   * again gets its old id back.
+   * again gets its old id back. Concurrent like {@link #held}, and an id moves between the two by being put into one
+   * before it leaves the other, so {@link #everBound} needs no lock: parsing a stored schema again (its references
+   * resolved through it) never waits on the log reader.
    */
-  private final Map<Integer, StoredSchema> released = new HashMap<>();
+  private final Map<Integer, StoredSchema> released = new ConcurrentHashMap<>();
   /** Every schema ever bound, by what makes it one schema. */
   private final Map<SchemaKey, StoredSchema> byKey = new HashMap<>();
   /** How many versions hold each id that more than one version holds; an id in {@link #held} alone has one. */
@@ -97,6 +99,11 @@ public final class RegistryState {
   private Mode globalMode;
   private int maxId;
   private volatile long nextOffset;
+  /** The last record applied, for the rule on groups of writes (only the log reader's thread touches these). */
+  private long lastOffset = -1;
+  private String lastBatch;
+  private int lastBatchIndex;
+  private boolean lastTookEffect;
 
   /** A state keeping up to {@code parsedCacheBytes} (estimated) of parsed schemas for compatibility checks. */
   public RegistryState(Map<SchemaType, SchemaProvider> providers, long parsedCacheBytes) {
@@ -153,8 +160,9 @@ public final class RegistryState {
       throw new IllegalStateException("no parser for " + schema.type() + " (schema id " + schema.id() + ")");
     }
     try {
+      // Lock-free: the ids a stored schema's references resolved to are bound for good (see #released).
       p = provider.parse(schema.canonical(), schema.references(),
-          read(() -> dependencies(schema.references(), schema.referenceIds())));
+          dependencies(schema.references(), schema.referenceIds()));
     } catch (InvalidSchemaException e) {
       throw new IllegalStateException("schema id " + schema.id() + " no longer parses: " + e.getMessage(), e);
     }
@@ -190,6 +198,20 @@ public final class RegistryState {
       for (int i = 0; i < vs.size(); i++) {
         if (includeDeleted || !vs.deleted(i)) {
           out.add(new Version(subject, vs.version(i), vs.id(i), vs.deleted(i)));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Up to {@code limit} live versions of a subject, the newest first; empty when it has none. */
+  public List<Version> liveVersionsNewestFirst(String subject, int limit) {
+    return read(() -> {
+      SubjectVersions vs = subjects.get(subject);
+      List<Version> out = new ArrayList<>(vs == null ? 0 : Math.min(limit, vs.size()));
+      for (int i = vs == null ? -1 : vs.size() - 1; i >= 0 && out.size() < limit; i--) {
+        if (!vs.deleted(i)) {
+          out.add(new Version(subject, vs.version(i), vs.id(i), false));
         }
       }
       return out;
@@ -348,15 +370,25 @@ public final class RegistryState {
     signal();
   }
 
+  /** Applies a record written alone; see {@link #apply(long, long, String, int, LogEvent)}. */
+  boolean apply(long offset, long expectedOffset, LogEvent event) {
+    return apply(offset, expectedOffset, null, 0, event);
+  }
+
   /**
    * Applies the record at {@code offset}. It takes effect only if its writer decided it against exactly the state
    * before it ({@code expectedOffset == offset}); a record decided against an older state lost a race and is skipped.
-   * Every node makes the same call for the same record, so all agree.
+   * A record of a group of writes ({@code batch}, at {@code batchIndex} > 0) was decided against the state that the
+   * group's earlier records make, so it also needs the record just before it to be the group's previous one, taken
+   * effect: should one of a group go missing, the rest of the group is skipped even where another writer's record
+   * filled the gap. Every node makes the same call for the same record, so all agree.
    *
    * @return whether the record took effect
    */
-  boolean apply(long offset, long expectedOffset, LogEvent event) {
-    boolean accepted = event != null && expectedOffset == offset;
+  boolean apply(long offset, long expectedOffset, String batch, int batchIndex, LogEvent event) {
+    boolean accepted = event != null && expectedOffset == offset
+        && (batchIndex == 0 || (lastTookEffect && lastOffset == offset - 1 && batch.equals(lastBatch)
+            && lastBatchIndex == batchIndex - 1));
     lock.writeLock().lock();
     try {
       if (offset < nextOffset) {
@@ -365,6 +397,10 @@ public final class RegistryState {
       if (accepted) {
         applyAccepted(event);
       }
+      lastOffset = offset;
+      lastBatch = batch;
+      lastBatchIndex = batchIndex;
+      lastTookEffect = accepted;
       nextOffset = offset + 1;
     } finally {
       lock.writeLock().unlock();
@@ -517,9 +553,10 @@ public final class RegistryState {
       }
       return;
     }
-    StoredSchema s = held.remove(id);
+    StoredSchema s = held.get(id);
     if (s != null) {
       released.put(id, s);
+      held.remove(id);
     }
   }
 }
