@@ -149,24 +149,33 @@ final class PipelineLoad implements AutoCloseable {
     try {
       pipeline.awaitSinkMatchesSource();
     } catch (SinkMismatch e) {
-      long unread = uncommitted();
-      String verdict;
-      if (e.moving()) {
-        verdict = "LATE: the sink was still writing when the wait ended";
-      } else if (unread > 0) {
-        verdict = "STALLED: the sink stood still with " + unread + " records of the topic not committed (see the"
-            + " task states)";
-      } else if (unread == 0) {
-        verdict = "LOST: the sink committed the whole topic and still differs from the source (the changes never"
-            + " reached the topic, or the sink committed records it did not write)";
-      } else {
-        verdict = "the sink stood still; its consumer group could not be read";
-      }
-      throw new AssertionError(verdict + ". " + e.getMessage() + "; sink consumer group: " + (unread < 0
-          ? "unknown" : unread + " records not committed") + "; connectors as each node sees them: " + statuses(), e);
+      throw new AssertionError(diagnosis(e), e);
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "; connectors as each node sees them: " + statuses(), e);
     }
+  }
+
+  /**
+   * What a sink that did not come to equal its source was doing: LATE (still writing), STALLED (standing still with
+   * records of the topic it has not committed: a task down or stuck) or LOST (the whole topic committed, and still
+   * different), then how it differs, and each node's view of the connectors.
+   */
+  private String diagnosis(SinkMismatch e) {
+    long unread = uncommitted();
+    String verdict;
+    if (e.moving()) {
+      verdict = "LATE: the sink was still writing when the wait ended";
+    } else if (unread > 0) {
+      verdict = "STALLED: the sink stood still with " + unread + " records of the topic not committed (see the task"
+          + " states)";
+    } else if (unread == 0) {
+      verdict = "LOST: the sink committed the whole topic and still differs from the source (the changes never"
+          + " reached the topic, or the sink committed records it did not write)";
+    } else {
+      verdict = "the sink stood still; its consumer group could not be read";
+    }
+    return verdict + ". " + e.getMessage() + "; sink consumer group: " + (unread < 0 ? "unknown"
+        : unread + " records not committed") + "; connectors as each node sees them: " + statuses();
   }
 
   /** Records of the topic past the sink's committed offsets; -1 when Kafka is not known or does not say. */
