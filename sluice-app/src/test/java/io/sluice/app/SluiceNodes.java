@@ -29,6 +29,8 @@ import java.util.stream.Stream;
 final class SluiceNodes implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** What {@code ./sluice up} writes to standard error, in the node's folder: its log. */
+  private static final String STDERR = "up.stderr";
 
   /** One node: its process and the addresses of its ready line. */
   record Node(String name, Up up, Map<String, String> urls, List<String> args) {
@@ -132,8 +134,6 @@ final class SluiceNodes implements AutoCloseable {
       return PackagedSluice.read(log).lines().filter(l -> l.startsWith("sluice kafka ready")).count();
     }, n -> n > 0);
   }
-
-  private static final String STDERR = "up.stderr";
 
   /**
    * Copies every node's logs (each start's {@code up.stderr}, oldest first as {@code up.stderr.1}, …) and every

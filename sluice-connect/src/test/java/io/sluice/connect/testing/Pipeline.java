@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,7 +146,7 @@ public final class Pipeline {
     long stillSince = System.nanoTime();
     Map<Integer, String> last = rows(sinkDb);
     // (time, sink rows) of the last TREND: the count rising is a sink still catching up.
-    java.util.ArrayDeque<long[]> counts = new java.util.ArrayDeque<>();
+    ArrayDeque<long[]> counts = new ArrayDeque<>();
     counts.add(new long[] {System.nanoTime(), last.size()});
     while (!expected.equals(last)) {
       long now = System.nanoTime();
