@@ -53,7 +53,7 @@ final class SluiceNodes implements AutoCloseable {
     this.dir = dir;
     this.bootstrap = bootstrap;
     try (InputStream config = SluiceNodes.class.getResourceAsStream("/cluster-node-log4j2.xml")) {
-      this.logConfig = dir.resolve("node-log4j2.xml");
+      this.logConfig = Files.createDirectories(dir).resolve("node-log4j2.xml");
       Files.copy(config, logConfig, StandardCopyOption.REPLACE_EXISTING);
     }
   }
