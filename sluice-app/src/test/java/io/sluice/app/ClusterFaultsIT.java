@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,10 +50,15 @@ import org.junit.jupiter.api.io.TempDir;
  * JDBC sink load, proven equal with {@code sluice reconcile} at the end of each scenario.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// Each scenario's own bounded waits (node starts of up to 240 s, stops of up to 120 s, the sink's wait of up to five
+// minutes) add up to more than the default five minutes: the default would end a scenario before its own waits can
+// say what went wrong.
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class ClusterFaultsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration WAIT = Duration.ofSeconds(180);
   @TempDir static Path dir;
+  @RegisterExtension static final FailedRunLogs LOGS = new FailedRunLogs(() -> ClusterFaultsIT.cluster);
   private static EmbeddedKafka kafka;
   private static SluiceNodes cluster;
   private static Webhook hook;
@@ -108,7 +116,15 @@ class ClusterFaultsIT {
           "--metrics-config", prometheus.toString(), "--alerts-config", alertmanager.toString()));
     }
     load = PipelineLoad.create("faults", nodes.get(0).url("connect"), 300);
-    load.start();
+    load.diagnoseOn(() -> {
+      Map<String, String> urls = new LinkedHashMap<>();
+      nodes.forEach(n -> urls.put(n.name(), n.url("connect")));
+      return urls;
+    }, kafka.bootstrapServers());
+    // A steady load: one that grows with the table (a third of it updated every round) offers more changes a second
+    // than three nodes on two cores write, so that the sink falls further behind the longer the run goes and each
+    // check waits out a backlog of millions of changes: a measure of the machine, not of what a fault loses.
+    load.start(PipelineLoad.Pace.STEADY);
   }
 
   /** Holds the load, waits for the sink and proves it equal with {@code sluice reconcile}; the load goes on. */

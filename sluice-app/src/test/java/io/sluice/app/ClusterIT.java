@@ -29,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,9 +53,10 @@ class ClusterIT {
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
   private static SluiceNodes nodes;
+  @RegisterExtension static final FailedRunLogs LOGS = new FailedRunLogs(() -> ClusterIT.nodes);
 
   @BeforeAll
-  static void broker() {
+  static void broker() throws Exception {
     kafka = EmbeddedKafka.builder().dataDir(dir.resolve("broker")).port(0).start();
     nodes = new SluiceNodes(dir, kafka.bootstrapServers());
   }

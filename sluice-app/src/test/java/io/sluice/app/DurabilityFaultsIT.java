@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +37,7 @@ class DurabilityFaultsIT {
   @TempDir static Path dir;
   private static final List<Process> brokers = new ArrayList<>();
   private static SluiceNodes cluster;
+  @RegisterExtension static final FailedRunLogs LOGS = new FailedRunLogs(() -> cluster);
 
   @AfterAll
   static void stop() throws Exception {

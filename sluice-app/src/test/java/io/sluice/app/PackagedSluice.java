@@ -80,6 +80,12 @@ final class PackagedSluice {
    * unpacked archive), with or without class-data sharing, and returns once it printed its ready line.
    */
   static Up up(Path launcher, Path dir, List<String> args, boolean classDataSharing) throws Exception {
+    return up(launcher, dir, args, classDataSharing, java.util.Map.of());
+  }
+
+  /** As {@link #up(Path, Path, List, boolean)}, with {@code env} added to the process' environment. */
+  static Up up(Path launcher, Path dir, List<String> args, boolean classDataSharing, java.util.Map<String, String> env)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of(launcher.toString(), "up"));
     command.addAll(args);
     if (!args.contains("--ui-port")) {
@@ -93,6 +99,7 @@ final class PackagedSluice {
     } else {
       pb.environment().put("SLUICE_NO_CDS", "1");
     }
+    pb.environment().putAll(env);
     Process up = pb.start();
     List<String> out = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
@@ -111,13 +118,22 @@ final class PackagedSluice {
     reader.setDaemon(true);
     reader.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-    while (!ready.await(200, TimeUnit.MILLISECONDS)) {
-      if (!up.isAlive() || System.nanoTime() > deadline) {
-        killAll(up);
-        String err = read(stderr);
-        throw new AssertionError("no ready line" + (up.isAlive() ? "" : " (exit " + up.waitFor() + ")") + "; stdout "
-            + out + "\nstderr " + err.lines().filter(l -> !l.contains(" WARN ")).reduce("", (a, b) -> a + "\n" + b));
+    try {
+      while (!ready.await(200, TimeUnit.MILLISECONDS)) {
+        if (!up.isAlive() || System.nanoTime() > deadline) {
+          killAll(up);
+          String err = read(stderr);
+          throw new AssertionError("no ready line" + (up.isAlive() ? "" : " (exit " + up.waitFor() + ")")
+              + "; stdout " + out + "\nstderr " + err.lines().filter(l -> !l.contains(" WARN "))
+              .reduce("", (a, b) -> a + "\n" + b));
+        }
       }
+    } catch (InterruptedException e) {
+      // A test timed out while this node started: no one else knows of the process, which would hold the node's
+      // ports and data folder against the next test's start of it.
+      up.descendants().forEach(ProcessHandle::destroyForcibly);
+      up.destroyForcibly();
+      throw e;
     }
     return new Up(up, out, stderr);
   }

@@ -3,13 +3,19 @@ package io.sluice.app;
 import static io.sluice.app.SluiceNodes.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.app.PackagedSluice.Run;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
+import io.sluice.connect.testing.SinkMismatch;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * A pipeline on a Sluice cluster, PostgreSQL {@code orders} → Debezium → Kafka → Sluice's JDBC sink, and a load on its
@@ -27,6 +33,7 @@ final class PipelineLoad implements AutoCloseable {
 
   final Pipeline pipeline;
   final String source;
+  private final String sink;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicBoolean held = new AtomicBoolean();
   /** Held by the load thread through a round of changes, so that a hold knows when the round in progress is over. */
@@ -34,13 +41,29 @@ final class PipelineLoad implements AutoCloseable {
   private Thread thread;
   private int next;
 
-  private final String connectUrl;
+  /**
+   * Where a failed comparison asks what the sink was doing: each node's Connect (node name → URL), and the Kafka
+   * that holds the sink's consumer group; one Connect and no Kafka unless {@link #diagnoseOn} says more.
+   */
+  private Supplier<Map<String, String>> connectUrls;
+  private String bootstrap;
 
-  private PipelineLoad(Pipeline pipeline, String source, int rows, String connectUrl) {
+  private PipelineLoad(Pipeline pipeline, String source, String sink, int rows, String connectUrl) {
     this.pipeline = pipeline;
     this.source = source;
+    this.sink = sink;
     this.next = rows + 1;
-    this.connectUrl = connectUrl;
+    this.connectUrls = () -> Map.of("", connectUrl);
+  }
+
+  /**
+   * A failed comparison asks every node in {@code connectUrls} (name → Connect URL, asked anew each time: nodes are
+   * started again on other processes) for its connectors' and tasks' states, and {@code bootstrap}'s Kafka how much
+   * of the topic the sink's consumer group has not committed, so that it can say whether rows are late or lost.
+   */
+  void diagnoseOn(Supplier<Map<String, String>> connectUrls, String bootstrap) {
+    this.connectUrls = connectUrls;
+    this.bootstrap = bootstrap;
   }
 
   /**
@@ -59,7 +82,7 @@ final class PipelineLoad implements AutoCloseable {
     assertEquals(201, send("POST", connectUrl + "/connectors", Map.of("name", name + "-sink", "config", sink))
         .statusCode());
     pipeline.awaitSinkMatchesSource();
-    return new PipelineLoad(pipeline, name + "-source", rows, connectUrl);
+    return new PipelineLoad(pipeline, name + "-source", name + "-sink", rows, connectUrl);
   }
 
   void start() {
@@ -97,11 +120,7 @@ final class PipelineLoad implements AutoCloseable {
   void assertSinkEqualsSource(Path dir) throws Exception {
     holdRounds();
     try {
-      try {
-        pipeline.awaitSinkMatchesSource();
-      } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "; connectors: " + statuses(), e);
-      }
+      awaitSink();
       String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
       String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
       Run equal = PackagedSluice.run(dir, "reconcile", "--source", src, "--sink", dst, "--table", "public.orders");
@@ -117,16 +136,58 @@ final class PipelineLoad implements AutoCloseable {
    */
   void holdCaughtUp() {
     holdRounds();
-    try {
-      pipeline.awaitSinkMatchesSource();
-    } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; connectors: " + statuses(), e);
-    }
+    awaitSink();
   }
 
   /** The load goes on after {@link #holdCaughtUp}. */
   void resume() {
     held.set(false);
+  }
+
+  /** The sink equal to the source, or a failure that says whether rows are late or lost, and each node's view. */
+  private void awaitSink() {
+    try {
+      pipeline.awaitSinkMatchesSource();
+    } catch (SinkMismatch e) {
+      throw new AssertionError(diagnosis(e), e);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; connectors as each node sees them: " + statuses(), e);
+    }
+  }
+
+  /**
+   * What a sink that did not come to equal its source was doing: LATE (still writing), STALLED (standing still with
+   * records of the topic it has not committed: a task down or stuck) or LOST (the whole topic committed, and still
+   * different), then how it differs, and each node's view of the connectors.
+   */
+  private String diagnosis(SinkMismatch e) {
+    long unread = uncommitted();
+    String verdict;
+    if (e.moving()) {
+      verdict = "LATE: the sink was still writing when the wait ended";
+    } else if (unread > 0) {
+      verdict = "STALLED: the sink stood still with " + unread + " records of the topic not committed (see the task"
+          + " states)";
+    } else if (unread == 0) {
+      verdict = "LOST: the sink committed the whole topic and still differs from the source (the changes never"
+          + " reached the topic, or the sink committed records it did not write)";
+    } else {
+      verdict = "the sink stood still; its consumer group could not be read";
+    }
+    return verdict + ". " + e.getMessage() + "; sink consumer group: " + (unread < 0 ? "unknown"
+        : unread + " records not committed") + "; connectors as each node sees them: " + statuses();
+  }
+
+  /** Records of the topic past the sink's committed offsets; -1 when Kafka is not known or does not say. */
+  private long uncommitted() {
+    if (bootstrap == null) {
+      return -1;
+    }
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap, "client.id", "test-sink-diagnosis"))) {
+      return SinkBacklog.uncommitted(admin, pipeline.topic(), "connect-" + sink);
+    } catch (Exception e) {
+      return -1;
+    }
   }
 
   /** No round starts from now on, and the one in progress, if any, is over. */
@@ -137,13 +198,41 @@ final class PipelineLoad implements AutoCloseable {
     }
   }
 
-  /** Each connector's state and its tasks' states and workers, as Connect says them (or why it did not). */
+  /**
+   * Each node's view of each connector: its state and worker, and each task's state and worker (the node's name
+   * where the worker is one of the nodes), with the first line of a failed task's trace; or why a node did not say.
+   */
   private String statuses() {
-    try {
-      return SluiceNodes.get(connectUrl + "/connectors?expand=status").toString();
-    } catch (Exception e) {
-      return "(Connect at " + connectUrl + " did not answer: " + e + ")";
-    }
+    Map<String, String> urls = connectUrls.get();
+    Map<String, String> names = new LinkedHashMap<>();
+    urls.forEach((name, url) -> names.put(java.net.URI.create(url).getAuthority(), name));
+    List<String> views = new ArrayList<>();
+    urls.forEach((name, url) -> {
+      StringBuilder view = new StringBuilder(name.isEmpty() ? "" : "node " + name + ": ");
+      try {
+        JsonNode all = SluiceNodes.get(url + "/connectors?expand=status");
+        List<String> connectors = new ArrayList<>();
+        all.fields().forEachRemaining(c -> {
+          JsonNode status = c.getValue().path("status");
+          StringBuilder line = new StringBuilder(c.getKey() + " " + state(status.path("connector"), names));
+          status.path("tasks").forEach(t -> line.append(", task ").append(t.path("id").asInt()).append(' ')
+              .append(state(t, names)));
+          connectors.add(line.toString());
+        });
+        view.append(connectors.isEmpty() ? "no connectors" : String.join("; ", connectors));
+      } catch (Exception e) {
+        view.append("Connect at ").append(url).append(" did not answer (").append(e).append(")");
+      }
+      views.add(view.toString());
+    });
+    return String.join(" | ", views);
+  }
+
+  private static String state(JsonNode s, Map<String, String> names) {
+    String worker = s.path("worker_id").asText();
+    String trace = s.path("trace").asText("");
+    return s.path("state").asText() + " on " + names.getOrDefault(worker, worker)
+        + (trace.isEmpty() ? "" : " (" + trace.lines().findFirst().orElse("") + ")");
   }
 
   /** Stops the load and waits for its last changes to be written. */

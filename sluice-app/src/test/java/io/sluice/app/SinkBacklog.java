@@ -29,19 +29,7 @@ final class SinkBacklog implements AutoCloseable {
       while (running) {
         try {
           long at = System.currentTimeMillis();
-          List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames()
-              .get(10, TimeUnit.SECONDS).get(topic).partitions().stream()
-              .map(p -> new TopicPartition(topic, p.partition())).toList();
-          Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-          partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
-          Map<TopicPartition, ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
-          Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-              .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-          long records = 0;
-          for (TopicPartition p : partitions) {
-            OffsetAndMetadata c = committed.get(p);
-            records += ends.get(p).offset() - (c == null ? 0 : c.offset());
-          }
+          long records = uncommitted(admin, topic, group);
           samples.add(new Sample(at, records));
           Thread.sleep(500);
         } catch (InterruptedException e) {
@@ -53,6 +41,24 @@ final class SinkBacklog implements AutoCloseable {
     }, "sink-backlog");
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** The records of {@code topic} past what {@code group} committed, summed over its partitions, as Kafka says now. */
+  static long uncommitted(Admin admin, String topic, String group) throws Exception {
+    List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames()
+        .get(10, TimeUnit.SECONDS).get(topic).partitions().stream()
+        .map(p -> new TopicPartition(topic, p.partition())).toList();
+    Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+    partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
+    Map<TopicPartition, ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+    long records = 0;
+    for (TopicPartition p : partitions) {
+      OffsetAndMetadata c = committed.get(p);
+      records += ends.get(p).offset() - (c == null ? 0 : c.offset());
+    }
+    return records;
   }
 
   /** The largest backlog sampled from {@code beforeMs} before {@code atMs} to {@code afterMs} after; -1 if none. */

@@ -5,17 +5,22 @@ import static io.sluice.app.PackagedSluice.freePort;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.app.PackagedSluice.Up;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Packaged {@code ./sluice up} nodes of one cluster, each in a directory of its own with ports of its own, joined to
@@ -24,6 +29,8 @@ import java.util.Map;
 final class SluiceNodes implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** What {@code ./sluice up} writes to standard error, in the node's folder: its log. */
+  private static final String STDERR = "up.stderr";
 
   /** One node: its process and the addresses of its ready line. */
   record Node(String name, Up up, Map<String, String> urls, List<String> args) {
@@ -39,10 +46,16 @@ final class SluiceNodes implements AutoCloseable {
   private final Path dir;
   private final String bootstrap;
   private final List<Node> started = new ArrayList<>();
+  /** The nodes' logging: the distribution's, with Connect's rebalances, task moves and resumed offsets. */
+  private final Path logConfig;
 
-  SluiceNodes(Path dir, String bootstrap) {
+  SluiceNodes(Path dir, String bootstrap) throws IOException {
     this.dir = dir;
     this.bootstrap = bootstrap;
+    try (InputStream config = SluiceNodes.class.getResourceAsStream("/cluster-node-log4j2.xml")) {
+      this.logConfig = Files.createDirectories(dir).resolve("node-log4j2.xml");
+      Files.copy(config, logConfig, StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 
   /**
@@ -78,7 +91,17 @@ final class SluiceNodes implements AutoCloseable {
 
   private Node startWith(String name, List<String> args) throws Exception {
     Path home = Files.createDirectories(dir.resolve(name));
-    Up up = PackagedSluice.up(home, args);
+    // Each start writes up.stderr anew: the runs before it keep theirs as up.stderr.1, .2, … in the order they ran.
+    Path stderr = home.resolve(STDERR);
+    if (Files.exists(stderr)) {
+      int earlier;
+      try (Stream<Path> files = Files.list(home)) {
+        earlier = (int) files.filter(f -> f.getFileName().toString().startsWith(STDERR + ".")).count();
+      }
+      Files.move(stderr, home.resolve(STDERR + "." + (earlier + 1)));
+    }
+    Up up = PackagedSluice.up(PackagedSluice.root().resolve("sluice"), home, args, false,
+        Map.of("LOG4J_CONFIGURATION_FILE", logConfig.toString()));
     Map<String, String> urls = new LinkedHashMap<>();
     for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
       urls.put(part.substring(0, part.indexOf('=')), part.substring(part.indexOf('=') + 1));
@@ -110,6 +133,32 @@ final class SluiceNodes implements AutoCloseable {
       }
       return PackagedSluice.read(log).lines().filter(l -> l.startsWith("sluice kafka ready")).count();
     }, n -> n > 0);
+  }
+
+  /**
+   * Copies every node's logs (each start's {@code up.stderr}, oldest first as {@code up.stderr.1}, …) and every
+   * {@code sluice kafka} broker's ({@code out.log}) to {@code into/<node>/}, replacing what an earlier copy left there:
+   * what a failed run leaves to read once the test's temporary folder is gone.
+   */
+  void keepLogs(Path into) throws IOException {
+    if (Files.exists(into)) {
+      try (Stream<Path> old = Files.walk(into)) {
+        for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    try (Stream<Path> homes = Files.list(dir)) {
+      for (Path home : homes.filter(Files::isDirectory).sorted().toList()) {
+        try (Stream<Path> files = Files.list(home)) {
+          for (Path log : files.filter(f -> f.getFileName().toString().startsWith(STDERR)
+              || f.getFileName().toString().equals("out.log")).toList()) {
+            Path to = Files.createDirectories(into.resolve(home.getFileName().toString()));
+            Files.copy(log, to.resolve(log.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    }
   }
 
   /** SIGKILL of the node's every process (the supervisor and both planes), as a machine that dies. */

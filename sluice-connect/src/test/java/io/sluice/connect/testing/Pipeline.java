@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,19 +135,30 @@ public final class Pipeline {
   /**
    * Waits until the sink's rows equal the source's, for as long as the sink keeps moving toward them (a sink catching
    * up after a restart on a busy machine is late, not wrong): fails once it has not changed for a minute, or after
-   * five minutes in all, saying which rows are missing, extra or different and whether the sink was still moving.
+   * five minutes in all, saying which rows are missing, extra or different and whether the sink was still moving (its
+   * row count over the last seconds), so that a late sink and a lost row read differently.
+   *
+   * @throws SinkMismatch when it did not come to equal the source in time
    */
   public Map<Integer, String> awaitSinkMatchesSource() {
     Map<Integer, String> expected = rows(sourceDb);
     long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
     long stillSince = System.nanoTime();
     Map<Integer, String> last = rows(sinkDb);
+    // (time, sink rows) of the last TREND: the count rising is a sink still catching up.
+    ArrayDeque<long[]> counts = new ArrayDeque<>();
+    counts.add(new long[] {System.nanoTime(), last.size()});
     while (!expected.equals(last)) {
-      if (System.nanoTime() - stillSince > Duration.ofSeconds(60).toNanos() || System.nanoTime() > deadline) {
-        boolean moving = System.nanoTime() - stillSince < Duration.ofSeconds(60).toNanos();
-        throw new AssertionError("sink not equal to source (" + expected.size() + " rows) " + (moving
-            ? "after 5 minutes, the sink still moving" : "and the sink unchanged for 60 s") + ": "
-            + SinkDifference.of(expected, last));
+      long now = System.nanoTime();
+      if (now - stillSince > Duration.ofSeconds(60).toNanos() || now > deadline) {
+        boolean moving = now - stillSince < Duration.ofSeconds(60).toNanos();
+        long[] first = counts.peekFirst();
+        String trend = String.format("%,d → %,d rows over the last %d s, its last change %.1f s ago", first[1],
+            last.size(), Duration.ofNanos(now - first[0]).toSeconds(), (now - stillSince) / 1e9);
+        SinkDifference difference = SinkDifference.of(expected, last);
+        throw new SinkMismatch("sink not equal to source (" + expected.size() + " rows) " + (moving
+            ? "after 5 minutes, the sink still moving (" + trend + ")"
+            : "and the sink unchanged for 60 s (" + trend + ")") + ": " + difference, difference, moving);
       }
       try {
         Thread.sleep(250);
@@ -154,14 +166,21 @@ public final class Pipeline {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted", e);
       }
-      Map<Integer, String> now = rows(sinkDb);
-      if (!now.equals(last)) {
+      Map<Integer, String> seen = rows(sinkDb);
+      if (!seen.equals(last)) {
         stillSince = System.nanoTime();
       }
-      last = now;
+      last = seen;
+      counts.add(new long[] {System.nanoTime(), last.size()});
+      while (System.nanoTime() - counts.peekFirst()[0] > TREND.toNanos()) {
+        counts.removeFirst();
+      }
     }
     return last;
   }
+
+  /** How far back a failed {@link #awaitSinkMatchesSource} looks at the sink's row count. */
+  private static final Duration TREND = Duration.ofSeconds(10);
 
   /** The change events ({@code payload} of each JSON record) in the topic from {@code fromOffset} to its end. */
   public List<JsonNode> events(long fromOffset) {

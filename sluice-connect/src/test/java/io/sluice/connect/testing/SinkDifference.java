@@ -30,8 +30,13 @@ public record SinkDifference(int sourceRows, int sinkRows, List<Integer> missing
         + " extra " + some(extra) + ", " + different.size() + " different " + some(different);
   }
 
+  /** The first and last id (the source's order: which stretch of changes is missing) and the first few. */
   private static String some(List<Integer> ids) {
-    return ids.isEmpty() ? "" : "(ids " + ids.subList(0, Math.min(SHOWN, ids.size())) + (ids.size() > SHOWN ? " …)"
-        : ")");
+    if (ids.isEmpty()) {
+      return "";
+    }
+    List<Integer> sorted = ids.stream().sorted().toList();
+    return "(ids " + sorted.get(0) + " to " + sorted.get(sorted.size() - 1) + ": " + sorted.subList(0,
+        Math.min(SHOWN, sorted.size())) + (sorted.size() > SHOWN ? " …)" : ")");
   }
 }
