@@ -1,5 +1,8 @@
 package io.sluice.ui.web;
 
+import static io.sluice.ui.web.ConsoleReply.error;
+import static io.sluice.ui.web.ConsoleReply.json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -297,14 +300,6 @@ final class ConnectorConsole implements AutoCloseable {
 
   private static HttpResponse done(String name, String result) {
     return json(200, JSON.createObjectNode().put("name", name).put("result", result));
-  }
-
-  private static HttpResponse error(int status, String message) {
-    return json(status, JSON.createObjectNode().put("error", message));
-  }
-
-  private static HttpResponse json(int status, Object value) {
-    return HttpResponse.json(status, value).withHeader("Cache-Control", "no-store");
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.sluice.ui.web;
 
+import static io.sluice.ui.web.ConsoleReply.error;
+import static io.sluice.ui.web.ConsoleReply.json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -275,14 +278,6 @@ final class DataConsole implements AutoCloseable {
     } catch (IllegalStateException e) {
       return error(502, e.getMessage());
     }
-  }
-
-  private static HttpResponse error(int status, String message) {
-    return json(status, JSON.createObjectNode().put("error", message));
-  }
-
-  private static HttpResponse json(int status, Object value) {
-    return HttpResponse.json(status, value).withHeader("Cache-Control", "no-store");
   }
 
   @Override

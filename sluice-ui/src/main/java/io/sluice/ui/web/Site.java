@@ -1,5 +1,7 @@
 package io.sluice.ui.web;
 
+import static io.sluice.ui.web.ConsoleReply.json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -516,10 +518,6 @@ public final class Site {
         .withHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
         .withHeader("X-Frame-Options", "DENY")
         .withHeader("Cache-Control", "no-store");
-  }
-
-  private static HttpResponse json(int status, Object value) {
-    return HttpResponse.json(status, value).withHeader("Cache-Control", "no-store");
   }
 
   private static HttpResponse redirect(String to) {
