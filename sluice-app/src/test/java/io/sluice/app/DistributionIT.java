@@ -1229,12 +1229,19 @@ class DistributionIT {
   /**
    * Per key, the {@code qty} of every change event in topic order never goes down: the load only increments it, so a
    * snapshot read that carried an older value after a newer streamed change would show here (and an event lost would
-   * leave the sink unequal to the source).
+   * leave the sink unequal to the source). A streamed change sent again after the connector was resumed from its
+   * offsets (the same source position: Connect's sources deliver at least once) is counted once.
    */
   private static void assertNoKeyGoesBack(String topic) {
     Map<Integer, Integer> last = new java.util.HashMap<>();
+    Set<String> streamed = new java.util.HashSet<>();
     int checked = 0;
     for (JsonNode e : Pipeline.payloads(kafka, topic, 0)) {
+      JsonNode at = e.path("source");
+      if (!"r".equals(e.path("op").asText()) && !streamed.add(at.path("lsn").asText() + "/" + at.path("file").asText()
+          + "/" + at.path("pos").asText() + "/" + at.path("row").asText() + "/" + e.path("before") + e.path("after"))) {
+        continue;
+      }
       JsonNode after = e.path("after");
       if (after.isMissingNode() || after.isNull()) {
         last.remove(e.path("before").path("id").asInt());
@@ -1299,16 +1306,21 @@ class DistributionIT {
   }
 
   private static JsonNode awaitSnapshotState(String connector, Set<String> states) throws Exception {
+    return awaitSnapshot(connector, s -> states.contains(s.path("state").asText()), states.toString());
+  }
+
+  private static JsonNode awaitSnapshot(String connector, java.util.function.Predicate<JsonNode> done, String what)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
     JsonNode last = null;
     while (System.nanoTime() < deadline) {
       last = snapshotStatus(connector);
-      if (states.contains(last.path("state").asText())) {
+      if (done.test(last)) {
         return last;
       }
       Thread.sleep(1000);
     }
-    throw new AssertionError("snapshot of " + connector + " never " + states + ": " + last);
+    throw new AssertionError("snapshot of " + connector + " never " + what + ": " + last);
   }
 
   @Test
@@ -1349,7 +1361,11 @@ class DistributionIT {
       assertTrue(start.json().path("changes").toString().contains("public.debezium_signal"), start::toString);
       Run pause = sluice(cluster("snapshot", "pause", src));
       assertEquals(0, pause.exit(), pause::toString);
-      JsonNode paused = awaitSnapshotState(src, Set.of("paused", "completed"));
+      // The row estimate is read apart from the snapshot's state (the exporter's slow readings), so it may come a
+      // scrape later.
+      JsonNode paused = awaitSnapshot(src, s -> "completed".equals(s.path("state").asText())
+          || "paused".equals(s.path("state").asText()) && s.path("tables").path(0).path("estimate").isNumber(),
+          "paused with an estimate, or completed");
       assertEquals("paused", paused.path("state").asText(), "the pause came after the snapshot ended: " + paused);
       assertEquals("incremental", paused.path("requested").path("type").asText(), paused::toString);
       JsonNode table = paused.path("tables").path(0);
@@ -1454,11 +1470,16 @@ class DistributionIT {
       awaitEqual(reconcile, "the initial snapshot");
 
       try (SourceLoad load = new SourceLoad(maria::connect, "shop.orders", rows + 1, rows)) {
-        // Read-only: nothing is written to MariaDB; the connector's config gets read.only=true.
-        Run start = sluice(cluster("snapshot", "start", src, "shop.orders", "--read-only"));
+        // Read-only watermarks are refused for MariaDB (a chunk could carry a row older than a streamed change):
+        // nothing is set on the connector, and the signal table is the way.
+        Run readOnly = sluice(cluster("snapshot", "start", src, "shop.orders", "--read-only"));
+        assertEquals(3, readOnly.exit(), readOnly::toString);
+        assertTrue(readOnly.err().contains("gtid_binlog_pos") && readOnly.err().contains("--create-signal-table"),
+            readOnly::toString);
+        assertTrue(connect.config(src).orElseThrow().path("read.only").isMissingNode(), "read.only was set");
+        Run start = sluice(cluster("snapshot", "start", src, "shop.orders", "--create-signal-table"));
         assertEquals(0, start.exit(), start::toString);
-        assertTrue(start.out().contains("read.only=true"), start::toString);
-        assertEquals("true", connect.config(src).orElseThrow().path("read.only").asText());
+        assertTrue(start.out().contains("signal.data.collection=shop.debezium_signal"), start::toString);
         JsonNode done = awaitSnapshotState(src, Set.of("completed", "stopped"));
         assertEquals("completed", done.path("state").asText(), done::toString);
         // Blocking: streaming waits while the table is read again.

@@ -25,7 +25,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The {@code poison --no-dlq} fault: a change the copy's own SQL refuses. The copy's {@code orders} table gets a CHECK
  * constraint the shop's does not have (only the statuses the shop's load writes), then one order's status is set to
- * one outside it and, a moment later, to one inside. The sink's task fails on the first change and stays failed: the
+ * one outside it and, once the sink has failed on that, to one inside. The sink's task fails on the first change and stays failed: the
  * JDBC sink hands SQL errors to no dead letter queue, so this is what any sink without one does on a poison record.
  * Skipping that one record with {@code sluice offsets skip} lets the second change bring the row to where the shop
  * has it, so the two sides end equal.
@@ -61,13 +61,15 @@ final class ConstraintPoison {
       try (Connection c = dbs.source()) {
         c.setAutoCommit(true);
         setStatus(c, order, REFUSED_STATUS);
+        // Only once the sink has failed: in one batch with the refused change, the sink's reduction buffer would keep
+        // only the last change of the order, which the constraint accepts, and nothing would fail.
+        awaitSinkFailed();
         setStatus(c, order, "delivered");
       }
-      awaitSinkFailed();
       Long offset = committed().get(new TopicPartition(TOPIC, 0));
       String at = offset == null ? "--offset O" : "--offset " + offset;
-      return "order " + order + "'s status went to '" + REFUSED_STATUS + "' and, a moment later, to 'delivered' in the"
-          + " shop. The copy's orders table has a CHECK constraint the shop's has not (" + CONSTRAINT + ": the"
+      return "order " + order + "'s status went to '" + REFUSED_STATUS + "' and, once the sink failed on it, to"
+          + " 'delivered' in the shop. The copy's orders table has a CHECK constraint the shop's has not (" + CONSTRAINT + ": the"
           + " statuses the load writes), so " + DemoCommand.SINK + "'s task failed on the first change, " + TOPIC
           + " partition 0" + (offset == null ? "" : " offset " + offset) + ", and stays failed: the JDBC sink hands"
           + " SQL errors to no dead letter queue, as any sink without one fails on a poison record."

@@ -114,9 +114,10 @@ public final class SnapshotCommand implements Runnable {
       description = {"Ask a running source for a snapshot of some tables: incremental (default: read in chunks"
           + " between streamed changes, can be paused, resumed and stopped) or blocking (streaming waits while the"
           + " tables are read).",
-          "An incremental snapshot needs watermarks: read.only=true (PostgreSQL 13+, MySQL with GTIDs, MariaDB) or a"
-              + " signal table in the source database (signal.data.collection). Without either it is refused unless"
-              + " --read-only or --create-signal-table says which to set up."})
+          "An incremental snapshot needs watermarks: read.only=true (PostgreSQL 13+, MySQL with GTIDs; refused for"
+              + " MariaDB, whose read-only watermarks can let a stale row overwrite a newer change) or a signal table"
+              + " in the source database (signal.data.collection). Without either it is refused unless --read-only or"
+              + " --create-signal-table says which to set up."})
   static final class Start extends Base {
     @Parameters(index = "0", paramLabel = "CONNECTOR", description = "the source connector")
     String connector;
@@ -134,11 +135,11 @@ public final class SnapshotCommand implements Runnable {
     String filter;
 
     @Option(names = "--read-only", description = "incremental: set read.only=true on the connector if it has no"
-        + " signal table, so that nothing is written to the source (restarts its tasks once)")
+        + " signal table, so that nothing is written to the source (stops and resumes it once; not for MariaDB)")
     boolean readOnly;
 
     @Option(names = "--create-signal-table", description = "incremental: create a signal table in the source"
-        + " database if the connector has none, and set signal.data.collection (restarts its tasks once)")
+        + " database if the connector has none, and set signal.data.collection (stops and resumes it once)")
     boolean createSignalTable;
 
     @Option(names = "--signal-table", paramLabel = "NAME", description = "the signal table to create (default"

@@ -106,10 +106,14 @@ public final class AdHocSnapshot {
 
   /**
    * Asks the source for a snapshot. An incremental one needs watermarks: Debezium's read-only kind ({@code
-   * read.only=true}: PostgreSQL 13 or newer from its transaction snapshots, MySQL with GTIDs, MariaDB) or a signal
-   * table in the source database it writes them to ({@code signal.data.collection}). Without either, it is refused
-   * unless {@code options} say which to set up; setting one up changes the connector's config, which restarts its
-   * tasks once (from their offsets: nothing is read again but the snapshot).
+   * read.only=true}: PostgreSQL 13 or newer from its transaction snapshots, MySQL with GTIDs) or a signal table in the
+   * source database it writes them to ({@code signal.data.collection}). Without either, it is refused unless {@code
+   * options} say which to set up. MariaDB's read-only kind is refused: see {@link #staleReadsOf}.
+   *
+   * <p>Setting one up changes the connector's config. The connector is stopped first and the signal written while no
+   * task runs, then it is resumed: a task of the old config would take the signal from the topic and drop it (it has
+   * no watermarks), and a new task that starts before the signal is written would never see it. The new task reads
+   * the signal topic from where the old one left it, and the source's other changes from its committed offsets.
    */
   public Sent start(String connector, SnapshotRequest request, Options options) {
     Source source = source(connector);
@@ -118,40 +122,66 @@ public final class AdHocSnapshot {
           + " a full snapshot's, and Sluice's JDBC sink removes from a table the rows a full snapshot did not write;"
           + " use --type incremental to read part of a table");
     }
+    boolean incremental = request.type() == SnapshotRequest.Type.INCREMENTAL;
+    if (incremental && source.signalTable().isEmpty() && (source.readOnly() || options.readOnly())) {
+      staleReadsOf(source, options.readOnly()).ifPresent(why -> {
+        throw new Refused(why);
+      });
+    }
     List<String> changes = new ArrayList<>();
-    if (request.type() == SnapshotRequest.Type.INCREMENTAL && !source.readOnly() && source.signalTable().isEmpty()) {
+    Map<String, String> set = new LinkedHashMap<>();
+    if (incremental && !source.readOnly() && source.signalTable().isEmpty()) {
       if (options.readOnly()) {
-        changes.add(reconfigure(source, Map.of(SignalChannel.READ_ONLY, "true")));
+        set.put(SignalChannel.READ_ONLY, "true");
       } else if (options.createSignalTable()) {
         String table = options.signalTable().orElse(SignalTable.defaultName(source, request));
         changes.add(SignalTable.create(source, table, cluster, secretsTopic));
-        changes.add(reconfigure(source, Map.of(SignalChannel.DATA_COLLECTION, table)));
+        set.put(SignalChannel.DATA_COLLECTION, table);
       } else {
         throw new Refused("an incremental snapshot of " + connector + " needs watermarks, and its config gives"
             + " Debezium none: neither " + SignalChannel.READ_ONLY + "=true nor a signal table ("
             + SignalChannel.DATA_COLLECTION + "). Choose one:\n"
-            + "  --read-only             read-only incremental snapshots: nothing is written to the source ("
-            + readOnlyNeeds(source) + ")\n"
+            + (readOnlyNeeds(source).isEmpty() ? "" : "  --read-only             read-only incremental snapshots:"
+            + " nothing is written to the source (" + readOnlyNeeds(source) + ")\n")
             + "  --create-signal-table   create a signal table in the source database (needs the right to create"
             + " and write a table there) and set " + SignalChannel.DATA_COLLECTION + "\n"
             + "  --type blocking         a blocking snapshot needs neither (streaming waits while the tables are"
             + " read)\n"
-            + "The first two change the connector's config once, which restarts its tasks from their offsets.");
+            + "Setting one up changes the connector's config once: it is stopped and resumed from its offsets.");
       }
     } else if (options.createSignalTable() || options.readOnly()) {
       changes.add("nothing to set up: " + connector + (source.readOnly() ? " takes read-only incremental snapshots"
           : source.signalTable().map(t -> " has signal table " + t).orElse(" needs no watermarks for a blocking"
           + " snapshot")));
     }
-    return send(source, Signals.execute(UUID.randomUUID().toString(), request), changes);
+    ObjectNode signal = Signals.execute(UUID.randomUUID().toString(), request);
+    return set.isEmpty() ? send(source, signal, changes) : reconfigureAndSend(source, set, signal, changes);
+  }
+
+  /**
+   * Why a read-only incremental snapshot of this source could write a row older than a change already sent, if it
+   * could. MariaDB's: Debezium takes its watermarks from {@code gtid_binlog_pos}, which counts a transaction once it
+   * is in the binary log, before its rows are visible to the chunk's query; a change in that gap is sent before the
+   * window opens, and the chunk then carries the row as it was before it (seen in Sluice's tests under load). The sink
+   * would keep that stale row until the key changes again.
+   */
+  private static Optional<String> staleReadsOf(Source source, boolean asked) {
+    if (!"MariaDb".equals(source.engine())) {
+      return Optional.empty();
+    }
+    return Optional.of("a read-only incremental snapshot of MariaDB is refused: Debezium's watermarks come from"
+        + " gtid_binlog_pos, which counts a transaction before its rows are visible to the snapshot's query, so a"
+        + " change made during the snapshot can be overwritten in the sink by the row as it was before it"
+        + (asked ? "" : " (" + source.connector() + " has " + SignalChannel.READ_ONLY + "=true)") + ". Use"
+        + " --create-signal-table (watermarks written to a table in the source database) or --type blocking"
+        + " (nothing written to the source; streaming waits while the tables are read).");
   }
 
   private static String readOnlyNeeds(Source source) {
     return switch (source.engine()) {
       case "Postgres" -> "PostgreSQL 13 or newer";
       case "MySql" -> "MySQL with gtid_mode=ON";
-      case "MariaDb" -> "MariaDB always has GTIDs";
-      default -> "not every engine has them";
+      default -> "";
     };
   }
 
@@ -212,17 +242,35 @@ public final class AdHocSnapshot {
     return Collections.unmodifiableList(out);
   }
 
-  /** Rewrites the connector's config with {@code set} added; Connect restarts its tasks. */
-  private String reconfigure(Source source, Map<String, String> set) {
+  /**
+   * Stops the connector, rewrites its config with {@code set} added, writes the signal and resumes it (see {@link
+   * #start}). A Connect without stop (before Kafka 3.5) gets the config and then the signal once its tasks run again,
+   * where an old task may still take the signal: status then stays at requested, and start can be asked again.
+   */
+  private Sent reconfigureAndSend(Source source, Map<String, String> set, ObjectNode signal, List<String> changes) {
+    boolean stopped = connect.stop(source.connector(), Duration.ofSeconds(120));
     ObjectNode config = connect.config(source.connector()).orElseThrow();
     set.forEach(config::put);
     connect.putConfig(source.connector(), config);
+    StringBuilder what = new StringBuilder();
+    set.forEach((k, v) -> what.append(what.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+    List<String> all = new ArrayList<>(changes);
+    all.add("set " + what + " on " + source.connector() + (stopped ? " (stopped, and resumed from its offsets)"
+        : " (its tasks restarted from their offsets)"));
+    if (!stopped) {
+      awaitRunning(source);
+      return send(source, signal, all);
+    }
+    Sent sent = send(source, signal, all);
+    connect.resume(source.connector());
+    awaitRunning(source);
+    return sent;
+  }
+
+  private void awaitRunning(Source source) {
     connect.awaitStatus(source.connector(), s -> "RUNNING".equals(s.path("connector").path("state").asText())
         && s.path("tasks").size() > 0 && java.util.stream.StreamSupport.stream(s.path("tasks").spliterator(), false)
         .allMatch(t -> "RUNNING".equals(t.path("state").asText())), Duration.ofSeconds(120), "RUNNING with its tasks");
-    StringBuilder what = new StringBuilder();
-    set.forEach((k, v) -> what.append(what.length() == 0 ? "" : ", ").append(k).append('=').append(v));
-    return "set " + what + " on " + source.connector() + " (its tasks restarted from their offsets)";
   }
 
   /**
