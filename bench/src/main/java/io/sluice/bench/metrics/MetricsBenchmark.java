@@ -149,11 +149,13 @@ public final class MetricsBenchmark {
       }
     }
     String query = "sum by (job) (rate(bench_requests_total[5m]))";
-    // Prometheus below reads promtool's backfilled blocks: Sluice is timed on the same storage state too, its data
-    // persisted as blocks (a 5 min block range, so all but the newest few minutes leave the head) and read back by
-    // a server started on that directory, beside the all-in-memory head it answers from after a live ingest.
+    // Prometheus below reads promtool's backfilled blocks: 2 h ranges aligned as Prometheus aligns them. Sluice is
+    // timed on the same storage state: its default 2 h block range, and one sample of another series three block
+    // ranges later, so that compaction persists every range the data spans (as the backfill does) and the query
+    // reads them from blocks. A server started on that directory answers, beside the all-in-memory head it answers
+    // from after a live ingest.
     Path blocksDir = Files.createTempDirectory("sluice-metrics-bench-query");
-    Db persisted = Db.open(blocksDir, Duration.ofDays(3650), Duration.ofMinutes(5));
+    Db persisted = Db.open(blocksDir, Duration.ofDays(3650));
     Appender toBlocks = persisted.appender();
     for (int s = 0; s < scrapes; s++) {
       for (int i = 0; i < labels.length; i++) {
@@ -161,6 +163,8 @@ public final class MetricsBenchmark {
       }
       toBlocks.commit();
     }
+    toBlocks.append(Labels.of("__name__", "bench_later"), end + Duration.ofHours(6).toMillis(), 1);
+    toBlocks.commit();
     persisted.compact();
     Db.Stats stored = persisted.stats();
     persisted.close();
