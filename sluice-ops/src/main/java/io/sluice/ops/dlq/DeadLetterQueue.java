@@ -102,6 +102,11 @@ public final class DeadLetterQueue {
     new DlqReader(clientProperties).read(topic, options, r -> each.accept(unwrapper.unwrap(r)));
   }
 
+  /** The original value of one record read by {@link #inspect(String, ReadOptions, BiConsumer)}. */
+  public Unwrapped unwrap(DlqRecord record) {
+    return unwrapper.unwrap(record);
+  }
+
   /**
    * Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. Saves the
    * group's offsets first (see {@link Builder#backupDir}) and verifies after the last commit that every record was
