@@ -291,7 +291,7 @@
           el("td", { class: "value" }, h.key.endsWith("stacktrace") ? el("pre", { class: "trace",
             text: h.value ?? "null" }) : (h.value ?? "null"))));
         const detail = el("tr", { class: "detail", hidden: "" }, el("td", { colspan: String(cells.length) },
-          el("div", { class: "record" },
+          el("div", { class: "record dlq-detail" },
             el("div", {}, el("h3", { text: "Key" }), formatBadge(r.key), el("pre", { class: "key-text",
               text: pretty(r.key.text ?? "null", r.key.format) })),
             el("div", {}, el("h3", { text: "Original value (unwrapped)" }), formatBadge(originalFormat),
@@ -300,7 +300,7 @@
               el("p", { class: "muted", text: "From " + (original.source === "json-path" ? "the wrapper's "
                 + original.path : original.source === "registry" ? "a registry-framed value" : "the record's value")
                 + (original.note ? " · " + original.note : "") })),
-            el("div", {}, el("h3", { text: "Headers" }), table(["Key", "Value"], headers)))));
+            el("div", { class: "headers" }, el("h3", { text: "Headers" }), table(["Key", "Value"], headers)))));
         row.addEventListener("click", () => {
           detail.hidden = !detail.hidden;
           row.classList.toggle("open", !detail.hidden);
