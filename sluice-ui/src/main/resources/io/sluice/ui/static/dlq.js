@@ -24,7 +24,9 @@
         return;
       }
       const rows = shown.map(t => el("tr", { "data-topic": t.topic },
-        el("td", {}, el("a", { href: "/dlq?topic=" + encodeURIComponent(t.topic), text: t.topic })),
+        el("td", {}, t.warning && !t.records ? el("span", { class: "mono", text: t.topic })
+          : el("a", { href: "/dlq?topic=" + encodeURIComponent(t.topic), text: t.topic }),
+        t.warning ? el("div", { class: "muted note", text: t.warning }) : ""),
         el("td", {}, ...t.sinks.flatMap(s => [el("span", { class: "sink" },
           el("a", { href: "/connector?name=" + encodeURIComponent(s.connector), text: s.connector }), " ",
           s.state ? el("span", { class: "badge " + s.state, text: s.state }) : "",
@@ -39,8 +41,6 @@
     filter.addEventListener("input", render);
     getJSON("/api/dlqs").then(d => {
       all = d.topics;
-      const warnings = all.filter(t => t.warning).map(t => t.topic + ": " + t.warning);
-      if (warnings.length) notice("error", warnings.join(" · "));
       render();
     }).catch(e => box.replaceChildren(state("error", "Cannot list the dead-letter topics: " + e.message)));
   }
