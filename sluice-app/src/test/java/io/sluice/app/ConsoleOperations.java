@@ -51,6 +51,28 @@ final class ConsoleOperations {
     }
   }
 
+  /** A value framed for the registry as Sluice's Avro serializer writes it (schema under {@code <topic>-value}). */
+  record Framed(int schemaId, byte[] bytes) {}
+
+  static Framed avro(String registryUrl, String topic, String item) throws Exception {
+    String schema = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"shop\",\"fields\":["
+        + "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"}]}";
+    HttpResponse<String> registered = HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/subjects/"
+            + topic + "-value/versions")).header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("schema", schema).toString())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (registered.statusCode() != 200) {
+      throw new AssertionError("the registry refused the schema: " + registered.body());
+    }
+    org.apache.avro.Schema avro = new org.apache.avro.Schema.Parser().parse(schema);
+    org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(avro);
+    r.put("id", 1);
+    r.put("item", item);
+    io.sluice.serde.avro.AvroSerializer serializer = new io.sluice.serde.avro.AvroSerializer();
+    serializer.configure(Map.of("schema.registry.url", registryUrl), false);
+    return new Framed(JSON.readTree(registered.body()).path("id").asInt(), serializer.serialize(topic, r));
+  }
+
   /** Records held: each partition's end less its start. */
   static long count(String bootstrap, String topic) {
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),

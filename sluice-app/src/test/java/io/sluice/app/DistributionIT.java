@@ -882,19 +882,22 @@ class DistributionIT {
     config.put("errors.deadletterqueue.context.headers.enable", "true");
     connect.create(sinkName, config);
     try {
-      // Three values and two keys the sink's JSON converter cannot read: two error groups, 3 and 2.
-      try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka),
-          new StringSerializer(), new StringSerializer())) {
+      // Three values and three keys the sink's JSON converter cannot read: two error groups of three. One of the
+      // latter has an Avro value framed for the registry, shown decoded with its schema id.
+      ConsoleOperations.Framed avro = ConsoleOperations.avro(registryUrl, topic, "chai");
+      try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka),
+          new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
         for (int i = 0; i < 3; i++) {
-          p.send(new ProducerRecord<>(topic, i % 2, null, "{\"value not json " + i)).get();
+          p.send(new ProducerRecord<>(topic, i % 2, null, ("{\"value not json " + i).getBytes())).get();
         }
         for (int i = 0; i < 2; i++) {
-          p.send(new ProducerRecord<>(topic, 0, "key not json " + i, "{\"id\":" + i + "}")).get();
+          p.send(new ProducerRecord<>(topic, 0, "key not json " + i, ("{\"id\":" + i + "}").getBytes())).get();
         }
+        p.send(new ProducerRecord<>(topic, 1, "key not json avro", avro.bytes())).get();
       }
-      Eventually.await("5 records in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 5);
+      Eventually.await("6 records in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 6);
       long topicBefore = ConsoleOperations.count(kafka, topic);
-      assertEquals(5, topicBefore);
+      assertEquals(6, topicBefore);
 
       try (Browser browser = Browser.open()) {
         var d = browser.driver;
@@ -905,7 +908,7 @@ class DistributionIT {
             "#dlqs tr[data-topic='" + dlqTopic + "']")));
         assertEquals("Dead letters", d.findElement(By.cssSelector("header.top nav a.current")).getText());
         assertTrue(row.getText().contains(sinkName) && row.getText().contains("RUNNING"), row.getText());
-        assertEquals("5", row.findElements(By.tagName("td")).get(2).getText());
+        assertEquals("6", row.findElements(By.tagName("td")).get(2).getText());
         browser.screenshot("console-16-dlqs");
 
         // The records by error: the two converter failures, counted.
@@ -914,9 +917,9 @@ class DistributionIT {
             "#error-groups tr[data-stage='VALUE_CONVERTER']")));
         assertEquals("org.apache.kafka.connect.errors.DataException", values.getAttribute("data-exception"));
         assertEquals("3", values.findElements(By.tagName("td")).get(2).getText());
-        assertEquals("2", d.findElement(By.cssSelector("#error-groups tr[data-stage='KEY_CONVERTER']"))
+        assertEquals("3", d.findElement(By.cssSelector("#error-groups tr[data-stage='KEY_CONVERTER']"))
             .findElements(By.tagName("td")).get(2).getText());
-        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#dlq-records tr.dlq-record"), 5));
+        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#dlq-records tr.dlq-record"), 6));
 
         // A record: Connect's error headers, the original as it failed, where it failed.
         WebElement first = d.findElement(By.cssSelector("#dlq-records tr.dlq-record[data-partition='0']"
@@ -953,7 +956,7 @@ class DistributionIT {
 
         // They fail again and come back marked: replaying the group again refuses them (they would loop).
         Eventually.await("the replayed records back in " + dlqTopic, WAIT,
-            () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 8);
+            () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 9);
         d.navigate().refresh();
         values = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
             "#error-groups tr[data-stage='VALUE_CONVERTER']")));
@@ -967,11 +970,21 @@ class DistributionIT {
         browser.screenshot("console-20-dlq-replay-refused-loop");
         assertEquals(topicBefore + 3, ConsoleOperations.count(kafka, topic), "nothing more produced");
 
-        // One picked record of the key group, replayed alone.
+        // One picked record of the key group, replayed alone: the Avro one, its value decoded through the registry.
         d.findElement(By.cssSelector("#error-groups tr[data-stage='KEY_CONVERTER'] .show-group")).click();
         wait.until(x -> x.getCurrentUrl().contains("stage=KEY_CONVERTER")
-            && x.findElements(By.cssSelector("#dlq-records tr.dlq-record")).size() == 2);
-        WebElement keyRecord = d.findElements(By.cssSelector("#dlq-records tr.dlq-record")).get(1);
+            && x.findElements(By.cssSelector("#dlq-records tr.dlq-record")).size() == 3);
+        WebElement keyRecord = d.findElement(By.cssSelector("#dlq-records tr.dlq-record[data-schema-id='"
+            + avro.schemaId() + "']"));
+        assertTrue(keyRecord.getText().contains("id " + avro.schemaId() + " · " + topic + "-value"),
+            keyRecord.getText());
+        keyRecord.click();
+        WebElement avroDetail = d.findElement(By.cssSelector("#dlq-records tr.detail:not([hidden])"));
+        assertEquals("chai", JSON.readTree(avroDetail.findElement(By.className("original-text")).getText())
+            .path("item").asText());
+        assertTrue(avroDetail.getText().contains("key not json avro"), avroDetail.getText());
+        browser.screenshot("console-20b-dlq-avro-record");
+        keyRecord.click();
         String pickedOffset = keyRecord.getAttribute("data-offset");
         keyRecord.findElement(By.className("pick")).click();
         assertEquals("Replay picked (1)…", d.findElement(By.id("replay-picked")).getText());
@@ -983,12 +996,16 @@ class DistributionIT {
                 && "0".equals(ConsoleOperations.header(r, "__sluice.replay.partition"))
                 && pickedOffset.equals(ConsoleOperations.header(r, "__sluice.replay.offset"))).toList();
         assertEquals(1, pickedBack.size(), "the picked record is back in " + topic);
+        assertTrue(java.util.Arrays.equals(avro.bytes(), pickedBack.get(0).value()), "its framed bytes unchanged");
         assertEquals(topicBefore + 4, ConsoleOperations.count(kafka, topic), "only the picked record");
         String audit = Files.readString(data.resolve("audit.log"));
         assertEquals(3, audit.lines().filter(l -> l.contains(" console dlq replay " + dlqTopic + " user=operator ")
             && l.contains("status=202")).count(), audit);
 
-        // Paging: three records, then the rest from where the page ended, none twice.
+        // Paging: three records, then the rest from where the page ended, none twice (once the picked record, which
+        // fails again, is back: ten records).
+        Eventually.await("the picked record back in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic),
+            n -> n == 10);
         String cookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
         JsonNode page1 = ConsoleOperations.get(ui, cookie, "/api/dlq/records?topic=" + dlqTopic + "&limit=3");
         assertTrue(page1.path("more").asBoolean(), page1.toString());

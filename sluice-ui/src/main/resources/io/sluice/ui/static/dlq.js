@@ -282,7 +282,8 @@
           text: r.replay.damaged ? "damaged mark" : "replayed" }) : ""),
         el("td", { class: "message-cell", text: shortText({ text: e.message || "" }, 90) }));
         const row = el("tr", { class: "dlq-record", "data-partition": String(r.partition),
-          "data-offset": String(r.offset) }, ...cells);
+          "data-offset": String(r.offset), "data-schema-id": r.original.schemaId !== undefined
+            ? String(r.original.schemaId) : "" }, ...cells);
         const original = r.original;
         const originalFormat = { format: original.encoding === "json" ? "JSON" : original.encoding === "base64"
           ? "BYTES" : original.encoding === "null" ? "NULL" : "TEXT", schemaId: original.schemaId,
