@@ -285,9 +285,15 @@
           "data-offset": String(r.offset), "data-schema-id": r.original.schemaId !== undefined
             ? String(r.original.schemaId) : "" }, ...cells);
         const original = r.original;
-        const originalFormat = { format: original.encoding === "json" ? "JSON" : original.encoding === "base64"
-          ? "BYTES" : original.encoding === "null" ? "NULL" : "TEXT", schemaId: original.schemaId,
-        subject: original.subjects && original.subjects[0] };
+        // A framed original by its schema's format (what the registry says), anything else by how it is written.
+        const framed = { AVRO: "AVRO", PROTOBUF: "PROTOBUF", JSON: "JSON_SCHEMA" }[original.schemaType];
+        const originalFormat = { format: framed || (original.encoding === "json" ? "JSON"
+          : original.encoding === "base64" ? "BYTES" : original.encoding === "null" ? "NULL" : "TEXT") };
+        const originalBadge = el("span", { class: "format " + originalFormat.format, title: original.note || "",
+          text: { AVRO: "Avro", PROTOBUF: "Protobuf", JSON_SCHEMA: "JSON Schema", JSON: "JSON", TEXT: "text",
+            BYTES: "bytes (base64)", NULL: "null" }[originalFormat.format] + (original.schemaId !== undefined
+            ? (original.subjects && original.subjects.length ? " · " + original.subjects.join(", ") : "")
+              + " · id " + original.schemaId : "") });
         const headers = r.headers.map(h => el("tr", {}, el("td", { class: "key", text: h.key }),
           el("td", { class: "value" }, h.key.endsWith("stacktrace") ? el("pre", { class: "trace",
             text: h.value ?? "null" }) : (h.value ?? "null"))));
@@ -295,8 +301,7 @@
           el("div", { class: "record dlq-detail" },
             el("div", {}, el("h3", { text: "Key" }), formatBadge(r.key), el("pre", { class: "key-text",
               text: pretty(r.key.text ?? "null", r.key.format) })),
-            el("div", {}, el("h3", { text: "Original value (unwrapped)" }), formatBadge(originalFormat),
-              original.schemaType ? el("span", { class: "muted", text: " " + original.schemaType }) : "",
+            el("div", {}, el("h3", { text: "Original value (unwrapped)" }), originalBadge,
               el("pre", { class: "original-text", text: pretty(original.text ?? "null", originalFormat.format) }),
               el("p", { class: "muted", text: "From " + (original.source === "json-path" ? "the wrapper's "
                 + original.path : original.source === "registry" ? "a registry-framed value" : "the record's value")
