@@ -3,9 +3,11 @@ package io.sluice.bench.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.bench.ReadyProbe;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Appender;
+import io.sluice.metrics.tsdb.Db;
 import io.sluice.ui.Dashboard;
 import io.sluice.ui.auth.Accounts;
 import java.net.URI;
@@ -33,7 +35,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The dashboard with 200 connectors (100 pipelines of a source and a sink), an hour of their series at a 15 s scrape
  * interval written straight into a metrics server: the server-side cost of one refresh (the overview, and a pipeline's
  * eight panels for a 1 h range), against the same PromQL sent straight to the metrics server (the dashboard's own
- * overhead); and in headless chromium, the time from navigation to every panel drawn (and to the 200-row table).
+ * overhead); the same PromQL against Debian's Prometheus 2.42 on the same data, both read from blocks; and in headless
+ * chromium, the time from navigation to every panel drawn (and to the 200-row table).
  *
  * <p>{@code bench/run io.sluice.bench.ui.DashboardLoad [pipelines] [runs]}
  */
@@ -48,9 +51,9 @@ public final class DashboardLoad {
     long now = System.currentTimeMillis();
     try (MetricsServer metrics = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n").start();
         AlertRouter alerts = AlertRouter.builder().port(0).dataDir(dir.resolve("alerts")).start()) {
-      int series = fill(metrics, pipelines, now);
-      System.out.printf("%d connectors, %d series, %d samples each (1 h at 15 s)%n", pipelines * 2, series,
-          3600_000 / STEP + 1);
+      Samples samples = fill(metrics, pipelines, now);
+      System.out.printf("%d connectors, %d series, %d samples each (1 h at 15 s)%n", pipelines * 2,
+          samples.labels().size(), 3600_000 / STEP + 1);
       Accounts.in(dir.resolve("ui")).setPassword("admin", "bench-password");
       try (Dashboard ui = Dashboard.builder().port(0).dataDir(dir.resolve("ui")).metricsUrl(metrics.url())
           .alertsUrl(alerts.url()).start()) {
@@ -97,13 +100,26 @@ public final class DashboardLoad {
         System.out.printf("server, overview refresh (%d connectors, %d queries + alerts): dashboard %.1f ms, direct "
             + "%.1f ms, ratio %.2fx%n", pipelines * 2, overviewUrls.size(), median(dashOverview),
             median(directOverview), median(dashOverview) / median(directOverview));
+        againstPrometheus(samples, panelUrls, overviewUrls, dir, runs);
         browser(ui.url(), session, pipeline, pipelines * 2, Math.min(runs, 7));
       }
     }
   }
 
+  /** An hour of samples: each series' labels and its values, one every {@link #STEP} from {@code t0}. */
+  private record Samples(List<Labels> labels, long t0, double[][] values) {
+    void appendTo(Appender app) {
+      for (int s = 0; s < values[0].length; s++) {
+        for (int i = 0; i < labels.size(); i++) {
+          app.append(labels.get(i), t0 + s * STEP, values[i][s]);
+        }
+        app.commit();
+      }
+    }
+  }
+
   /** Writes an hour of every series the panels and the overview read, for {@code pipelines} source/sink pairs. */
-  private static int fill(MetricsServer metrics, int pipelines, long now) {
+  private static Samples fill(MetricsServer metrics, int pipelines, long now) {
     List<Labels> labels = new ArrayList<>();
     List<double[]> steps = new ArrayList<>();
     Random rnd = new Random(7);
@@ -149,20 +165,127 @@ public final class DashboardLoad {
           "le", "+Inf", "job", "sluice"));
       steps.add(new double[] {0, 1490});
     }
+    long t0 = now - 3600_000;
+    int points = (int) ((now - t0) / STEP) + 1;
+    double[][] values = new double[labels.size()][points];
     double[] value = new double[labels.size()];
     for (int i = 0; i < value.length; i++) {
       value[i] = steps.get(i)[0];
     }
-    Appender app = metrics.storage().appender();
-    long t0 = now - 3600_000;
-    for (long t = t0; t <= now; t += STEP) {
+    for (int s = 0; s < points; s++) {
       for (int i = 0; i < value.length; i++) {
         value[i] += steps.get(i)[1] * (0.8 + 0.4 * rnd.nextDouble());
-        app.append(labels.get(i), t, value[i]);
+        values[i][s] = value[i];
       }
-      app.commit();
     }
-    return labels.size();
+    Samples samples = new Samples(labels, t0, values);
+    samples.appendTo(metrics.storage().appender());
+    return samples;
+  }
+
+  /**
+   * The dashboard's queries on the same data in the same storage state on both sides, Sluice's metrics server against
+   * Debian's Prometheus 2.42: each reads the hour from its own blocks (Sluice's written by its store with its 2 h range
+   * and a later sample so that compaction persists it, Prometheus' by promtool's backfill), alternating rounds.
+   */
+  private static void againstPrometheus(Samples samples, List<String> panelUrls, List<String> overviewUrls, Path dir,
+      int runs) throws Exception {
+    Path prom = Path.of("/usr/bin/prometheus");
+    Path promtool = Path.of("/usr/bin/promtool");
+    if (!Files.isExecutable(prom) || !Files.isExecutable(promtool)) {
+      System.out.println("prometheus not installed (Debian package 'prometheus'): no comparison");
+      return;
+    }
+    Path blocks = dir.resolve("sluice-blocks");
+    try (Db db = Db.open(blocks, Duration.ofDays(3650))) {
+      Appender app = db.appender();
+      samples.appendTo(app);
+      app.append(Labels.of("__name__", "bench_later"), samples.t0() + Duration.ofHours(8).toMillis(), 1);
+      app.commit();
+      db.compact();
+    }
+    Path om = dir.resolve("data.om");
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < samples.labels().size(); i++) {
+      order.add(i);
+    }
+    // OpenMetrics wants a family's samples together: series sorted by their labels, the metric name first.
+    order.sort((a, b) -> samples.labels().get(a).compareTo(samples.labels().get(b)));
+    try (var w = Files.newBufferedWriter(om)) {
+      for (int i : order) {
+        Labels l = samples.labels().get(i);
+        StringBuilder name = new StringBuilder(l.metricName()).append('{');
+        l.forEach((k, v) -> {
+          if (!k.equals("__name__")) {
+            name.append(name.charAt(name.length() - 1) == '{' ? "" : ",").append(k).append("=\"").append(v)
+                .append('"');
+          }
+        });
+        name.append("} ");
+        for (int s = 0; s < samples.values()[i].length; s++) {
+          w.write(name + Double.toString(samples.values()[i][s]) + " " + (samples.t0() + s * STEP) / 1000.0 + "\n");
+        }
+      }
+      w.write("# EOF\n");
+    }
+    Process backfill = new ProcessBuilder(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics",
+        om.toString(), dir.resolve("prom").toString()).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("promtool.log").toFile()).start();
+    if (backfill.waitFor() != 0) {
+      throw new IllegalStateException("promtool failed: " + Files.readString(dir.resolve("promtool.log")));
+    }
+    Files.writeString(dir.resolve("prometheus.yml"), "scrape_configs: []\n");
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Process p = new ProcessBuilder(prom.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
+        "--storage.tsdb.path=" + dir.resolve("prom"), "--web.listen-address=127.0.0.1:" + port,
+        "--storage.tsdb.retention.time=10y").redirectErrorStream(true)
+        .redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    try (MetricsServer fromBlocks = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n")
+        .dataDir(blocks).retention(Duration.ofDays(3650)).start()) {
+      String theirs = "http://127.0.0.1:" + port;
+      ReadyProbe.await(theirs, Duration.ofMinutes(2), p);
+      HttpClient http = HttpClient.newHttpClient();
+      String ours = fromBlocks.url() + "/api/v1/";
+      for (int warm = 0; warm < 3; warm++) {
+        refresh(http, ours, panelUrls, null);
+        refresh(http, theirs + "/api/v1/", panelUrls, null);
+        refresh(http, ours, overviewUrls, null);
+        refresh(http, theirs + "/api/v1/", overviewUrls, null);
+      }
+      // The floor: as many queries that need no data (the literal 1), so the round trip and the request's own cost.
+      List<String> floorUrls = java.util.Collections.nCopies(panelUrls.size(), "query?query=1");
+      double[] oursFloor = new double[runs];
+      double[] theirsFloor = new double[runs];
+      double[] oursPanels = new double[runs];
+      double[] theirsPanels = new double[runs];
+      double[] oursOverview = new double[runs];
+      double[] theirsOverview = new double[runs];
+      for (int i = 0; i < runs; i++) {
+        theirsPanels[i] = refresh(http, theirs + "/api/v1/", panelUrls, null);
+        oursPanels[i] = refresh(http, ours, panelUrls, null);
+        theirsOverview[i] = refresh(http, theirs + "/api/v1/", overviewUrls, null);
+        oursOverview[i] = refresh(http, ours, overviewUrls, null);
+        theirsFloor[i] = refresh(http, theirs + "/api/v1/", floorUrls, null);
+        oursFloor[i] = refresh(http, ours, floorUrls, null);
+      }
+      System.out.printf("same storage state (both from blocks), pipeline page's %d queries: Sluice %.1f ms, "
+          + "Prometheus %.1f ms, ratio %.2fx; overview's %d queries: Sluice %.1f ms, Prometheus %.1f ms, ratio "
+          + "%.2fx%n", panelUrls.size(), median(oursPanels), median(theirsPanels),
+          median(oursPanels) / median(theirsPanels), overviewUrls.size(), median(oursOverview),
+          median(theirsOverview), median(oursOverview) / median(theirsOverview));
+      System.out.printf("the floor, %d queries of the literal 1: Sluice %.1f ms, Prometheus %.1f ms%n",
+          floorUrls.size(), median(oursFloor), median(theirsFloor));
+      // For a profiler: -Dbench.loop=N repeats the pipeline page's queries against Sluice's blocks N times.
+      for (int i = 0; i < Integer.getInteger("bench.loop", 0); i++) {
+        refresh(http, ours, panelUrls, null);
+      }
+    } finally {
+      p.destroy();
+      p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
   }
 
   private static double refresh(HttpClient http, String base, List<String> paths, String session) throws Exception {

@@ -215,7 +215,11 @@ class DbTest {
         List.of(Matcher.of("city", Matcher.Type.RE, "z.rich")),
         List.of(Matcher.of("__name__", Matcher.Type.NRE, "oth.*"), Matcher.eq("city", "")),
         List.of(Matcher.eq("absent", "")),
-        List.of(Matcher.eq("absent", "x")));
+        List.of(Matcher.eq("absent", "x")),
+        List.of(Matcher.eq("__name__", "m"), Matcher.eq("job", "b")),
+        List.of(Matcher.eq("job", "zzz")),
+        List.of(Matcher.eq("__name__", "m"), Matcher.eq("job", "a"), Matcher.eq("city", "")),
+        List.of(Matcher.eq("city", "z\u00fcrich"), Matcher.of("job", Matcher.Type.NE, "")));
     long blocksEnd = 60 * 60_000L;
     for (List<Matcher> q : queries) {
       assertEquals(render(head, blocksEnd, q), render(db, blocksEnd, q), q.toString());
