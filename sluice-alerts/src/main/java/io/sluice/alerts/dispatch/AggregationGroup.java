@@ -16,6 +16,8 @@ import java.util.List;
  */
 final class AggregationGroup {
   static final long UNSCHEDULED = Long.MAX_VALUE;
+  /** What {@link #insert} answers when the dispatcher has dropped the group: the alert belongs in a new one. */
+  static final long REMOVED = Long.MIN_VALUE;
 
   final Route route;
   final LabelMap labels;
@@ -41,8 +43,14 @@ final class AggregationGroup {
     return route.key() + ":" + Matchers.labelSetString(labels);
   }
 
-  /** Adds or replaces an alert; returns the nanosecond a new timer entry is needed for, or UNSCHEDULED. */
+  /**
+   * Adds or replaces an alert; returns the nanosecond a new timer entry is needed for, UNSCHEDULED, or REMOVED (and
+   * adds nothing) when the group was dropped.
+   */
   synchronized long insert(Alert alert, Instant now) {
+    if (removed) {
+      return REMOVED;
+    }
     alerts.put(alert);
     if (!hasFlushed && !alert.startsAt().plus(route.conf().groupWait()).isAfter(now) && now.isBefore(nextFlush)) {
       nextFlush = now;
@@ -113,9 +121,16 @@ final class AggregationGroup {
     return alerts.toList();
   }
 
-  /** The dispatcher dropped the group from its map; its queued timer entries are void. */
-  synchronized void markRemoved() {
+  /**
+   * Marks the group dropped when it holds no alert, in one step with the check so that an alert inserted meanwhile
+   * either keeps the group or is refused; its queued timer entries are then void.
+   */
+  synchronized boolean removeIfEmpty() {
+    if (!alerts.isEmpty()) {
+      return false;
+    }
     removed = true;
+    return true;
   }
 
   /**

@@ -97,8 +97,20 @@ public final class Dispatcher {
     Instant now = clock.instant();
     for (Route r : root.match(alert.labels())) {
       LabelMap gl = r.groupLabels(alert.labels());
-      // Insert under the map's lock so a flush that drops an emptied group cannot orphan this alert.
-      groups.compute(new GroupId(r, gl), (id, g) -> {
+      GroupId id = new GroupId(r, gl);
+      // Most alerts join a group that exists: a lock-free lookup and the group's own lock. A group that a flush has
+      // just dropped refuses the alert, which then goes the other way.
+      AggregationGroup existing = groups.get(id);
+      if (existing != null) {
+        long at = existing.insert(alert, now);
+        if (at != AggregationGroup.REMOVED) {
+          schedule(existing, at);
+          continue;
+        }
+      }
+      // A new group, or a dropped one to replace: created and filled under the map's lock, so a flush that drops an
+      // emptied group cannot orphan this alert.
+      groups.compute(id, (k, g) -> {
         AggregationGroup group = g != null ? g : new AggregationGroup(r, gl, now);
         schedule(group, group.insert(alert, now));
         return group;
@@ -221,11 +233,7 @@ public final class Dispatcher {
     } finally {
       schedule(g, g.endFlush(alerts, ok, now));
       groups.computeIfPresent(new GroupId(g.route, g.labels), (k, cur) -> {
-        if (cur == g && g.isEmpty()) {
-          g.markRemoved();
-          return null;
-        }
-        return cur;
+        return cur == g && g.removeIfEmpty() ? null : cur;
       });
     }
   }
