@@ -145,6 +145,9 @@ public final class AlertRouterBenchmark {
       System.out.println("alertmanager: /usr/bin/prometheus-alertmanager not installed, comparison skipped"
           + " (apt-get install prometheus-alertmanager)");
     }
+    if (results.size() == 2 && !Boolean.getBoolean("bench.latencyOnly")) {
+      alternating(work, ingestConfig, alertmanager);
+    }
     if (RETRIES.get() > 0) {
       System.out.println("requests retried after a lost connection: " + RETRIES.get());
     }
@@ -305,6 +308,47 @@ public final class AlertRouterBenchmark {
           + " alerts/s (server CPU %.1f us/alert)%n", name, batched, cpuSum(cpu0, cpu1) * 1000.0 / (batched * 15),
           one, cpuSum(cpu1, cpu2) * 1000.0 / (one * 15));
       return new Wrk(batched, one);
+    } finally {
+      for (String f : new String[] {"batch.lua", "single.lua"}) {
+        Files.deleteIfExists(dir.resolve(f));
+      }
+      Files.deleteIfExists(dir);
+    }
+  }
+
+  /**
+   * Single alerts from wrk with both servers up, 10 s runs alternating S A A S S A A S after a warm-up of each: on a
+   * machine others share, a server measured alone gets whatever the load of its own minute leaves it, so the rates of
+   * the two phases above can differ by the machine's load as much as by the servers. Sums the rounds of each.
+   */
+  private static void alternating(Path work, Path ingestConfig, Path alertmanager) throws Exception {
+    Path wrk = Path.of("/usr/bin/wrk");
+    if (!Files.isExecutable(wrk)) {
+      return;
+    }
+    Path dir = Files.createTempDirectory("alerts-wrk");
+    try (Server sluice = startSluice(ingestConfig, work);
+        Server am = startAlertmanager(alertmanager, ingestConfig, work)) {
+      Path batch = Files.writeString(dir.resolve("batch.lua"), WRK_SCRIPT.formatted(64, GROUPS));
+      Path single = Files.writeString(dir.resolve("single.lua"), WRK_SCRIPT.formatted(1, GROUPS));
+      Server[] servers = {sluice, am};
+      for (Server s : servers) {
+        wrkRate(wrk, batch, s.url, "5s");
+        wrkRate(wrk, single, s.url, "5s");
+      }
+      double[] requests = new double[2];
+      long[] cpu = new long[2];
+      for (int round : new int[] {0, 1, 1, 0, 0, 1, 1, 0}) {
+        Server s = servers[round];
+        long[] before = cpuMillis(s.process.pid());
+        requests[round] += wrkRate(wrk, single, s.url, "10s") * 10;
+        cpu[round] += cpuSum(before, cpuMillis(s.process.pid()));
+      }
+      System.out.printf(Locale.ROOT, "alternating with wrk, single alerts, 4 x 10 s each: sluice %,.0f alerts/s"
+          + " (server CPU %.1f us/alert), alertmanager %,.0f alerts/s (%.1f us/alert): %.2fx the rate, %.2fx less CPU"
+          + " per alert%n", requests[0] / 40, cpu[0] * 1000.0 / requests[0], requests[1] / 40,
+          cpu[1] * 1000.0 / requests[1], requests[0] / requests[1],
+          (cpu[1] / requests[1]) / (cpu[0] / requests[0]));
     } finally {
       for (String f : new String[] {"batch.lua", "single.lua"}) {
         Files.deleteIfExists(dir.resolve(f));
