@@ -111,7 +111,19 @@ public final class AlertRouterBenchmark {
       ex.sendResponseHeaders(200, -1);
       ex.close();
     });
+    hook.createContext("/warm", ex -> {
+      ex.getRequestBody().readAllBytes();
+      ex.sendResponseHeaders(200, -1);
+      ex.close();
+    });
     hook.start();
+    // The client's own code warm before it posts to either server: otherwise the server measured first (the router)
+    // gets its latency samples from a colder client than the second.
+    for (int i = 0; i < 2000; i++) {
+      CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + hook.getAddress().getPort() + "/warm"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("[]")).build(),
+          HttpResponse.BodyHandlers.discarding());
+    }
     Path latencyConfig = Files.writeString(work.resolve("latency.yml"), """
         route:
           receiver: hook
