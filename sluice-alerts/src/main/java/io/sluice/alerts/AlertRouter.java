@@ -36,8 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -97,15 +95,8 @@ public final class AlertRouter implements AutoCloseable {
     this.nflog = new NotificationLog(clock, state, b.dataRetention);
     this.http = new HttpClients(Duration.ofSeconds(10));
     // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
-    // threads up to a bound (Alertmanager gives each group a goroutine); idle threads go away.
-    if (b.manualTicks) {
-      this.flushPool = null;
-    } else {
-      ThreadPoolExecutor pool = new ThreadPoolExecutor(32, 32, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-          daemon("sluice-alerts-notify"));
-      pool.allowCoreThreadTimeOut(true);
-      this.flushPool = pool;
-    }
+    // threads up to a bound (Alertmanager gives each group a goroutine); an idle thread is reused, idle threads go away.
+    this.flushPool = b.manualTicks ? null : NotifyThreads.create(32, daemon("sluice-alerts-notify"));
     this.runtime = build(initial);
     store.subscribe(a -> {
       Runtime rt = runtime;

@@ -153,6 +153,9 @@ class ReceiversTest {
     assertEquals("cdc", got.headers().get("x-sluice-team"));
     assertEquals("s3", got.headers().get("x-sluice-secret"));
     assertEquals("4", got.body().get("version").asText());
+    // enable_http2 (on by default) is HTTP/2 over TLS only, as in Go: no h2c upgrade on a plain URL.
+    assertEquals(null, got.headers().get("upgrade"), got.headers().toString());
+    assertEquals(null, got.headers().get("http2-settings"), got.headers().toString());
   }
 
   @Test

@@ -30,14 +30,17 @@ import java.util.concurrent.TimeUnit;
  *   <li>ingest: alerts/s posted in batches of 64 and one per request, spread over 20,000 groups of the bundled routing
  *       (receivers without integrations, so ingest is measured, not delivery);
  *   <li>memory: resident set size of each server process after ingest, holding those 20,000 groups;
- *   <li>notification latency: time from posting an alert to its webhook arriving, minus a 1 s {@code group_wait}.
+ *   <li>notification latency: time from posting an alert to its webhook arriving, minus a 1 s {@code group_wait},
+ *       each alert alone in its group: the median of {@code bench.latencySamples} (5) just after the server started,
+ *       then of twice as many after 2,000 warm-up notifications ({@code bench.latencyWarmup}).
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
  * router's alone; {@code -Drouter.jvm="..."} sets that JVM's options (default {@link #ROUTER_JVM}, with
  * {@code MALLOC_ARENA_MAX=2} in its environment). {@code -Dbench.histogram=true} prints the top of the router's class
  * histogram after ingest (and its native memory summary when {@code router.jvm} has
- * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager. Through
+ * {@code -XX:NativeMemoryTracking=summary}); {@code -Dbench.sluiceOnly=true} skips Alertmanager,
+ * {@code -Dbench.latencyOnly=true} measures notification latency alone. Through
  * {@code bench/run}, quote a {@code router.jvm} with several options:
  * {@code BENCH_JAVA_OPTS='-Drouter.jvm="-XX:+UseSerialGC -Xmx96m"'}.
  *
@@ -58,7 +61,8 @@ public final class AlertRouterBenchmark {
       + " -XX:ReservedCodeCacheSize=48m -XX:MaxMetaspaceSize=64m";
   private static final java.util.concurrent.atomic.AtomicInteger RETRIES = new java.util.concurrent.atomic.AtomicInteger();
 
-  private record Result(String server, double batched, double single, long rssMb, double latencyMs, Wrk wrk) {}
+  private record Result(String server, double batched, double single, long rssMb, double latencyMs, double coldMs,
+      Wrk wrk) {}
 
   /** The same server driven by wrk (C, one thread, 8 connections): its rates are the server's, not the client's. */
   private record Wrk(double batched, double single) {}
@@ -107,7 +111,19 @@ public final class AlertRouterBenchmark {
       ex.sendResponseHeaders(200, -1);
       ex.close();
     });
+    hook.createContext("/warm", ex -> {
+      ex.getRequestBody().readAllBytes();
+      ex.sendResponseHeaders(200, -1);
+      ex.close();
+    });
     hook.start();
+    // The client's own code warm before it posts to either server: otherwise the server measured first (the router)
+    // gets its latency samples from a colder client than the second.
+    for (int i = 0; i < 2000; i++) {
+      CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + hook.getAddress().getPort() + "/warm"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("[]")).build(),
+          HttpResponse.BodyHandlers.discarding());
+    }
     Path latencyConfig = Files.writeString(work.resolve("latency.yml"), """
         route:
           receiver: hook
@@ -141,13 +157,16 @@ public final class AlertRouterBenchmark {
       System.out.println("alertmanager: /usr/bin/prometheus-alertmanager not installed, comparison skipped"
           + " (apt-get install prometheus-alertmanager)");
     }
+    if (results.size() == 2 && !Boolean.getBoolean("bench.latencyOnly")) {
+      alternating(work, ingestConfig, alertmanager);
+    }
     if (RETRIES.get() > 0) {
       System.out.println("requests retried after a lost connection: " + RETRIES.get());
     }
     for (Result r : results) {
       System.out.printf(Locale.ROOT, "%-12s batch64 %,8.0f alerts/s  single %,7.0f alerts/s  RSS %,5d MB at %,d groups"
-          + "  notification latency after group_wait %.0f ms%n", r.server, r.batched, r.single, r.rssMb, GROUPS,
-          r.latencyMs);
+          + "  notification after group_wait %.1f ms (median; just started: %.1f ms)%n", r.server, r.batched, r.single,
+          r.rssMb, GROUPS, r.latencyMs, r.coldMs);
     }
     for (Result r : results) {
       if (r.wrk != null) {
@@ -184,51 +203,102 @@ public final class AlertRouterBenchmark {
 
   private static Result measure(String name, Starter starter, Path ingestConfig, Path latencyConfig,
       LinkedBlockingQueue<Long> arrivals) throws Exception {
-    double batched;
-    double single;
-    long rss;
-    Wrk wrk;
-    try (Server s = starter.start(ingestConfig)) {
-      long pid = s.process.pid();
-      post(s.url, 64, 1000, 20_000, "warmup");
-      long[] cpu0 = cpuMillis(pid);
-      batched = post(s.url, 64, GROUPS, 200_000, "batch64");
-      long[] cpu1 = cpuMillis(pid);
-      single = post(s.url, 1, GROUPS, 40_000, "single");
-      long[] cpu2 = cpuMillis(pid);
-      // CPU time is steadier than throughput on a shared machine: it does not count time spent waiting for a core.
-      System.out.printf(Locale.ROOT, "%s: server CPU per alert (user + system): batch64 %.1f + %.1f us,"
-          + " single %.1f + %.1f us%n", name, (cpu1[0] - cpu0[0]) * 1000.0 / 200_000,
-          (cpu1[1] - cpu0[1]) * 1000.0 / 200_000, (cpu2[0] - cpu1[0]) * 1000.0 / 40_000,
-          (cpu2[1] - cpu1[1]) * 1000.0 / 40_000);
-      wrk = wrk(s.url, name);
-      Thread.sleep(2000);
-      rss = rssMb(s.process.pid());
-      if (Boolean.getBoolean("bench.histogram") && name.equals("sluice")) {
-        printHistogram(s.process.pid());
+    double batched = Double.NaN;
+    double single = Double.NaN;
+    long rss = -1;
+    Wrk wrk = null;
+    if (!Boolean.getBoolean("bench.latencyOnly")) {
+      try (Server s = starter.start(ingestConfig)) {
+        long pid = s.process.pid();
+        post(s.url, 64, 1000, 20_000, "warmup");
+        long[] cpu0 = cpuMillis(pid);
+        batched = post(s.url, 64, GROUPS, 200_000, "batch64");
+        long[] cpu1 = cpuMillis(pid);
+        single = post(s.url, 1, GROUPS, 40_000, "single");
+        long[] cpu2 = cpuMillis(pid);
+        // CPU time is steadier than throughput on a shared machine: it does not count time spent waiting for a core.
+        System.out.printf(Locale.ROOT, "%s: server CPU per alert (user + system): batch64 %.1f + %.1f us,"
+            + " single %.1f + %.1f us%n", name, (cpu1[0] - cpu0[0]) * 1000.0 / 200_000,
+            (cpu1[1] - cpu0[1]) * 1000.0 / 200_000, (cpu2[0] - cpu1[0]) * 1000.0 / 40_000,
+            (cpu2[1] - cpu1[1]) * 1000.0 / 40_000);
+        wrk = wrk(s.url, name, pid);
+        Thread.sleep(2000);
+        rss = rssMb(s.process.pid());
+        if (Boolean.getBoolean("bench.histogram") && name.equals("sluice")) {
+          printHistogram(s.process.pid());
+        }
       }
     }
+    double cold;
     double latency;
     try (Server s = starter.start(latencyConfig)) {
       arrivals.clear();
-      List<Long> samples = new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        long sent = System.nanoTime();
-        post(s.url, 1, 1, 1, "latency" + i);
-        Long got = arrivals.poll(30, TimeUnit.SECONDS);
-        if (got == null) {
-          throw new IllegalStateException(name + ": no notification within 30 s");
+      int n = Integer.getInteger("bench.latencySamples", 5);
+      cold = latencySamples(s.url, name + " (cold, just started)", "cold", n, arrivals);
+      // A running router has notified before: 2,000 groups notified at once warm the notification path (class
+      // loading, the JIT), for Alertmanager alike, before the samples that count.
+      int warmup = Integer.getInteger("bench.latencyWarmup", 2000);
+      for (int i = 0; i < warmup; i += 100) {
+        StringBuilder b = new StringBuilder("[");
+        for (int j = i; j < Math.min(warmup, i + 100); j++) {
+          b.append(j > i ? "," : "").append("{\"labels\":{\"alertname\":\"Warm\",\"run\":\"warm").append(j)
+              .append("\"}}");
         }
-        samples.add(TimeUnit.NANOSECONDS.toMillis(got - sent) - 1000);
+        HttpResponse<Void> r = CLIENT.send(HttpRequest.newBuilder(URI.create(s.url + "/api/v2/alerts"))
+            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b + "]")).build(),
+            HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() != 200) {
+          throw new IllegalStateException("status " + r.statusCode());
+        }
       }
-      System.out.println(name + ": notification latency samples after group_wait (ms): " + samples);
-      latency = samples.stream().mapToLong(Long::longValue).sorted().skip(2).findFirst().orElseThrow();
+      for (int got = 0; got < warmup; got++) {
+        if (arrivals.poll(60, TimeUnit.SECONDS) == null) {
+          throw new IllegalStateException(name + ": " + got + " of " + warmup + " warm-up notifications");
+        }
+      }
+      latency = latencySamples(s.url, name + " (warm)", "warm", n * 2, arrivals);
     }
-    return new Result(name, batched, single, rss, latency, wrk);
+    return new Result(name, batched, single, rss, latency, cold, wrk);
+  }
+
+  /** The median of {@code n} notification delays after group_wait (ms), each alert posted alone in a group. */
+  private static double latencySamples(String url, String label, String tag, int n, LinkedBlockingQueue<Long> arrivals)
+      throws Exception {
+    List<Double> samples = new ArrayList<>();
+    List<Double> answers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      // Built before the clock starts and sent from this thread, so the samples hold the server's time and the
+      // wire's, not the building of a request or the start of a client thread.
+      HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts")).timeout(Duration.ofSeconds(60))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+              "[{\"labels\":{\"alertname\":\"Latency\",\"run\":\"" + tag + i
+                  + "\"},\"annotations\":{\"summary\":\"bench\"}}]")).build();
+      long sent = System.nanoTime();
+      HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+      long answered = System.nanoTime();
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException("status " + r.statusCode());
+      }
+      Long got = arrivals.poll(30, TimeUnit.SECONDS);
+      if (got == null) {
+        throw new IllegalStateException(label + ": no notification within 30 s");
+      }
+      samples.add((got - sent) / 1e6 - 1000);
+      answers.add((answered - sent) / 1e6);
+    }
+    System.out.println(label + ": notification latency samples after group_wait (ms): " + format(samples)
+        + "; the POST's own answer took (ms): " + format(answers));
+    return samples.stream().mapToDouble(Double::doubleValue).sorted().skip(samples.size() / 2).findFirst()
+        .orElseThrow();
+
+  }
+
+  private static String format(List<Double> ms) {
+    return ms.stream().map(v -> String.format(Locale.ROOT, "%.1f", v)).toList().toString();
   }
 
   /** Batches of 64 and single alerts from wrk, 15 s each after 5 s of warm-up; null when wrk is not installed. */
-  private static Wrk wrk(String url, String name) throws Exception {
+  private static Wrk wrk(String url, String name, long pid) throws Exception {
     Path wrk = Path.of("/usr/bin/wrk");
     if (!Files.isExecutable(wrk)) {
       System.out.println(name + ": wrk not installed, its rows skipped (apt-get install wrk)");
@@ -239,10 +309,58 @@ public final class AlertRouterBenchmark {
       Path batch = Files.writeString(dir.resolve("batch.lua"), WRK_SCRIPT.formatted(64, GROUPS));
       Path single = Files.writeString(dir.resolve("single.lua"), WRK_SCRIPT.formatted(1, GROUPS));
       wrkRate(wrk, batch, url, "5s");
+      long[] cpu0 = cpuMillis(pid);
       double batched = wrkRate(wrk, batch, url, "15s") * 64;
+      long[] cpu1 = cpuMillis(pid);
       double one = wrkRate(wrk, single, url, "15s");
-      System.out.printf(Locale.ROOT, "%s: with wrk: batch64 %,.0f alerts/s, single %,.0f alerts/s%n", name, batched, one);
+      long[] cpu2 = cpuMillis(pid);
+      // The server's CPU per alert under wrk: what the rate would be if the server had the cores to itself, rather
+      // than sharing two with wrk (and whatever else runs).
+      System.out.printf(Locale.ROOT, "%s: with wrk: batch64 %,.0f alerts/s (server CPU %.1f us/alert), single %,.0f"
+          + " alerts/s (server CPU %.1f us/alert)%n", name, batched, cpuSum(cpu0, cpu1) * 1000.0 / (batched * 15),
+          one, cpuSum(cpu1, cpu2) * 1000.0 / (one * 15));
       return new Wrk(batched, one);
+    } finally {
+      for (String f : new String[] {"batch.lua", "single.lua"}) {
+        Files.deleteIfExists(dir.resolve(f));
+      }
+      Files.deleteIfExists(dir);
+    }
+  }
+
+  /**
+   * Single alerts from wrk with both servers up, 10 s runs alternating S A A S S A A S after a warm-up of each: on a
+   * machine others share, a server measured alone gets whatever the load of its own minute leaves it, so the rates of
+   * the two phases above can differ by the machine's load as much as by the servers. Sums the rounds of each.
+   */
+  private static void alternating(Path work, Path ingestConfig, Path alertmanager) throws Exception {
+    Path wrk = Path.of("/usr/bin/wrk");
+    if (!Files.isExecutable(wrk)) {
+      return;
+    }
+    Path dir = Files.createTempDirectory("alerts-wrk");
+    try (Server sluice = startSluice(ingestConfig, work);
+        Server am = startAlertmanager(alertmanager, ingestConfig, work)) {
+      Path batch = Files.writeString(dir.resolve("batch.lua"), WRK_SCRIPT.formatted(64, GROUPS));
+      Path single = Files.writeString(dir.resolve("single.lua"), WRK_SCRIPT.formatted(1, GROUPS));
+      Server[] servers = {sluice, am};
+      for (Server s : servers) {
+        wrkRate(wrk, batch, s.url, "5s");
+        wrkRate(wrk, single, s.url, "5s");
+      }
+      double[] requests = new double[2];
+      long[] cpu = new long[2];
+      for (int round : new int[] {0, 1, 1, 0, 0, 1, 1, 0}) {
+        Server s = servers[round];
+        long[] before = cpuMillis(s.process.pid());
+        requests[round] += wrkRate(wrk, single, s.url, "10s") * 10;
+        cpu[round] += cpuSum(before, cpuMillis(s.process.pid()));
+      }
+      System.out.printf(Locale.ROOT, "alternating with wrk, single alerts, 4 x 10 s each: sluice %,.0f alerts/s"
+          + " (server CPU %.1f us/alert), alertmanager %,.0f alerts/s (%.1f us/alert): %.2fx the rate, %.2fx less CPU"
+          + " per alert%n", requests[0] / 40, cpu[0] * 1000.0 / requests[0], requests[1] / 40,
+          cpu[1] * 1000.0 / requests[1], requests[0] / requests[1],
+          (cpu[1] / requests[1]) / (cpu[0] / requests[0]));
     } finally {
       for (String f : new String[] {"batch.lua", "single.lua"}) {
         Files.deleteIfExists(dir.resolve(f));
@@ -368,6 +486,10 @@ public final class AlertRouterBenchmark {
         .filter(l -> !l.contains("(malloc=") || l.startsWith("-") || l.startsWith("Total"))
         .forEach(System.out::println);
     nmt.waitFor();
+  }
+
+  private static long cpuSum(long[] from, long[] to) {
+    return to[0] - from[0] + to[1] - from[1];
   }
 
   /** User and system CPU time (ms) of a process and its threads so far, from /proc (clock ticks of 10 ms). */

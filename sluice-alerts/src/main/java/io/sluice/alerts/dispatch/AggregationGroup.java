@@ -11,10 +11,13 @@ import java.util.List;
  * The alerts of one route that share group labels. It flushes first after group_wait (at once for an alert older than
  * group_wait) and then every group_interval; deciding whether a flush notifies is the notification log's job. The
  * dispatcher's timer queue holds one live deadline per group ({@link #scheduledAt}); older entries for the group are
- * recognised as stale and skipped.
+ * recognised as stale and skipped. Deadlines are epoch nanoseconds: the timer wakes at the flush time itself, not at
+ * the next millisecond or tick after it.
  */
 final class AggregationGroup {
   static final long UNSCHEDULED = Long.MAX_VALUE;
+  /** What {@link #insert} answers when the dispatcher has dropped the group: the alert belongs in a new one. */
+  static final long REMOVED = Long.MIN_VALUE;
 
   final Route route;
   final LabelMap labels;
@@ -23,7 +26,7 @@ final class AggregationGroup {
   private boolean hasFlushed;
   private boolean flushing;
   private boolean removed;
-  /** The epoch millisecond of this group's live entry in the timer queue, or {@link #UNSCHEDULED}. */
+  /** The epoch nanosecond of this group's live entry in the timer queue, or {@link #UNSCHEDULED}. */
   private long scheduledAt = UNSCHEDULED;
 
   AggregationGroup(Route route, LabelMap labels, Instant now) {
@@ -40,8 +43,14 @@ final class AggregationGroup {
     return route.key() + ":" + Matchers.labelSetString(labels);
   }
 
-  /** Adds or replaces an alert; returns the millisecond a new timer entry is needed for, or UNSCHEDULED. */
+  /**
+   * Adds or replaces an alert; returns the nanosecond a new timer entry is needed for, UNSCHEDULED, or REMOVED (and
+   * adds nothing) when the group was dropped.
+   */
   synchronized long insert(Alert alert, Instant now) {
+    if (removed) {
+      return REMOVED;
+    }
     alerts.put(alert);
     if (!hasFlushed && !alert.startsAt().plus(route.conf().groupWait()).isAfter(now) && now.isBefore(nextFlush)) {
       nextFlush = now;
@@ -50,14 +59,14 @@ final class AggregationGroup {
   }
 
   /**
-   * The millisecond a timer entry is needed for when none is queued at or before the next flush (the ceiling, so a
-   * timer firing then finds the group due), else UNSCHEDULED. Records it as the live entry.
+   * The nanosecond a timer entry is needed for when none is queued at or before the next flush, else UNSCHEDULED.
+   * Records it as the live entry.
    */
   private long reschedule() {
     if (flushing || removed) {
       return UNSCHEDULED;
     }
-    long at = ceilMillis(nextFlush);
+    long at = epochNanos(nextFlush);
     if (at >= scheduledAt) {
       return UNSCHEDULED;
     }
@@ -65,9 +74,13 @@ final class AggregationGroup {
     return at;
   }
 
-  private static long ceilMillis(Instant t) {
-    long ms = t.toEpochMilli();
-    return t.getNano() % 1_000_000 == 0 ? ms : ms + 1;
+  /** {@code t} in nanoseconds since the epoch; times beyond what a long holds (year 2262) come just before UNSCHEDULED. */
+  static long epochNanos(Instant t) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : UNSCHEDULED - 1;
+    }
   }
 
   /**
@@ -91,7 +104,7 @@ final class AggregationGroup {
     return alerts.toList();
   }
 
-  /** After {@link #expire} returned null: the millisecond a new timer entry is needed for, or UNSCHEDULED. */
+  /** After {@link #expire} returned null: the nanosecond a new timer entry is needed for, or UNSCHEDULED. */
   synchronized long pendingSchedule() {
     return reschedule();
   }
@@ -108,14 +121,21 @@ final class AggregationGroup {
     return alerts.toList();
   }
 
-  /** The dispatcher dropped the group from its map; its queued timer entries are void. */
-  synchronized void markRemoved() {
+  /**
+   * Marks the group dropped when it holds no alert, in one step with the check so that an alert inserted meanwhile
+   * either keeps the group or is refused; its queued timer entries are then void.
+   */
+  synchronized boolean removeIfEmpty() {
+    if (!alerts.isEmpty()) {
+      return false;
+    }
     removed = true;
+    return true;
   }
 
   /**
    * Ends a flush. After a successful notification the resolved alerts it carried are dropped, unless they changed
-   * meanwhile (a resolved alert that fired again must stay). Returns the millisecond of the next timer entry.
+   * meanwhile (a resolved alert that fired again must stay). Returns the nanosecond of the next timer entry.
    */
   synchronized long endFlush(List<Alert> sent, boolean ok, Instant now) {
     flushing = false;

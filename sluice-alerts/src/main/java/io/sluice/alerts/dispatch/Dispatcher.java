@@ -13,6 +13,8 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * Sorts incoming alerts into aggregation groups along the route tree and flushes each group when its own deadline
  * comes. One timer queue, ordered by deadline, holds an entry per group (no thread or scheduled task per group); time
  * only moves through {@link #flushDue()}, which the router's timer thread calls when {@link #awaitDue} returns (and a
- * test calls after moving its clock).
+ * test calls after moving its clock). Deadlines are kept and waited for to the nanosecond ({@link #untilDue}), so a
+ * group flushes at its group_wait, not on the next tick or millisecond after it.
  *
  * <p>In a cluster a node that is not first waits {@code position × peer timeout} between taking a group's alerts and
  * notifying, as Alertmanager's wait stage does, so that the first node's notification log entry arrives first and
@@ -48,7 +51,10 @@ public final class Dispatcher {
     }
   }
 
-  /** A timer entry: a group's next flush, or ({@code taken} not null) a flush whose peer wait ends at {@code at}. */
+  /**
+   * A timer entry: a group's next flush, or ({@code taken} not null) a flush whose peer wait ends at {@code at} (epoch
+   * nanoseconds).
+   */
   private record Deadline(long at, AggregationGroup group, Taken taken) {}
 
   /** Alerts a flush took at {@code now}, to be notified when the peer wait is over. */
@@ -60,8 +66,14 @@ public final class Dispatcher {
   private final Executor flushExecutor;
   private final Supplier<Duration> peerWait;
   private final Map<GroupId, AggregationGroup> groups = new ConcurrentHashMap<>();
-  /** Guarded by itself; the timer thread waits on it for the earliest deadline or an earlier one to arrive. */
+  /** Guarded by {@link #timerLock}. */
   private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+  private final ReentrantLock timerLock = new ReentrantLock();
+  /**
+   * Signalled when an earlier deadline is queued. A condition rather than {@code Object.wait}: the JDK rounds the
+   * latter's timeout up to whole milliseconds, a condition waits to the nanosecond.
+   */
+  private final Condition earlierDeadline = timerLock.newCondition();
 
   /** {@code flushExecutor} runs each group's flush; a direct executor makes flushes synchronous for tests. */
   public Dispatcher(Route root, Notifier notifier, Clock clock, Executor flushExecutor) {
@@ -85,8 +97,20 @@ public final class Dispatcher {
     Instant now = clock.instant();
     for (Route r : root.match(alert.labels())) {
       LabelMap gl = r.groupLabels(alert.labels());
-      // Insert under the map's lock so a flush that drops an emptied group cannot orphan this alert.
-      groups.compute(new GroupId(r, gl), (id, g) -> {
+      GroupId id = new GroupId(r, gl);
+      // Most alerts join a group that exists: a lock-free lookup and the group's own lock. A group that a flush has
+      // just dropped refuses the alert, which then goes the other way.
+      AggregationGroup existing = groups.get(id);
+      if (existing != null) {
+        long at = existing.insert(alert, now);
+        if (at != AggregationGroup.REMOVED) {
+          schedule(existing, at);
+          continue;
+        }
+      }
+      // A new group, or a dropped one to replace: created and filled under the map's lock, so a flush that drops an
+      // emptied group cannot orphan this alert.
+      groups.compute(id, (k, g) -> {
         AggregationGroup group = g != null ? g : new AggregationGroup(r, gl, now);
         schedule(group, group.insert(alert, now));
         return group;
@@ -102,12 +126,37 @@ public final class Dispatcher {
   }
 
   private void enqueue(Deadline d) {
-    synchronized (deadlines) {
+    timerLock.lock();
+    try {
       deadlines.add(d);
       if (deadlines.peek() == d) {
-        deadlines.notifyAll();
+        earlierDeadline.signalAll();
       }
+    } finally {
+      timerLock.unlock();
     }
+  }
+
+  /**
+   * How long the timer waits from now, by the clock: until the earliest deadline, at most {@code max}; zero when a
+   * group is due.
+   */
+  public Duration untilDue(Duration max) {
+    timerLock.lock();
+    try {
+      return untilDueLocked(max.toNanos());
+    } finally {
+      timerLock.unlock();
+    }
+  }
+
+  private Duration untilDueLocked(long maxNanos) {
+    Deadline head = deadlines.peek();
+    long wait = maxNanos;
+    if (head != null) {
+      wait = Math.min(wait, head.at - AggregationGroup.epochNanos(clock.instant()));
+    }
+    return Duration.ofNanos(Math.max(0, wait));
   }
 
   /**
@@ -115,34 +164,39 @@ public final class Dispatcher {
    * passed (so a clock that jumps is caught up with).
    */
   public void awaitDue(Duration max) throws InterruptedException {
-    synchronized (deadlines) {
-      Deadline head = deadlines.peek();
-      long wait = max.toMillis();
-      if (head != null) {
-        wait = Math.min(wait, head.at - clock.millis());
-      }
+    timerLock.lock();
+    try {
+      long wait = untilDueLocked(max.toNanos()).toNanos();
       if (wait > 0) {
-        deadlines.wait(wait);
+        earlierDeadline.awaitNanos(wait);
       }
+    } finally {
+      timerLock.unlock();
     }
   }
 
   /** Ends a wait in {@link #awaitDue} early. */
   public void wakeUp() {
-    synchronized (deadlines) {
-      deadlines.notifyAll();
+    timerLock.lock();
+    try {
+      earlierDeadline.signalAll();
+    } finally {
+      timerLock.unlock();
     }
   }
 
   /** Flushes every group whose deadline has come; returns how many flushes were started. */
   public int flushDue() {
     Instant now = clock.instant();
-    long nowMillis = now.toEpochMilli();
+    long nowNanos = AggregationGroup.epochNanos(now);
     List<Deadline> expired = new ArrayList<>();
-    synchronized (deadlines) {
-      while (!deadlines.isEmpty() && deadlines.peek().at <= nowMillis) {
+    timerLock.lock();
+    try {
+      while (!deadlines.isEmpty() && deadlines.peek().at <= nowNanos) {
         expired.add(deadlines.poll());
       }
+    } finally {
+      timerLock.unlock();
     }
     int n = 0;
     for (Deadline d : expired) {
@@ -160,7 +214,7 @@ public final class Dispatcher {
       Duration wait = peerWait.get();
       if (!wait.isZero() && !wait.isNegative()) {
         // The group stays in its flush (no new timer entry) until the delayed notification has ended.
-        enqueue(new Deadline(nowMillis + wait.toMillis(), g, new Taken(alerts, now)));
+        enqueue(new Deadline(AggregationGroup.epochNanos(now.plus(wait)), g, new Taken(alerts, now)));
         continue;
       }
       n++;
@@ -179,20 +233,19 @@ public final class Dispatcher {
     } finally {
       schedule(g, g.endFlush(alerts, ok, now));
       groups.computeIfPresent(new GroupId(g.route, g.labels), (k, cur) -> {
-        if (cur == g && g.isEmpty()) {
-          g.markRemoved();
-          return null;
-        }
-        return cur;
+        return cur == g && g.removeIfEmpty() ? null : cur;
       });
     }
   }
 
   /** The earliest time a group is due, so a caller can sleep until then; null when no group is waiting. */
   public Instant nextDue() {
-    synchronized (deadlines) {
+    timerLock.lock();
+    try {
       Deadline head = deadlines.peek();
-      return head == null ? null : Instant.ofEpochMilli(head.at);
+      return head == null ? null : Instant.ofEpochSecond(0, head.at);
+    } finally {
+      timerLock.unlock();
     }
   }
 

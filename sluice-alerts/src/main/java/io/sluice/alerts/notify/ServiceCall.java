@@ -45,14 +45,22 @@ record ServiceCall(String method, String url, String contentType, byte[] body, M
   /** Sends the call and returns whatever the service answered; only a request that got no answer fails. */
   Answer exchange(HttpClient client, HttpClientConfig http, Duration timeout) throws SendException {
     HttpRequest.Builder b;
+    URI uri;
     try {
-      b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
+      uri = URI.create(url);
+      b = HttpRequest.newBuilder(uri).timeout(timeout)
           .header("User-Agent", USER_AGENT)
           .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
               : HttpRequest.BodyPublishers.ofByteArray(body));
     } catch (IllegalArgumentException e) {
       // The parser's message quotes the URL, which may hold the secret (a webhook URL, a bot token, an API key).
       throw new SendException("invalid URL", false, null);
+    }
+    if ("http".equalsIgnoreCase(uri.getScheme())) {
+      // Alertmanager's Go client speaks HTTP/2 only over TLS (enable_http2 is about ALPN); the JDK client asked for
+      // HTTP/2 on a plain URL sends an h2c upgrade request (Connection: Upgrade, HTTP2-Settings) with every
+      // notification, headers Alertmanager never sends, and a receiver that supports h2c would switch protocols.
+      b.version(HttpClient.Version.HTTP_1_1);
     }
     if (contentType != null) {
       b.header("Content-Type", contentType);

@@ -45,12 +45,13 @@ public final class AlertStore {
     AlertTable t = stripe(alert.fingerprint());
     // Subscribers run under the stripe's lock so two updates of one alert reach them in the order they were merged.
     synchronized (t) {
-      Alert old = t.get(alert.fingerprint());
-      Alert merged = old == null ? alert : alert.mergeInto(old, now);
-      for (Consumer<Alert> s : subscribers) {
-        s.accept(merged);
-      }
-      t.put(merged);
+      t.update(alert.fingerprint(), old -> {
+        Alert merged = old == null ? alert : alert.mergeInto(old, now);
+        for (Consumer<Alert> s : subscribers) {
+          s.accept(merged);
+        }
+        return merged;
+      });
     }
   }
 

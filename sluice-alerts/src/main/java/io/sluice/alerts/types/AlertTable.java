@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * Alerts by fingerprint, in insertion order (a replaced alert keeps its place, as in a {@code LinkedHashMap}). The
@@ -62,6 +63,30 @@ public final class AlertTable {
       alerts[pos] = alert;
       return old;
     }
+    append(alert);
+    return null;
+  }
+
+  /**
+   * Stores what {@code update} makes of the alert stored under {@code fp} (null when there is none), with one lookup
+   * where a get and a put take two: the store's merge of every posted alert. {@code update} must return an alert
+   * with that fingerprint; when it throws, nothing changes.
+   */
+  public Alert update(long fp, UnaryOperator<Alert> update) {
+    int slot = find(fp);
+    if (slot >= 0) {
+      int pos = position(index[slot]);
+      Alert updated = update.apply(alerts[pos]);
+      alerts[pos] = updated;
+      return updated;
+    }
+    Alert added = update.apply(null);
+    append(added);
+    return added;
+  }
+
+  private void append(Alert alert) {
+    long fp = alert.fingerprint();
     if (end == alerts.length) {
       if (end - size > end / 4) {
         compact();
@@ -79,7 +104,6 @@ public final class AlertTable {
     end++;
     size++;
     insertIndex(fp, end);
-    return null;
   }
 
   public Alert remove(long fp) {

@@ -28,9 +28,18 @@ class AlertTableTest {
       // Few distinct keys, some sharing their low bits, so probe runs collide and wrap.
       long fp = rnd.nextInt(3) == 0 ? rnd.nextInt(64) << 20 : rnd.nextInt(2_000);
       int op = rnd.nextInt(10);
-      if (op < 5) {
+      if (op < 4) {
         Alert a = alert(fp, step);
         assertSame(model.put(fp, a), table.put(a));
+      } else if (op < 5) {
+        // An update sees what a get would, and stores what it returns in the same place.
+        Alert a = alert(fp, step);
+        Alert before = model.get(fp);
+        assertSame(a, table.update(fp, old -> {
+          assertSame(before, old);
+          return a;
+        }));
+        model.put(fp, a);
       } else if (op < 8) {
         assertSame(model.remove(fp), table.remove(fp));
       } else if (op < 9) {
