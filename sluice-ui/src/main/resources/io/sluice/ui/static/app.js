@@ -471,6 +471,11 @@
       renderReconcile(r);
       clearTimeout(reconcilePoll);
       if (r.running) reconcilePoll = setTimeout(() => loadReconcile(info), 1000);
+      else {
+        // "Reconciling…" said a run started; its report now says the rest.
+        const n = document.getElementById("reconcile-notice");
+        if (n.classList.contains("ok")) n.hidden = true;
+      }
     } catch (e) {
       const out = document.getElementById("reconcile-report");
       document.getElementById("reconcile").hidden = false;
@@ -516,6 +521,11 @@
     });
     document.getElementById("apply-range").addEventListener("click", refreshPipeline);
     picker.addEventListener("change", () => { location.href = "/pipeline?name=" + encodeURIComponent(picker.value); });
+    // Reconcile asks Connect, not the metrics: it works on a page whose panels cannot load.
+    if (name) {
+      reconcileButton({ pipeline: name });
+      loadReconcile({ pipeline: name });
+    }
     try {
       current = await getJSON("/api/pipeline?name=" + encodeURIComponent(name));
     } catch (e) {
@@ -538,10 +548,6 @@
       ...p.queries.map(q => promql(q.expr)))));
     refreshPipeline();
     scheduleRefresh(refreshPipeline);
-    if (name) {
-      reconcileButton(current);
-      loadReconcile(current);
-    }
   }
 
   // ---- a connector's page and its actions
