@@ -292,6 +292,10 @@ public final class MessageBrowser {
         ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false",
         ConsumerConfig.CLIENT_ID_CONFIG, "sluice-console-browser",
         ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500",
+        // A page that reads to a partition's end leaves a fetch at the end in flight; closing the consumer waits for
+        // it, and the broker holds such a fetch for fetch.max.wait.ms (500 by default): half a second on every page
+        // from the end. A page knows its ends; it never needs a long poll.
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20",
         // One poll is what a read holds: a few MiB, whatever the topic holds.
         ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(8 << 20),
         ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(1 << 20),

@@ -162,7 +162,7 @@ public final class Site {
         .get("/api/subject/version", r -> api(r, s -> data.version(r)))
         .get("/api/subject/diff", r -> api(r, s -> data.diff(r)))
         .post("/api/subject/{action}", this::subjectAction)
-        .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream))))
+        .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream, connectors.pool()))))
         .get("/api/connector", r -> api(r, s -> connectors.describe(r.param("name").orElse(""), roleOf(s))))
         .post("/api/connector/{action}", this::connectorAction)
         .get("/api/pipeline", r -> api(r, s -> pipeline(r)))
