@@ -71,8 +71,13 @@ public final class KafkaInventory implements AutoCloseable {
   private final ConnectRestClient connect;
   private final ExecutorService pool;
   private final java.time.Clock clock = java.time.Clock.systemUTC();
-  private final Recent<ObjectNode> topicsRead = new Recent<>(RECENT, clock, this::readTopics);
-  private final Recent<Groups> groupsRead = new Recent<>(RECENT, clock, this::groups);
+  /**
+   * A list at most this old is answered at once while it is read anew in the background: the list of 1,000 topics is
+   * a few hundred milliseconds of Admin calls, a page refreshes every few seconds.
+   */
+  static final java.time.Duration STALE = java.time.Duration.ofSeconds(10);
+  private final Recent<ObjectNode> topicsRead;
+  private final Recent<Groups> groupsRead;
   private final Recent<JsonNode> connectRead;
   private final Recent<Map<String, Long>> sizes;
   private Map<String, Config> configs = new HashMap<>();
@@ -84,6 +89,8 @@ public final class KafkaInventory implements AutoCloseable {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000")));
     this.connect = connect;
     this.pool = pool;
+    this.topicsRead = new Recent<>(RECENT, STALE, pool, clock, this::readTopics);
+    this.groupsRead = new Recent<>(RECENT, clock, this::groups);
     this.connectRead = new Recent<>(RECENT, clock, connect::connectorsExpanded);
     this.sizes = new Recent<>(SIZES, clock, () -> bytes(admin.describeLogDirs(get(admin.describeCluster().nodes())
         .stream().map(Node::id).toList()).allDescriptions()));
@@ -194,7 +201,8 @@ public final class KafkaInventory implements AutoCloseable {
    * group the connector, and for each partition the task (and worker) that holds it, as Connect's status says.
    */
   public ObjectNode consumerGroups() throws Exception {
-    CompletableFuture<Groups> reading = CompletableFuture.supplyAsync(this::recentGroups, pool);
+    // Read now, not shared: the lag is committed offsets against end offsets of the same moment.
+    CompletableFuture<Groups> reading = CompletableFuture.supplyAsync(this::groups, pool);
     Connectors users = connectors();
     Groups groups = join(reading);
     Set<TopicPartition> tps = new java.util.HashSet<>();
