@@ -1,6 +1,10 @@
 package io.sluice.ops.reconcile;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.connect.client.ConnectRestClient;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -78,6 +82,76 @@ public final class PipelineTables {
       }
       out.add(new Pair(topic, table, sinkTable(format, topic, table), from, to));
     }
+    return out;
+  }
+
+  /** No connector of the pipeline's name on Connect. */
+  public static final class UnknownPipeline extends IllegalArgumentException {
+    UnknownPipeline(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The table pairs of a pipeline as Connect holds it: its source is the connector of its name; its sinks those
+   * reading topics under the source's {@code topic.prefix}, or naming it in {@code sluice.pipeline} (the rule the
+   * metrics' {@code pipeline} label follows). One listing of Connect answers for every connector; a
+   * {@code topics.regex} sink is asked which topics it used.
+   *
+   * @throws UnknownPipeline when Connect has no connector of that name
+   * @throws IllegalArgumentException when it is not a source, has no sink, or a config lacks what a connection needs
+   */
+  public static List<Pair> ofPipeline(ConnectRestClient connect, String pipeline, Secrets secrets) {
+    JsonNode all = connect.connectorsExpanded();
+    JsonNode source = all.path(pipeline).path("info");
+    if (source.isMissingNode()) {
+      throw new UnknownPipeline("no connector " + pipeline + " on Kafka Connect at " + connect.baseUrl());
+    }
+    if (!"source".equals(source.path("type").asText())) {
+      throw new IllegalArgumentException(pipeline + " is a " + source.path("type").asText()
+          + " connector; a pipeline is named after its source");
+    }
+    Map<String, String> sourceConfig = config(source);
+    String prefix = sourceConfig.getOrDefault("topic.prefix", "");
+    List<Pair> out = new ArrayList<>();
+    int sinks = 0;
+    for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode info = e.getValue().path("info");
+      if (!"sink".equals(info.path("type").asText())) {
+        continue;
+      }
+      Map<String, String> sinkConfig = config(info);
+      List<String> topics = new ArrayList<>();
+      for (String t : sinkConfig.getOrDefault("topics", "").split(",")) {
+        if (!t.isBlank()) {
+          topics.add(t.trim());
+        }
+      }
+      if (topics.isEmpty() && sinkConfig.containsKey("topics.regex")) {
+        topics.addAll(connect.topics(e.getKey()));
+      }
+      boolean ours = pipeline.equals(sinkConfig.get("sluice.pipeline"))
+          || !prefix.isEmpty() && topics.stream().anyMatch(t -> t.startsWith(prefix + "."));
+      if (ours) {
+        sinks++;
+        out.addAll(of(sourceConfig, sinkConfig, topics, secrets));
+      }
+    }
+    if (sinks == 0) {
+      throw new IllegalArgumentException("pipeline " + pipeline + " has no sink: no sink connector reads its topics ("
+          + prefix + ".*)");
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("pipeline " + pipeline + " has no table a sink writes from its source's "
+          + "topics");
+    }
+    return out;
+  }
+
+  private static Map<String, String> config(JsonNode info) {
+    Map<String, String> out = new HashMap<>();
+    info.path("config").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
     return out;
   }
 

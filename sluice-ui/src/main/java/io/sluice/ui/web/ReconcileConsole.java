@@ -128,15 +128,12 @@ final class ReconcileConsole implements AutoCloseable {
       return error(e.status() >= 400 && e.status() < 500 ? e.status() : 502, e.connectMessage());
     } catch (HttpTransport.UnreachableException e) {
       return error(502, e.getMessage());
+    } catch (PipelineTables.UnknownPipeline e) {
+      return error(404, e.getMessage());
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
     } catch (IllegalStateException e) {
       return error(502, e.getMessage());
-    } catch (NoSuchPipeline e) {
-      return error(404, e.getMessage());
-    }
-    if (pairs.isEmpty()) {
-      return error(400, "pipeline " + pipeline + " has no table a sink writes from its source's topics");
     }
     Run run = new Run(user);
     run.tables = pairs.size();
@@ -186,67 +183,11 @@ final class ReconcileConsole implements AutoCloseable {
     }
   }
 
-  private static final class NoSuchPipeline extends Exception {
-    NoSuchPipeline(String message) {
-      super(message);
-    }
-  }
-
-  /**
-   * The pipeline's table pairs: its source is the connector of its name; its sinks those reading topics under the
-   * source's {@code topic.prefix}, or naming it in {@code sluice.pipeline} (the rule the metrics' pipeline label
-   * follows). One listing of Connect answers for every connector.
-   */
-  List<PipelineTables.Pair> pairs(String pipeline) throws NoSuchPipeline {
-    JsonNode all = connect.connectorsExpanded();
-    JsonNode source = all.path(pipeline).path("info");
-    if (source.isMissingNode()) {
-      throw new NoSuchPipeline("no connector " + pipeline + " on Kafka Connect at " + connect.baseUrl());
-    }
-    if (!"source".equals(source.path("type").asText())) {
-      throw new IllegalArgumentException(pipeline + " is a " + source.path("type").asText()
-          + " connector; reconcile a pipeline from its source's page");
-    }
-    Map<String, String> sourceConfig = config(source);
-    String prefix = sourceConfig.getOrDefault("topic.prefix", "");
+  /** The pipeline's table pairs, from Connect's configs, passwords from the secret topic. */
+  List<PipelineTables.Pair> pairs(String pipeline) {
     PipelineTables.Secrets secrets = (value, what) -> kafka == null || value == null ? value
         : SourceDatabase.resolve(value, kafka, secretsTopic, what, "put the password in the connector's config");
-    List<PipelineTables.Pair> out = new ArrayList<>();
-    int sinks = 0;
-    for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      JsonNode info = e.getValue().path("info");
-      if (!"sink".equals(info.path("type").asText())) {
-        continue;
-      }
-      Map<String, String> sinkConfig = config(info);
-      List<String> topics = new ArrayList<>();
-      for (String t : sinkConfig.getOrDefault("topics", "").split(",")) {
-        if (!t.isBlank()) {
-          topics.add(t.trim());
-        }
-      }
-      if (topics.isEmpty() && sinkConfig.containsKey("topics.regex")) {
-        topics.addAll(connect.topics(e.getKey()));
-      }
-      boolean ours = pipeline.equals(sinkConfig.get("sluice.pipeline"))
-          || !prefix.isEmpty() && topics.stream().anyMatch(t -> t.startsWith(prefix + "."));
-      if (ours) {
-        sinks++;
-        out.addAll(PipelineTables.of(sourceConfig, sinkConfig, topics, secrets));
-      }
-    }
-    if (sinks == 0) {
-      throw new IllegalArgumentException("pipeline " + pipeline + " has no sink: no sink connector reads its topics ("
-          + prefix + ".*)");
-    }
-    return out;
-  }
-
-  private static Map<String, String> config(JsonNode info) {
-    Map<String, String> out = new HashMap<>();
-    info.path("config").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-    return out;
+    return PipelineTables.ofPipeline(connect, pipeline, secrets);
   }
 
   @Override
