@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -849,6 +850,322 @@ class DistributionIT {
           "a refused change changes nothing");
       assertTrue(Files.readString(data.resolve("audit.log")).contains(" console schema compatibility " + subject
           + " user=viewer address=127.0.0.1 status=403"));
+    }
+  }
+
+  /**
+   * The dead-letter pages on a sink of its own whose records fail in two ways (a key and a value its converter cannot
+   * read): the sink's DLQ with its count, the records by exception class and stage, a record's headers and unwrapped
+   * original; an error group replayed by an operator (its percentage shown, the records back in the topic with the
+   * replay headers), replayed again once they failed again (refused: they would loop), one picked record replayed
+   * alone; paging through the records; a read user sees no action and is refused when it posts.
+   */
+  @Test
+  @Order(40)
+  void theConsoleShowsDeadLettersByErrorAndReplaysAGroupOrPickedRecords() throws Exception {
+    String ui = uiUrl();
+    ensureConsoleUser("viewer", "viewer-console-pw");
+    ensureConsoleUser("operator", "operator-console-pw");
+    String topic = pipeline.name + "_dlqc";
+    String sinkName = pipeline.name + "-dlqc-sink";
+    String dlqTopic = pipeline.name + "-dlqc-dlq";
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of("bootstrap.servers", kafka))) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 2, (short) 1))).all().get();
+    }
+    ObjectNode config = JSON.valueToTree(pipeline.sinkConfig());
+    config.put("topics", topic);
+    config.put("collection.name.format", "orders_dlqc");
+    config.put("errors.tolerance", "all");
+    config.put("errors.deadletterqueue.topic.name", dlqTopic);
+    config.put("errors.deadletterqueue.topic.replication.factor", "1");
+    config.put("errors.deadletterqueue.context.headers.enable", "true");
+    connect.create(sinkName, config);
+    try {
+      // Three values and three keys the sink's JSON converter cannot read: two error groups of three. One of the
+      // latter has an Avro value framed for the registry, shown decoded with its schema id.
+      ConsoleOperations.Framed avro = ConsoleOperations.avro(registryUrl, topic, "chai");
+      try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", kafka),
+          new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        for (int i = 0; i < 3; i++) {
+          p.send(new ProducerRecord<>(topic, i % 2, null, ("{\"value not json " + i).getBytes())).get();
+        }
+        for (int i = 0; i < 2; i++) {
+          p.send(new ProducerRecord<>(topic, 0, "key not json " + i, ("{\"id\":" + i + "}").getBytes())).get();
+        }
+        p.send(new ProducerRecord<>(topic, 1, "key not json avro", avro.bytes())).get();
+      }
+      Eventually.await("6 records in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 6);
+      long topicBefore = ConsoleOperations.count(kafka, topic);
+      assertEquals(6, topicBefore);
+
+      try (Browser browser = Browser.open()) {
+        var d = browser.driver;
+        var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+        consoleLogin(d, ui, "operator", "operator-console-pw");
+        d.findElement(By.linkText("Dead letters")).click();
+        WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+            "#dlqs tr[data-topic='" + dlqTopic + "']")));
+        assertEquals("Dead letters", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+        assertTrue(row.getText().contains(sinkName) && row.getText().contains("RUNNING"), row.getText());
+        assertEquals("6", row.findElements(By.tagName("td")).get(2).getText());
+        browser.screenshot("console-16-dlqs");
+
+        // The records by error: the two converter failures, counted.
+        row.findElement(By.linkText(dlqTopic)).click();
+        WebElement values = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+            "#error-groups tr[data-stage='VALUE_CONVERTER']")));
+        assertEquals("org.apache.kafka.connect.errors.DataException", values.getAttribute("data-exception"));
+        assertEquals("3", values.findElements(By.tagName("td")).get(2).getText());
+        assertEquals("3", d.findElement(By.cssSelector("#error-groups tr[data-stage='KEY_CONVERTER']"))
+            .findElements(By.tagName("td")).get(2).getText());
+        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#dlq-records tr.dlq-record"), 6));
+
+        // A record: Connect's error headers, the original as it failed, where it failed.
+        WebElement first = d.findElement(By.cssSelector("#dlq-records tr.dlq-record[data-partition='0']"
+            + "[data-offset='0']"));
+        first.click();
+        WebElement detail = d.findElement(By.cssSelector("#dlq-records tr.detail:not([hidden])"));
+        assertTrue(detail.findElement(By.className("original-text")).getText().startsWith("{\"value not json "),
+            detail.getText());
+        assertTrue(detail.getText().contains("__connect.errors.exception.class.name")
+            && detail.getText().contains("__connect.errors.topic"), detail.getText());
+        assertTrue(first.getText().contains(topic + "["), first.getText());
+        browser.screenshot("console-17-dlq-record");
+        first.click();
+
+        // Replay the value group: the percentage runs to 100, three records back in the topic, marked.
+        values.findElement(By.className("replay-group")).click();
+        assertTrue(d.findElement(By.id("replay-what")).getText().contains("DataException in VALUE_CONVERTER"));
+        browser.screenshot("console-18-dlq-replay-confirm");
+        d.findElement(By.id("replay-confirm")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "done: 3 record(s) replayed"));
+        WebElement job = d.findElement(By.cssSelector("#replays li.done"));
+        assertEquals("100%", job.findElement(By.className("percent")).getText());
+        assertEquals("100", job.findElement(By.tagName("progress")).getAttribute("value"));
+        browser.screenshot("console-19-dlq-replayed");
+        List<ConsumerRecord<byte[], byte[]>> replayed = ConsoleOperations.records(kafka, topic).stream()
+            .filter(r -> ConsoleOperations.header(r, "__sluice.replay.topic") != null).toList();
+        assertEquals(3, replayed.size(), "the group's three records are back in " + topic);
+        for (ConsumerRecord<byte[], byte[]> r : replayed) {
+          assertEquals(dlqTopic, ConsoleOperations.header(r, "__sluice.replay.topic"));
+          assertTrue(new String(r.value(), java.nio.charset.StandardCharsets.UTF_8).startsWith("{\"value not json"));
+          assertTrue(ConsoleOperations.header(r, "__sluice.replay.group").startsWith("sluice-dlq-replay." + dlqTopic
+              + ".console-"));
+        }
+
+        // They fail again and come back marked: replaying the group again refuses them (they would loop).
+        Eventually.await("the replayed records back in " + dlqTopic, WAIT,
+            () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 9);
+        d.navigate().refresh();
+        values = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
+            "#error-groups tr[data-stage='VALUE_CONVERTER']")));
+        assertEquals("6", values.findElements(By.tagName("td")).get(2).getText());
+        assertEquals("3", values.findElements(By.tagName("td")).get(3).getText(), "three replayed before");
+        values.findElement(By.className("replay-group")).click();
+        d.findElement(By.id("replay-confirm")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"),
+            "done: 0 record(s) replayed, 3 refused (would loop)"));
+        assertTrue(d.findElement(By.cssSelector("#replays li.done .refused")).getText().contains("would loop"));
+        browser.screenshot("console-20-dlq-replay-refused-loop");
+        assertEquals(topicBefore + 3, ConsoleOperations.count(kafka, topic), "nothing more produced");
+
+        // One picked record of the key group, replayed alone: the Avro one, its value decoded through the registry.
+        d.findElement(By.cssSelector("#error-groups tr[data-stage='KEY_CONVERTER'] .show-group")).click();
+        wait.until(x -> x.getCurrentUrl().contains("stage=KEY_CONVERTER")
+            && x.findElements(By.cssSelector("#dlq-records tr.dlq-record")).size() == 3);
+        WebElement keyRecord = d.findElement(By.cssSelector("#dlq-records tr.dlq-record[data-schema-id='"
+            + avro.schemaId() + "']"));
+        assertTrue(keyRecord.getText().contains("id " + avro.schemaId() + " · " + topic + "-value"),
+            keyRecord.getText());
+        keyRecord.click();
+        WebElement avroDetail = d.findElement(By.cssSelector("#dlq-records tr.detail:not([hidden])"));
+        assertEquals("chai", JSON.readTree(avroDetail.findElement(By.className("original-text")).getText())
+            .path("item").asText());
+        assertTrue(avroDetail.getText().contains("key not json avro"), avroDetail.getText());
+        assertTrue(avroDetail.getText().contains("Avro · " + topic + "-value · id " + avro.schemaId()),
+            avroDetail.getText());
+        browser.screenshot("console-20b-dlq-avro-record");
+        keyRecord.click();
+        String pickedOffset = keyRecord.getAttribute("data-offset");
+        keyRecord.findElement(By.className("pick")).click();
+        assertEquals("Replay picked (1)…", d.findElement(By.id("replay-picked")).getText());
+        d.findElement(By.id("replay-picked")).click();
+        d.findElement(By.id("replay-confirm")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "done: 1 record(s) replayed"));
+        List<ConsumerRecord<byte[], byte[]>> pickedBack = ConsoleOperations.records(kafka, topic).stream()
+            .filter(r -> ConsoleOperations.header(r, "__sluice.replay.topic") != null
+                && "0".equals(ConsoleOperations.header(r, "__sluice.replay.partition"))
+                && pickedOffset.equals(ConsoleOperations.header(r, "__sluice.replay.offset"))).toList();
+        assertEquals(1, pickedBack.size(), "the picked record is back in " + topic);
+        assertTrue(java.util.Arrays.equals(avro.bytes(), pickedBack.get(0).value()), "its framed bytes unchanged");
+        assertEquals(topicBefore + 4, ConsoleOperations.count(kafka, topic), "only the picked record");
+        String audit = Files.readString(data.resolve("audit.log"));
+        assertEquals(3, audit.lines().filter(l -> l.contains(" console dlq replay " + dlqTopic + " user=operator ")
+            && l.contains("status=202")).count(), audit);
+
+        // Paging: three records, then the rest from where the page ended, none twice (once the picked record, which
+        // fails again, is back: ten records).
+        Eventually.await("the picked record back in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic),
+            n -> n == 10);
+        String cookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+        JsonNode page1 = ConsoleOperations.get(ui, cookie, "/api/dlq/records?topic=" + dlqTopic + "&limit=3");
+        assertTrue(page1.path("more").asBoolean(), page1.toString());
+        JsonNode page2 = ConsoleOperations.get(ui, cookie, "/api/dlq/records?topic=" + dlqTopic + "&limit=100&at="
+            + java.net.URLEncoder.encode(page1.path("at").asText(), java.nio.charset.StandardCharsets.UTF_8));
+        Set<String> seen = new java.util.HashSet<>();
+        for (JsonNode r : List.of(page1.path("records"), page2.path("records"))) {
+          r.forEach(x -> assertTrue(seen.add(x.path("partition") + ":" + x.path("offset")), "twice: " + x));
+        }
+        assertEquals(ConsoleOperations.count(kafka, dlqTopic), seen.size());
+        d.findElement(By.id("logout")).click();
+        wait.until(ExpectedConditions.urlContains("/login"));
+
+        // read: the same page without an action, and refused when it posts anyway.
+        consoleLogin(d, ui, "viewer", "viewer-console-pw");
+        d.get(ui + "/dlq?topic=" + dlqTopic);
+        wait.until(ExpectedConditions.numberOfElementsToBeMoreThan(By.cssSelector("#dlq-records tr.dlq-record"), 0));
+        assertTrue(d.findElements(By.cssSelector("button[data-action], .operate, input.pick")).isEmpty(),
+            "no action for a read user");
+        browser.screenshot("console-21-dlq-read-only");
+        String viewerCookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+        String viewerCsrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
+        HttpResponse<String> refused = ConsoleOperations.post(ui, viewerCookie, viewerCsrf, "/api/dlq/replay",
+            Map.of("name", dlqTopic, "records", List.of("0:0")));
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("needs the role operate"), refused.body());
+        assertEquals(403, ConsoleOperations.post(ui, viewerCookie, "forged", "/api/dlq/replay",
+            Map.of("name", dlqTopic, "records", List.of("0:0"))).statusCode(), "CSRF checked");
+        assertEquals(topicBefore + 4, ConsoleOperations.count(kafka, topic), "a refused replay produces nothing");
+        assertTrue(Files.readString(data.resolve("audit.log")).contains(" console dlq replay " + dlqTopic
+            + " user=viewer address=127.0.0.1 status=403"));
+      }
+    } finally {
+      connect.delete(sinkName);
+    }
+  }
+
+  /**
+   * The alerts page over the router's API v2: alerts grouped as the router groups them, a warning inhibited by its
+   * connector's critical alert and saying so; a silence made from an alert (its labels as matchers, a comment
+   * required as Alertmanager's form requires one), edited and expired once confirmed, each checked on the router; a
+   * read user sees no action and is refused when it posts.
+   */
+  @Test
+  @Order(41)
+  void theConsoleShowsAlertsAsTheRouterGroupsThemAndSilencesEditsAndExpires() throws Exception {
+    String ui = uiUrl();
+    ensureConsoleUser("viewer", "viewer-console-pw");
+    ensureConsoleUser("operator", "operator-console-pw");
+    String connector = "console-it-" + ProcessHandle.current().pid();
+    ConsoleOperations.fire(alertsUrl, List.of(
+        Map.of("alertname", "ConnectConnectorDown", "severity", "critical", "connector", connector,
+            "pipeline", connector),
+        Map.of("alertname", "ConnectHighLag", "severity", "warning", "connector", connector, "pipeline", connector)));
+    String comment = "console silence " + connector;
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      consoleLogin(d, ui, "operator", "operator-console-pw");
+      d.findElement(By.linkText("Alerts")).click();
+      assertEquals("Alerts", d.findElement(By.cssSelector("header.top nav a.current")).getText());
+      // Grouped by alertname, severity and connector, as the bundled route does: the lag in a group of its own,
+      // inhibited by the connector being down.
+      WebElement lag = wait.until(ExpectedConditions.presenceOfElementLocated(By.xpath("//section[contains(@class,"
+          + "'alert-group')][.//span[text()='connector=" + connector + "']]//tr[@data-alertname='ConnectHighLag']")));
+      assertTrue(lag.getText().contains("inhibited"), lag.getText());
+      assertTrue(lag.findElement(By.className("inhibited-by")).getText().contains("Inhibited by ConnectConnectorDown"),
+          lag.getText());
+      WebElement group = lag.findElement(By.xpath("ancestor::section"));
+      assertTrue(group.findElement(By.tagName("h2")).getText().contains("alertname=ConnectHighLag"), group.getText());
+      browser.screenshot("console-22-alerts-inhibited");
+
+      // A silence from the down alert: its four labels as matchers; no comment, refused as Alertmanager's form does.
+      WebElement down = d.findElement(By.xpath("//tr[@data-alertname='ConnectConnectorDown'][.//span[text()="
+          + "'connector=" + connector + "']]"));
+      down.findElement(By.className("silence-alert")).click();
+      WebElement form = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("silence-form")));
+      List<WebElement> matchers = form.findElements(By.cssSelector("#matchers tbody tr"));
+      Map<String, String> filled = new java.util.TreeMap<>();
+      for (WebElement m : matchers) {
+        filled.put(m.findElement(By.className("m-name")).getAttribute("value"),
+            m.findElement(By.className("m-value")).getAttribute("value"));
+      }
+      assertEquals(Map.of("alertname", "ConnectConnectorDown", "severity", "critical", "connector", connector,
+          "pipeline", connector), filled);
+      d.findElement(By.id("silence-save")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".err[data-field='comment']"),
+          "Required"));
+      browser.screenshot("console-23-silence-form-refused");
+      assertTrue(ConsoleOperations.silenceCommented(alertsUrl, comment) == null, "nothing posted");
+      d.findElement(By.id("silence-comment-text")).sendKeys(comment);
+      d.findElement(By.id("silence-save")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "created"));
+      JsonNode silence = ConsoleOperations.silenceCommented(alertsUrl, comment);
+      assertTrue(silence != null, "the silence is on the router");
+      assertEquals("active", silence.path("status").path("state").asText(), silence::toString);
+      assertEquals("operator", silence.path("createdBy").asText());
+      assertEquals(4, silence.path("matchers").size(), silence::toString);
+      String id = silence.path("id").asText();
+      // The down alert is silenced now, and says by which silence.
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#silences tr[data-silence='" + id
+          + "']")));
+      // (The page redraws as it loads: each look finds the row anew.)
+      new WebDriverWait(d, Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+          .until(x -> x.findElement(By.xpath("//tr[@data-alertname='ConnectConnectorDown'][.//span[text()="
+              + "'connector=" + connector + "']]")).getText().contains("Silenced by " + id.substring(0, 8)));
+      browser.screenshot("console-24-silence-created");
+
+      // Edit its comment: the router updates it.
+      d.findElement(By.cssSelector("#silences tr[data-silence='" + id + "'] .edit-silence")).click();
+      WebElement text = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("silence-comment-text")));
+      assertEquals(comment, text.getAttribute("value"));
+      text.sendKeys(" (edited)");
+      d.findElement(By.id("silence-save")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Silence "));
+      JsonNode edited = ConsoleOperations.silenceCommented(alertsUrl, comment + " (edited)");
+      assertTrue(edited != null && "active".equals(edited.path("status").path("state").asText()),
+          String.valueOf(ConsoleOperations.silences(alertsUrl)));
+      String editedId = edited.path("id").asText();
+
+      // Expire, once confirmed: expired on the router.
+      wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#silences tr[data-silence='" + editedId
+          + "'] .expire-silence"))).click();
+      assertEquals(editedId, d.findElement(By.id("expire-id")).getText());
+      browser.screenshot("console-25-silence-expire-confirm");
+      d.findElement(By.id("expire-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "expired"));
+      assertEquals("expired", ConsoleOperations.silenceCommented(alertsUrl, comment + " (edited)").path("status")
+          .path("state").asText());
+      wait.until(ExpectedConditions.attributeContains(By.cssSelector("#silences tr[data-silence='" + editedId + "']"),
+          "class", "expired"));
+      browser.screenshot("console-26-silences");
+      String audit = Files.readString(data.resolve("audit.log"));
+      assertTrue(audit.contains(" console silence add user=operator address=127.0.0.1 status=200"), audit);
+      assertTrue(audit.contains(" console silence update " + id + " user=operator address=127.0.0.1 status=200"),
+          audit);
+      assertTrue(audit.contains(" console silence expire " + editedId + " user=operator address=127.0.0.1 status=200"),
+          audit);
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+
+      // read: sees the alerts and silences, no action, refused when it posts anyway.
+      consoleLogin(d, ui, "viewer", "viewer-console-pw");
+      d.get(ui + "/alerts");
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#silences tr[data-silence='" + editedId
+          + "']")));
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-alertname='ConnectHighLag']")));
+      assertTrue(d.findElements(By.cssSelector("button[data-action], .operate")).isEmpty(), "no action for a read user");
+      browser.screenshot("console-27-alerts-read-only");
+      String cookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
+      String csrf = d.findElement(By.cssSelector("meta[name='csrf']")).getAttribute("content");
+      HttpResponse<String> refused = ConsoleOperations.post(ui, cookie, csrf, "/api/silence/add", Map.of("matchers",
+          List.of(Map.of("name", "connector", "value", connector)), "comment", "viewer's"));
+      assertEquals(403, refused.statusCode(), refused.body());
+      assertTrue(refused.body().contains("needs the role operate"), refused.body());
+      assertEquals(403, ConsoleOperations.post(ui, cookie, "forged", "/api/silence/expire", Map.of("name", id))
+          .statusCode(), "CSRF checked");
+      assertTrue(ConsoleOperations.silenceCommented(alertsUrl, "viewer's") == null, "a refused silence is not made");
     }
   }
 

@@ -1,6 +1,8 @@
 package io.sluice.ui;
 
 import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpTransport;
+import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.http.HttpServer;
@@ -148,9 +150,15 @@ public final class Dashboard implements AutoCloseable {
     public Dashboard start() {
       WebConfig web = serverOptions().web();
       // Roles come from the web configuration (sluice_roles, or its roles file) by the console user's name.
+      // The DLQ pages read and replay as sluice dlq does: the cluster, the registry to decode with, Connect to find
+      // the sinks' dead-letter topics, the replay's offsets backed up under the data directory's backups/dlq.
+      DeadLetterQueue dlq = kafka == null ? null : DeadLetterQueue.builder().cluster(kafka).registryUrl(registryUrl)
+          .clientOptions(connectClient).connectUrl(connectUrl).backupDir(auditDir.resolve("backups").resolve("dlq"))
+          .clientProperty("request.timeout.ms", 30_000).clientProperty("default.api.timeout.ms", 60_000).build();
       Site.Actions actions = new Site.Actions(new ConnectRestClient(connectUrl, connectClient),
           silencesUrl == null ? null : new ConnectorSilencer(silencesUrl, silencesClient), web::roleOf, auditDir,
-          new Site.Data(kafka, registryUrl, registryClient));
+          new Site.Data(kafka, registryUrl, registryClient), dlq,
+          silencesUrl == null ? null : new HttpTransport(silencesUrl, silencesClient, "the alert router"));
       Site site = new Site(Accounts.in(dataDir), new Sessions(clock), new LoginThrottle(clock), metricsUrl,
           metricsClient, alertsUrl, alertsClient, web.tls() != null, actions);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);

@@ -95,6 +95,8 @@ final class Evaluator {
 
   /** Per aggregation: a series' labels to its group's (and each group to its one instance); series keep their Labels. */
   private final Map<Expr, Map<Labels, Labels>> groupCaches = new IdentityHashMap<>();
+  /** Per aggregation over a precomputed call: its series' groups, found once for all steps. */
+  private final Map<Expr, Aggregations.ColumnGroups> columnGroups = new IdentityHashMap<>();
 
   Evaluator(Engine engine, Queryable storage, long start, long end, long step) {
     this.engine = engine;
@@ -443,6 +445,15 @@ final class Evaluator {
           strParam = p.string();
         } else {
           param = p.scalar();
+        }
+      }
+      if (param == null && strParam == null && Aggregations.ColumnGroups.handles(a.op())) {
+        Precomputed pre = precomputed.isEmpty() ? null : precomputed.get(Expr.unwrap(a.expr()));
+        long d = t - preStart;
+        if (pre != null && d >= 0 && d % preStep == 0 && d / preStep < preSteps) {
+          Aggregations.ColumnGroups groups = columnGroups.computeIfAbsent(a,
+              k -> new Aggregations.ColumnGroups(pre.labels(), a));
+          return Result.vector(groups.aggregate(a.op(), pre.values(), pre.present(), (int) (d / preStep), t));
         }
       }
       Map<Labels, Labels> cache = groupCaches.computeIfAbsent(a, k -> new HashMap<>());

@@ -4,6 +4,7 @@ import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.model.Matcher;
 import io.sluice.metrics.storage.SampleBudget;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,21 +18,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
  * A persisted, immutable time range of the store: a directory {@code <mint>-<maxt>} with {@code chunks} (the encoded
- * XOR chunks back to back, memory-mapped) and {@code index} (each series' labels and its chunks' time ranges and
- * offsets, held in memory). The directory is written under a temporary name and renamed, so a block is either whole
- * or absent.
+ * XOR chunks back to back, memory-mapped) and {@code index} (memory-mapped too). The directory is written under a
+ * temporary name and renamed, so a block is either whole or absent.
+ *
+ * <p>The index, as Prometheus' does, keeps each distinct string once in a sorted symbol table and refers to it by
+ * number from the series: a query decodes the symbols once, tests a matcher once per distinct value rather than once
+ * per series, skips a series that does not match without building its labels, and the series it keeps share their
+ * strings. Blocks written before the symbol table ({@link #MAGIC_V1}: labels spelled out per series) are still read.
  */
 final class Block implements AutoCloseable {
-  private static final int MAGIC = 0x534c4231; // "SLB1"
+  private static final int MAGIC_V1 = 0x534c4231; // "SLB1"
+  private static final int MAGIC = 0x534c4232; // "SLB2"
 
   final Path dir;
   final long mint;
@@ -40,9 +48,6 @@ final class Block implements AutoCloseable {
   private final MappedByteBuffer index;
   private final MappedByteBuffer chunks;
   private final FileChannel channel;
-
-  /** One series of the index as a query sees it. */
-  private record IndexEntry(Labels labels, long[] mints, long[] maxts, long[] offsets, int[] lengths) {}
 
   private Block(Path dir, long mint, long maxt, FileChannel indexChannel, MappedByteBuffer index, FileChannel channel,
       MappedByteBuffer chunks) {
@@ -67,13 +72,26 @@ final class Block implements AutoCloseable {
       io.writeInt(MAGIC);
       io.writeLong(mint);
       io.writeLong(maxt);
+      TreeMap<String, Integer> symbols = new TreeMap<>();
+      for (Labels l : order) {
+        for (int i = 0; i < l.size(); i++) {
+          symbols.put(l.name(i), 0);
+          symbols.put(l.value(i), 0);
+        }
+      }
+      io.writeInt(symbols.size());
+      int ref = 0;
+      for (Map.Entry<String, Integer> e : symbols.entrySet()) {
+        io.writeUTF(e.getKey());
+        e.setValue(ref++);
+      }
       io.writeInt(order.size());
       long offset = 0;
       for (Labels l : order) {
         io.writeInt(l.size());
         for (int i = 0; i < l.size(); i++) {
-          io.writeUTF(l.name(i));
-          io.writeUTF(l.value(i));
+          io.writeInt(symbols.get(l.name(i)));
+          io.writeInt(symbols.get(l.value(i)));
         }
         List<ChunkMeta> cs = data.get(l);
         io.writeInt(cs.size());
@@ -100,7 +118,7 @@ final class Block implements AutoCloseable {
   static Block open(Path dir) throws IOException {
     FileChannel ic = FileChannel.open(dir.resolve("index"), StandardOpenOption.READ);
     MappedByteBuffer idx = ic.map(FileChannel.MapMode.READ_ONLY, 0, ic.size());
-    if (idx.capacity() < 20 || idx.getInt(0) != MAGIC) {
+    if (idx.capacity() < 20 || idx.getInt(0) != MAGIC && idx.getInt(0) != MAGIC_V1) {
       ic.close();
       throw new IOException("not a block index: " + dir);
     }
@@ -111,8 +129,126 @@ final class Block implements AutoCloseable {
     return new Block(dir, mint, maxt, ic, idx, ch, map);
   }
 
-  /** Parses the index from the mapping, handing each series to {@code visit}. */
-  private void scanIndex(Consumer<IndexEntry> visit) {
+  /** One series of the index as a query sees it; the arrays are the visitor's. */
+  private interface IndexVisitor {
+    void series(Labels labels, long[] mints, long[] maxts, long[] offsets, int[] lengths);
+  }
+
+  /** Reads the index from the mapping, handing each series that matches all {@code matchers} to {@code visit}. */
+  private void scanIndex(List<Matcher> matchers, IndexVisitor visit) {
+    if (index.getInt(0) == MAGIC_V1) {
+      scanIndexV1(matchers, visit);
+      return;
+    }
+    ByteBuffer b = index.duplicate();
+    b.position(20);
+    String[] symbols = new String[b.getInt()];
+    for (int i = 0; i < symbols.length; i++) {
+      symbols[i] = readUtf(b);
+    }
+    SymbolMatcher[] tests = new SymbolMatcher[matchers.size()];
+    for (int i = 0; i < tests.length; i++) {
+      tests[i] = new SymbolMatcher(matchers.get(i), symbols);
+    }
+    int n = b.getInt();
+    for (int s = 0; s < n; s++) {
+      int nl = b.getInt();
+      int pairsAt = b.position();
+      boolean matches = true;
+      for (SymbolMatcher t : tests) {
+        if (!t.matches(b, pairsAt, nl)) {
+          matches = false;
+          break;
+        }
+      }
+      b.position(pairsAt + nl * 8);
+      int nc = b.getInt();
+      if (!matches) {
+        b.position(b.position() + nc * 28);
+        continue;
+      }
+      String[] pairs = new String[nl * 2];
+      for (int i = 0; i < pairs.length; i++) {
+        pairs[i] = symbols[b.getInt(pairsAt + i * 4)];
+      }
+      long[] mints = new long[nc];
+      long[] maxts = new long[nc];
+      long[] offs = new long[nc];
+      int[] lens = new int[nc];
+      for (int c = 0; c < nc; c++) {
+        mints[c] = b.getLong();
+        maxts[c] = b.getLong();
+        offs[c] = b.getLong();
+        lens[c] = b.getInt();
+      }
+      visit.series(Labels.ofSorted(pairs), mints, maxts, offs, lens);
+    }
+  }
+
+  /**
+   * A matcher over symbol numbers: its label name looked up once, each distinct value tested once and remembered, so
+   * that a block of many series with few distinct values tests few strings.
+   */
+  private static final class SymbolMatcher {
+    private final Matcher matcher;
+    private final String[] symbols;
+    private final int name;
+    private final boolean matchesAbsent;
+    /** Per symbol: 0 not tested yet, 1 matches, 2 does not. */
+    private final byte[] known;
+
+    SymbolMatcher(Matcher matcher, String[] symbols) {
+      this.matcher = matcher;
+      this.symbols = symbols;
+      this.name = Arrays.binarySearch(symbols, matcher.name());
+      this.matchesAbsent = matcher.matches("");
+      this.known = new byte[symbols.length];
+    }
+
+    /** Whether the series whose {@code nl} name/value pairs start at {@code at} passes. */
+    boolean matches(ByteBuffer b, int at, int nl) {
+      if (name < 0) {
+        return matchesAbsent;
+      }
+      for (int i = 0; i < nl; i++) {
+        if (b.getInt(at + i * 8) == name) {
+          int value = b.getInt(at + i * 8 + 4);
+          if (known[value] == 0) {
+            known[value] = matcher.matches(symbols[value]) ? (byte) 1 : (byte) 2;
+          }
+          return known[value] == 1;
+        }
+      }
+      return matchesAbsent;
+    }
+  }
+
+  /** A string as {@link DataOutputStream#writeUTF} wrote it: plain ASCII decoded directly, the rest by Java. */
+  private static String readUtf(ByteBuffer b) {
+    int len = b.getShort() & 0xffff;
+    int at = b.position();
+    boolean ascii = true;
+    for (int i = 0; i < len && ascii; i++) {
+      ascii = b.get(at + i) >= 0;
+    }
+    byte[] bytes = new byte[len];
+    b.get(bytes);
+    if (ascii) {
+      return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+    byte[] framed = new byte[len + 2];
+    framed[0] = (byte) (len >>> 8);
+    framed[1] = (byte) len;
+    System.arraycopy(bytes, 0, framed, 2, len);
+    try {
+      return new DataInputStream(new ByteArrayInputStream(framed)).readUTF();
+    } catch (IOException e) {
+      throw new UncheckedIOException("corrupt symbol in a block index", e);
+    }
+  }
+
+  /** The first index format: every series' labels spelled out. */
+  private void scanIndexV1(List<Matcher> matchers, IndexVisitor visit) {
     ByteBuffer b = index.duplicate();
     b.position(20);
     DataInputStream in = new DataInputStream(new InputStream() {
@@ -150,7 +286,10 @@ final class Block implements AutoCloseable {
           offs[c] = in.readLong();
           lens[c] = in.readInt();
         }
-        visit.accept(new IndexEntry(lb.build(), mints, maxts, offs, lens));
+        Labels labels = lb.build();
+        if (Head.matchesAll(labels, matchers)) {
+          visit.series(labels, mints, maxts, offs, lens);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("corrupt block index in " + dir, e);
@@ -174,23 +313,20 @@ final class Block implements AutoCloseable {
    */
   void select(List<Matcher> matchers, long from, long to, Map<Labels, List<ChunkMeta>> out, SampleBudget budget) {
     byte[] count = new byte[2];
-    scanIndex(e -> {
-      if (!Head.matchesAll(e.labels, matchers)) {
-        return;
-      }
+    scanIndex(matchers, (labels, mints, maxts, offsets, lengths) -> {
       List<ChunkMeta> list = null;
-      for (int c = 0; c < e.mints.length; c++) {
-        if (e.maxts[c] >= from && e.mints[c] <= to) {
-          if (e.mints[c] >= from && e.maxts[c] <= to) {
-            chunks.slice((int) e.offsets[c], 2).get(count);
+      for (int c = 0; c < mints.length; c++) {
+        if (maxts[c] >= from && mints[c] <= to) {
+          if (mints[c] >= from && maxts[c] <= to) {
+            chunks.get((int) offsets[c], count);
             budget.charge(XorChunk.Reader.count(count));
           }
-          byte[] data = new byte[e.lengths[c]];
-          chunks.slice((int) e.offsets[c], e.lengths[c]).get(data);
+          byte[] data = new byte[lengths[c]];
+          chunks.get((int) offsets[c], data);
           if (list == null) {
-            list = out.computeIfAbsent(e.labels, k -> new ArrayList<>());
+            list = out.computeIfAbsent(labels, k -> new ArrayList<>());
           }
-          list.add(new ChunkMeta(e.mints[c], e.maxts[c], data));
+          list.add(new ChunkMeta(mints[c], maxts[c], data));
         }
       }
     });
@@ -198,13 +334,10 @@ final class Block implements AutoCloseable {
 
   /** The labels of the series matching the matchers with a chunk overlapping {@code [from, to]}: the index only. */
   void series(List<Matcher> matchers, long from, long to, java.util.Set<Labels> out) {
-    scanIndex(e -> {
-      if (!Head.matchesAll(e.labels, matchers)) {
-        return;
-      }
-      for (int c = 0; c < e.mints.length; c++) {
-        if (e.maxts[c] >= from && e.mints[c] <= to) {
-          out.add(e.labels);
+    scanIndex(matchers, (labels, mints, maxts, offsets, lengths) -> {
+      for (int c = 0; c < mints.length; c++) {
+        if (maxts[c] >= from && mints[c] <= to) {
+          out.add(labels);
           return;
         }
       }
@@ -217,10 +350,10 @@ final class Block implements AutoCloseable {
 
   long samples() {
     long[] n = {0};
-    scanIndex(e -> {
-      for (int c = 0; c < e.mints.length; c++) {
-        byte[] head = new byte[2];
-        chunks.slice((int) e.offsets[c], 2).get(head);
+    byte[] head = new byte[2];
+    scanIndex(List.of(), (labels, mints, maxts, offsets, lengths) -> {
+      for (long offset : offsets) {
+        chunks.get((int) offset, head);
         n[0] += XorChunk.Reader.count(head);
       }
     });

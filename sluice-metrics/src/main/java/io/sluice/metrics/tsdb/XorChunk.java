@@ -1,5 +1,8 @@
 package io.sluice.metrics.tsdb;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -159,6 +162,8 @@ final class XorChunk {
 
   /** Decodes an encoded chunk (as returned by {@link #encoded()}). */
   static final class Reader {
+    private static final VarHandle BIG_ENDIAN_LONG =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private final byte[] b;
     private final int n;
     private long pos; // bit position after header
@@ -252,13 +257,11 @@ final class XorChunk {
 
     private long readBits(int nbits) {
       int at = 2 + (int) (pos >>> 3);
-      if (nbits > 0 && nbits <= 56 && at + 8 <= b.length) {
-        // Fast path: one big-endian 8-byte window holds the bits (the offset in a byte is at most 7).
-        long w = ((long) (b[at] & 0xff) << 56) | ((long) (b[at + 1] & 0xff) << 48)
-            | ((long) (b[at + 2] & 0xff) << 40) | ((long) (b[at + 3] & 0xff) << 32)
-            | ((long) (b[at + 4] & 0xff) << 24) | ((b[at + 5] & 0xff) << 16) | ((b[at + 6] & 0xff) << 8)
-            | (b[at + 7] & 0xff);
-        long out = (w << (pos & 7)) >>> (64 - nbits);
+      int off = (int) (pos & 7);
+      if (nbits > 0 && off + nbits <= 64 && at + 8 <= b.length) {
+        // Fast path: one big-endian 8-byte window, read as one long, holds the bits.
+        long w = (long) BIG_ENDIAN_LONG.get(b, at);
+        long out = (w << off) >>> (64 - nbits);
         pos += nbits;
         return out;
       }

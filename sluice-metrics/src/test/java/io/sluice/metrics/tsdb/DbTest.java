@@ -186,4 +186,93 @@ class DbTest {
     assertEquals(300, select(db, 0, Long.MAX_VALUE, Matcher.eq("__name__", "gone")).size());
     db.close();
   }
+
+  /**
+   * Every kind of matcher, a label some series lack and a value outside ASCII, answered from blocks as the head
+   * answers them; and a block in the first index format (labels spelled out per series) still read.
+   */
+  @Test
+  void blocksAnswerEveryMatcherAsTheHeadDoesInBothIndexFormats() throws Exception {
+    Labels c = Labels.of("__name__", "m", "city", "z\u00fcrich");
+    Labels d = Labels.of("__name__", "other", "job", "a");
+    List<Labels> all = List.of(A, B, c, d);
+    Db head = Db.inMemory();
+    Db db = Db.open(dir, Duration.ofDays(15), Duration.ofHours(1));
+    for (Db target : List.of(head, db)) {
+      Appender app = target.appender();
+      for (int i = 0; i < 200; i++) {
+        for (int k = 0; k < all.size(); k++) {
+          app.append(all.get(k), i * 60_000L, i * 10 + k);
+        }
+        app.commit();
+      }
+    }
+    assertTrue(db.stats().blocks() >= 2, "blocks: " + db.stats());
+    List<List<Matcher>> queries = List.of(
+        List.of(Matcher.eq("__name__", "m")),
+        List.of(Matcher.eq("__name__", "m"), Matcher.of("job", Matcher.Type.NE, "a")),
+        List.of(Matcher.of("job", Matcher.Type.RE, "a|b")),
+        List.of(Matcher.of("city", Matcher.Type.RE, "z.rich")),
+        List.of(Matcher.of("__name__", Matcher.Type.NRE, "oth.*"), Matcher.eq("city", "")),
+        List.of(Matcher.eq("absent", "")),
+        List.of(Matcher.eq("absent", "x")));
+    long blocksEnd = 60 * 60_000L;
+    for (List<Matcher> q : queries) {
+      assertEquals(render(head, blocksEnd, q), render(db, blocksEnd, q), q.toString());
+    }
+    db.close();
+
+    // The same blocks rewritten in the first index format read the same.
+    for (Path block : Block.list(dir)) {
+      Block b = Block.open(block);
+      java.util.Map<Labels, List<ChunkMeta>> data = new java.util.TreeMap<>();
+      b.select(List.of(), Long.MIN_VALUE, Long.MAX_VALUE, data, io.sluice.metrics.storage.SampleBudget.UNLIMITED);
+      b.close();
+      writeFirstFormatIndex(block.resolve("index"), b.mint, b.maxt, data);
+    }
+    Db reopened = Db.open(dir, Duration.ofDays(15), Duration.ofHours(1));
+    for (List<Matcher> q : queries) {
+      assertEquals(render(head, blocksEnd, q), render(reopened, blocksEnd, q), "first format: " + q);
+    }
+    reopened.close();
+  }
+
+  private static String render(Db db, long maxt, List<Matcher> matchers) {
+    StringBuilder out = new StringBuilder();
+    try (Querier q = db.querier(0, maxt)) {
+      for (SeriesData s : q.select(matchers)) {
+        out.append(s.labels()).append(' ').append(java.util.Arrays.toString(s.timestamps())).append(' ')
+            .append(java.util.Arrays.toString(s.values())).append('\n');
+      }
+      out.append(q.series(matchers));
+    }
+    return out.toString();
+  }
+
+  /** The index as blocks were written before the symbol table: magic SLB1, every series' labels as UTF strings. */
+  private static void writeFirstFormatIndex(Path index, long mint, long maxt,
+      java.util.Map<Labels, List<ChunkMeta>> data) throws Exception {
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(Files.newOutputStream(index))) {
+      out.writeInt(0x534c4231);
+      out.writeLong(mint);
+      out.writeLong(maxt);
+      out.writeInt(data.size());
+      long offset = 0;
+      for (java.util.Map.Entry<Labels, List<ChunkMeta>> e : data.entrySet()) {
+        out.writeInt(e.getKey().size());
+        for (int i = 0; i < e.getKey().size(); i++) {
+          out.writeUTF(e.getKey().name(i));
+          out.writeUTF(e.getKey().value(i));
+        }
+        out.writeInt(e.getValue().size());
+        for (ChunkMeta c : e.getValue()) {
+          out.writeLong(c.mint());
+          out.writeLong(c.maxt());
+          out.writeLong(offset);
+          out.writeInt(c.data().length);
+          offset += c.data().length;
+        }
+      }
+    }
+  }
 }

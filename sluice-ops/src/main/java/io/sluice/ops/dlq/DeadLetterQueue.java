@@ -102,6 +102,11 @@ public final class DeadLetterQueue {
     new DlqReader(clientProperties).read(topic, options, r -> each.accept(unwrapper.unwrap(r)));
   }
 
+  /** The original value of one record read by {@link #inspect(String, ReadOptions, BiConsumer)}. */
+  public Unwrapped unwrap(DlqRecord record) {
+    return unwrapper.unwrap(record);
+  }
+
   /**
    * Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. Saves the
    * group's offsets first (see {@link Builder#backupDir}) and verifies after the last commit that every record was
@@ -138,7 +143,22 @@ public final class DeadLetterQueue {
     List<ConnectDeadLetterTopics.Sink> sinks = connectSinks();
     StatsReader reader = new StatsReader(clientProperties, clock);
     return sinks.stream().map(ConnectDeadLetterTopics.Sink::deadLetterTopic).distinct().sorted()
-        .map(t -> reader.stats(t, sinks, null)).toList();
+        .map(t -> statsOrMissing(reader, t, sinks)).toList();
+  }
+
+  /**
+   * One configured dead-letter topic's stats; a topic not created yet (the sink's task has not started) is listed
+   * empty with its sinks and a warning, instead of failing the list of every other topic.
+   */
+  private DlqStats statsOrMissing(StatsReader reader, String topic, List<ConnectDeadLetterTopics.Sink> sinks) {
+    try {
+      return reader.stats(topic, sinks, null);
+    } catch (IllegalArgumentException missing) {
+      List<DlqStats.SinkLag> writers = sinks.stream().filter(s -> s.deadLetterTopic().equals(topic))
+          .map(s -> new DlqStats.SinkLag(s.connector(), s.group(), null, List.of(), s.state())).toList();
+      return new DlqStats(topic, List.of(), 0, 0, 0, null, writers, clock.instant(), "topic " + topic
+          + " does not exist yet (Kafka Connect creates it when the sink's task starts)");
+    }
   }
 
   private List<ConnectDeadLetterTopics.Sink> connectSinks() {

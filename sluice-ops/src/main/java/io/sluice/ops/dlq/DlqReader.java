@@ -63,8 +63,11 @@ final class DlqReader {
   void read(String topic, ReadOptions options, Consumer<DlqRecord> each) {
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> tps = partitions(consumer, topic);
-      Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
+      Map<TopicPartition, Long> begin = new HashMap<>(consumer.beginningOffsets(tps));
       Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+      // A page that goes on from where the last one ended: offsets below the log start are gone, start there.
+      options.from().forEach((p, o) -> begin.computeIfPresent(new TopicPartition(topic, p),
+          (tp, b) -> Math.min(Math.max(b, o), end.get(tp))));
       if (options.sample() != null) {
         sample(consumer, begin, end, options, each);
         return;

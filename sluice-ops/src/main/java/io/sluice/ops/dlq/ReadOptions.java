@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Which records of a dead-letter topic {@code inspect} and {@code unwrap} read.
@@ -10,9 +11,11 @@ import java.time.Duration;
  * @param fromBeginning the first {@code maxMessages} records; otherwise the newest ones
  * @param sample when set, this many matching records spread evenly over the topic instead
  * @param filter which records count
+ * @param from where to start reading each partition (a partition not named, or named below its log start, from its
+ *     start): the next page of a reader that pages through the topic without holding it
  */
 public record ReadOptions(Integer maxMessages, Duration timeout, boolean fromBeginning, Integer sample,
-                          RecordFilter filter) {
+                          RecordFilter filter, Map<Integer, Long> from) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
   public ReadOptions {
@@ -24,6 +27,13 @@ public record ReadOptions(Integer maxMessages, Duration timeout, boolean fromBeg
     }
     timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
     filter = filter == null ? RecordFilter.ALL : filter;
+    from = from == null ? Map.of() : Map.copyOf(from);
+  }
+
+  /** Reading each partition from its start. */
+  public ReadOptions(Integer maxMessages, Duration timeout, boolean fromBeginning, Integer sample,
+                     RecordFilter filter) {
+    this(maxMessages, timeout, fromBeginning, sample, filter, Map.of());
   }
 
   /** Every record of the topic, oldest first. */

@@ -1,5 +1,9 @@
 package io.sluice.ops.dlq;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
 /**
  * One replay of a dead-letter topic.
  *
@@ -12,9 +16,12 @@ package io.sluice.ops.dlq;
  *     skipped, so a record that keeps failing does not loop forever
  * @param group the consumer group holding the replay's progress; default {@code sluice-dlq-replay.<topic>}
  * @param limit stop after producing this many records (progress committed, a later run resumes); null for all
+ * @param records only these records, offsets by dead-letter partition (the ones a person picked); empty for all.
+ *     The others are passed over as the filter passes them over
  */
 public record ReplayRequest(String topic, ReplayTarget target, RecordFilter filter, double ratePerSecond,
-                            boolean dryRun, boolean includeReplayed, String group, Long limit) {
+                            boolean dryRun, boolean includeReplayed, String group, Long limit,
+                            Map<Integer, Set<Long>> records) {
   public ReplayRequest {
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("a dead-letter topic is required");
@@ -28,11 +35,31 @@ public record ReplayRequest(String topic, ReplayTarget target, RecordFilter filt
     if (limit != null && limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1");
     }
+    Map<Integer, Set<Long>> chosen = new TreeMap<>();
+    if (records != null) {
+      records.forEach((p, offsets) -> chosen.put(p, Set.copyOf(offsets)));
+    }
+    records = Map.copyOf(chosen);
+  }
+
+  /** Every record the filter takes. */
+  public ReplayRequest(String topic, ReplayTarget target, RecordFilter filter, double ratePerSecond, boolean dryRun,
+                       boolean includeReplayed, String group, Long limit) {
+    this(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, Map.of());
+  }
+
+  /** Whether {@code records} lets the record at this dead-letter partition and offset through. */
+  public boolean chosen(int partition, long offset) {
+    if (records.isEmpty()) {
+      return true;
+    }
+    Set<Long> offsets = records.get(partition);
+    return offsets != null && offsets.contains(offset);
   }
 
   /** Everything to the original topics, no rate limit, the default group. */
   public static ReplayRequest of(String topic) {
-    return new ReplayRequest(topic, null, null, 0, false, false, null, null);
+    return new ReplayRequest(topic, null, null, 0, false, false, null, null, Map.of());
   }
 
   public static String defaultGroup(String topic) {
@@ -40,22 +67,26 @@ public record ReplayRequest(String topic, ReplayTarget target, RecordFilter filt
   }
 
   public ReplayRequest withLimit(Long limit) {
-    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit);
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
   }
 
   public ReplayRequest withDryRun(boolean dryRun) {
-    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit);
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
   }
 
   public ReplayRequest withIncludeReplayed(boolean includeReplayed) {
-    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit);
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
   }
 
   public ReplayRequest withTarget(ReplayTarget target) {
-    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit);
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
+  }
+
+  public ReplayRequest withRecords(Map<Integer, Set<Long>> records) {
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
   }
 
   public ReplayRequest withGroup(String group) {
-    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit);
+    return new ReplayRequest(topic, target, filter, ratePerSecond, dryRun, includeReplayed, group, limit, records);
   }
 }

@@ -311,6 +311,10 @@ final class Replayer {
         alreadyDelivered++;
         return;
       }
+      if (!request.chosen(r.partition(), r.offset())) {
+        skippedFiltered++;
+        return;
+      }
       Headers in = r.headers();
       if (!request.includeReplayed() && ReplayMark.present(in)) {
         skippedReplayed++;

@@ -226,6 +226,37 @@ class DeadLetterQueueTest {
   }
 
   @Test
+  @Order(2)
+  void pagesGoOnWhereTheLastEndedAndAReplayTakesOnlyThePickedRecords() {
+    // Pages of four, each from where the one before ended: every record once, none twice, nothing held beyond a page.
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    Map<Integer, Long> from = new java.util.TreeMap<>();
+    int pages = 0;
+    while (true) {
+      List<DlqRecord> page = dlq.inspect(dlqTopic, new ReadOptions(4, null, true, null, RecordFilter.ALL, from))
+          .records();
+      page.forEach(r -> {
+        assertTrue(seen.add(r.partition() + "/" + r.offset()), "twice: " + r.partition() + "/" + r.offset());
+        from.put(r.partition(), r.offset() + 1);
+      });
+      pages++;
+      if (page.size() < 4) {
+        break;
+      }
+    }
+    assertEquals(POISON, seen.size());
+    assertEquals(POISON / 4 + 1, pages);
+
+    DlqRecord first = dlq.inspect(dlqTopic, ReadOptions.all()).records().get(0);
+    Unwrapped original = dlq.unwrap(first);
+    assertEquals(new String(first.value(), StandardCharsets.UTF_8), original.text());
+    ReplayResult picked = dlq.replay(ReplayRequest.of(dlqTopic).withGroup(SharedKafka.unique("picked"))
+        .withRecords(Map.of(first.partition(), java.util.Set.of(first.offset()))).withDryRun(true), Progress.NONE);
+    assertEquals(1, picked.replayed(), "only the picked record");
+    assertEquals(POISON - 1, picked.skippedFiltered());
+  }
+
+  @Test
   @Order(3)
   void unwrapGivesTheOriginalValues() {
     List<Unwrapped> all = dlq.unwrap(dlqTopic, ReadOptions.all());

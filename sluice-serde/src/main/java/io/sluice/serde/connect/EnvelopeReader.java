@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import org.apache.kafka.common.cache.Cache;
 import org.apache.kafka.common.cache.LRUCache;
@@ -53,6 +56,19 @@ final class EnvelopeReader {
   private final Cache<SchemaBytes, Schema> schemas;
   private final Function<JsonNode, Schema> parseSchema;
   private final AtomicBoolean faultSaid = new AtomicBoolean();
+  /**
+   * The schemas of the last records read in Kafka's own layout, by their exact bytes: a record that carries one of
+   * them is read without tokenizing its schema (some 3 KB of JSON for a Debezium change event, which the parser would
+   * otherwise walk through on every record just to find where it ends) or hashing it for the cache.
+   */
+  private final AtomicReferenceArray<Recent> recent = new AtomicReferenceArray<>(8);
+  private final AtomicInteger nextRecent = new AtomicInteger();
+
+  private static final byte[] SCHEMA_FIELD = "{\"schema\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
+
+  /** A schema's JSON text as records carry it, and the schema it stands for. */
+  private record Recent(byte[] bytes, Schema schema) {}
 
   /** A schema's JSON text; equal when the bytes are. */
   private record SchemaBytes(byte[] bytes, int from, int to, int hash) {
@@ -88,6 +104,59 @@ final class EnvelopeReader {
 
   /** The record as Kafka's converter would read it, or null to let Kafka's converter read it. */
   SchemaAndValue read(byte[] value) {
+    try {
+      SchemaAndValue known = readRecentLayout(value);
+      return known != null ? known : readAny(value);
+    } catch (IOException | IllegalArgumentException | DataException | ArithmeticException refused) {
+      // What bad input gives: Kafka's converter reads the record again and says what is wrong, as Kafka says it.
+      return null;
+    } catch (RuntimeException e) {
+      // Not what bad input gives: a fault of this reader. Kafka's converter still reads the record, but the fault is
+      // said (once per converter, with its stack), not hidden behind a quietly slower path.
+      if (faultSaid.compareAndSet(false, true)) {
+        log.warn("the fast reader of JSON envelopes failed on a record Kafka's converter reads instead (said once;"
+            + " such records take Kafka's slower path): {}", e.toString(), e);
+      }
+      return null;
+    }
+  }
+
+  /**
+   * {@code {"schema":S,"payload":P}} byte for byte, with S one of the {@link #recent} schemas: only P is parsed. The
+   * comparisons are of bytes (vectorized); any other spelling of the same record takes {@link #readAny}.
+   */
+  private SchemaAndValue readRecentLayout(byte[] value) throws IOException {
+    int n = value.length;
+    if (n < SCHEMA_FIELD.length + PAYLOAD_FIELD.length + 3 || value[n - 1] != '}'
+        || !Arrays.equals(value, 0, SCHEMA_FIELD.length, SCHEMA_FIELD, 0, SCHEMA_FIELD.length)) {
+      return null;
+    }
+    for (int i = 0; i < recent.length(); i++) {
+      Recent r = recent.get(i);
+      if (r == null) {
+        continue;
+      }
+      int end = SCHEMA_FIELD.length + r.bytes.length;
+      int payloadAt = end + PAYLOAD_FIELD.length;
+      if (payloadAt >= n - 1 || !Arrays.equals(value, end, payloadAt, PAYLOAD_FIELD, 0, PAYLOAD_FIELD.length)
+          || !Arrays.equals(value, SCHEMA_FIELD.length, end, r.bytes, 0, r.bytes.length)) {
+        continue;
+      }
+      try (JsonParser p = MAPPER.createParser(value, payloadAt, n - 1 - payloadAt)) {
+        if (p.nextToken() == null) {
+          return null;
+        }
+        JsonNode payload = MAPPER.readTree(p);
+        if (p.nextToken() != null) {
+          return null;
+        }
+        return new SchemaAndValue(r.schema, toConnect(r.schema, payload));
+      }
+    }
+    return null;
+  }
+
+  private SchemaAndValue readAny(byte[] value) throws IOException {
     try (JsonParser p = MAPPER.createParser(value)) {
       if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
           || !"schema".equals(p.currentName()) || p.nextToken() != JsonToken.START_OBJECT) {
@@ -104,19 +173,25 @@ final class EnvelopeReader {
         return null;
       }
       Schema schema = schema(value, from, to);
-      return schema == null ? null : new SchemaAndValue(schema, toConnect(schema, payload));
-    } catch (IOException | IllegalArgumentException | DataException | ArithmeticException refused) {
-      // What bad input gives: Kafka's converter reads the record again and says what is wrong, as Kafka says it.
-      return null;
-    } catch (RuntimeException e) {
-      // Not what bad input gives: a fault of this reader. Kafka's converter still reads the record, but the fault is
-      // said (once per converter, with its stack), not hidden behind a quietly slower path.
-      if (faultSaid.compareAndSet(false, true)) {
-        log.warn("the fast reader of JSON envelopes failed on a record Kafka's converter reads instead (said once;"
-            + " such records take Kafka's slower path): {}", e.toString(), e);
+      if (schema == null) {
+        return null;
       }
-      return null;
+      SchemaAndValue read = new SchemaAndValue(schema, toConnect(schema, payload));
+      if (from == SCHEMA_FIELD.length) {
+        remember(Arrays.copyOfRange(value, from, to), schema);
+      }
+      return read;
     }
+  }
+
+  private void remember(byte[] schemaBytes, Schema schema) {
+    for (int i = 0; i < recent.length(); i++) {
+      Recent r = recent.get(i);
+      if (r != null && Arrays.equals(r.bytes, schemaBytes)) {
+        return;
+      }
+    }
+    recent.set(Math.floorMod(nextRecent.getAndIncrement(), recent.length()), new Recent(schemaBytes, schema));
   }
 
   private Schema schema(byte[] value, int from, int to) throws IOException {

@@ -17,6 +17,11 @@ import io.sluice.http.web.Role;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpTransport;
+import io.sluice.ops.dlq.DeadLetterQueue;
+import io.sluice.registry.client.SchemaRegistryClient;
+import io.sluice.serde.view.PayloadDecoder;
+import java.time.Clock;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
 import io.sluice.ui.auth.Accounts;
@@ -61,6 +66,8 @@ public final class Site {
   private static final Map<String, String> ASSETS = Map.of(
       "app.css", "io/sluice/ui/static/app.css",
       "app.js", "io/sluice/ui/static/app.js",
+      "dlq.js", "io/sluice/ui/static/dlq.js",
+      "alerts.js", "io/sluice/ui/static/alerts.js",
       "uPlot.min.css", UPLOT + "uPlot.min.css",
       "uPlot.iife.min.js", UPLOT + "uPlot.iife.min.js");
 
@@ -72,6 +79,8 @@ public final class Site {
   private final ConnectorConsole connectors;
   private final DataConsole data;
   private final ReconcileConsole reconcile;
+  private final DlqConsole dlqs;
+  private final AlertConsole alertPages;
   private final Function<String, Role> roles;
   private final Path auditDir;
 
@@ -81,9 +90,18 @@ public final class Site {
    *
    * @param roles each user's role, as the web configuration's {@code sluice_roles} gives it
    * @param auditDir the data directory whose {@code audit.log} gets a line per action, as the CLI's commands write
+   * @param dlq the dead-letter queues of the Connect cluster's sinks, as {@code sluice dlq} reads and replays them
+   *     (null: no DLQ page)
+   * @param router the alert router the silences page reads and writes, on the path a pause silences on (null: none)
    */
   public record Actions(ConnectRestClient connect, ConnectorSilencer silencer, Function<String, Role> roles,
-      Path auditDir, Data data) {}
+      Path auditDir, Data data, DeadLetterQueue dlq, HttpTransport router) {
+    /** Without the DLQ and the silences pages. */
+    public Actions(ConnectRestClient connect, ConnectorSilencer silencer, Function<String, Role> roles, Path auditDir,
+        Data data) {
+      this(connect, silencer, roles, auditDir, data, null, null);
+    }
+  }
 
   /**
    * Where the topic, consumer group and schema pages read: the Kafka cluster (null: no such pages' data) and the
@@ -114,6 +132,9 @@ public final class Site {
     this.connectors = new ConnectorConsole(actions.connect(), actions.silencer());
     Data d = actions.data() == null ? Data.none() : actions.data();
     this.data = new DataConsole(d.kafka(), actions.connect(), d.registryUrl(), d.registryClient());
+    this.dlqs = new DlqConsole(actions.dlq(), new PayloadDecoder(d.registryUrl() == null ? null
+        : new SchemaRegistryClient(d.registryUrl(), d.registryClient())), Clock.systemUTC());
+    this.alertPages = new AlertConsole(actions.router(), Clock.systemUTC());
     this.roles = actions.roles();
     this.auditDir = actions.auditDir();
     this.reconcile = new ReconcileConsole(actions.connect(), d.kafka(), d.secretsTopic(), o -> {
@@ -134,6 +155,7 @@ public final class Site {
     connectors.close();
     data.close();
     reconcile.close();
+    dlqs.close();
   }
 
   public HttpServer.Builder register(HttpServer.Builder b) {
@@ -162,6 +184,17 @@ public final class Site {
         .get("/api/subject/version", r -> api(r, s -> data.version(r)))
         .get("/api/subject/diff", r -> api(r, s -> data.diff(r)))
         .post("/api/subject/{action}", this::subjectAction)
+        .get("/dlqs", r -> page(r, false, s -> html(200, render("dlqs.html", s, Map.of()))))
+        .get("/dlq", r -> page(r, false, s -> html(200, render("dlq.html", s, Map.of()))))
+        .get("/api/dlqs", r -> api(r, s -> dlqs.list(roleOf(s))))
+        .get("/api/dlq", r -> api(r, s -> dlqs.topic(r, roleOf(s))))
+        .get("/api/dlq/records", r -> api(r, s -> dlqs.records(r)))
+        .get("/api/dlq/replay", r -> api(r, s -> dlqs.replayStatus(r)))
+        .post("/api/dlq/{action}", this::dlqAction)
+        .get("/alerts", r -> page(r, false, s -> html(200, render("alerts.html", s, Map.of()))))
+        .get("/api/alert-groups", r -> api(r, s -> alertPages.groups(roleOf(s))))
+        .get("/api/silences", r -> api(r, s -> alertPages.silences(roleOf(s))))
+        .post("/api/silence/{action}", this::silenceAction)
         .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream, connectors.pool()))))
         .get("/api/connector", r -> api(r, s -> connectors.describe(r.param("name").orElse(""), roleOf(s))))
         .post("/api/connector/{action}", this::connectorAction)
@@ -344,6 +377,24 @@ public final class Site {
         a -> "reconcile", (a, body, user) -> reconcile.act(a, body, user, r.remoteAddress()));
   }
 
+  /**
+   * A DLQ action ({@code replay}: an error group or picked records of the dead-letter topic the body names, operate),
+   * audited as {@code dlq replay <topic>}, refusals included.
+   */
+  private HttpResponse dlqAction(HttpRequest r) {
+    return action(r, "dlq", DlqConsole::roleFor, a -> a + " dead-letter records", a -> true, a -> "dlq " + a,
+        (a, body, user) -> dlqs.act(a, body, user));
+  }
+
+  /**
+   * A silence action ({@code add}, {@code update}, {@code expire}; operate), audited as amtool names it
+   * ({@code silence expire <id>}), refusals included.
+   */
+  private HttpResponse silenceAction(HttpRequest r) {
+    return action(r, "silence", AlertConsole::roleFor, a -> a + " a silence", a -> true, AlertConsole::auditName,
+        (a, body, user) -> alertPages.act(a, body, user));
+  }
+
   /** What a console action does once it is allowed: the action's name, its JSON body, the user. */
   @FunctionalInterface
   private interface ActionRun {
@@ -514,7 +565,9 @@ public final class Site {
       new String[] {"/", "Connectors", "overview.html connector.html connector-edit.html pipeline.html"},
       new String[] {"/topics", "Topics", "topics.html topic.html"},
       new String[] {"/groups", "Consumer groups", "groups.html"},
-      new String[] {"/schemas", "Schemas", "schemas.html schema.html"});
+      new String[] {"/schemas", "Schemas", "schemas.html schema.html"},
+      new String[] {"/dlqs", "Dead letters", "dlqs.html dlq.html"},
+      new String[] {"/alerts", "Alerts", "alerts.html"});
 
   private String nav(String template) {
     StringBuilder b = new StringBuilder("<nav>");

@@ -1310,6 +1310,9 @@
     load();
   }
 
+  // The pieces the pages in files of their own (dlq.js, alerts.js) draw with.
+  window.SluiceConsole = { el, state, getJSON, post, notice, table, box, fmt, formatBadge, pretty, shortText };
+
   document.addEventListener("DOMContentLoaded", () => {
     const page = document.body.dataset.page;
     if (page === "overview") overview();
