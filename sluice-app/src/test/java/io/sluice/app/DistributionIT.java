@@ -1915,4 +1915,100 @@ class DistributionIT {
   private static String[] with(String[] flags, String... args) {
     return Stream.concat(Stream.of(args), Stream.of(flags)).toArray(String[]::new);
   }
+
+  /**
+   * Reconcile from the pipeline's page: the connections come from the connectors' configs (the passwords from the
+   * secret topic the worker moved them to), the report is what {@code ./sluice reconcile} says of the same tables,
+   * a drift made in the sink is found with its keys, each run is audited; a read user has no button and gets 403.
+   */
+  @Test
+  @Order(50)
+  void theConsoleReconcilesAPipelineFromItsPage() throws Exception {
+    pipeline.awaitSinkMatchesSource();
+    assertTrue(connect.config(source).orElseThrow().path("database.password").asText().startsWith("${sluice:"),
+        "the worker keeps the source's password in its secret topic; the console must resolve it from there");
+    assertTrue(connect.config(sink).orElseThrow().path("connection.password").asText().startsWith("${sluice:"));
+    ensureConsoleUser("viewer", "viewer-console-pw");
+    String ui = uiUrl();
+    String src = SharedPostgres.jdbcUrl(pipeline.sourceDb) + "?user=postgres&password=postgres";
+    String dst = SharedPostgres.jdbcUrl(pipeline.sinkDb) + "?user=postgres&password=postgres";
+    String[] cli = {"reconcile", "--source", src, "--sink", dst, "--table", "public.orders:orders", "-o", "json"};
+    // The CLI by the pipeline's name, as the page does it: connections from the connectors, passwords from the secrets.
+    String[] byPipeline = cluster("reconcile", "--pipeline", source, "-o", "json");
+    try (Browser browser = Browser.open()) {
+      var d = browser.driver;
+      var wait = new WebDriverWait(d, Duration.ofSeconds(90));
+      loginToDashboard(d, wait, ui);
+      ReconcilePage page = new ReconcilePage(d, ui).open(source);
+      assertTrue(page.hasButton(), "admin (and operate) may reconcile");
+      page.run(Duration.ofSeconds(120));
+      assertEquals("equal", page.status(), () -> d.findElement(By.id("reconcile-report")).getText());
+      Run equal = sluice(byPipeline);
+      assertEquals(0, equal.exit(), equal::toString);
+      assertEquals(0, sluice(cli).exit(), "the same tables named by hand");
+      JsonNode cliEqual = equal.json().path("tables").get(0);
+      Map<String, String> row = page.row("public.orders");
+      assertEquals("orders", row.get("Sink table"), row::toString);
+      assertEquals(String.format("%,d", cliEqual.path("sourceRows").asLong()), row.get("Source rows"), row::toString);
+      assertEquals(String.format("%,d", cliEqual.path("sinkRows").asLong()), row.get("Sink rows"), row::toString);
+      browser.screenshot("console-reconcile-1-equal");
+
+      // A drift in the sink: one row changed, one gone. The page names both keys, with the CLI's counts.
+      try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
+        s.execute("UPDATE orders SET qty = qty + 1000 WHERE id = 7");
+        s.execute("DELETE FROM orders WHERE id = 5");
+      }
+      try {
+        List<String> percentages = page.run(Duration.ofSeconds(120));
+        assertEquals("different", page.status());
+        Run different = sluice(byPipeline);
+        assertEquals(1, different.exit(), different::toString);
+        JsonNode cliDifferent = different.json().path("tables").get(0);
+        Run byHand = sluice(cli);
+        assertEquals(1, byHand.exit(), byHand::toString);
+        assertEquals(cliDifferent.path("missing"), byHand.json().path("tables").get(0).path("missing"));
+        assertEquals(cliDifferent.path("changed"), byHand.json().path("tables").get(0).path("changed"));
+        row = page.row("public.orders");
+        assertEquals(String.valueOf(cliDifferent.path("missing").asLong()), row.get("Missing"), row::toString);
+        assertEquals(String.valueOf(cliDifferent.path("changed").asLong()), row.get("Changed"), row::toString);
+        assertEquals(String.valueOf(cliDifferent.path("extra").asLong()), row.get("Extra"), row::toString);
+        assertEquals("1", row.get("Missing"));
+        assertEquals("1", row.get("Changed"));
+        assertTrue(row.get("Sample keys").contains("missing id=5"), row::toString);
+        assertTrue(row.get("Sample keys").contains("changed id=7: qty 7 → 1007"), row::toString);
+        browser.screenshot("console-reconcile-2-different");
+        JsonNode api = page.state(source);
+        assertFalse(api.path("running").asBoolean());
+        assertEquals("different", api.path("last").path("status").asText(), api::toString);
+        assertEquals(cliDifferent.path("sourceChecksum"), api.path("last").path("tables").get(0)
+            .path("sourceChecksum"), "the same engine, the same checksums");
+        assertEquals(cliDifferent.path("sinkChecksum"), api.path("last").path("tables").get(0).path("sinkChecksum"));
+        System.out.println("reconcile percentages seen on the page: " + percentages);
+      } finally {
+        try (Connection c = SharedPostgres.connect(pipeline.sinkDb); Statement s = c.createStatement()) {
+          s.execute("UPDATE orders SET qty = qty - 1000 WHERE id = 7");
+          s.execute("INSERT INTO orders (id, item, qty) SELECT id, item, qty FROM (VALUES (5, 'item-5', 5)) v(id, "
+              + "item, qty) WHERE NOT EXISTS (SELECT 1 FROM orders WHERE id = 5)");
+        }
+      }
+      String audit = Files.readString(data.resolve("audit.log"));
+      assertTrue(audit.contains(" console reconcile " + source + " user=admin address=127.0.0.1 status=202"), audit);
+      assertTrue(audit.contains(" console reconcile " + source + " finished user=admin address=127.0.0.1"
+          + " status=different"), audit);
+      d.findElement(By.id("logout")).click();
+      wait.until(ExpectedConditions.urlContains("/login"));
+
+      // read: the section and its last report, no button; a post anyway is refused and audited.
+      consoleLogin(d, ui, "viewer", "viewer-console-pw");
+      page.open(source);
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.id("reconcile-status")));
+      assertFalse(page.hasButton(), "no reconcile button for a read user");
+      browser.screenshot("console-reconcile-3-read-only");
+      HttpResponse<String> refused = page.post(source);
+      assertEquals(403, refused.statusCode(), refused::body);
+      assertTrue(refused.body().contains("needs the role operate"), refused.body());
+      assertTrue(Files.readString(data.resolve("audit.log")).contains(" console reconcile " + source
+          + " user=viewer address=127.0.0.1 status=403"));
+    }
+  }
 }

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.ClusterOptions;
 import io.sluice.ops.progress.ProgressBar;
+import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.ops.offsets.SourceDatabase;
+import io.sluice.ops.reconcile.PipelineTables;
 import io.sluice.ops.reconcile.ReconcileException;
 import io.sluice.ops.reconcile.ReconcileReport;
 import io.sluice.ops.reconcile.Reconciler;
@@ -53,6 +56,15 @@ public final class ReconcileCommand implements Callable<Integer> {
   @Option(names = "--sink-user", paramLabel = "USER") String sinkUser;
   @Option(names = "--sink-password", paramLabel = "PASSWORD", description = "or the SLUICE_SINK_PASSWORD environment variable")
   String sinkPassword;
+
+  @Option(names = "--pipeline", paramLabel = "SOURCE_CONNECTOR", description = "every table of a pipeline (named "
+      + "after its source connector): connections from the connectors' configs on Connect, passwords from Sluice's "
+      + "secret topic; instead of --source, --sink, --table and --file")
+  String pipeline;
+
+  @Option(names = "--secrets-topic", defaultValue = "sluice-connect-secrets", paramLabel = "TOPIC",
+      description = "with --pipeline: the topic of the connectors' secrets (default ${DEFAULT-VALUE})")
+  String secretsTopic;
 
   @Option(names = "--table", paramLabel = "SRC_TABLE[:SINK_TABLE]", description = "table to compare (repeatable)")
   List<String> tables = new ArrayList<>();
@@ -128,7 +140,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     List<Reconciler.Builder> jobs;
     try {
       jobs = jobs();
-    } catch (IOException | IllegalArgumentException e) {
+    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
       err.println("sluice reconcile: " + e.getMessage());
       return ERROR;
     }
@@ -256,6 +268,9 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   /** One configured reconciler per table, from the flags and the YAML file. */
   private List<Reconciler.Builder> jobs() throws IOException {
+    if (pipeline != null) {
+      return pipelineJobs();
+    }
     TablesFile fromFile = file == null ? null : TablesFile.read(file);
     String sourceUrl = source != null ? source : fromFile == null ? null : fromFile.source();
     String sinkUrl = sink != null ? sink : fromFile == null ? null : fromFile.sink();
@@ -294,6 +309,28 @@ public final class ReconcileCommand implements Callable<Integer> {
           .verbose(verbose)
           .progress(ProgressBar.onStderr("reconcile " + e.table() + " rows"));
       jobs.add(b);
+    }
+    return jobs;
+  }
+
+  /**
+   * One reconciler per table of {@code --pipeline}, as the console's pipeline page builds them: pairs and connections
+   * from Connect ({@link PipelineTables}), the options that apply to every table from the flags.
+   */
+  private List<Reconciler.Builder> pipelineJobs() {
+    if (source != null || sink != null || !tables.isEmpty() || file != null) {
+      throw new IllegalArgumentException("--pipeline takes the tables and connections from the connectors: not with "
+          + "--source, --sink, --table or --file");
+    }
+    ConnectRestClient connect = new ConnectRestClient(cluster.connectUrl(), cluster.clientOptions());
+    PipelineTables.Secrets secrets = (value, what) -> value == null ? null : SourceDatabase.resolve(value,
+        cluster.cluster(), secretsTopic, what, "reconcile with --source and --sink instead");
+    Duration window = lagWindow == null ? Duration.ZERO : duration(lagWindow);
+    int limit = repair ? Integer.MAX_VALUE : limitRows != null ? limitRows : 100;
+    List<Reconciler.Builder> jobs = new ArrayList<>();
+    for (PipelineTables.Pair p : PipelineTables.ofPipeline(connect, pipeline, secrets)) {
+      jobs.add(p.reconciler().key(key).columns(columns).exclude(exclude).where(where).limitRows(limit)
+          .lagWindow(window).verbose(verbose).progress(ProgressBar.onStderr("reconcile " + p.sourceTable() + " rows")));
     }
     return jobs;
   }

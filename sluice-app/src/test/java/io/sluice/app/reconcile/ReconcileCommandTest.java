@@ -109,6 +109,17 @@ class ReconcileCommandTest {
   }
 
   @Test
+  void pipelineTakesItsTablesFromTheConnectorsAlone() {
+    Run both = run("--pipeline", "orders-source", "--source", source, "--sink", sink);
+    assertEquals(2, both.exit());
+    assertTrue(both.err().contains("--pipeline takes the tables and connections from the connectors"), both.err());
+    // Connect not there: the error names it, exit 2 (the console's page answers 502 for the same).
+    Run noConnect = run("--pipeline", "orders-source", "--connect-url", "http://127.0.0.1:1");
+    assertEquals(2, noConnect.exit(), noConnect.err());
+    assertTrue(noConnect.err().startsWith("sluice reconcile: "), noConnect.err());
+  }
+
+  @Test
   void yamlFileOfManyTables(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tables.yaml");
     Files.writeString(file, String.join("\n",

@@ -55,17 +55,25 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
 
   /** A password as the worker would see it; a config-provider reference other than Sluice's cannot be resolved here. */
   public static String resolve(String value, KafkaCluster cluster, String secretsTopic) {
+    return resolve(value, cluster, secretsTopic, "the source password", "pass --source-password");
+  }
+
+  /**
+   * As {@link #resolve(String, KafkaCluster, String)}, for any setting: {@code what} names it in an error, {@code
+   * remedy} says what the caller can do instead (a flag of the CLI, a field of the console).
+   */
+  public static String resolve(String value, KafkaCluster cluster, String secretsTopic, String what, String remedy) {
     if (value == null || !value.startsWith("${")) {
       return value;
     }
     Matcher m = SLUICE_SECRET.matcher(value);
     if (!m.matches()) {
-      throw new IllegalArgumentException("the source password is a config-provider reference (" + value + ") that"
-          + " only the worker can resolve: pass --source-password");
+      throw new IllegalArgumentException(what + " is a config-provider reference (" + value + ") that"
+          + " only the worker can resolve: " + remedy);
     }
     String connector = URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
     return SecretStore.of(cluster, secretsTopic).get(connector, m.group(2)).orElseThrow(() ->
-        new IllegalArgumentException("secret " + value + " is not in topic " + secretsTopic + ": pass --source-password"));
+        new IllegalArgumentException("secret " + value + " is not in topic " + secretsTopic + ": " + remedy));
   }
 
   Connection connect() throws SQLException {

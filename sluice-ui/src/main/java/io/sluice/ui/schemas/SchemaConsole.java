@@ -37,12 +37,21 @@ public final class SchemaConsole {
   private final String url;
   private final ClientOptions options;
   private final ExecutorService pool;
+  /** How long the list of subjects and a subject's row are shown again before the registry is asked anew. */
+  static final java.time.Duration RECENT = java.time.Duration.ofSeconds(2);
+  private final java.time.Clock clock = java.time.Clock.systemUTC();
+  private final io.sluice.ui.reads.Recent<List<String>> names;
+  /** Each subject's row as last read, and when: one small object per subject, as the registry holds subjects. */
+  private final java.util.Map<String, Read> rowsRead = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private record Read(ObjectNode row, long at) {}
 
   public SchemaConsole(String url, ClientOptions options, ExecutorService pool) {
     this.registry = new SchemaRegistryClient(url, options);
     this.url = url;
     this.options = options;
     this.pool = pool;
+    this.names = new io.sluice.ui.reads.Recent<>(RECENT, clock, registry::subjects);
   }
 
   public String url() {
@@ -66,27 +75,50 @@ public final class SchemaConsole {
         pages, matching.size());
   }
 
-  /** The subjects of a page, each with its format, versions and compatibility, read side by side. */
+  /**
+   * The subjects of a page, each with its format, versions and compatibility, read side by side; the list of names
+   * and a row read within {@link #RECENT} are shown again (a change made here forgets its subject's row).
+   */
   public ObjectNode subjects(String filter, int pageNumber) {
-    Page<String> page = page(registry.subjects(), filter, pageNumber, PAGE_SIZE);
+    List<String> all;
+    try {
+      all = names.get();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    Page<String> page = page(all, filter, pageNumber, PAGE_SIZE);
     record Row(String name, CompletableFuture<List<Integer>> versions, CompletableFuture<Optional<SubjectVersion>>
         latest, CompletableFuture<JsonNode> config) {}
+    long now = clock.millis();
     List<Row> rows = new ArrayList<>();
     for (String s : page.items()) {
-      rows.add(new Row(s, CompletableFuture.supplyAsync(() -> registry.versions(s), pool),
-          CompletableFuture.supplyAsync(() -> registry.latest(s), pool),
-          CompletableFuture.supplyAsync(() -> registry.config(s), pool)));
+      Read known = rowsRead.get(s);
+      rows.add(known != null && now - known.at() <= RECENT.toMillis() ? new Row(s, null, null, null)
+          : new Row(s, CompletableFuture.supplyAsync(() -> registry.versions(s), pool),
+              CompletableFuture.supplyAsync(() -> registry.latest(s), pool),
+              CompletableFuture.supplyAsync(() -> registry.config(s), pool)));
     }
     ObjectNode out = JSON.createObjectNode().put("page", page.page()).put("pages", page.pages())
         .put("total", page.total()).put("size", PAGE_SIZE);
     ArrayNode list = out.putArray("subjects");
     for (Row r : rows) {
+      if (r.versions() == null) {
+        list.add(rowsRead.get(r.name()).row().deepCopy());
+        continue;
+      }
       ObjectNode o = list.addObject().put("name", r.name());
       List<Integer> versions = join(r.versions());
       ArrayNode vs = o.putArray("versions");
       versions.forEach(vs::add);
       join(r.latest()).ifPresent(v -> o.put("type", v.schema().type()).put("latest", v.version()).put("id", v.id()));
       o.put("compatibility", join(r.config()).path("compatibilityLevel").asText());
+      rowsRead.put(r.name(), new Read(o.deepCopy(), now));
+    }
+    // Subjects gone from the registry leave: what is kept follows what the registry holds.
+    if (rowsRead.size() > all.size()) {
+      rowsRead.keySet().retainAll(new java.util.HashSet<>(all));
     }
     return out;
   }
@@ -159,6 +191,7 @@ public final class SchemaConsole {
     CompatibilityLevel l = CompatibilityLevel.forName(level).orElseThrow(() -> new IllegalArgumentException(
         "compatibility must be one of " + java.util.Arrays.toString(CompatibilityLevel.values()) + ", got " + level));
     registry.setCompatibility(subject, l.name());
+    rowsRead.remove(subject);
     return JSON.createObjectNode().put("name", subject).put("compatibility",
         registry.config(subject).path("compatibilityLevel").asText());
   }

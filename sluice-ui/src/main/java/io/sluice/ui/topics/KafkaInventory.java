@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.ui.reads.Recent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,9 +57,31 @@ public final class KafkaInventory implements AutoCloseable {
   /** Kafka Connect names a sink task's consumer {@code connector-consumer-<connector>-<task>}. */
   private static final String TASK_CLIENT = "connector-consumer-";
 
+  /**
+   * How long a read is shown again. The topics page and the groups page refresh on demand, several people may look at
+   * once, and each read is a handful of Admin calls over every topic: a second look within this shares the read.
+   */
+  static final java.time.Duration RECENT = java.time.Duration.ofSeconds(2);
+  /** Topic configs (retention, cleanup) change rarely: read for all topics this often, for a new topic at once. */
+  static final java.time.Duration CONFIGS = java.time.Duration.ofSeconds(30);
+  /** Sizes on disk: every replica of every partition from every broker, the heaviest call of the page. */
+  static final java.time.Duration SIZES = java.time.Duration.ofSeconds(10);
+
   private final Admin admin;
   private final ConnectRestClient connect;
   private final ExecutorService pool;
+  private final java.time.Clock clock = java.time.Clock.systemUTC();
+  /**
+   * A list at most this old is answered at once while it is read anew in the background: the list of 1,000 topics is
+   * a few hundred milliseconds of Admin calls, a page refreshes every few seconds.
+   */
+  static final java.time.Duration STALE = java.time.Duration.ofSeconds(10);
+  private final Recent<ObjectNode> topicsRead;
+  private final Recent<Groups> groupsRead;
+  private final Recent<JsonNode> connectRead;
+  private final Recent<Map<String, Long>> sizes;
+  private Map<String, Config> configs = new HashMap<>();
+  private long configsAt;
 
   public KafkaInventory(KafkaCluster cluster, ConnectRestClient connect, ExecutorService pool) {
     this.admin = Admin.create(cluster.clientConfig(Map.of(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-console",
@@ -66,28 +89,43 @@ public final class KafkaInventory implements AutoCloseable {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000")));
     this.connect = connect;
     this.pool = pool;
+    this.topicsRead = new Recent<>(RECENT, STALE, pool, clock, this::readTopics);
+    this.groupsRead = new Recent<>(RECENT, clock, this::groups);
+    this.connectRead = new Recent<>(RECENT, clock, connect::connectorsExpanded);
+    this.sizes = new Recent<>(SIZES, clock, () -> bytes(admin.describeLogDirs(get(admin.describeCluster().nodes())
+        .stream().map(Node::id).toList()).allDescriptions()));
   }
 
-  /** The topics (internal ones left out), each with its figures and users, sorted by name. */
+  /**
+   * The topics (internal ones left out), each with its figures and users, sorted by name; the same answer for
+   * {@link #RECENT}.
+   */
   public ObjectNode topics() throws Exception {
+    return topicsRead.get();
+  }
+
+  private ObjectNode readTopics() throws Exception {
     Set<String> names = get(admin.listTopics(new ListTopicsOptions().listInternal(false)).names());
     KafkaFuture<Map<String, TopicDescription>> described = admin.describeTopics(names).allTopicNames();
-    KafkaFuture<Map<ConfigResource, Config>> configs = admin.describeConfigs(names.stream()
-        .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList()).all();
-    KafkaFuture<Collection<Node>> nodes = admin.describeCluster().nodes();
-    CompletableFuture<Groups> groups = CompletableFuture.supplyAsync(this::groups, pool);
+    CompletableFuture<Map<String, Config>> configsRead = CompletableFuture.supplyAsync(() -> configs(names), pool);
+    CompletableFuture<Map<String, Long>> sizesRead = CompletableFuture.supplyAsync(() -> {
+      try {
+        return sizes.get();
+      } catch (Exception e) {
+        return Map.of();
+      }
+    }, pool);
+    CompletableFuture<Groups> groups = CompletableFuture.supplyAsync(this::recentGroups, pool);
     Map<String, TopicDescription> topics = get(described);
     List<TopicPartition> tps = partitions(topics.values());
     KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> earliest = admin.listOffsets(spec(tps,
         OffsetSpec.earliest())).all();
     KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> latest = admin.listOffsets(spec(tps,
         OffsetSpec.latest())).all();
-    KafkaFuture<Map<Integer, Map<String, LogDirDescription>>> dirs = admin.describeLogDirs(get(nodes).stream()
-        .map(Node::id).toList()).allDescriptions();
     Map<TopicPartition, ListOffsetsResultInfo> begin = get(earliest);
     Map<TopicPartition, ListOffsetsResultInfo> end = get(latest);
-    Map<ConfigResource, Config> config = get(configs);
-    Map<String, Long> bytes = bytes(dirs);
+    Map<String, Config> config = join(configsRead);
+    Map<String, Long> bytes = join(sizesRead);
     // Connect on this thread: its per-source calls go to the pool, which must not wait on itself.
     Connectors users = connectors();
     Map<String, Set<String>> groupsOf = join(groups).byTopic();
@@ -101,7 +139,7 @@ public final class KafkaInventory implements AutoCloseable {
         TopicPartition tp = new TopicPartition(name, p.partition());
         messages += offset(end, tp) - offset(begin, tp);
       }
-      Config c = config.get(new ConfigResource(ConfigResource.Type.TOPIC, name));
+      Config c = config.get(name);
       ObjectNode row = rows.addObject().put("name", name).put("partitions", d.partitions().size())
           .put("replicas", d.partitions().isEmpty() ? 0 : d.partitions().get(0).replicas().size())
           .put("messages", messages);
@@ -163,6 +201,7 @@ public final class KafkaInventory implements AutoCloseable {
    * group the connector, and for each partition the task (and worker) that holds it, as Connect's status says.
    */
   public ObjectNode consumerGroups() throws Exception {
+    // Read now, not shared: the lag is committed offsets against end offsets of the same moment.
     CompletableFuture<Groups> reading = CompletableFuture.supplyAsync(this::groups, pool);
     Connectors users = connectors();
     Groups groups = join(reading);
@@ -263,6 +302,42 @@ public final class KafkaInventory implements AutoCloseable {
     }
   }
 
+  private Groups recentGroups() {
+    try {
+      return groupsRead.get();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The configs of {@code names}: every topic's read again once {@link #CONFIGS} has passed, else only those of topics
+   * not seen before (one call either way).
+   */
+  private synchronized Map<String, Config> configs(Set<String> names) {
+    boolean all = clock.millis() - configsAt > CONFIGS.toMillis();
+    List<String> wanted = all ? List.copyOf(names) : names.stream().filter(n -> !configs.containsKey(n)).toList();
+    if (!wanted.isEmpty()) {
+      try {
+        Map<String, Config> read = new HashMap<>(all ? Map.of() : configs);
+        get(admin.describeConfigs(wanted.stream().map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n))
+            .toList()).all()).forEach((r, c) -> read.put(r.name(), c));
+        configs = read;
+        if (all) {
+          configsAt = clock.millis();
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IllegalStateException("cannot read the topics' configs: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    return configs;
+  }
+
   private Groups groups() {
     try {
       Collection<GroupListing> listed = get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all());
@@ -328,8 +403,8 @@ public final class KafkaInventory implements AutoCloseable {
     Map<String, Map<Integer, String>> workers = new HashMap<>();
     JsonNode all;
     try {
-      all = connect.connectorsExpanded();
-    } catch (RuntimeException e) {
+      all = connectRead.get();
+    } catch (Exception e) {
       return new Connectors(byTopic, regexes, sinkGroups, workers, "Kafka Connect did not answer: " + e.getMessage());
     }
     Map<String, CompletableFuture<List<String>>> sourceTopics = new LinkedHashMap<>();
@@ -381,6 +456,7 @@ public final class KafkaInventory implements AutoCloseable {
 
   /** Bytes on disk per topic: the largest replica of each partition, summed; empty when the brokers do not say. */
   private static Map<String, Long> bytes(KafkaFuture<Map<Integer, Map<String, LogDirDescription>>> described) {
+    // A broker that does not answer: no sizes, and the next page asks again (a failed read is not kept).
     Map<TopicPartition, Long> largest = new HashMap<>();
     try {
       get(described).values().forEach(byDir -> byDir.values().forEach(d -> d.replicaInfos().forEach((tp, r) ->

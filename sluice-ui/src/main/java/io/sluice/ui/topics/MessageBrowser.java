@@ -34,7 +34,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * filter that matches little reads at most {@link #SCAN_BUDGET} records per page and says where to go on. No consumer
  * group: browsing never moves anyone's position.
  */
-public final class MessageBrowser {
+public final class MessageBrowser implements AutoCloseable {
   /** Records read (matching or not) for one page at most, so that a rare filter answers in bounded time. */
   static final int SCAN_BUDGET = 20_000;
   /** How much of one key, value or header is shown; the rest is cut, and the record says so. */
@@ -43,8 +43,18 @@ public final class MessageBrowser {
   /** How long a page may wait for records that the end offsets promise (a broker slow to answer). */
   private static final Duration IDLE = Duration.ofSeconds(10);
 
+  /**
+   * Consumers kept between pages: a new one costs a connection and a metadata round trip (tens of milliseconds, far
+   * more on a busy machine), and closing one waits for its last fetch. Each holds no records between pages (its
+   * assignment is dropped), so what is kept is a few idle clients, whatever the topics hold.
+   */
+  static final int IDLE_CONSUMERS = 2;
+
   private final KafkaCluster cluster;
   private final PayloadDecoder decoder;
+  private final java.util.concurrent.BlockingQueue<KafkaConsumer<byte[], byte[]>> idle =
+      new java.util.concurrent.ArrayBlockingQueue<>(IDLE_CONSUMERS);
+  private volatile boolean closed;
 
   public MessageBrowser(KafkaCluster cluster, PayloadDecoder decoder) {
     this.cluster = cluster;
@@ -89,7 +99,41 @@ public final class MessageBrowser {
    * @throws IllegalArgumentException for a topic or partition that does not exist
    */
   public Page read(String topic, BrowsePosition position, Filter filter, int limit) {
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+    KafkaConsumer<byte[], byte[]> consumer = idle.poll();
+    if (consumer == null) {
+      consumer = consumer();
+    }
+    boolean reusable = false;
+    try {
+      Page page = read(consumer, topic, position, filter, limit);
+      reusable = true;
+      return page;
+    } finally {
+      giveBack(consumer, reusable);
+    }
+  }
+
+  /** Keeps a consumer that read cleanly (its assignment dropped, so it holds no records) or closes it. */
+  private void giveBack(KafkaConsumer<byte[], byte[]> consumer, boolean reusable) {
+    if (reusable && !closed) {
+      try {
+        consumer.assign(List.of());
+        if (idle.offer(consumer)) {
+          if (closed && idle.remove(consumer)) {
+            consumer.close(Duration.ZERO);
+          }
+          return;
+        }
+      } catch (RuntimeException e) {
+        // not reusable after all: closed below
+      }
+    }
+    consumer.close(Duration.ZERO);
+  }
+
+  private Page read(KafkaConsumer<byte[], byte[]> consumer, String topic, BrowsePosition position, Filter filter,
+      int limit) {
+    {
       List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));
       if (infos == null || infos.isEmpty()) {
         throw new IllegalArgumentException("topic " + topic + " does not exist");
@@ -286,12 +330,25 @@ public final class MessageBrowser {
     }
   }
 
+  /** Closes the consumers kept between pages. */
+  @Override
+  public void close() {
+    closed = true;
+    for (KafkaConsumer<byte[], byte[]> c; (c = idle.poll()) != null; ) {
+      c.close(Duration.ZERO);
+    }
+  }
+
   private KafkaConsumer<byte[], byte[]> consumer() {
     Map<String, Object> c = cluster.clientConfig(Map.of(
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
         ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false",
         ConsumerConfig.CLIENT_ID_CONFIG, "sluice-console-browser",
         ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500",
+        // A page that reads to a partition's end leaves a fetch at the end in flight; closing the consumer waits for
+        // it, and the broker holds such a fetch for fetch.max.wait.ms (500 by default): half a second on every page
+        // from the end. A page knows its ends; it never needs a long poll.
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20",
         // One poll is what a read holds: a few MiB, whatever the topic holds.
         ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(8 << 20),
         ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(1 << 20),

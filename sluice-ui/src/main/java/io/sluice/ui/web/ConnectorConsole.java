@@ -283,6 +283,11 @@ final class ConnectorConsole implements AutoCloseable {
 
   // ---- helpers
 
+  /** The threads that read upstream APIs side by side, lent to the overview for its queries. */
+  java.util.concurrent.Executor pool() {
+    return reads;
+  }
+
   private <T> CompletableFuture<T> read(Supplier<T> call) {
     return CompletableFuture.supplyAsync(call, reads);
   }

@@ -285,6 +285,9 @@ final class DataConsole implements AutoCloseable {
     if (inventory != null) {
       inventory.close();
     }
+    if (browser != null) {
+      browser.close();
+    }
     pool.shutdownNow();
   }
 }

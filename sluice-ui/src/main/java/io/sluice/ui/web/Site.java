@@ -78,6 +78,7 @@ public final class Site {
   private final boolean secureCookies;
   private final ConnectorConsole connectors;
   private final DataConsole data;
+  private final ReconcileConsole reconcile;
   private final DlqConsole dlqs;
   private final AlertConsole alertPages;
   private final Function<String, Role> roles;
@@ -104,9 +105,17 @@ public final class Site {
 
   /**
    * Where the topic, consumer group and schema pages read: the Kafka cluster (null: no such pages' data) and the
-   * schema registry with how to reach it (null URL: none).
+   * schema registry with how to reach it (null URL: none); the topic of the connectors' secrets, where a reconcile
+   * from a pipeline's page finds the databases' passwords as the worker does.
    */
-  public record Data(KafkaCluster kafka, String registryUrl, ClientOptions registryClient) {
+  public record Data(KafkaCluster kafka, String registryUrl, ClientOptions registryClient, String secretsTopic) {
+    /** The secrets topic a Connect worker of Sluice uses unless configured otherwise. */
+    public static final String SECRETS_TOPIC = "sluice-connect-secrets";
+
+    public Data(KafkaCluster kafka, String registryUrl, ClientOptions registryClient) {
+      this(kafka, registryUrl, registryClient, SECRETS_TOPIC);
+    }
+
     public static Data none() {
       return new Data(null, null, ClientOptions.defaults());
     }
@@ -128,12 +137,24 @@ public final class Site {
     this.alertPages = new AlertConsole(actions.router(), Clock.systemUTC());
     this.roles = actions.roles();
     this.auditDir = actions.auditDir();
+    this.reconcile = new ReconcileConsole(actions.connect(), d.kafka(), d.secretsTopic(), o -> {
+      // The run's end, beside the line of its start: what it found, as the CLI's exit code says it.
+      audit("reconcile " + o.pipeline() + " " + o.status(), o.user(), o.address(), 200);
+      try {
+        Audit.append(auditDir, "console", "reconcile " + o.pipeline() + " finished", o.user(), o.address(),
+            o.status());
+      } catch (IOException e) {
+        log.warn("cannot write the audit line of reconcile {} to {}: {}", o.pipeline(), auditDir.resolve(Audit.FILE),
+            e.getMessage());
+      }
+    });
   }
 
   /** Ends what the site holds beside its routes (the threads that read Connect). */
   public void close() {
     connectors.close();
     data.close();
+    reconcile.close();
     dlqs.close();
   }
 
@@ -174,10 +195,12 @@ public final class Site {
         .get("/api/alert-groups", r -> api(r, s -> alertPages.groups(roleOf(s))))
         .get("/api/silences", r -> api(r, s -> alertPages.silences(roleOf(s))))
         .post("/api/silence/{action}", this::silenceAction)
-        .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream))))
+        .get("/api/connectors", r -> api(r, s -> json(200, Overview.rows(upstream, connectors.pool()))))
         .get("/api/connector", r -> api(r, s -> connectors.describe(r.param("name").orElse(""), roleOf(s))))
         .post("/api/connector/{action}", this::connectorAction)
         .get("/api/pipeline", r -> api(r, s -> pipeline(r)))
+        .get("/api/reconcile", r -> api(r, s -> reconcile.state(r.param("name").orElse(""), roleOf(s))))
+        .post("/api/reconcile/{action}", this::reconcileAction)
         .get("/api/query", r -> api(r, s -> proxy("query", r, "query", "time")))
         .get("/api/query_range", r -> api(r, s -> proxy("query_range", r, "query", "start", "end", "step")))
         .get("/api/alerts", r -> api(r, s -> alerts(r)))
@@ -343,6 +366,15 @@ public final class Site {
   private HttpResponse subjectAction(HttpRequest r) {
     return action(r, "subject", DataConsole::roleFor, a -> "set a subject's " + a, a -> !a.equals("check"),
         a -> "schema " + a, (a, body, user) -> data.act(a, body));
+  }
+
+  /**
+   * {@code run}: reconcile a pipeline's tables in the background (operate), audited as {@code reconcile <pipeline>} when
+   * it starts or is refused, and again when it ends with what it found.
+   */
+  private HttpResponse reconcileAction(HttpRequest r) {
+    return action(r, "reconcile", ReconcileConsole::roleFor, a -> "reconcile a pipeline", a -> true,
+        a -> "reconcile", (a, body, user) -> reconcile.act(a, body, user, r.remoteAddress()));
   }
 
   /**

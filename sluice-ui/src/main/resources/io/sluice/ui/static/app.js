@@ -407,6 +407,101 @@
     }
   }
 
+  // ---- reconcile from the pipeline's page: a run in the background, its percentage, then the last report
+
+  let reconcilePoll = null;
+
+  function keyText(k) {
+    return Object.entries(k || {}).map(([c, v]) => c + "=" + v).join(", ");
+  }
+
+  // Up to five sample keys of each kind, as the CLI's table prints its examples.
+  function sampleKeys(t) {
+    const lines = [];
+    for (const k of (t.missingExamples || []).slice(0, 5)) lines.push("missing " + keyText(k));
+    for (const k of (t.extraExamples || []).slice(0, 5)) lines.push("extra " + keyText(k));
+    for (const m of (t.mismatchExamples || []).slice(0, 5)) {
+      lines.push("changed " + keyText(m.key) + ": " + m.columns.map(c => c.column + " " + c.source + " → "
+        + c.sink).join(", "));
+    }
+    return lines.map(l => el("div", { text: l }));
+  }
+
+  function renderReconcile(r) {
+    const section = document.getElementById("reconcile");
+    section.hidden = false;
+    const button = document.getElementById("act-reconcile");
+    if (!r.may.operate) button.remove();
+    else {
+      button.hidden = false;
+      button.disabled = r.running;
+    }
+    const progress = document.getElementById("reconcile-progress");
+    progress.hidden = !r.running;
+    if (r.running) {
+      progress.querySelector("progress").value = r.percent;
+      progress.querySelector("span").textContent = r.percent.toFixed(1) + " % · table " + r.table + " (" + r.tables
+        + " in all) · started by " + r.user;
+    }
+    const out = document.getElementById("reconcile-report");
+    if (!r.last) {
+      out.replaceChildren(el("p", { class: "muted", text: r.running ? "" : "Not reconciled since the console started." }));
+      return;
+    }
+    const rows = r.last.tables.map(t => el("tr", { "data-table": t.sourceTable || "", "data-status": t.status },
+      el("td", { class: "mono", text: t.sourceTable || "" }), el("td", { class: "mono", text: t.sinkTable || "" }),
+      el("td", {}, el("span", { class: "badge " + t.status, text: t.status })),
+      ...(t.status === "error" ? [el("td", { colspan: "6", class: "muted", text: t.error })] : [
+        el("td", { class: "num", text: fmt(t.sourceRows, "records") }),
+        el("td", { class: "num", text: fmt(t.sinkRows, "records") }),
+        el("td", { class: "num missing", text: fmt(t.missing, "records") }),
+        el("td", { class: "num extra", text: fmt(t.extra, "records") }),
+        el("td", { class: "num changed", text: fmt(t.changed, "records") }),
+        el("td", { class: "keys" }, ...sampleKeys(t))])));
+    out.replaceChildren(el("p", {}, el("span", { class: "badge " + r.last.status, id: "reconcile-status",
+      text: r.last.status }), " ", el("span", { class: "muted", text: "finished " + new Date(r.last.finishedAt)
+      .toLocaleString() + " · started by " + r.last.user })),
+      table(["Source table", "Sink table", "Status", "Source rows", "Sink rows", "Missing", "Extra", "Changed",
+        "Sample keys"], rows));
+  }
+
+  async function loadReconcile(info) {
+    try {
+      const r = await getJSON("/api/reconcile?name=" + encodeURIComponent(info.pipeline));
+      renderReconcile(r);
+      clearTimeout(reconcilePoll);
+      if (r.running) reconcilePoll = setTimeout(() => loadReconcile(info), 1000);
+      else {
+        // "Reconciling…" said a run started; its report now says the rest.
+        const n = document.getElementById("reconcile-notice");
+        if (n.classList.contains("ok")) n.hidden = true;
+      }
+    } catch (e) {
+      const out = document.getElementById("reconcile-report");
+      document.getElementById("reconcile").hidden = false;
+      out.replaceChildren(state("error", "Cannot load the reconcile state: " + e.message));
+    }
+  }
+
+  function reconcileButton(info) {
+    const button = document.getElementById("act-reconcile");
+    const n = document.getElementById("reconcile-notice");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      n.hidden = true;
+      try {
+        const a = await post("/api/reconcile/run", { name: info.pipeline });
+        n.className = "notice ok";
+        n.textContent = "Reconciling " + a.tables + " table(s) of " + info.pipeline + "…";
+      } catch (e) {
+        n.className = "notice error";
+        n.textContent = "Cannot reconcile " + info.pipeline + ": " + e.message;
+      }
+      n.hidden = false;
+      loadReconcile(info);
+    });
+  }
+
   function refreshPipeline() {
     if (!current) return;
     const r = range();
@@ -426,6 +521,11 @@
     });
     document.getElementById("apply-range").addEventListener("click", refreshPipeline);
     picker.addEventListener("change", () => { location.href = "/pipeline?name=" + encodeURIComponent(picker.value); });
+    // Reconcile asks Connect, not the metrics: it works on a page whose panels cannot load.
+    if (name) {
+      reconcileButton({ pipeline: name });
+      loadReconcile({ pipeline: name });
+    }
     try {
       current = await getJSON("/api/pipeline?name=" + encodeURIComponent(name));
     } catch (e) {
