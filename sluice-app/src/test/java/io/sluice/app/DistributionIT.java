@@ -940,9 +940,12 @@ class DistributionIT {
         browser.screenshot("console-18-dlq-replay-confirm");
         d.findElement(By.id("replay-confirm")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "done: 3 record(s) replayed"));
-        WebElement job = d.findElement(By.cssSelector("#replays li.done"));
-        assertEquals("100%", job.findElement(By.className("percent")).getText());
-        assertEquals("100", job.findElement(By.tagName("progress")).getAttribute("value"));
+        // The list of replays is drawn again at each poll: read it whole within one drawing, retried when replaced.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(x -> {
+          WebElement job = x.findElement(By.cssSelector("#replays li.done"));
+          return "100%".equals(job.findElement(By.className("percent")).getText())
+              && "100".equals(job.findElement(By.tagName("progress")).getAttribute("value"));
+        });
         browser.screenshot("console-19-dlq-replayed");
         List<ConsumerRecord<byte[], byte[]>> replayed = ConsoleOperations.records(kafka, topic).stream()
             .filter(r -> ConsoleOperations.header(r, "__sluice.replay.topic") != null).toList();
@@ -966,7 +969,8 @@ class DistributionIT {
         d.findElement(By.id("replay-confirm")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"),
             "done: 0 record(s) replayed, 3 refused (would loop)"));
-        assertTrue(d.findElement(By.cssSelector("#replays li.done .refused")).getText().contains("would loop"));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(x -> x.findElement(
+            By.cssSelector("#replays li.done .refused")).getText().contains("would loop"));
         browser.screenshot("console-20-dlq-replay-refused-loop");
         assertEquals(topicBefore + 3, ConsoleOperations.count(kafka, topic), "nothing more produced");
 

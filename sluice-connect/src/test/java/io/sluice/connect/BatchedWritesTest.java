@@ -86,6 +86,13 @@ class BatchedWritesTest {
         () -> pipeline.rows(plainDb), expected::equals));
     // Started once the others run: Debezium's sinks for two database kinds starting at the same moment in one worker
     // can end with the wrong kind's column types (seen here: MariaDB's longtext in a PostgreSQL CREATE TABLE).
+    // Another database of the same server has a table of the same name: the sink must find and fill its own.
+    String decoyUrl = MariaDbServer.createDatabase(pipeline.name + "_decoy");
+    try (Connection c = DriverManager.getConnection(decoyUrl); java.sql.Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE orders (other int PRIMARY KEY)");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
     String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
     Map<String, String> mariaSink = new LinkedHashMap<>(sluiceSink);
     mariaSink.put("connection.url", mariaUrl);
@@ -97,14 +104,16 @@ class BatchedWritesTest {
           () -> mariaDbRows(mariaUrl), expected::equals));
       assertEquals("RUNNING", rest.call("GET", "/connectors/bw-maria-sink/status", null).json().path("tasks").path(0)
           .path("state").asText());
+      assertEquals("nullDatabaseMeansCurrent=true", rest.call("GET", "/connectors/bw-maria-sink/config", null).json()
+          .path("hibernate.agroal.jdbcProperties").asText());
     } finally {
-      // Debezium's MariaDB dialect looks for a table in every database of the server: an orders table left here would
-      // keep another test's MariaDB sink from creating its own (it writes into a table that "exists" elsewhere).
       assertEquals(204, rest.call("DELETE", "/connectors/bw-maria-sink", null).status());
-      try (Connection c = DriverManager.getConnection(mariaUrl); java.sql.Statement s = c.createStatement()) {
-        s.execute("DROP DATABASE " + c.getCatalog());
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
+      for (String url : new String[] {mariaUrl, decoyUrl}) {
+        try (Connection c = DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+          s.execute("DROP DATABASE " + c.getCatalog());
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
       }
     }
     for (String sink : new String[] {"bw-sink", "bw-plain-sink"}) {

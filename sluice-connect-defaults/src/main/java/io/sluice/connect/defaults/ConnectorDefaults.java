@@ -1,5 +1,7 @@
 package io.sluice.connect.defaults;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,7 +51,7 @@ public final class ConnectorDefaults {
       }
     });
     if (config.get("connector.class") != null && JDBC_SINK_CLASSES.contains(config.get("connector.class"))) {
-      batchedWrites(config).forEach((k, v) -> {
+      sinkDriver(config).forEach((k, v) -> {
         if (!config.containsKey(k)) {
           out.put(k, v);
         }
@@ -68,25 +70,42 @@ public final class ConnectorDefaults {
   }
 
   /**
-   * Multi-row writes for a JDBC sink whose rows have keys: the driver sends a batch as one statement of many rows
+   * What a JDBC sink's driver is told, beside the reduction buffer.
+   *
+   * <p>Multi-row writes for a sink whose rows have keys: the driver sends a batch as one statement of many rows
    * (PostgreSQL's {@code reWriteBatchedInserts}, MySQL Connector/J's {@code rewriteBatchedStatements}) instead of one
    * statement per row. An upsert of many rows fails in PostgreSQL when two of them have the same key ("ON CONFLICT DO
    * UPDATE command cannot affect row a second time"), so the sink also keeps only each key's last change of a batch
    * ({@code use.reduction.buffer}; a delete and a later insert of one key still end as the insert). The reduction needs
-   * keys from the record, hence only for {@code record_key} and {@code record_value}. A driver property in the URL
-   * wins over the one given here, and a URL Sluice cannot read (a secret reference) gets only the reduction.
+   * keys from the record, hence only for {@code record_key} and {@code record_value}.
+   *
+   * <p>For every MySQL or MariaDB sink, {@code nullDatabaseMeansCurrent}: Debezium's sink looks its table up in the
+   * driver's metadata without naming a database, and both drivers then search every database of the server. A table
+   * of the same name in another database (a second sink's, a copy) is found instead, the sink does not create its
+   * own, and every write fails with "Table … doesn't exist" (seen with two sink databases on one MariaDB server).
+   *
+   * <p>A driver property in the URL wins over the ones given here, and a URL Sluice cannot read (a secret reference)
+   * gets only the reduction.
    */
-  private static Map<String, String> batchedWrites(Map<String, String> config) {
+  private static Map<String, String> sinkDriver(Map<String, String> config) {
     String keys = config.getOrDefault("primary.key.mode", "none").trim().toLowerCase(java.util.Locale.ROOT);
-    if (!keys.equals("record_key") && !keys.equals("record_value")) {
-      return Map.of();
+    boolean keyed = keys.equals("record_key") || keys.equals("record_value");
+    Map<String, String> out = new java.util.TreeMap<>();
+    if (keyed) {
+      out.put("use.reduction.buffer", "true");
     }
-    Map<String, String> out = new java.util.TreeMap<>(Map.of("use.reduction.buffer", "true"));
     String url = config.getOrDefault("connection.url", "");
-    if (url.startsWith("jdbc:postgresql:")) {
-      out.put(DRIVER_PROPERTIES, "reWriteBatchedInserts=true");
-    } else if (url.startsWith("jdbc:mysql:")) {
-      out.put(DRIVER_PROPERTIES, "rewriteBatchedStatements=true");
+    List<String> driver = new ArrayList<>();
+    if (url.startsWith("jdbc:postgresql:") && keyed) {
+      driver.add("reWriteBatchedInserts=true");
+    } else if (url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:")) {
+      if (keyed && url.startsWith("jdbc:mysql:")) {
+        driver.add("rewriteBatchedStatements=true");
+      }
+      driver.add("nullDatabaseMeansCurrent=true");
+    }
+    if (!driver.isEmpty()) {
+      out.put(DRIVER_PROPERTIES, String.join(";", driver));
     }
     return out;
   }

@@ -51,7 +51,13 @@ class ConnectorDefaultsTest {
     assertEquals("reWriteBatchedInserts=true", postgres.get(ConnectorDefaults.DRIVER_PROPERTIES));
     Map<String, String> mysql = ConnectorDefaults.missing("s", Map.of("connector.class",
         ConnectorDefaults.SLUICE_JDBC_SINK, "connection.url", "jdbc:mysql://db/shop", "primary.key.mode", "record_value"));
-    assertEquals("rewriteBatchedStatements=true", mysql.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    assertEquals("rewriteBatchedStatements=true;nullDatabaseMeansCurrent=true",
+        mysql.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    Map<String, String> mariadb = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:mariadb://db/shop", "primary.key.mode", "none"));
+    assertEquals("nullDatabaseMeansCurrent=true", mariadb.get(ConnectorDefaults.DRIVER_PROPERTIES),
+        "a MySQL or MariaDB sink looks its table up in its own database, keyed or not");
+    assertFalse(mariadb.containsKey("use.reduction.buffer"));
     Map<String, String> secret = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
         "connection.url", "${secrets:shop-url}", "primary.key.mode", "record_key"));
     assertEquals("true", secret.get("use.reduction.buffer"));
