@@ -288,7 +288,7 @@ final class ConnectProtobufWriter {
         int mark = out.beginLength();
         Object k = e.getKey();
         if (k == null) {
-          throw new NullPointerException("a null map key"); // as DynamicMessage.setField fails on it
+          throw new DataException("Protobuf has no null map key");
         }
         key.write(keyTag, false, k, out);
         if (e.getValue() != null) {

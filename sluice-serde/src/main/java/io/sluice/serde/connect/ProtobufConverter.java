@@ -99,9 +99,15 @@ public final class ProtobufConverter extends RegistryConverter {
     int id = framed.schemaId();
     ByteBuffer payload = framed.payload();
     List<Integer> path = WireFormat.readMessageIndexes(payload);
-    Reading reading = path.size() == 1 && path.get(0) == 0
-        ? firstMessages.computeIfAbsent(id, k -> reading(id, path))
-        : otherMessages.computeIfAbsent(id + ":" + path, k -> reading(id, path));
+    Reading reading;
+    if (path.size() == 1 && path.get(0) == 0) {
+      reading = firstMessages.get(id); // before computeIfAbsent, which would take a new lambda per record
+      if (reading == null) {
+        reading = firstMessages.computeIfAbsent(id, k -> reading(id, path));
+      }
+    } else {
+      reading = otherMessages.computeIfAbsent(id + ":" + path, k -> reading(id, path));
+    }
     byte[] array = payload.array();
     int offset = payload.arrayOffset() + payload.position();
     int length = payload.remaining();
