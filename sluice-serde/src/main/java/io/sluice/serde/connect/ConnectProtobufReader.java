@@ -33,10 +33,11 @@ import org.apache.kafka.connect.data.Timestamp;
  * skipped as unknown. A message absent is null, a scalar without presence absent is its default.
  *
  * <p>Not covered, so the converter reads these with {@code DynamicMessage} as before: at compile time, messages with
- * proto2 {@code required} fields (the parser checks them), field numbers above {@value #MAX_NUMBER}, and Connect
- * schemas whose types do not follow from the descriptor (metadata naming a logical type on another Protobuf type); per
- * record, by throwing {@link NotCovered}, a singular message field that occurs twice (the parser merges the two), an
- * enum number the enum does not declare, groups, and nesting deeper than the parser's recursion limit.
+ * proto2 {@code required} fields (the parser checks them), group fields, field numbers above {@value #MAX_NUMBER},
+ * and Connect schemas whose types do not follow from the descriptor (metadata naming a logical type on another
+ * Protobuf type); per record, by throwing {@link NotCovered}, a singular message field that occurs twice (the parser
+ * merges the two), an enum number the enum does not declare, groups, and nesting deeper than the parser's recursion
+ * limit.
  */
 final class ConnectProtobufReader {
   private static final int MAX_NUMBER = 4096;
@@ -179,9 +180,9 @@ final class ConnectProtobufReader {
       }
     }
     MessageReader nested = raw == Raw.MESSAGE ? message(fd.getMessageType(), s) : null;
-    Object fallback = fd.isRepeated() || raw == Raw.MESSAGE ? null : defaultOf(fd.getDefaultValue());
-    // (A message's default, an empty struct, is read afresh from no bytes: only a map entry ever takes it.)
-    return new Value(raw, convert, enumNames, nested, fallback);
+    // A message's default, an empty struct, is read afresh from no bytes: only a map entry ever takes it.
+    Object defaultRaw = fd.isRepeated() || raw == Raw.MESSAGE ? null : defaultOf(fd.getDefaultValue());
+    return new Value(raw, convert, enumNames, nested, defaultRaw);
   }
 
   /** A field's default as the parser's getField gives it, in the raw form this reader reads values in. */
@@ -297,7 +298,7 @@ final class ConnectProtobufReader {
           FieldReader f = readers[i];
           v = switch (f.shape()) {
             case PRESENT -> null;
-            case DEFAULTED -> f.value().fallback();
+            case DEFAULTED -> f.value().defaultValue();
             case REPEATED -> new ArrayList<>(0);
             case MAP -> new LinkedHashMap<>();
           };
@@ -342,7 +343,7 @@ final class ConnectProtobufReader {
       }
       in.checkLastTagWas(0);
       in.popLimit(limit);
-      into.put(key != null ? key : entry.key().fallback(), value != null ? value : entry.value().fallback());
+      into.put(key != null ? key : entry.key().defaultValue(), value != null ? value : entry.value().defaultValue());
     }
   }
 
@@ -376,20 +377,20 @@ final class ConnectProtobufReader {
   }
 
   /**
-   * One kind of value: read raw, then converted. {@code fallback} is the raw default, converted afresh for each use
-   * (a Connect date is a mutable object).
+   * One kind of value: read raw, then converted. {@code defaultRaw} is the field's default, converted afresh for
+   * each use (a Connect date is a mutable object).
    */
   private record Value(Raw raw, Convert convert, Map<Integer, String> enumNames, MessageReader nested,
-      Object fallbackRaw) {
+      Object defaultRaw) {
     int wireType() {
       return raw.wireType;
     }
 
-    Object fallback() throws IOException {
+    Object defaultValue() throws IOException {
       if (raw == Raw.MESSAGE) {
         return nested.read(CodedInputStream.newInstance(new byte[0]), 0);
       }
-      Object v = fallbackRaw instanceof byte[] b ? b.clone() : fallbackRaw;
+      Object v = defaultRaw instanceof byte[] b ? b.clone() : defaultRaw;
       return v == null ? null : convert.apply(v);
     }
 

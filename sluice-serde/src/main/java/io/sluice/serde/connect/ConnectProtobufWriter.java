@@ -99,15 +99,12 @@ final class ConnectProtobufWriter {
           if (fd.isRepeated()) {
             throw new IllegalArgumentException(fd.getFullName() + " is repeated");
           }
-          yield new RequiredCheck(f.name(), fs.isOptional(), single(fs, fd));
+          yield new SingularWriter(f.name(), fs.isOptional(), tag(fd.getNumber(), wireType(fd)), fd.hasPresence(),
+              value(fs, fd));
         }
       };
     }
     return new MessageWriter(fields.toArray(new Field[0]), writers);
-  }
-
-  private static SingleWriter single(Schema s, FieldDescriptor fd) {
-    return new SingleWriter(tag(fd.getNumber(), wireType(fd)), fd.hasPresence(), value(s, fd));
   }
 
   /** How a value of Connect schema {@code s} is written into field {@code fd}, as {@code scalarOrMessage} does. */
@@ -208,12 +205,16 @@ final class ConnectProtobufWriter {
   }
 
   /** One field of a message, its value as {@code Struct.get} gives it. */
-  private sealed interface FieldWriter permits RequiredCheck, RepeatedWriter, PackedWriter, MapWriter {
+  private sealed interface FieldWriter permits SingularWriter, RepeatedWriter, PackedWriter, MapWriter {
     void write(Object v, Output out);
   }
 
-  /** A singular field: null is refused unless the schema is optional, and then writes nothing. */
-  private record RequiredCheck(String name, boolean optional, SingleWriter single) implements FieldWriter {
+  /**
+   * A singular field: null is refused unless the schema is optional, and then writes nothing; without presence, a
+   * default value is not written either (DynamicMessage clears such a field).
+   */
+  private record SingularWriter(String name, boolean optional, int tag, boolean presence, Value value)
+      implements FieldWriter {
     @Override
     public void write(Object v, Output out) {
       if (v == null) {
@@ -222,13 +223,6 @@ final class ConnectProtobufWriter {
         }
         return;
       }
-      single.write(v, out);
-    }
-  }
-
-  /** A tag and a value; without presence, a default value is not written (DynamicMessage clears such a field). */
-  private record SingleWriter(int tag, boolean presence, Value value) {
-    void write(Object v, Output out) {
       value.write(tag, !presence, v, out);
     }
   }
