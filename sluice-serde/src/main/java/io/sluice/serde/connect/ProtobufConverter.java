@@ -15,6 +15,8 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kafka Connect's converter for Protobuf in Confluent's wire format, on Sluice's registry:
@@ -23,14 +25,29 @@ import org.apache.kafka.connect.errors.DataException;
  * name; records are the message after the id and the index path {@code [0]}. Reading, any registered message is
  * read by its index path. A record that cannot be read gets the {@value AvroConverter#SCHEMA_ID_HEADER} header and a
  * {@link DataException} naming its schema id, for the sink's dead letter queue.
+ *
+ * <p>Records are written by {@link ConnectProtobufWriter} and read by {@link ConnectProtobufReader}, each a plan
+ * compiled once per schema, straight between Connect's values and the bytes. Protobuf's {@code DynamicMessage}, the
+ * path they replace, stays for what they do not cover (their documentation says what) and for every record they
+ * fail on: it either reads it after all or fails it with the words it always did.
  */
 public final class ProtobufConverter extends RegistryConverter {
   private static final byte[] FIRST_MESSAGE = WireFormat.messageIndexes(List.of(0));
+  private static final Logger log = LoggerFactory.getLogger(ProtobufConverter.class);
+
+  /** How structs of one Connect schema are written: its Protobuf form and the plan, null where not covered. */
+  private record Writing(ConnectProtobuf.Written written, ConnectProtobufWriter writer) {}
+
+  /** How one writer schema's message is read: its descriptor, its Connect schema and the plan, null if not covered. */
+  private record Reading(Descriptor message, Schema schema, ConnectProtobufReader reader) {}
 
   private final ConnectProtobuf data = new ConnectProtobuf();
   private ProtobufSchemas schemas;
+  private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
   private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
-  private final Map<String, Schema> readSchemas = new ConcurrentHashMap<>();
+  /** Readings of the first message of a schema id, the path every record written by a Confluent converter has. */
+  private final Map<Integer, Reading> firstMessages = new ConcurrentHashMap<>();
+  private final Map<String, Reading> otherMessages = new ConcurrentHashMap<>();
 
   public ProtobufConverter() {
     super("Protobuf", null);
@@ -43,9 +60,20 @@ public final class ProtobufConverter extends RegistryConverter {
 
   @Override
   byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
-    ConnectProtobuf.Written w = data.written(schema);
+    Writing writing = writings.computeIfAbsent(schema, this::writing);
+    ConnectProtobuf.Written w = writing.written();
     int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, w.message().getFullName(),
         new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of())));
+    if (writing.writer() != null) {
+      try {
+        byte[] framed = writing.writer().write((Struct) value, WireFormat.HEADER + FIRST_MESSAGE.length);
+        WireFormat.putHeader(framed, id);
+        System.arraycopy(FIRST_MESSAGE, 0, framed, WireFormat.HEADER, FIRST_MESSAGE.length);
+        return framed;
+      } catch (RuntimeException e) {
+        // Below, DynamicMessage fails the record with its own exception (or, were the plan wrong, writes it).
+      }
+    }
     try {
       return WireFormat.frame(id, out -> {
         out.write(FIRST_MESSAGE);
@@ -56,16 +84,55 @@ public final class ProtobufConverter extends RegistryConverter {
     }
   }
 
+  private Writing writing(Schema schema) {
+    ConnectProtobuf.Written w = data.written(schema);
+    try {
+      return new Writing(w, ConnectProtobufWriter.of(schema, w.message()));
+    } catch (RuntimeException e) {
+      log.info("Protobuf message {} is written through DynamicMessage: {}", w.message().getFullName(), e.getMessage());
+      return new Writing(w, null);
+    }
+  }
+
   @Override
   SchemaAndValue read(RegistryBinding bound, String topic, WireFormat.Framed framed) throws IOException {
     int id = framed.schemaId();
     ByteBuffer payload = framed.payload();
     List<Integer> path = WireFormat.readMessageIndexes(payload);
+    Reading reading;
+    if (path.size() == 1 && path.get(0) == 0) {
+      reading = firstMessages.get(id); // before computeIfAbsent, which would take a new lambda per record
+      if (reading == null) {
+        reading = firstMessages.computeIfAbsent(id, k -> reading(id, path));
+      }
+    } else {
+      reading = otherMessages.computeIfAbsent(id + ":" + path, k -> reading(id, path));
+    }
+    byte[] array = payload.array();
+    int offset = payload.arrayOffset() + payload.position();
+    int length = payload.remaining();
+    if (reading.reader() != null) {
+      try {
+        return new SchemaAndValue(reading.schema(),
+            reading.reader().read(CodedInputStream.newInstance(array, offset, length)));
+      } catch (IOException | RuntimeException e) {
+        // Below, DynamicMessage reads what the plan leaves to it, and fails a broken record with its own words.
+      }
+    }
+    DynamicMessage message = DynamicMessage.parseFrom(reading.message(),
+        CodedInputStream.newInstance(array, offset, length));
+    return new SchemaAndValue(reading.schema(), data.connectValue(reading.schema(), message));
+  }
+
+  private Reading reading(int id, List<Integer> path) {
     Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
-    Schema schema = readSchemas.computeIfAbsent(id + ":" + path,
-        k -> ConnectProtobuf.connectSchema(d, schemas.text(id)));
-    DynamicMessage message = DynamicMessage.parseFrom(d, CodedInputStream.newInstance(payload.array(),
-        payload.arrayOffset() + payload.position(), payload.remaining()));
-    return new SchemaAndValue(schema, data.connectValue(schema, message));
+    Schema schema = ConnectProtobuf.connectSchema(d, schemas.text(id));
+    try {
+      return new Reading(d, schema, ConnectProtobufReader.of(d, schema));
+    } catch (RuntimeException e) {
+      log.info("Protobuf message {} of schema id {} is read through DynamicMessage: {}", d.getFullName(), id,
+          e.getMessage());
+      return new Reading(d, schema, null);
+    }
   }
 }

@@ -80,6 +80,20 @@ class ProtobufConverterTest {
   }
 
   @Test
+  void aRecordTheFastReaderLeavesToTheParserReadsAsTheParserReadsIt() {
+    String topic = SharedKafka.unique("merged");
+    byte[] bytes = converter().fromConnectData(topic, DebeziumShapes.ENVELOPE, DebeziumShapes.created(3, 1L));
+    // A second source block (field 3) with only its lsn: a Protobuf parser merges the two messages.
+    byte[] merged = java.util.Arrays.copyOf(bytes, bytes.length + 4);
+    System.arraycopy(new byte[] {0x1a, 0x02, 0x20, 0x63}, 0, merged, bytes.length, 4);
+    Struct source = ((Struct) converter().toConnectData(topic, merged).value()).getStruct("source");
+    assertEquals("3.7.0", source.get("version"), "kept from the first block");
+    assertEquals(99L, source.get("lsn"), "taken from the second");
+    assertEquals(DebeziumShapes.created(3, 1L).getStruct("after").get("total"),
+        ((Struct) converter().toConnectData(topic, merged).value()).getStruct("after").get("total"));
+  }
+
+  @Test
   void whatProtobufCannotSayIsRefusedAndAnUnreadableRecordIsMarked() {
     String topic = SharedKafka.unique("refused");
     Schema nested = SchemaBuilder.struct().name("t.Nested")
