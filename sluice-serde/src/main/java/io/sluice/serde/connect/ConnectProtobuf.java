@@ -350,6 +350,15 @@ final class ConnectProtobuf {
     if (known != null) {
       return known;
     }
+    // A message that contains itself, directly or through others (google.protobuf.Struct and Value do), has no Connect
+    // schema: Connect's are trees. Said as a DataException, the record goes where unreadable records go (the DLQ)
+    // instead of a StackOverflowError ending the task.
+    String building = "building " + d.getFullName();
+    if (done.containsKey(building)) {
+      throw new DataException("Protobuf message type " + d.getFullName() + " contains itself (a recursive type):"
+          + " Connect schemas cannot express it, so records of this schema cannot be read as Connect data");
+    }
+    done.put(building, Schema.OPTIONAL_BOOLEAN_SCHEMA);
     Map<String, String> m = new LinkedHashMap<>(meta.getOrDefault(d.getFullName(), Map.of()));
     SchemaBuilder b = SchemaBuilder.struct().name(m.containsKey(NAME) ? m.remove(NAME) : d.getFullName());
     applyMeta(b, m);
@@ -361,6 +370,7 @@ final class ConnectProtobuf {
       b.optional();
     }
     Schema s = b.build();
+    done.remove(building);
     done.put(key, s);
     return s;
   }

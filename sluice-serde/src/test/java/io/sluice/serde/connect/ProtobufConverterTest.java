@@ -114,4 +114,18 @@ class ProtobufConverterTest {
     assertEquals(String.valueOf(id), new String(headers.lastHeader(AvroConverter.SCHEMA_ID_HEADER).value(),
         StandardCharsets.UTF_8));
   }
+
+  /** A message type that contains itself has no Connect schema: a DataException (the DLQ's), not a stack overflow. */
+  @Test
+  void aRecursiveMessageTypeIsRefusedAsData() {
+    String topic = SharedKafka.unique("recursive");
+    String proto = "syntax = \"proto3\";\npackage t;\nmessage Node {\n  string name = 1;\n  repeated Node children = 2;\n}\n";
+    int id = client.register(topic + "-value", new SchemaRegistryClient.Schema("PROTOBUF", proto, List.of()));
+    // name "a", no children: field 1, length-delimited.
+    byte[] record = {0, 0, 0, 0, 0, 0, 0x0a, 0x01, 'a'};
+    java.nio.ByteBuffer.wrap(record).putInt(1, id);
+    DataException e = assertThrows(DataException.class, () -> converter().toConnectData(topic, record));
+    assertTrue(String.valueOf(e.getMessage()).contains("t.Node") || String.valueOf(e.getCause()).contains("t.Node"),
+        e.toString());
+  }
 }
