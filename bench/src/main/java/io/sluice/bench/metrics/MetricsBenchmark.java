@@ -1,13 +1,12 @@
 package io.sluice.bench.metrics;
 
-import io.sluice.bench.ReadyProbe;
+import io.sluice.bench.BackfilledPrometheus;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Engine;
 import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.tsdb.Db;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -25,7 +24,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The metrics store's benchmarks (a plain runner, not a unit test; numbers go to stdout):
@@ -195,9 +193,7 @@ public final class MetricsBenchmark {
       double oursBlocksMs = median(() -> httpRange(fromBlocks.url(), query, start, end));
       System.out.printf("query_range %s, %d series, 1h at 15s: engine %.1f ms, ours over HTTP %.1f ms from the head,"
           + " %.1f ms from blocks%n", query, labels.length, engineMs, oursMs, oursBlocksMs);
-      Path prom = Path.of("/usr/bin/prometheus");
-      Path promtool = Path.of("/usr/bin/promtool");
-      if (Boolean.getBoolean("noprom") || !Files.isExecutable(prom) || !Files.isExecutable(promtool)) {
+      if (Boolean.getBoolean("noprom") || !BackfilledPrometheus.installed()) {
         System.out.println("prometheus not installed (Debian package 'prometheus'): no ratio");
         return;
       }
@@ -213,24 +209,9 @@ public final class MetricsBenchmark {
         }
         w.write("# EOF\n");
       }
-      Process backfill = new ProcessBuilder(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics",
-          om.toString(), tmp.resolve("data").toString()).redirectErrorStream(true)
-          .redirectOutput(tmp.resolve("promtool.log").toFile()).start();
-      if (backfill.waitFor() != 0) {
-        throw new IllegalStateException("promtool failed: " + Files.readString(tmp.resolve("promtool.log")));
-      }
-      Files.writeString(tmp.resolve("prometheus.yml"), "scrape_configs: []\n");
-      int port;
-      try (ServerSocket s = new ServerSocket(0)) {
-        port = s.getLocalPort();
-      }
-      Process p = new ProcessBuilder(prom.toString(), "--config.file=" + tmp.resolve("prometheus.yml"),
-          "--storage.tsdb.path=" + tmp.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-          "--storage.tsdb.retention.time=10y").redirectErrorStream(true)
-          .redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
-      try {
-        String url = "http://127.0.0.1:" + port;
-        ReadyProbe.await(url, Duration.ofMinutes(2), p);
+      BackfilledPrometheus.backfill(tmp, om);
+      try (BackfilledPrometheus theirs = BackfilledPrometheus.start(tmp, "scrape_configs: []\n")) {
+        String url = theirs.url();
         // Alternating rounds, so that a load that comes and goes on a shared machine falls on both sides alike.
         List<Double> ratios = new ArrayList<>();
         for (int round = 1; round <= 3; round++) {
@@ -244,9 +225,6 @@ public final class MetricsBenchmark {
         }
         Collections.sort(ratios);
         System.out.printf("median ours/prometheus from blocks: %.2f%n", ratios.get(1));
-      } finally {
-        p.destroy();
-        p.waitFor(10, TimeUnit.SECONDS);
       }
     }
   }

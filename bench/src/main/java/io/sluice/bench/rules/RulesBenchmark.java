@@ -1,6 +1,6 @@
 package io.sluice.bench.rules;
 
-import io.sluice.bench.ReadyProbe;
+import io.sluice.bench.BackfilledPrometheus;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Engine;
@@ -12,7 +12,6 @@ import io.sluice.metrics.storage.Appender;
 import io.sluice.metrics.tsdb.Db;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -121,31 +119,14 @@ public final class RulesBenchmark {
   }
 
   private static void theirs(Path tmp, Path om, Path rules, double[] oursMs) throws Exception {
-    long b0 = System.nanoTime();
-    Process backfill = new ProcessBuilder("/usr/bin/promtool", "tsdb", "create-blocks-from", "openmetrics",
-        om.toString(), tmp.resolve("data").toString()).redirectErrorStream(true)
-        .redirectOutput(tmp.resolve("promtool.log").toFile()).start();
-    if (backfill.waitFor() != 0) {
-      throw new IllegalStateException("promtool failed: " + Files.readString(tmp.resolve("promtool.log")));
-    }
-    System.out.printf("backfilled Prometheus in %.0f s%n", (System.nanoTime() - b0) / 1e9);
+    System.out.printf("backfilled Prometheus in %.0f s%n", BackfilledPrometheus.backfill(tmp, om).toMillis() / 1e3);
     Files.delete(om);
-    Files.writeString(tmp.resolve("prometheus.yml"), """
+    try (BackfilledPrometheus p = BackfilledPrometheus.start(tmp, """
         global: {evaluation_interval: 5s}
         rule_files: ['%s']
         scrape_configs: []
-        """.formatted(rules));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Process p = new ProcessBuilder("/usr/bin/prometheus", "--config.file=" + tmp.resolve("prometheus.yml"),
-        "--storage.tsdb.path=" + tmp.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-        "--storage.tsdb.retention.time=10y", "--query.lookback-delta=15m").redirectErrorStream(true)
-        .redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
-    try {
-      String url = "http://127.0.0.1:" + port;
-      ReadyProbe.await(url, Duration.ofMinutes(2), p);
+        """.formatted(rules), "--query.lookback-delta=15m")) {
+      String url = p.url();
       double[] first = waitForEvaluations(url, 3 * WARM_UP);
       long cpu0 = cpuTicks(p.pid());
       double[] last = waitForEvaluations(url, 3 * (WARM_UP + TIMED));
@@ -158,9 +139,6 @@ public final class RulesBenchmark {
       System.out.printf("prometheus: %.1f ms CPU per round (the whole process)%n", cpuPerRound);
       System.out.printf("ours / prometheus = %.2f of its time, %.2f of its CPU%n", oursMs[0] / perRound,
           oursMs[1] / cpuPerRound);
-    } finally {
-      p.destroy();
-      p.waitFor(10, TimeUnit.SECONDS);
     }
   }
 

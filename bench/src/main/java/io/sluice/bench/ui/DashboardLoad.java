@@ -3,7 +3,7 @@ package io.sluice.bench.ui;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.alerts.AlertRouter;
-import io.sluice.bench.ReadyProbe;
+import io.sluice.bench.BackfilledPrometheus;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Appender;
@@ -190,9 +190,7 @@ public final class DashboardLoad {
    */
   private static void againstPrometheus(Samples samples, List<String> panelUrls, List<String> overviewUrls, Path dir,
       int runs) throws Exception {
-    Path prom = Path.of("/usr/bin/prometheus");
-    Path promtool = Path.of("/usr/bin/promtool");
-    if (!Files.isExecutable(prom) || !Files.isExecutable(promtool)) {
+    if (!BackfilledPrometheus.installed()) {
       System.out.println("prometheus not installed (Debian package 'prometheus'): no comparison");
       return;
     }
@@ -228,25 +226,11 @@ public final class DashboardLoad {
       }
       w.write("# EOF\n");
     }
-    Process backfill = new ProcessBuilder(promtool.toString(), "tsdb", "create-blocks-from", "openmetrics",
-        om.toString(), dir.resolve("prom").toString()).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("promtool.log").toFile()).start();
-    if (backfill.waitFor() != 0) {
-      throw new IllegalStateException("promtool failed: " + Files.readString(dir.resolve("promtool.log")));
-    }
-    Files.writeString(dir.resolve("prometheus.yml"), "scrape_configs: []\n");
-    int port;
-    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    Process p = new ProcessBuilder(prom.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
-        "--storage.tsdb.path=" + dir.resolve("prom"), "--web.listen-address=127.0.0.1:" + port,
-        "--storage.tsdb.retention.time=10y").redirectErrorStream(true)
-        .redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-    try (MetricsServer fromBlocks = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n")
+    BackfilledPrometheus.backfill(dir, om);
+    try (BackfilledPrometheus prometheus = BackfilledPrometheus.start(dir, "scrape_configs: []\n");
+        MetricsServer fromBlocks = MetricsServer.builder().port(0).configYaml("scrape_configs: []\n")
         .dataDir(blocks).retention(Duration.ofDays(3650)).start()) {
-      String theirs = "http://127.0.0.1:" + port;
-      ReadyProbe.await(theirs, Duration.ofMinutes(2), p);
+      String theirs = prometheus.url();
       HttpClient http = HttpClient.newHttpClient();
       String ours = fromBlocks.url() + "/api/v1/";
       for (int warm = 0; warm < 3; warm++) {
@@ -282,9 +266,6 @@ public final class DashboardLoad {
       for (int i = 0; i < Integer.getInteger("bench.loop", 0); i++) {
         refresh(http, ours, panelUrls, null);
       }
-    } finally {
-      p.destroy();
-      p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 
