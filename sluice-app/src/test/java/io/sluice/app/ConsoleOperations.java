@@ -55,7 +55,10 @@ final class ConsoleOperations {
   record Framed(int schemaId, byte[] bytes) {}
 
   static Framed avro(String registryUrl, String topic, String item) throws Exception {
-    String schema = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"shop\",\"fields\":["
+    // A record name of this topic's own: the registry gives an identical schema the id it already has under another
+    // subject (as Confluent's does), and the page then names that subject, not this topic's.
+    String schema = "{\"type\":\"record\",\"name\":\"Order_" + topic.replaceAll("[^A-Za-z0-9_]", "_")
+        + "\",\"namespace\":\"shop\",\"fields\":["
         + "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"}]}";
     HttpResponse<String> registered = HTTP.send(HttpRequest.newBuilder(URI.create(registryUrl + "/subjects/"
             + topic + "-value/versions")).header("Content-Type", "application/vnd.schemaregistry.v1+json")
