@@ -1,5 +1,7 @@
 package io.sluice.ui.schemas;
 
+import static io.sluice.ui.reads.ParallelReads.join;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -240,14 +241,4 @@ public final class SchemaConsole {
     return out;
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
-  }
 }

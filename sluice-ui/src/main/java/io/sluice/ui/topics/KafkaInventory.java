@@ -1,5 +1,7 @@
 package io.sluice.ui.topics;
 
+import static io.sluice.ui.reads.ParallelReads.join;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -497,16 +499,6 @@ public final class KafkaInventory implements AutoCloseable {
     return f.get(TIMEOUT_S, TimeUnit.SECONDS);
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
-    try {
-      return f.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
-  }
 
   @Override
   public void close() {

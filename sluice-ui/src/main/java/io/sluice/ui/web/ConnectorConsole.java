@@ -1,5 +1,6 @@
 package io.sluice.ui.web;
 
+import static io.sluice.ui.reads.ParallelReads.join;
 import static io.sluice.ui.web.ConsoleReply.error;
 import static io.sluice.ui.web.ConsoleReply.json;
 
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -292,16 +292,6 @@ final class ConnectorConsole implements AutoCloseable {
     return CompletableFuture.supplyAsync(call, reads);
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
-  }
 
   private static HttpResponse done(String name, String result) {
     return json(200, JSON.createObjectNode().put("name", name).put("result", result));

@@ -103,7 +103,7 @@ final class DataConsole implements AutoCloseable {
       position = BrowsePosition.parse(r.param("from").orElse(null), r.param("partition").orElse(null),
           r.param("offset").orElse(null), r.param("time").orElse(null), r.param("at").orElse(null),
           r.param("before").orElse(null));
-      limit = r.param("limit").map(DataConsole::limit).orElse(PAGE);
+      limit = r.param("limit").map(t -> limit(t, MAX_PAGE)).orElse(PAGE);
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
     }
@@ -111,11 +111,12 @@ final class DataConsole implements AutoCloseable {
     return kafka(() -> page(browser.read(topic, position, filter, limit)));
   }
 
-  private static int limit(String text) {
+  /** A page size from a {@code limit} parameter, 1 to {@code max}; the console's pages all take it this way. */
+  static int limit(String text, int max) {
     try {
       int n = Integer.parseInt(text.trim());
-      if (n < 1 || n > MAX_PAGE) {
-        throw new IllegalArgumentException("limit must be 1 to " + MAX_PAGE + ", got " + text);
+      if (n < 1 || n > max) {
+        throw new IllegalArgumentException("limit must be 1 to " + max + ", got " + text);
       }
       return n;
     } catch (NumberFormatException e) {

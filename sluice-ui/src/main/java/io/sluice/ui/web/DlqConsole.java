@@ -136,7 +136,7 @@ final class DlqConsole implements AutoCloseable {
     try {
       String at = r.param("at").orElse("");
       from = at.isBlank() ? Map.of() : BrowsePosition.parse("at", null, null, null, at, null).positions();
-      limit = r.param("limit").map(DlqConsole::limit).orElse(PAGE);
+      limit = r.param("limit").map(t -> DataConsole.limit(t, MAX_PAGE)).orElse(PAGE);
       List<String> conditions = new ArrayList<>();
       r.param("exception").filter(s -> !s.isBlank()).ifPresent(e -> conditions.add("exception=" + e));
       r.param("stage").filter(s -> !s.isBlank()).ifPresent(s -> conditions.add("stage=" + s));
@@ -203,17 +203,6 @@ final class DlqConsole implements AutoCloseable {
         + (SHOWN_CHARS >> 10) + " KiB of " + text.length() + " characters)";
   }
 
-  private static int limit(String text) {
-    try {
-      int n = Integer.parseInt(text.trim());
-      if (n < 1 || n > MAX_PAGE) {
-        throw new IllegalArgumentException("limit must be 1 to " + MAX_PAGE + ", got " + text);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("limit must be a whole number, got " + text);
-    }
-  }
 
   /** A replay's progress and, once it ended, its result. */
   HttpResponse replayStatus(HttpRequest r) {
