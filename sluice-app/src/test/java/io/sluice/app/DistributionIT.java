@@ -1511,16 +1511,18 @@ class DistributionIT {
     private volatile boolean stop;
     private volatile Throwable failed;
     private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
 
     SourceLoad(java.util.concurrent.Callable<Connection> connect, String table, int firstNewId, int maxId) {
+      next.set(firstNewId);
       thread = new Thread(() -> {
         java.util.Random random = new java.util.Random(42);
-        int next = firstNewId;
         try (Connection c = connect.call(); Statement s = c.createStatement()) {
           while (!stop) {
             int id = 1 + random.nextInt(maxId);
             switch (random.nextInt(10)) {
-              case 0 -> s.executeUpdate("INSERT INTO " + table + " (id, item, qty) VALUES (" + next++ + ", 'new', 1)");
+              case 0 -> s.executeUpdate("INSERT INTO " + table + " (id, item, qty) VALUES (" + next.getAndIncrement()
+                  + ", 'new', 1)");
               case 1 -> s.executeUpdate("DELETE FROM " + table + " WHERE id = " + id);
               default -> s.executeUpdate("UPDATE " + table + " SET qty = qty + 1 WHERE id = " + id);
             }
@@ -1544,6 +1546,11 @@ class DistributionIT {
         throw new AssertionError("the load failed", failed);
       }
       assertTrue(changes.get() > 100, "the load made " + changes.get() + " changes");
+    }
+
+    /** The id the next inserted row would have had: where a later load starts so that its rows are new. */
+    int nextId() {
+      return next.get();
     }
   }
 
@@ -1674,8 +1681,8 @@ class DistributionIT {
     p.execute(p.sinkDb, "DELETE FROM orders WHERE id BETWEEN 100 AND 120");
     String srcUrl = SharedPostgres.jdbcUrl(p.sourceDb) + "?user=postgres&password=postgres";
     String dstUrl = SharedPostgres.jdbcUrl(p.sinkDb) + "?user=postgres&password=postgres";
-    try (SourceLoad load = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", rows + 1,
-        rows)) {
+    SourceLoad load = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", rows + 1, rows);
+    try (load) {
       Run start = sluice(cluster("snapshot", "start", src, "public.orders", "--create-signal-table", "-o", "json"));
       assertEquals(0, start.exit(), start::toString);
       assertEquals("execute-snapshot", start.json().path("signal").asText(), start::toString);
@@ -1725,7 +1732,8 @@ class DistributionIT {
     assertNoKeyGoesBack(p.topic());
 
     // Part of the table, under load again: rows outside the filter stay in the sink (no removal window).
-    try (SourceLoad load = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", rows + 5001,
+    // New rows after the first load's: a load that ran long must not meet its own ids again.
+    try (SourceLoad again = new SourceLoad(() -> SharedPostgres.connect(p.sourceDb), "public.orders", load.nextId(),
         rows)) {
       Run filtered = sluice(cluster("snapshot", "start", src, "public.orders", "--filter", "id <= 2000"));
       assertEquals(0, filtered.exit(), filtered::toString);
