@@ -371,6 +371,12 @@ final class Evaluator {
     return true;
   }
 
+  /** The range query's step that {@code t} is, or -1 when it is none (a subquery's own times); after precompute. */
+  private int precomputedStep(long t) {
+    long d = t - preStart;
+    return d >= 0 && d % preStep == 0 && d / preStep < preSteps ? (int) (d / preStep) : -1;
+  }
+
   private static List<Value.Sample> column(Precomputed p, int j, long t) {
     List<Value.Sample> out = new ArrayList<>(p.labels().length);
     for (int k = 0; k < p.labels().length; k++) {
@@ -386,11 +392,9 @@ final class Evaluator {
   Result eval(Expr e, long t) {
     if (!precomputed.isEmpty()) {
       Precomputed pre = precomputed.get(e);
-      if (pre != null) {
-        long d = t - preStart;
-        if (d >= 0 && d % preStep == 0 && d / preStep < preSteps) {
-          return Result.vector(column(pre, (int) (d / preStep), t));
-        }
+      int j = pre == null ? -1 : precomputedStep(t);
+      if (j >= 0) {
+        return Result.vector(column(pre, j, t));
       }
     }
     if (e instanceof Expr.NumberLiteral n) {
@@ -449,11 +453,11 @@ final class Evaluator {
       }
       if (param == null && strParam == null && Aggregations.ColumnGroups.handles(a.op())) {
         Precomputed pre = precomputed.isEmpty() ? null : precomputed.get(Expr.unwrap(a.expr()));
-        long d = t - preStart;
-        if (pre != null && d >= 0 && d % preStep == 0 && d / preStep < preSteps) {
+        int j = pre == null ? -1 : precomputedStep(t);
+        if (j >= 0) {
           Aggregations.ColumnGroups groups = columnGroups.computeIfAbsent(a,
               k -> new Aggregations.ColumnGroups(pre.labels(), a));
-          return Result.vector(groups.aggregate(a.op(), pre.values(), pre.present(), (int) (d / preStep), t));
+          return Result.vector(groups.aggregate(a.op(), pre.values(), pre.present(), j, t));
         }
       }
       Map<Labels, Labels> cache = groupCaches.computeIfAbsent(a, k -> new HashMap<>());

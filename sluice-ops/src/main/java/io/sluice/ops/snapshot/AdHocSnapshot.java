@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -269,7 +270,7 @@ public final class AdHocSnapshot {
 
   private void awaitRunning(Source source) {
     connect.awaitStatus(source.connector(), s -> "RUNNING".equals(s.path("connector").path("state").asText())
-        && s.path("tasks").size() > 0 && java.util.stream.StreamSupport.stream(s.path("tasks").spliterator(), false)
+        && s.path("tasks").size() > 0 && StreamSupport.stream(s.path("tasks").spliterator(), false)
         .allMatch(t -> "RUNNING".equals(t.path("state").asText())), Duration.ofSeconds(120), "RUNNING with its tasks");
   }
 
