@@ -36,7 +36,8 @@ public final class FleetBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  record Sample(Map<String, Long> rssMb, double scrapeMs, long series, double rulesMs, double overviewMs) {
+  record Sample(Map<String, Long> rssMb, Map<String, Long> retainedMb, Map<String, Long> threads, double scrapeMs,
+      long series, double rulesMs, double overviewMs) {
     long totalRss() {
       return rssMb.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -57,16 +58,23 @@ public final class FleetBenchmark {
           s.execute("INSERT INTO public.t" + i + " SELECT g, g, 'row ' || g FROM generate_series(1, 10) g");
         }
       }
-      ProcessBuilder add = new ProcessBuilder(root.resolve("sluice").toString(), "ui", "user", "add", "admin",
+      ProcessBuilder add = new ProcessBuilder(root.resolve("sluice").toString(), "ui", "user", "passwd", "admin",
           "--data-dir", data.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
       add.environment().put("SLUICE_UI_PASSWORD", "fleet-password");
       if (add.start().waitFor() != 0) {
-        throw new IllegalStateException("sluice ui user add failed");
+        throw new IllegalStateException("sluice ui user passwd failed");
       }
       long t0 = System.nanoTime();
-      PackagedUp up = PackagedUp.start(root, data, "--set", "dataplane.heap=" + heap,
+      List<String> settings = new ArrayList<>(List.of("--set", "dataplane.heap=" + heap,
           // Each Debezium source holds a replication connection; the worker's own pools stay as they are.
-          "--set", "connect.worker.offset.flush.interval.ms=10000");
+          "--set", "connect.worker.offset.flush.interval.ms=10000"));
+      // -Dfleet.set=key=value,key=value: more settings for sluice up, to measure what a setting costs per connector.
+      for (String extra : System.getProperty("fleet.set", "").split(",")) {
+        if (!extra.isBlank()) {
+          settings.addAll(List.of("--set", extra.strip()));
+        }
+      }
+      PackagedUp up = PackagedUp.start(root, data, settings.toArray(String[]::new));
       try {
         double readySeconds = (System.nanoTime() - t0) / 1e9;
         String connect = up.url("connect");
@@ -134,12 +142,18 @@ public final class FleetBenchmark {
         System.out.printf(Locale.ROOT, "%d pipelines under load: %s%n", pipelines, fleet);
         System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
             + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
-            + "(%,d MB in all); exporter scrape %.0f ms, %,d series; rules round %.1f ms; dashboard overview %.0f ms "
-            + "| the same sluice up with no pipelines: RSS %s (%,d MB); scrape %.1f ms, %,d series; rules %.1f ms; "
-            + "overview %.1f ms | per connector: %.2f MB of RSS, %.0f series, %.3f ms of scrape, %.3f ms of rules |%n",
-            pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.scrapeMs(),
-            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), idle.rssMb(), idle.totalRss(), idle.scrapeMs(),
-            idle.series(), idle.rulesMs(), idle.overviewMs(), (fleet.totalRss() - idle.totalRss()) / (double) connectors,
+            + "(%,d MB in all); retained heap after a full collection %s; threads %s; exporter scrape %.0f ms, %,d "
+            + "series; rules round %.1f ms; dashboard overview %.0f ms | the same sluice up with no pipelines: RSS %s "
+            + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms | per "
+            + "connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms of scrape, "
+            + "%.3f ms of rules |%n",
+            pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.retainedMb(),
+            fleet.threads(), fleet.scrapeMs(),
+            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), idle.rssMb(), idle.totalRss(), idle.retainedMb(),
+            idle.threads(), idle.scrapeMs(), idle.series(), idle.rulesMs(), idle.overviewMs(),
+            (fleet.totalRss() - idle.totalRss()) / (double) connectors,
+            (fleet.retainedMb().get("data") - idle.retainedMb().get("data")) / (double) connectors,
+            (fleet.threads().get("data") - idle.threads().get("data")) / (double) connectors,
             (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
             (fleet.rulesMs() - idle.rulesMs()) / connectors);
       } finally {
@@ -151,9 +165,18 @@ public final class FleetBenchmark {
 
   private static Sample sample(PackagedUp up, String ui, String session) throws Exception {
     Map<String, Long> rss = new HashMap<>();
-    rss.put("supervisor", StartupAndMemory.rssKb(up.process().pid()) / 1024);
+    rss.put("supervisor", StartupAndMemory.rssKb(up.supervisor()) / 1024);
     rss.put("data", StartupAndMemory.rssKb(up.plane("data")) / 1024);
     rss.put("control", StartupAndMemory.rssKb(up.plane("control")) / 1024);
+    Map<String, Long> threads = new HashMap<>();
+    Map<String, Long> retained = new HashMap<>();
+    for (String plane : List.of("data", "control")) {
+      long pid = up.plane(plane);
+      try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+        threads.put(plane, tasks.count());
+      }
+      retained.put(plane, Math.round(LargeSnapshot.oldGenAfterFullGc(pid)));
+    }
     String exporter = up.url("exporter") + "/metrics";
     List<Double> scrapes = new ArrayList<>();
     long series = 0;
@@ -181,7 +204,7 @@ public final class FleetBenchmark {
     for (int i = 0; i < 5; i++) {
       overview.add(overview(ui, session));
     }
-    return new Sample(rss, median(scrapes), series, median(rounds), median(overview));
+    return new Sample(rss, retained, threads, median(scrapes), series, median(rounds), median(overview));
   }
 
   /** The dashboard's overview as a browser fetches it: the connector list with its queries, then each query. */

@@ -40,6 +40,14 @@ record PackagedUp(Process process, Map<String, Integer> ports) {
     return "http://127.0.0.1:" + ports.get(component);
   }
 
+  /** The supervisor's JVM: the launcher's own process when it exec'd java, else the java it started. */
+  long supervisor() {
+    return java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())
+        .filter(h -> h.info().command().map(c -> c.endsWith("java")).orElse(false))
+        .filter(h -> h.info().arguments().map(a -> a.length < 2 || !a[a.length - 2].equals("plane")).orElse(true))
+        .findFirst().orElseThrow().pid();
+  }
+
   /** The process of one plane ({@code data}, {@code control}). */
   long plane(String plane) {
     return process.toHandle().descendants().filter(h -> h.info().arguments().map(a -> a.length >= 2
