@@ -44,7 +44,8 @@ final class ReplayCommand extends DlqCommandBase {
   boolean includeReplayed;
 
   @Option(names = "--group", paramLabel = "GROUP",
-      description = "consumer group holding the progress (default sluice-dlq-replay.<TOPIC>)")
+      description = "consumer group holding the progress (default sluice-dlq-replay.<TOPIC>, with --filter "
+          + "sluice-dlq-replay.<TOPIC>.filter-<hash of the filter>)")
   String group;
 
   @Option(names = "--limit", paramLabel = "N", description = "stop after producing N records (a later run resumes)")

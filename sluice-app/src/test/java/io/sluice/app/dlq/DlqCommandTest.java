@@ -221,6 +221,16 @@ class DlqCommandTest {
     assertTrue(real.out().startsWith("replayed 1 record(s) from " + dlq), real.out());
     assertTrue(real.out().contains("2 not matching the filter"), real.out());
     assertTrue(real.out().contains("offsets before this run saved to " + dataDir.resolve("backups/dlq")), real.out());
+    assertTrue(real.out().contains("(group sluice-dlq-replay." + dlq + ".filter-"), real.out());
+
+    // A replay commits past the records its filter passed over: another filter needs a group of its own, which it
+    // gets by default, so it still finds its records; the first filter's group, run again, resumes after its one.
+    Run other = run("replay", dlq, "--filter", "stage=VALUE_CONVERTER");
+    assertEquals(0, other.exit(), other.err());
+    assertTrue(other.out().startsWith("replayed 2 record(s) from " + dlq), other.out());
+    Run again = run("replay", dlq, "--filter", "STAGE=TRANSFORMATION");
+    assertEquals(0, again.exit(), again.err());
+    assertTrue(again.out().startsWith("replayed 0 record(s) from " + dlq), again.out());
   }
 
   @Test

@@ -56,6 +56,15 @@ public record RecordFilter(List<Condition> conditions) {
     return new RecordFilter(out);
   }
 
+  /**
+   * The conditions in one order-independent text ({@code connector=x,exception=y}), so the same filter written in
+   * another order or spelling of the field names names the same replay group.
+   */
+  public String canonical() {
+    return conditions.stream().map(c -> c.field().name().toLowerCase(Locale.ROOT) + "=" + c.value()).sorted()
+        .collect(java.util.stream.Collectors.joining(","));
+  }
+
   public boolean matches(DlqRecord record) {
     ErrorContext e = record.error();
     for (Condition c : conditions) {

@@ -1,5 +1,9 @@
 package io.sluice.ops.dlq;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -14,7 +18,9 @@ import java.util.TreeMap;
  * @param dryRun read and count what would be replayed, produce and commit nothing
  * @param includeReplayed replay records that an earlier replay produced and that failed again; without it they are
  *     skipped, so a record that keeps failing does not loop forever
- * @param group the consumer group holding the replay's progress; default {@code sluice-dlq-replay.<topic>}
+ * @param group the consumer group holding the replay's progress; default {@code sluice-dlq-replay.<topic>}, and
+ *     for a filtered replay {@code sluice-dlq-replay.<topic>.filter-<hash of the filter>}: a replay commits past the
+ *     records its filter passed over, so a replay of another filter in the same group would find them gone
  * @param limit stop after producing this many records (progress committed, a later run resumes); null for all
  * @param records only these records, offsets by dead-letter partition (the ones a person picked); empty for all.
  *     The others are passed over as the filter passes them over
@@ -28,7 +34,7 @@ public record ReplayRequest(String topic, ReplayTarget target, RecordFilter filt
     }
     target = target == null ? new ReplayTarget.Original() : target;
     filter = filter == null ? RecordFilter.ALL : filter;
-    group = group == null || group.isBlank() ? defaultGroup(topic) : group;
+    group = group == null || group.isBlank() ? defaultGroup(topic, filter) : group;
     if (ratePerSecond < 0) {
       throw new IllegalArgumentException("rate must not be negative");
     }
@@ -64,6 +70,22 @@ public record ReplayRequest(String topic, ReplayTarget target, RecordFilter filt
 
   public static String defaultGroup(String topic) {
     return "sluice-dlq-replay." + topic;
+  }
+
+  /** The group of a replay with this filter when none is given. */
+  public static String defaultGroup(String topic, RecordFilter filter) {
+    return filter.conditions().isEmpty() ? defaultGroup(topic)
+        : defaultGroup(topic) + ".filter-" + shortHash(filter.canonical());
+  }
+
+  /** 12 hex digits of the SHA-256 of a text: names a group after what it replays. */
+  public static String shortHash(String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 6);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   public ReplayRequest withLimit(Long limit) {

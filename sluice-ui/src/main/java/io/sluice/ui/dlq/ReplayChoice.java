@@ -2,11 +2,7 @@ package io.sluice.ui.dlq;
 
 import io.sluice.ops.dlq.RecordFilter;
 import io.sluice.ops.dlq.ReplayRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,11 +79,6 @@ public record ReplayChoice(String what, ReplayRequest request) {
 
   /** {@code sluice-dlq-replay.<topic>.console-<12 hex digits of what is replayed>}. */
   static String groupName(String topic, String what) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(what.getBytes(StandardCharsets.UTF_8));
-      return ReplayRequest.defaultGroup(topic) + ".console-" + HexFormat.of().formatHex(digest, 0, 6);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return ReplayRequest.defaultGroup(topic) + ".console-" + ReplayRequest.shortHash(what);
   }
 }
