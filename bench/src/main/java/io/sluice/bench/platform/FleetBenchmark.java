@@ -2,6 +2,7 @@ package io.sluice.bench.platform;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.bench.ProcessCpu;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,6 +16,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,8 +38,11 @@ public final class FleetBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+  /** Cores each plane kept busy over a quiet window, and the data plane's busiest threads (name: cores) in it. */
+  record Cpu(Map<String, Double> cores, Map<String, Double> dataThreads) {}
+
   record Sample(Map<String, Long> rssMb, Map<String, Long> retainedMb, Map<String, Long> threads, double scrapeMs,
-      long series, double rulesMs, double overviewMs) {
+      long series, double rulesMs, double overviewMs, Cpu cpu) {
     long totalRss() {
       return rssMb.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -68,12 +73,9 @@ public final class FleetBenchmark {
       List<String> settings = new ArrayList<>(List.of("--set", "dataplane.heap=" + heap,
           // Each Debezium source holds a replication connection; the worker's own pools stay as they are.
           "--set", "connect.worker.offset.flush.interval.ms=10000"));
-      // -Dfleet.set=key=value,key=value: more settings for sluice up, to measure what a setting costs per connector.
-      for (String extra : System.getProperty("fleet.set", "").split(",")) {
-        if (!extra.isBlank()) {
-          settings.addAll(List.of("--set", extra.strip()));
-        }
-      }
+      // -Dfleet.set=key=value,key=value: more settings for sluice up, -Dfleet.source=… for every source connector, to
+      // measure what a setting costs per connector.
+      pairs(System.getProperty("fleet.set", "")).forEach((k, v) -> settings.addAll(List.of("--set", k + "=" + v)));
       PackagedUp up = PackagedUp.start(root, data, settings.toArray(String[]::new));
       try {
         double readySeconds = (System.nanoTime() - t0) / 1e9;
@@ -91,6 +93,7 @@ public final class FleetBenchmark {
           source.put("table.include.list", "public.t" + i);
           source.put("publication.name", "pub_f" + i);
           source.put("publication.autocreate.mode", "filtered");
+          source.putAll(pairs(System.getProperty("fleet.source", "")));
           rest.create("f" + i + "-source", source);
           rest.create("f" + i + "-sink", Map.of("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector",
               "connection.url", db.url("fleet_sink"), "connection.username", "postgres",
@@ -143,19 +146,22 @@ public final class FleetBenchmark {
         System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
             + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
             + "(%,d MB in all); retained heap after a full collection %s; threads %s; exporter scrape %.0f ms, %,d "
-            + "series; rules round %.1f ms; dashboard overview %.0f ms | the same sluice up with no pipelines: RSS %s "
-            + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms | per "
-            + "connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms of scrape, "
-            + "%.3f ms of rules |%n",
+            + "series; rules round %.1f ms; dashboard overview %.0f ms; cores busy %s | the same sluice up with no pipelines: RSS %s "
+            + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms; cores "
+            + "busy %s | per connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms "
+            + "of scrape, %.3f ms of rules, %.2f %% of a core in the data plane |%n",
             pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.retainedMb(),
             fleet.threads(), fleet.scrapeMs(),
-            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), idle.rssMb(), idle.totalRss(), idle.retainedMb(),
-            idle.threads(), idle.scrapeMs(), idle.series(), idle.rulesMs(), idle.overviewMs(),
+            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), fleet.cpu().cores(), idle.rssMb(), idle.totalRss(),
+            idle.retainedMb(), idle.threads(), idle.scrapeMs(), idle.series(), idle.rulesMs(), idle.overviewMs(),
+            idle.cpu().cores(),
             (fleet.totalRss() - idle.totalRss()) / (double) connectors,
             (fleet.retainedMb().get("data") - idle.retainedMb().get("data")) / (double) connectors,
             (fleet.threads().get("data") - idle.threads().get("data")) / (double) connectors,
             (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
-            (fleet.rulesMs() - idle.rulesMs()) / connectors);
+            (fleet.rulesMs() - idle.rulesMs()) / connectors,
+            (fleet.cpu().cores().get("data") - idle.cpu().cores().get("data")) * 100 / connectors);
+        System.out.printf(Locale.ROOT, "data plane's busiest threads, cores: %s%n", fleet.cpu().dataThreads());
       } finally {
         up.stop();
       }
@@ -164,6 +170,8 @@ public final class FleetBenchmark {
   }
 
   private static Sample sample(PackagedUp up, String ui, String session) throws Exception {
+    // First, before the full collections and the scrapes below add work of their own.
+    Cpu cpu = cpu(up, 30);
     Map<String, Long> rss = new HashMap<>();
     rss.put("supervisor", StartupAndMemory.rssKb(up.supervisor()) / 1024);
     rss.put("data", StartupAndMemory.rssKb(up.plane("data")) / 1024);
@@ -204,7 +212,48 @@ public final class FleetBenchmark {
     for (int i = 0; i < 5; i++) {
       overview.add(overview(ui, session));
     }
-    return new Sample(rss, retained, threads, median(scrapes), series, median(rounds), median(overview));
+    return new Sample(rss, retained, threads, median(scrapes), series, median(rounds), median(overview), cpu);
+  }
+
+  /** CPU over {@code seconds}: each process' cores, and the data plane's ten busiest thread groups. */
+  private static Cpu cpu(PackagedUp up, int seconds) throws Exception {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    pids.put("supervisor", up.supervisor());
+    pids.put("data", up.plane("data"));
+    pids.put("control", up.plane("control"));
+    Map<String, Long> before = new HashMap<>();
+    for (Map.Entry<String, Long> p : pids.entrySet()) {
+      before.put(p.getKey(), ProcessCpu.ticks(p.getValue()));
+    }
+    Map<String, Long> threadsBefore = ProcessCpu.ticksByThread(pids.get("data"));
+    Thread.sleep(seconds * 1000L);
+    Map<String, Double> cores = new LinkedHashMap<>();
+    for (Map.Entry<String, Long> p : pids.entrySet()) {
+      cores.put(p.getKey(), round((ProcessCpu.ticks(p.getValue()) - before.get(p.getKey()))
+          * ProcessCpu.SECONDS_PER_TICK / seconds));
+    }
+    Map<String, Double> busiest = new LinkedHashMap<>();
+    ProcessCpu.ticksByThread(pids.get("data")).entrySet().stream()
+        .map(e -> Map.entry(e.getKey(), e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0L)))
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
+        .forEach(e -> busiest.put(e.getKey(), round(e.getValue() * ProcessCpu.SECONDS_PER_TICK / seconds)));
+    return new Cpu(cores, busiest);
+  }
+
+  /** {@code key=value,key=value}. */
+  private static Map<String, String> pairs(String list) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String pair : list.split(",")) {
+      if (!pair.isBlank()) {
+        String[] kv = pair.strip().split("=", 2);
+        out.put(kv[0], kv.length > 1 ? kv[1] : "");
+      }
+    }
+    return out;
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
   }
 
   /** The dashboard's overview as a browser fetches it: the connector list with its queries, then each query. */

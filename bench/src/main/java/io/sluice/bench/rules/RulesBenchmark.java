@@ -1,6 +1,7 @@
 package io.sluice.bench.rules;
 
 import io.sluice.bench.BackfilledPrometheus;
+import io.sluice.bench.ProcessCpu;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.promql.Engine;
@@ -128,9 +129,9 @@ public final class RulesBenchmark {
         """.formatted(rules), "--query.lookback-delta=15m")) {
       String url = p.url();
       double[] first = waitForEvaluations(url, 3 * WARM_UP);
-      long cpu0 = cpuTicks(p.pid());
+      long cpu0 = ProcessCpu.ticks(p.pid());
       double[] last = waitForEvaluations(url, 3 * (WARM_UP + TIMED));
-      long cpu1 = cpuTicks(p.pid());
+      long cpu1 = ProcessCpu.ticks(p.pid());
       double perGroup = (last[0] - first[0]) / (last[1] - first[1]) * 1000;
       double perRound = perGroup * 3;
       System.out.printf("prometheus: %.1f ms per round (mean of %d group evaluations x 3 groups)%n", perRound,
@@ -140,13 +141,6 @@ public final class RulesBenchmark {
       System.out.printf("ours / prometheus = %.2f of its time, %.2f of its CPU%n", oursMs[0] / perRound,
           oursMs[1] / cpuPerRound);
     }
-  }
-
-  /** utime + stime of a process, in clock ticks (10 ms). */
-  private static long cpuTicks(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   static final HttpClient CLIENT = HttpClient.newHttpClient();
