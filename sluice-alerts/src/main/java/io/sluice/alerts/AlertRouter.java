@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -77,8 +78,8 @@ public final class AlertRouter implements AutoCloseable {
   private final HttpClients http;
   private final ExecutorService flushPool;
   private final ScheduledExecutorService ticker;
-  private final Thread timer;
   private final HttpServer server;
+  private volatile boolean closed;
   private volatile Runtime runtime;
 
   /** Everything that a reload replaces. */
@@ -93,10 +94,15 @@ public final class AlertRouter implements AutoCloseable {
     this.store = new AlertStore(clock);
     this.silences = new Silences(clock, state, b.dataRetention);
     this.nflog = new NotificationLog(clock, state, b.dataRetention);
-    this.http = new HttpClients(Duration.ofSeconds(10));
+    // The JDK client starts every request on its executor and completes the answer there: with its default pool that
+    // is a hand-off to another thread before the request is written, a wake-up that on a loaded machine waits for a
+    // core. Run in place instead, a request is written by the notify thread that sends it, and its answer completed
+    // by the client's selector thread; the receivers read answers as strings, which never block.
+    this.http = new HttpClients(Duration.ofSeconds(10), Runnable::run);
     // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
     // threads up to a bound (Alertmanager gives each group a goroutine); an idle thread is reused, idle threads go away.
-    this.flushPool = b.manualTicks ? null : NotifyThreads.create(32, daemon("sluice-alerts-notify"));
+    // One more than 32 for the thread that is the timer at the time.
+    this.flushPool = b.manualTicks ? null : NotifyThreads.create(33, daemon("sluice-alerts-notify"));
     this.runtime = build(initial);
     store.subscribe(a -> {
       Runtime rt = runtime;
@@ -112,11 +118,9 @@ public final class AlertRouter implements AutoCloseable {
     }
     if (b.manualTicks) {
       this.ticker = null;
-      this.timer = null;
     } else {
-      // One thread sleeps until the earliest group deadline, so a group flushes within a millisecond or two of it.
-      this.timer = daemon("sluice-alerts-timer").newThread(this::runTimer);
-      timer.start();
+      // One notify thread at a time is the timer: it sleeps until the earliest group deadline (see runTimer).
+      flushPool.execute(this::runTimer);
       this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("sluice-alerts-ticker"));
       ticker.scheduleWithFixedDelay(this::snapshotSafely, 5, 5, TimeUnit.SECONDS);
       // Garbage collection walks every alert: every minute is plenty (Alertmanager does it every 30 minutes).
@@ -191,9 +195,10 @@ public final class AlertRouter implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     if (ticker != null) {
       ticker.shutdownNow();
-      timer.interrupt();
+      runtime.dispatcher.wakeUp();
     }
     server.close();
     if (flushPool != null) {
@@ -235,16 +240,35 @@ public final class AlertRouter implements AutoCloseable {
     return runtime.dispatcher.groupCount();
   }
 
+  /**
+   * The timer, run by one notify thread at a time: it sleeps until the earliest group deadline, and when a flush is
+   * due it hands the timer to another notify thread and runs that flush itself. The thread the deadline woke sends
+   * the notification: handing the flush to a second thread and the HTTP request to a third cost a wake-up each, and on
+   * a loaded machine each wake-up waits for a core (the issue's 22 ms after group_wait was mostly such waits).
+   */
   private void runTimer() {
-    while (!Thread.currentThread().isInterrupted()) {
+    while (!closed) {
+      Runnable flush;
       try {
         // Bounded, so a configuration reload or a clock that jumps is noticed within a second.
-        runtime.dispatcher.awaitDue(Duration.ofSeconds(1));
-        tick();
+        Dispatcher d = runtime.dispatcher;
+        d.awaitDue(Duration.ofSeconds(1));
+        flush = closed ? null : d.flushDueKeepingOne();
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
         log.error("flush failed", e);
+        continue;
+      }
+      if (flush != null) {
+        try {
+          // With every thread busy the successor waits in the pool's queue, as a flush handed over would have.
+          flushPool.execute(this::runTimer);
+        } catch (RejectedExecutionException e) {
+          // Closing: no successor.
+        }
+        flush.run();
+        return;
       }
     }
   }

@@ -7,7 +7,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The threads that run group flushes: an idle thread takes the next flush, a new one starts only when none is idle,
+ * The threads that run group flushes, one of them the timer at any time ({@code AlertRouter.runTimer}): an idle
+ * thread takes the next flush, a new one starts only when none is idle,
  * up to {@code max}, and beyond that flushes queue. A plain {@link ThreadPoolExecutor} with {@code max} core threads
  * starts a new thread for each of the first {@code max} flushes even when one sits idle, and starting a thread
  * delayed a notification by one to three milliseconds on a busy two-core machine (measured in

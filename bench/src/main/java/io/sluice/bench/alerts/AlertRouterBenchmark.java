@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>memory: resident set size of each server process after ingest, holding those 20,000 groups;
  *   <li>notification latency: time from posting an alert to its webhook arriving, minus a 1 s {@code group_wait},
  *       each alert alone in its group: the median of {@code bench.latencySamples} (5) just after the server started,
- *       then of twice as many after 2,000 warm-up notifications ({@code bench.latencyWarmup}).
+ *       then of twice as many after 2,000 warm-up notifications ({@code bench.latencyWarmup}); then once more with
+ *       both servers up and warmed, one sample of each in turn, so that both meet the same minutes' load.
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
@@ -160,6 +161,9 @@ public final class AlertRouterBenchmark {
     if (results.size() == 2 && !Boolean.getBoolean("bench.latencyOnly")) {
       alternating(work, ingestConfig, alertmanager);
     }
+    if (results.size() == 2) {
+      alternatingLatency(work, latencyConfig, alertmanager, arrivals);
+    }
     if (RETRIES.get() > 0) {
       System.out.println("requests retried after a lost connection: " + RETRIES.get());
     }
@@ -235,30 +239,90 @@ public final class AlertRouterBenchmark {
       arrivals.clear();
       int n = Integer.getInteger("bench.latencySamples", 5);
       cold = latencySamples(s.url, name + " (cold, just started)", "cold", n, arrivals);
-      // A running router has notified before: 2,000 groups notified at once warm the notification path (class
-      // loading, the JIT), for Alertmanager alike, before the samples that count.
-      int warmup = Integer.getInteger("bench.latencyWarmup", 2000);
-      for (int i = 0; i < warmup; i += 100) {
-        StringBuilder b = new StringBuilder("[");
-        for (int j = i; j < Math.min(warmup, i + 100); j++) {
-          b.append(j > i ? "," : "").append("{\"labels\":{\"alertname\":\"Warm\",\"run\":\"warm").append(j)
-              .append("\"}}");
-        }
-        HttpResponse<Void> r = CLIENT.send(HttpRequest.newBuilder(URI.create(s.url + "/api/v2/alerts"))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(b + "]")).build(),
-            HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("status " + r.statusCode());
-        }
-      }
-      for (int got = 0; got < warmup; got++) {
-        if (arrivals.poll(60, TimeUnit.SECONDS) == null) {
-          throw new IllegalStateException(name + ": " + got + " of " + warmup + " warm-up notifications");
-        }
-      }
+      warmUp(s.url, name, arrivals);
       latency = latencySamples(s.url, name + " (warm)", "warm", n * 2, arrivals);
     }
     return new Result(name, batched, single, rss, latency, cold, wrk);
+  }
+
+  /**
+   * A running router has been posted to and has notified before: 2,000 alerts ({@code bench.latencyWarmup}) posted one
+   * per request, as Prometheus and the samples post them, each alone in its group, warm both the request path and the
+   * notification path (class loading, the JIT), for Alertmanager alike, before the samples that count. Posted 100 to a
+   * request, the router's request path had run 20 times before the samples, so they timed its first runs.
+   */
+  private static void warmUp(String url, String name, LinkedBlockingQueue<Long> arrivals) throws Exception {
+    int warmup = Integer.getInteger("bench.latencyWarmup", 2000);
+    for (int i = 0; i < warmup; i++) {
+      HttpResponse<Void> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+              "[{\"labels\":{\"alertname\":\"Warm\",\"run\":\"warm" + i + "\"}}]")).build(),
+          HttpResponse.BodyHandlers.discarding());
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException("status " + r.statusCode());
+      }
+    }
+    for (int got = 0; got < warmup; got++) {
+      if (arrivals.poll(60, TimeUnit.SECONDS) == null) {
+        throw new IllegalStateException(name + ": " + got + " of " + warmup + " warm-up notifications");
+      }
+    }
+  }
+
+  /**
+   * Notification latency with both servers up and warmed, one sample of each in turn (S A A S ...,
+   * {@code bench.latencySamples} x 4 each): the phases above measure the servers minutes apart, and on a machine others
+   * share the load of those minutes can differ more than the servers do.
+   */
+  private static void alternatingLatency(Path work, Path latencyConfig, Path alertmanager,
+      LinkedBlockingQueue<Long> arrivals) throws Exception {
+    try (Server sluice = startSluice(latencyConfig, work);
+        Server am = startAlertmanager(alertmanager, latencyConfig, work)) {
+      arrivals.clear();
+      warmUp(sluice.url, "sluice", arrivals);
+      warmUp(am.url, "alertmanager", arrivals);
+      Server[] servers = {sluice, am};
+      List<List<Double>> samples = List.of(new ArrayList<>(), new ArrayList<>());
+      int n = Integer.getInteger("bench.latencySamples", 5) * 4;
+      for (int i = 0; i < n; i++) {
+        for (int k : i % 2 == 0 ? new int[] {0, 1} : new int[] {1, 0}) {
+          samples.get(k).add(oneSample(servers[k].url, "alternating" + i, arrivals)[0]);
+        }
+      }
+      double s = median(samples.get(0));
+      double a = median(samples.get(1));
+      System.out.printf(Locale.ROOT, "alternating notification latency after group_wait, %d samples each: sluice"
+          + " median %.1f ms %s, alertmanager median %.1f ms %s (load %s)%n", n, s, format(samples.get(0)), a,
+          format(samples.get(1)), Files.readString(Path.of("/proc/loadavg")).trim());
+    }
+  }
+
+  private static double median(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).sorted().skip(v.size() / 2).findFirst().orElseThrow();
+  }
+
+  /**
+   * One alert posted alone in its group: its notification's delay after group_wait and the POST's own answer time
+   * (ms).
+   */
+  private static double[] oneSample(String url, String tag, LinkedBlockingQueue<Long> arrivals) throws Exception {
+    // Built before the clock starts and sent from this thread, so the sample holds the server's time and the wire's,
+    // not the building of a request or the start of a client thread.
+    HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts")).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+            "[{\"labels\":{\"alertname\":\"Latency\",\"run\":\"" + tag
+                + "\"},\"annotations\":{\"summary\":\"bench\"}}]")).build();
+    long sent = System.nanoTime();
+    HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
+    long answered = System.nanoTime();
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException("status " + r.statusCode());
+    }
+    Long got = arrivals.poll(30, TimeUnit.SECONDS);
+    if (got == null) {
+      throw new IllegalStateException(url + ": no notification within 30 s");
+    }
+    return new double[] {(got - sent) / 1e6 - 1000, (answered - sent) / 1e6};
   }
 
   /** The median of {@code n} notification delays after group_wait (ms), each alert posted alone in a group. */
@@ -267,30 +331,13 @@ public final class AlertRouterBenchmark {
     List<Double> samples = new ArrayList<>();
     List<Double> answers = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      // Built before the clock starts and sent from this thread, so the samples hold the server's time and the
-      // wire's, not the building of a request or the start of a client thread.
-      HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/api/v2/alerts")).timeout(Duration.ofSeconds(60))
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-              "[{\"labels\":{\"alertname\":\"Latency\",\"run\":\"" + tag + i
-                  + "\"},\"annotations\":{\"summary\":\"bench\"}}]")).build();
-      long sent = System.nanoTime();
-      HttpResponse<Void> r = CLIENT.send(req, HttpResponse.BodyHandlers.discarding());
-      long answered = System.nanoTime();
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException("status " + r.statusCode());
-      }
-      Long got = arrivals.poll(30, TimeUnit.SECONDS);
-      if (got == null) {
-        throw new IllegalStateException(label + ": no notification within 30 s");
-      }
-      samples.add((got - sent) / 1e6 - 1000);
-      answers.add((answered - sent) / 1e6);
+      double[] sample = oneSample(url, tag + i, arrivals);
+      samples.add(sample[0]);
+      answers.add(sample[1]);
     }
     System.out.println(label + ": notification latency samples after group_wait (ms): " + format(samples)
         + "; the POST's own answer took (ms): " + format(answers));
-    return samples.stream().mapToDouble(Double::doubleValue).sorted().skip(samples.size() / 2).findFirst()
-        .orElseThrow();
-
+    return median(samples);
   }
 
   private static String format(List<Double> ms) {

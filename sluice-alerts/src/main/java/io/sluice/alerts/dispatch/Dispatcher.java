@@ -187,6 +187,29 @@ public final class Dispatcher {
 
   /** Flushes every group whose deadline has come; returns how many flushes were started. */
   public int flushDue() {
+    List<Runnable> due = takeDue();
+    due.forEach(flushExecutor::execute);
+    return due.size();
+  }
+
+  /**
+   * Like {@link #flushDue}, but the first flush that is due is returned for the caller to run on its own thread (null
+   * when none is due) and only the others go to the flush executor: the timer thread that woke at the deadline
+   * notifies itself, rather than waking another thread to do it, which on a loaded machine waits for a core.
+   */
+  public Runnable flushDueKeepingOne() {
+    List<Runnable> due = takeDue();
+    if (due.isEmpty()) {
+      return null;
+    }
+    for (int i = 1; i < due.size(); i++) {
+      flushExecutor.execute(due.get(i));
+    }
+    return due.get(0);
+  }
+
+  /** The flushes whose deadline has come, each started (its group marked flushing) but not yet run. */
+  private List<Runnable> takeDue() {
     Instant now = clock.instant();
     long nowNanos = AggregationGroup.epochNanos(now);
     List<Deadline> expired = new ArrayList<>();
@@ -198,12 +221,11 @@ public final class Dispatcher {
     } finally {
       timerLock.unlock();
     }
-    int n = 0;
+    List<Runnable> due = new ArrayList<>(expired.size());
     for (Deadline d : expired) {
       AggregationGroup g = d.group;
       if (d.taken != null) {
-        n++;
-        flushExecutor.execute(() -> flush(g, d.taken.alerts(), d.taken.now()));
+        due.add(() -> flush(g, d.taken.alerts(), d.taken.now()));
         continue;
       }
       List<Alert> alerts = g.expire(d.at, now);
@@ -217,10 +239,9 @@ public final class Dispatcher {
         enqueue(new Deadline(AggregationGroup.epochNanos(now.plus(wait)), g, new Taken(alerts, now)));
         continue;
       }
-      n++;
-      flushExecutor.execute(() -> flush(g, alerts, now));
+      due.add(() -> flush(g, alerts, now));
     }
-    return n;
+    return due;
   }
 
   private void flush(AggregationGroup g, List<Alert> alerts, Instant now) {

@@ -1,6 +1,7 @@
 package io.sluice.alerts.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.sluice.alerts.config.ConfigLoader;
 import io.sluice.alerts.types.Alert;
@@ -77,5 +78,26 @@ class FlushDeadlineTest {
     assertEquals(1, d.flushDue());
     assertEquals(lateDue, d.nextDue());
     assertEquals(Duration.ofMillis(300), d.untilDue(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  void theTimerKeepsOneDueFlushForItselfAndHandsOverTheOthers() {
+    List<Runnable> handedOver = new ArrayList<>();
+    Dispatcher timed = new Dispatcher(d.root(), n -> sent.add(n), clock, handedOver::add);
+    Instant now = clock.instant();
+    for (String name : List.of("A", "B", "C")) {
+      timed.process(Alert.of(Map.of("alertname", name), Map.of(), now, now.plusSeconds(3600), "", now, false));
+    }
+    assertNull(timed.flushDueKeepingOne());
+    clock.advance(Duration.ofSeconds(1));
+    Runnable mine = timed.flushDueKeepingOne();
+    // The three groups are flushing: one flush for the caller's own thread, two for the executor, none sent yet.
+    assertEquals(2, handedOver.size());
+    assertEquals(List.of(), sent);
+    assertNull(timed.flushDueKeepingOne());
+    mine.run();
+    handedOver.forEach(Runnable::run);
+    assertEquals(List.of("A", "B", "C"), sent.stream().map(n -> n.groupLabels().get("alertname")).sorted().toList());
+    assertEquals(T0.plusSeconds(1).plus(Duration.ofMinutes(5)), timed.nextDue());
   }
 }

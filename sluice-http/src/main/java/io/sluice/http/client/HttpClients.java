@@ -4,6 +4,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * One {@link HttpClient} per distinct {@link HttpClientConfig}: TLS, redirects and the HTTP version belong to a
@@ -13,9 +14,19 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class HttpClients {
   private final Map<HttpClientConfig, HttpClient> clients = new ConcurrentHashMap<>();
   private final Duration connectTimeout;
+  private final Executor executor;
 
   public HttpClients(Duration connectTimeout) {
+    this(connectTimeout, null);
+  }
+
+  /**
+   * Clients that run their own steps (starting a request, completing its answer) on {@code executor}; null for the
+   * JDK's default, a pool of its own.
+   */
+  public HttpClients(Duration connectTimeout, Executor executor) {
     this.connectTimeout = connectTimeout;
+    this.executor = executor;
   }
 
   /**
@@ -24,6 +35,12 @@ public final class HttpClients {
    * @throws IllegalArgumentException where its {@code tls_config} files cannot be read
    */
   public HttpClient of(HttpClientConfig config) {
-    return clients.computeIfAbsent(config, c -> c.builder().connectTimeout(connectTimeout).build());
+    return clients.computeIfAbsent(config, c -> {
+      HttpClient.Builder b = c.builder().connectTimeout(connectTimeout);
+      if (executor != null) {
+        b.executor(executor);
+      }
+      return b.build();
+    });
   }
 }
