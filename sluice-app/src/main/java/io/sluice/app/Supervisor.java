@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.config.SluiceConfig;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -56,6 +57,20 @@ final class Supervisor implements AutoCloseable {
    */
   static final List<String> COMPILE_LATER = List.of("-XX:Tier4InvocationThreshold=50000",
       "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000");
+  /**
+   * The jars of {@code lib}, by name. Not {@code lib/*}: the JVM expands that in the folder's own order, which copying
+   * or rebuilding the folder changes, and a class-data archive is valid only for the class path it was recorded with,
+   * in that order; a mismatch is not an error, the JVM silently loads every class from the jars again.
+   */
+  static String classPath(Path lib) {
+    try (Stream<Path> files = Files.list(lib)) {
+      return String.join(File.pathSeparator, files.map(Path::toString).filter(f -> f.endsWith(".jar"))
+          .sorted().toList());
+    } catch (IOException e) {
+      return lib + "/*";
+    }
+  }
+
   /** What the JVM exits with under {@code -XX:+ExitOnOutOfMemoryError}. */
   private static final int OUT_OF_MEMORY = 3;
 
@@ -210,6 +225,7 @@ final class Supervisor implements AutoCloseable {
     synchronized void launch() {
       List<String> command = command();
       ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+      pb.environment().put("CLASSPATH", classPath());
       Process p;
       try {
         p = pb.start();
@@ -367,10 +383,17 @@ final class Supervisor implements AutoCloseable {
         c.add("-Dsluice.cds.dir=" + cds);
       }
       c.add("-Dsluice.plane=" + plane.name);
-      c.add("-cp");
-      c.add(home != null ? Path.of(home, "lib").toString() + "/*" : System.getProperty("java.class.path"));
       c.addAll(List.of(Main.class.getName(), "plane", plane.name));
       return c;
+    }
+
+    /**
+     * The class path, given in {@code CLASSPATH} rather than {@code -cp}: the jars one by one are some 10 KB, which
+     * would bury the plane's name in {@code ps} and past what {@link ProcessHandle.Info#arguments} reads.
+     */
+    private static String classPath() {
+      String home = System.getProperty("sluice.home");
+      return home != null ? Supervisor.classPath(Path.of(home, "lib")) : System.getProperty("java.class.path");
     }
 
     /**
@@ -406,8 +429,13 @@ final class Supervisor implements AutoCloseable {
     }
 
     private boolean newerJars(Path archive) {
-      try (Stream<Path> jars = Files.list(Path.of(System.getProperty("sluice.home"), "lib"))) {
+      Path lib = Path.of(System.getProperty("sluice.home"), "lib");
+      try (Stream<Path> jars = Files.list(lib)) {
         long at = Files.getLastModifiedTime(archive).toMillis();
+        // The folder itself too: a jar added or taken away leaves every other jar's time as it was.
+        if (Files.getLastModifiedTime(lib).toMillis() > at) {
+          return true;
+        }
         return jars.anyMatch(j -> {
           try {
             return Files.getLastModifiedTime(j).toMillis() > at;

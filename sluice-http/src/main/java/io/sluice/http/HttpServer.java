@@ -123,6 +123,8 @@ public final class HttpServer implements AutoCloseable {
     } catch (Exception e) {
       log.warn("stopping HTTP server {} failed", name, e);
     }
+    // The requests counted since the last repeat line, written before the process that stops this server ends.
+    Audit.flushRepeats();
     if (tls != null) {
       tls.close();
     }
