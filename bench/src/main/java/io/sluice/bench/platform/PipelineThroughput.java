@@ -3,6 +3,8 @@ package io.sluice.bench.platform;
 import io.sluice.app.Platform;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.bench.reconcile.MariaDbProcess;
+import io.sluice.ops.reconcile.ReconcileReport;
+import io.sluice.ops.reconcile.Reconciler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -17,7 +19,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Change events per second, PostgreSQL → Debezium → Kafka (JSON converter), and rows per second end to end through
  * the JDBC sink into a second PostgreSQL. Each is measured twice in one process on the same machine minute: with the
- * engines' own defaults (the hand-assembled stack) and with Sluice's defaults, and reported as a ratio.
+ * engines' own defaults (the hand-assembled stack: Debezium's JDBC sink) and with Sluice's (Sluice's sink and its
+ * settings), and reported as a ratio. After every run the sink table is reconciled with the source, every row.
  *
  * <p>Run: {@code bench/run PipelineThroughput [rows]}. To try other settings, {@code -Dbench.variants=tuned}
  * runs one variant, {@code -Dbench.sink=false} skips the sink, and {@code -Dbench.worker.KEY=V} /
@@ -110,6 +113,9 @@ public final class PipelineThroughput {
 
     long count(String db, String table) throws Exception;
 
+    /** A JDBC URL with credentials, for the reconciler. */
+    String reconcileUrl(String db);
+
     /** The driver's own batch behaviour, written out where Sluice would set another. */
     default Map<String, String> untunedDriver() {
       return Map.of();
@@ -131,6 +137,10 @@ public final class PipelineThroughput {
 
       public long count(String db, String table) throws Exception {
         return pg.count(db, table);
+      }
+
+      public String reconcileUrl(String db) {
+        return pg.url(db) + "?user=postgres&password=postgres";
       }
 
       @Override
@@ -155,6 +165,10 @@ public final class PipelineThroughput {
         String url = server.url(db);
         return Map.of("connection.url", url.substring(0, url.indexOf('?')) + System.getProperty("bench.sink.urlSuffix",
             ""), "connection.username", "root");
+      }
+
+      public String reconcileUrl(String db) {
+        return server.url(db);
       }
 
       public long count(String db, String table) throws Exception {
@@ -239,8 +253,10 @@ public final class PipelineThroughput {
         return new Result(eps, bytes, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
+      // The engines' defaults are Debezium's sink as it ships; Sluice's are Sluice's sink with Sluice's settings.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
-          "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
+          "connector.class", tuned ? "io.sluice.sink.jdbc.SluiceJdbcSinkConnector"
+              : "io.debezium.connector.jdbc.JdbcSinkConnector",
           "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
           "topics", topic, "collection.name.format", "orders"));
       sinkConfig.putAll(sinkDb.connection(sink));
@@ -265,8 +281,25 @@ public final class PipelineThroughput {
       double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
       System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row)%n",
           label, expectedSink, rps, (processCpuNanos() - cpu1) / 1e3 / expectedSink);
+      reconcile(db.url(src) + "?user=postgres&password=postgres", sinkDb.reconcileUrl(sink), label);
       return new Result(eps, bytes, expectedSink, rps);
     }
+  }
+
+  /**
+   * Every row of the source table against the sink's, by Sluice's reconciler: a faster sink that wrote other values
+   * is no faster sink. The run fails on any difference.
+   */
+  private static void reconcile(String sourceUrl, String sinkUrl, String label) {
+    ReconcileReport report = Reconciler.builder().source(sourceUrl).sink(sinkUrl).table("public.orders", "orders")
+        .build().run();
+    if (!report.equal()) {
+      throw new IllegalStateException(String.format(Locale.ROOT, "[%s] the sink differs from the source: %d rows"
+          + " missing, %d extra, %d changed (%s %s)", label, report.missing(), report.extra(), report.changed(),
+          report.mismatchExamples(), report.missingExamples()));
+    }
+    System.out.printf(Locale.ROOT, "[%s] reconciled: %,d rows equal in source and sink (%s)%n", label,
+        report.sourceRows(), report.checksumMethod());
   }
 
   /** System properties under {@code prefix}, renamed under {@code as}. */
