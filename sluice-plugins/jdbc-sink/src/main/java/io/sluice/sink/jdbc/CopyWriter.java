@@ -51,6 +51,9 @@ final class CopyWriter implements AutoCloseable {
   private record Plan(Table table, List<String> fields, List<String> columns, List<CopyText.Encoder> encoders,
       int keyCount) {}
 
+  /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
+  private record Staged(Plan plan, boolean deletes, String text, int rows) {}
+
   /** One table's changes of a put: each key's last record, upserts and deletes apart. */
   private static final class Changes {
     final Map<Struct, JdbcKafkaSinkRecord> upserts = new LinkedHashMap<>();
@@ -65,7 +68,8 @@ final class CopyWriter implements AutoCloseable {
   /** Staging tables of the open connection, by the target table and columns they stage. */
   private final Map<String, String> staging = new HashMap<>();
   private Connection connection;
-  private long rows;
+  /** Read by the worker's metrics reporters. */
+  private volatile long rows;
 
   CopyWriter(JdbcSinkConnectorConfig config, String url, String user, String password) {
     this.config = config;
@@ -102,6 +106,18 @@ final class CopyWriter implements AutoCloseable {
    * this writer can write as Debezium would. A failed write is rolled back and thrown.
    */
   boolean write(List<SinkRecord> records) throws SQLException {
+    try {
+      return writeIfProvable(records);
+    } catch (SQLException | IOException | RuntimeException e) {
+      reset(); // a table changed under us, the connection broke: read it all again next time
+      if (e instanceof SQLException sql) {
+        throw sql;
+      }
+      throw new SQLException("COPY into the sink failed: " + e, e);
+    }
+  }
+
+  private boolean writeIfProvable(List<SinkRecord> records) throws SQLException, IOException {
     Map<String, Changes> byTable = new LinkedHashMap<>();
     for (SinkRecord r : records) {
       JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(r, config);
@@ -126,65 +142,39 @@ final class CopyWriter implements AutoCloseable {
       return false;
     }
     Connection c = connection();
-    Map<String, Plan[]> plans = new LinkedHashMap<>();
+    // Every table's plan and every value's text before anything is sent: one field or value without a provable
+    // text sends the whole put Debezium's way.
+    List<Staged> staged = new ArrayList<>();
     for (Map.Entry<String, Changes> e : byTable.entrySet()) {
       Optional<Table> table = table(c, e.getKey());
       if (table.isEmpty()) {
         return false;
       }
-      Optional<Plan> upsert = e.getValue().upserts.isEmpty() ? Optional.empty()
-          : plan(table.get(), e.getValue().upserts.values(), false);
-      Optional<Plan> delete = e.getValue().deletes.isEmpty() ? Optional.empty()
-          : plan(table.get(), e.getValue().deletes.values(), true);
-      if ((!e.getValue().upserts.isEmpty() && upsert.isEmpty())
-          || (!e.getValue().deletes.isEmpty() && delete.isEmpty())) {
-        return false;
-      }
-      plans.put(e.getKey(), new Plan[] {upsert.orElse(null), delete.orElse(null)});
-    }
-    // Every value's text before anything is sent: a value without a provable text sends the whole put Debezium's way.
-    Map<String, String[]> texts = new LinkedHashMap<>();
-    for (Map.Entry<String, Plan[]> e : plans.entrySet()) {
-      Changes changes = byTable.get(e.getKey());
-      Optional<String> upserts = e.getValue()[0] == null ? Optional.of("") : copyText(e.getValue()[0], changes.upserts);
-      Optional<String> deletes = e.getValue()[1] == null ? Optional.of("") : copyText(e.getValue()[1], changes.deletes);
-      if (upserts.isEmpty() || deletes.isEmpty()) {
-        return false;
-      }
-      texts.put(e.getKey(), new String[] {upserts.get(), deletes.get()});
-    }
-    try {
-      CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
-      for (Map.Entry<String, Plan[]> e : plans.entrySet()) {
-        Plan upsert = e.getValue()[0];
-        Plan delete = e.getValue()[1];
-        if (upsert != null) {
-          String stage = stage(c, upsert);
-          copy.copyIn("COPY " + stage + " (" + String.join(",", upsert.columns) + ") FROM STDIN",
-              new ByteArrayInputStream(texts.get(e.getKey())[0].getBytes(StandardCharsets.UTF_8)));
-          try (Statement s = c.createStatement()) {
-            s.executeUpdate(merge(upsert, stage));
-          }
+      for (Map<Struct, JdbcKafkaSinkRecord> changes : List.of(e.getValue().upserts, e.getValue().deletes)) {
+        if (changes.isEmpty()) {
+          continue;
         }
-        if (delete != null) {
-          String stage = stage(c, delete);
-          copy.copyIn("COPY " + stage + " (" + String.join(",", delete.columns) + ") FROM STDIN",
-              new ByteArrayInputStream(texts.get(e.getKey())[1].getBytes(StandardCharsets.UTF_8)));
-          try (Statement s = c.createStatement()) {
-            s.executeUpdate(delete(delete, stage));
-          }
+        boolean deletes = changes == e.getValue().deletes;
+        Optional<Plan> plan = plan(table.get(), changes.values(), deletes);
+        Optional<String> text = plan.flatMap(p -> copyText(p, changes));
+        if (text.isEmpty()) {
+          return false;
         }
+        staged.add(new Staged(plan.get(), deletes, text.get(), changes.size()));
       }
-      c.commit();
-      byTable.values().forEach(changes -> rows += changes.upserts.size() + changes.deletes.size());
-      return true;
-    } catch (SQLException | IOException | RuntimeException e) {
-      reset(); // a table changed under us, the connection broke: read it all again next time
-      if (e instanceof SQLException sql) {
-        throw sql;
-      }
-      throw new SQLException("COPY into the sink failed: " + e.getMessage(), e);
     }
+    CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+    for (Staged s : staged) {
+      String stage = stage(c, s.plan);
+      copy.copyIn("COPY " + stage + " (" + String.join(",", s.plan.columns) + ") FROM STDIN",
+          new ByteArrayInputStream(s.text.getBytes(StandardCharsets.UTF_8)));
+      try (Statement statement = c.createStatement()) {
+        statement.executeUpdate(s.deletes ? delete(s.plan, stage) : merge(s.plan, stage));
+      }
+    }
+    c.commit();
+    rows += staged.stream().mapToLong(Staged::rows).sum();
+    return true;
   }
 
   /** The staged rows' text, or empty when a value has no text provably equal to Debezium's. */
