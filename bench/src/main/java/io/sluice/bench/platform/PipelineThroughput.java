@@ -5,6 +5,7 @@ import io.sluice.app.config.SluiceConfig;
 import io.sluice.bench.reconcile.MariaDbProcess;
 import io.sluice.ops.reconcile.ReconcileReport;
 import io.sluice.ops.reconcile.Reconciler;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -71,6 +72,10 @@ public final class PipelineThroughput {
             avro.sinkRowsPerSecond / tuned.sinkRowsPerSecond);
         System.exit(0);
       }
+      if (!variants.equals(List.of("untuned", "tuned")) && variants.size() > 1) {
+        compare(db, sinkDb, plugins, variants, rows);
+        System.exit(0);
+      }
       if (variants.size() == 1) {
         run(db, sinkDb, plugins, variants.get(0), variants.get(0).equals("tuned"), false, rows);
         System.exit(0);
@@ -88,6 +93,12 @@ public final class PipelineThroughput {
       if (Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
         report("PostgreSQL -> " + sinkDb.name() + " through the JDBC sink, " + String.format(Locale.ROOT, "%,d",
             untuned[0].sinkRows) + " rows", "rows/s", untuned, tuned, Result::sinkRowsPerSecond);
+        // CPU time per row, which a busy machine inflates far less than it does wall-clock rates.
+        double[] jvm = {mean(List.of(untuned)).sinkJvmMicrosPerRow, mean(List.of(tuned)).sinkJvmMicrosPerRow};
+        double[] server = {mean(List.of(untuned)).sinkServerMicrosPerRow, mean(List.of(tuned)).sinkServerMicrosPerRow};
+        System.out.printf(Locale.ROOT, "CPU per sink row (means of two rounds): this JVM untuned %.1f µs, tuned %.1f µs"
+            + " (%.2fx less); the %s server untuned %.1f µs, tuned %.1f µs (%.2fx less)%n", jvm[0], jvm[1],
+            jvm[0] / jvm[1], sinkDb.name(), server[0], server[1], server[0] / server[1]);
       }
     }
     System.exit(0);
@@ -116,6 +127,9 @@ public final class PipelineThroughput {
     /** A JDBC URL with credentials, for the reconciler. */
     String reconcileUrl(String db);
 
+    /** The CPU time the database server has used, in nanoseconds. */
+    long serverCpuNanos() throws IOException;
+
     /** The driver's own batch behaviour, written out where Sluice would set another. */
     default Map<String, String> untunedDriver() {
       return Map.of();
@@ -141,6 +155,31 @@ public final class PipelineThroughput {
 
       public String reconcileUrl(String db) {
         return pg.url(db) + "?user=postgres&password=postgres";
+      }
+
+      /**
+       * The postmaster's and its backends': the exited backends' time is in the postmaster's children's fields, the
+       * live ones' in their own. The source's backends share the server, but sit idle while the sink runs.
+       */
+      public long serverCpuNanos() throws IOException {
+        long postmaster = postmasterPid(pg.port());
+        long ticks = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+          for (Path proc : (Iterable<Path>) procs::iterator) {
+            String[] stat = stat(proc);
+            if (stat == null) {
+              continue;
+            }
+            long pid = Long.parseLong(proc.getFileName().toString());
+            if (pid == postmaster) {
+              ticks += Long.parseLong(stat[13]) + Long.parseLong(stat[14]) + Long.parseLong(stat[15])
+                  + Long.parseLong(stat[16]);
+            } else if (Long.parseLong(stat[3]) == postmaster) {
+              ticks += Long.parseLong(stat[13]) + Long.parseLong(stat[14]);
+            }
+          }
+        }
+        return ticks * 10_000_000L; // USER_HZ is 100 on Linux
       }
 
       @Override
@@ -171,6 +210,11 @@ public final class PipelineThroughput {
         return server.url(db);
       }
 
+      public long serverCpuNanos() throws IOException {
+        String[] stat = stat(Path.of("/proc", String.valueOf(server.pid())));
+        return stat == null ? 0 : (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) * 10_000_000L;
+      }
+
       public long count(String db, String table) throws Exception {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(server.url(db));
             java.sql.Statement s = c.createStatement();
@@ -187,10 +231,95 @@ public final class PipelineThroughput {
     }
   }
 
-  record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond) {}
+  /** The fields of /proc/PID/stat, counted from 0 after the command's parentheses as from the pid; null if gone. */
+  static String[] stat(Path proc) {
+    if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+      return null;
+    }
+    try {
+      String line = Files.readString(proc.resolve("stat"));
+      String rest = line.substring(line.lastIndexOf(')') + 2);
+      String[] fields = rest.split(" ");
+      String[] out = new String[fields.length + 2];
+      out[0] = line.substring(0, line.indexOf(' '));
+      out[1] = "";
+      System.arraycopy(fields, 0, out, 2, fields.length);
+      return out;
+    } catch (IOException | RuntimeException gone) {
+      return null;
+    }
+  }
+
+  /** The PostgreSQL server listening on {@code port}: the process whose command line says so. */
+  static long postmasterPid(int port) throws IOException {
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : (Iterable<Path>) procs::iterator) {
+        if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String cmd = Files.readString(proc.resolve("cmdline")).replace('\0', ' ');
+          if (cmd.contains("postgres") && cmd.contains(" -p " + port + " ")) {
+            return Long.parseLong(proc.getFileName().toString());
+          }
+        } catch (IOException gone) {
+          // exited while listed
+        }
+      }
+    }
+    throw new IOException("no PostgreSQL process listening on port " + port);
+  }
+
+  record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond,
+      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow) {}
+
+  /**
+   * Variants of Sluice's settings against each other, in one JVM: {@code -Dbench.variants=tuned,nocopy} runs
+   * {@code tuned}, then {@code nocopy} (Sluice's settings and the sink settings of
+   * {@code -Dbench.variant.nocopy.sink.KEY=V}), then the same again in reverse order, and reports each variant's means
+   * against the first's. {@code untuned} is the engines' defaults, as elsewhere.
+   */
+  private static void compare(BenchDatabase db, SinkDatabase sinkDb, Path plugins, List<String> variants, int rows)
+      throws Exception {
+    Map<String, List<Result>> results = new java.util.LinkedHashMap<>();
+    variants.forEach(v -> results.put(v, new java.util.ArrayList<>()));
+    for (int round = 0; round < 2; round++) {
+      List<String> order = new java.util.ArrayList<>(variants);
+      if (round == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (String v : order) {
+        Map<String, String> sink = overrides("bench.variant." + v + ".sink.", "");
+        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), false, rows, sink));
+      }
+    }
+    Result base = mean(results.get(variants.get(0)));
+    System.out.printf(Locale.ROOT, "%nPostgreSQL -> %s through the JDBC sink, %,d rows, means of two rounds:%n",
+        sinkDb.name(), base.sinkRows);
+    results.forEach((v, rs) -> {
+      Result m = mean(rs);
+      System.out.printf(Locale.ROOT, "  %-10s %,8.0f rows/s (%.2fx)  JVM %6.1f CPU µs/row (%.2fx less)  server %6.1f CPU"
+          + " µs/row (%.2fx less)  %s%n", v, m.sinkRowsPerSecond, m.sinkRowsPerSecond / base.sinkRowsPerSecond,
+          m.sinkJvmMicrosPerRow, base.sinkJvmMicrosPerRow / m.sinkJvmMicrosPerRow, m.sinkServerMicrosPerRow,
+          base.sinkServerMicrosPerRow / m.sinkServerMicrosPerRow, overrides("bench.variant." + v + ".sink.", ""));
+    });
+  }
+
+  private static Result mean(List<Result> rs) {
+    return new Result(rs.stream().mapToDouble(Result::eventsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::bytesPerEvent).average().orElse(0), rs.get(0).sinkRows,
+        rs.stream().mapToDouble(Result::sinkRowsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::sinkJvmMicrosPerRow).average().orElse(0),
+        rs.stream().mapToDouble(Result::sinkServerMicrosPerRow).average().orElse(0));
+  }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
       boolean avro, int rows) throws Exception {
+    return run(db, sinkDb, plugins, label, tuned, avro, rows, Map.of());
+  }
+
+  private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
+      boolean avro, int rows, Map<String, String> sinkSettings) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
     flags.putAll(overrides("bench.worker.", "connect.worker."));
@@ -250,7 +379,7 @@ public final class PipelineThroughput {
           + "%.0f bytes/event)%n", label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows, bytes);
 
       if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
-        return new Result(eps, bytes, 0, 0);
+        return new Result(eps, bytes, 0, 0, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       // The engines' defaults are Debezium's sink as it ships; Sluice's are Sluice's sink with Sluice's settings.
@@ -266,9 +395,11 @@ public final class PipelineThroughput {
       }
       sinkConfig.putAll(converters);
       sinkConfig.putAll(overrides("bench.sink.config.", ""));
+      sinkConfig.putAll(sinkSettings);
       long expectedSink = next - 1;
       long t1 = System.nanoTime();
       long cpu1 = processCpuNanos();
+      long server1 = sinkDb.serverCpuNanos();
       rest.create("sink", sinkConfig);
       long seen = 0;
       while (seen < expectedSink) {
@@ -279,10 +410,13 @@ public final class PipelineThroughput {
         }
       }
       double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
-      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row)%n",
-          label, expectedSink, rps, (processCpuNanos() - cpu1) / 1e3 / expectedSink);
+      double jvmMicros = (processCpuNanos() - cpu1) / 1e3 / expectedSink;
+      double serverMicros = (sinkDb.serverCpuNanos() - server1) / 1e3 / expectedSink;
+      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row;"
+          + " the %s server: %.1f CPU µs/row; load %s)%n", label, expectedSink, rps, jvmMicros, sinkDb.name(),
+          serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
       reconcile(db.url(src) + "?user=postgres&password=postgres", sinkDb.reconcileUrl(sink), label);
-      return new Result(eps, bytes, expectedSink, rps);
+      return new Result(eps, bytes, expectedSink, rps, jvmMicros, serverMicros);
     }
   }
 

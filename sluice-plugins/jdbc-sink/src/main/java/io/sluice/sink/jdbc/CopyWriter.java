@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Field;
-import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.postgresql.PGConnection;
@@ -48,7 +47,7 @@ final class CopyWriter implements AutoCloseable {
   private record Table(String sql, Map<String, String> columnTypes) {}
 
   /** How one put's records for one table are written: the columns and their encoders, key columns first. */
-  private record Plan(Table table, List<String> fields, List<String> columns, List<CopyText.Encoder> encoders,
+  private record Plan(Table table, List<Field> fields, List<String> columns, List<CopyText.Encoder> encoders,
       int keyCount) {}
 
   /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
@@ -184,11 +183,12 @@ final class CopyWriter implements AutoCloseable {
       Struct key = record.filteredKey();
       Struct payload = plan.fields.size() > plan.keyCount ? record.getPayload() : null;
       for (int i = 0; i < plan.fields.size(); i++) {
-        String name = plan.fields.get(i);
+        // Fields of an equal schema, so at the same index in every record's struct.
+        Field field = plan.fields.get(i);
         Struct source = i < plan.keyCount ? key : payload;
-        Field field = source.schema().field(name);
         // As Debezium binds: an optional field's own value, null included; a required one's value or default.
-        Object value = field.schema().isOptional() ? source.getWithoutDefault(name) : source.get(name);
+        Object value = field.schema().isOptional() && field.schema().defaultValue() != null
+            ? source.getWithoutDefault(field.name()) : source.get(field);
         if (i > 0) {
           out.append('\t');
         }
@@ -220,31 +220,26 @@ final class CopyWriter implements AutoCloseable {
         return Optional.empty();
       }
     }
-    List<String> fields = new ArrayList<>();
-    List<Schema> schemas = new ArrayList<>();
-    Map<String, FieldDescriptor> descriptors = first.allFields();
-    for (Field f : first.filteredKey().schema().fields()) {
-      fields.add(f.name());
-      schemas.add(f.schema());
-    }
+    List<Field> fields = new ArrayList<>(first.filteredKey().schema().fields());
     int keyCount = fields.size();
     if (!keysOnly) {
       for (String name : first.nonKeyFieldNames()) {
-        fields.add(name);
-        schemas.add(first.getPayload().schema().field(name).schema());
+        fields.add(first.getPayload().schema().field(name));
       }
     }
+    Map<String, FieldDescriptor> descriptors = first.allFields();
     List<String> columns = new ArrayList<>();
     List<CopyText.Encoder> encoders = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      FieldDescriptor descriptor = descriptors.get(fields.get(i));
-      String column = column(descriptor == null ? fields.get(i) : descriptor.getColumnName());
+      String name = fields.get(i).name();
+      FieldDescriptor descriptor = descriptors.get(name);
+      String column = column(descriptor == null ? name : descriptor.getColumnName());
       String type = table.columnTypes.get(column);
       if (type == null) {
         tables.values().remove(table); // a new field: Debezium adds its column, then this writer reads the table again
         return Optional.empty();
       }
-      Optional<CopyText.Encoder> encoder = CopyText.encoder(schemas.get(i), type, fixedOffsetZone);
+      Optional<CopyText.Encoder> encoder = CopyText.encoder(fields.get(i).schema(), type, fixedOffsetZone);
       if (encoder.isEmpty()) {
         return Optional.empty();
       }

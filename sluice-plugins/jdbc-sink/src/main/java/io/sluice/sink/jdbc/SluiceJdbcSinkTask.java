@@ -47,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * partition (Debezium's default; across partitions the snapshot's records have no order), keys on the records,
  * {@code delete.enabled=true}, and a PostgreSQL, MariaDB or MySQL database. Elsewhere the sink behaves exactly as
  * Debezium's.
+ *
+ * <p>Into PostgreSQL, a put whose records are all upserts and deletes with keys, of types whose values COPY provably
+ * writes as Debezium binds them, is written by COPY into a staging table and one merge ({@link CopyWriter}); any
+ * other put, and a put whose COPY fails, goes through Debezium's sink. {@code sluice.sink.copy=false} turns COPY off.
  */
 public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceJdbcSinkTask.class);

@@ -159,6 +159,20 @@ class CopyWriterTest {
         rows("orders_fallback"));
   }
 
+  @Test
+  void onlyValidUtcDateTimesOfSixFractionalDigitsAtMostGoAsTheyAre() {
+    for (String ok : List.of("2026-11-28T20:50:01Z", "2026-11-28T20:50:01.1Z", "2024-02-29T23:59:59.999999Z",
+        "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.5Z")) {
+      assertTrue(CopyText.isUtcIso(ok), ok);
+    }
+    for (String no : List.of("2026-02-29T00:00:00Z", "2026-11-28T24:00:00Z", "2026-11-28T20:60:01Z",
+        "2026-11-28T20:50:60Z", "2026-13-01T00:00:00Z", "0000-01-01T00:00:00Z", "2026-11-28T20:50:01.Z",
+        "2026-11-28T20:50:01.1234567Z", "2026-11-28T20:50:01+00:00", "2026-11-28 20:50:01Z", "+2026-11-28T20:50:01Z",
+        "2026-11-28T20:50:0aZ")) {
+      assertTrue(!CopyText.isUtcIso(no), no);
+    }
+  }
+
   private static double copyRows(DrivenTask task) {
     return task.metrics.metrics().values().stream().filter(m -> m.metricName().name().equals("sink-copy-rows"))
         .map(KafkaMetric::metricValue).mapToDouble(v -> ((Number) v).doubleValue()).sum();
