@@ -52,7 +52,8 @@ public final class PipelineThroughput {
   private static final Map<String, String> UNTUNED_SOURCE = Map.of(
       "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
   private static final Map<String, String> UNTUNED_SINK = Map.of(
-      "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false");
+      "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false",
+      "header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter");
 
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;

@@ -56,6 +56,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceJdbcSinkTask.class);
   /** COPY failures in a row after which the task leaves COPY for good: the cause is not going away. */
   private static final int MAX_COPY_FAILURES = 3;
+  private static final List<org.apache.kafka.connect.header.Header> NO_HEADERS = List.of();
   private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
   /** The sink table of a topic and its key columns, quoted as the sink quotes its own. */
@@ -69,6 +70,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   /** The records of {@link #segment} that belong to each followed window. */
   private final Map<SnapshotTracker.Window, List<SinkRecord>> followed = new LinkedHashMap<>();
   private WriteFreshness freshness;
+  /** Whether the sink reads the records' headers (its key from them): else they are dropped before it sees them. */
+  private boolean headersUsed = true;
   /** Writes puts by COPY where that ends as Debezium's writes would; null where it cannot (not PostgreSQL, …). */
   private CopyWriter copy;
   private int copyFailures;
@@ -81,6 +84,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     super.start(props);
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.config = new JdbcSinkConnectorConfig(props);
+    this.headersUsed = config.getPrimaryKeyMode() == io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
     publishCopyRows();
     Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
@@ -128,7 +132,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   }
 
   @Override
-  public void put(Collection<SinkRecord> records) {
+  public void put(Collection<SinkRecord> received) {
+    Collection<SinkRecord> records = headersUsed ? received : withoutHeaders(received);
     if (tracker == null || records.isEmpty()) {
       // Connect's empty puts must reach Debezium's task too: it throws a write that failed on the put after it, and
       // when the refused record was the last one a quiet topic had, no other put would ever fail the task.
@@ -166,6 +171,19 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       }
     }
     write();
+  }
+
+  /**
+   * The records without their headers, which Debezium's sink reads only for {@code primary.key.mode=record_header}
+   * but turns into a struct for every record (Debezium's sources put three on each), a tenth of the task's time.
+   */
+  private static List<SinkRecord> withoutHeaders(Collection<SinkRecord> records) {
+    List<SinkRecord> out = new ArrayList<>(records.size());
+    for (SinkRecord r : records) {
+      out.add(r.headers().isEmpty() ? r : r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(),
+          r.valueSchema(), r.value(), r.timestamp(), NO_HEADERS));
+    }
+    return out;
   }
 
   /** Writes the records in hand, then keeps the keys of those that belong to a window. */
