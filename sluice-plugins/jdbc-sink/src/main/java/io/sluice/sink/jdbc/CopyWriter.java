@@ -61,7 +61,7 @@ final class CopyWriter implements AutoCloseable {
 
   private final JdbcSinkConnectorConfig config;
   private final String url;
-  private final Properties credentials = new Properties();
+  private final Properties connectionProperties = new Properties();
   private final boolean fixedOffsetZone;
   private final Map<String, Table> tables = new HashMap<>();
   /** Staging tables of the open connection, by the target table and columns they stage. */
@@ -70,14 +70,21 @@ final class CopyWriter implements AutoCloseable {
   /** Read by the worker's metrics reporters. */
   private volatile long rows;
 
-  CopyWriter(JdbcSinkConnectorConfig config, String url, String user, String password) {
+  CopyWriter(JdbcSinkConnectorConfig config, String url, String user, String password, String driverProperties) {
     this.config = config;
     this.url = url;
+    // The driver properties the sink's own pool connects with (ssl and the like), as Agroal reads them: k=v;k=v.
+    for (String pair : driverProperties == null ? new String[0] : driverProperties.split(";")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        connectionProperties.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+      }
+    }
     if (user != null) {
-      credentials.setProperty("user", user);
+      connectionProperties.setProperty("user", user);
     }
     if (password != null) {
-      credentials.setProperty("password", password);
+      connectionProperties.setProperty("password", password);
     }
     this.fixedOffsetZone = CopyText.fixedOffset(config.useTimeZone());
   }
@@ -92,7 +99,7 @@ final class CopyWriter implements AutoCloseable {
       return Optional.empty();
     }
     return Optional.of(new CopyWriter(config, url, props.get("connection.username"),
-        props.get("connection.password")));
+        props.get("connection.password"), props.get("hibernate.agroal.jdbcProperties")));
   }
 
   /** Rows written (upserted or deleted) by COPY since the task started. */
@@ -337,7 +344,7 @@ final class CopyWriter implements AutoCloseable {
 
   private Connection connection() throws SQLException {
     if (connection == null) {
-      connection = DriverManager.getConnection(url, credentials);
+      connection = DriverManager.getConnection(url, connectionProperties);
       connection.setAutoCommit(false);
     }
     return connection;
