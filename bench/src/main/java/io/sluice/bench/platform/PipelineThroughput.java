@@ -3,6 +3,9 @@ package io.sluice.bench.platform;
 import io.sluice.app.Platform;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.bench.reconcile.MariaDbProcess;
+import io.sluice.ops.reconcile.ReconcileReport;
+import io.sluice.ops.reconcile.Reconciler;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -17,7 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Change events per second, PostgreSQL → Debezium → Kafka (JSON converter), and rows per second end to end through
  * the JDBC sink into a second PostgreSQL. Each is measured twice in one process on the same machine minute: with the
- * engines' own defaults (the hand-assembled stack) and with Sluice's defaults, and reported as a ratio.
+ * engines' own defaults (the hand-assembled stack: Debezium's JDBC sink) and with Sluice's (Sluice's sink and its
+ * settings), and reported as a ratio. After every run the sink table is reconciled with the source, every row.
  *
  * <p>Run: {@code bench/run PipelineThroughput [rows]}. To try other settings, {@code -Dbench.variants=tuned}
  * runs one variant, {@code -Dbench.sink=false} skips the sink, and {@code -Dbench.worker.KEY=V} /
@@ -48,7 +52,8 @@ public final class PipelineThroughput {
   private static final Map<String, String> UNTUNED_SOURCE = Map.of(
       "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
   private static final Map<String, String> UNTUNED_SINK = Map.of(
-      "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false");
+      "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false",
+      "header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter");
 
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -68,6 +73,10 @@ public final class PipelineThroughput {
             avro.sinkRowsPerSecond / tuned.sinkRowsPerSecond);
         System.exit(0);
       }
+      if (!variants.equals(List.of("untuned", "tuned")) && variants.size() > 1) {
+        compare(db, sinkDb, plugins, variants, rows);
+        System.exit(0);
+      }
       if (variants.size() == 1) {
         run(db, sinkDb, plugins, variants.get(0), variants.get(0).equals("tuned"), false, rows);
         System.exit(0);
@@ -85,6 +94,12 @@ public final class PipelineThroughput {
       if (Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
         report("PostgreSQL -> " + sinkDb.name() + " through the JDBC sink, " + String.format(Locale.ROOT, "%,d",
             untuned[0].sinkRows) + " rows", "rows/s", untuned, tuned, Result::sinkRowsPerSecond);
+        // CPU time per row, which a busy machine inflates far less than it does wall-clock rates.
+        double[] jvm = {mean(List.of(untuned)).sinkJvmMicrosPerRow, mean(List.of(tuned)).sinkJvmMicrosPerRow};
+        double[] server = {mean(List.of(untuned)).sinkServerMicrosPerRow, mean(List.of(tuned)).sinkServerMicrosPerRow};
+        System.out.printf(Locale.ROOT, "CPU per sink row (means of two rounds): this JVM untuned %.1f µs, tuned %.1f µs"
+            + " (%.2fx less); the %s server untuned %.1f µs, tuned %.1f µs (%.2fx less)%n", jvm[0], jvm[1],
+            jvm[0] / jvm[1], sinkDb.name(), server[0], server[1], server[0] / server[1]);
       }
     }
     System.exit(0);
@@ -110,6 +125,12 @@ public final class PipelineThroughput {
 
     long count(String db, String table) throws Exception;
 
+    /** A JDBC URL with credentials, for the reconciler. */
+    String reconcileUrl(String db);
+
+    /** The CPU time the database server has used, in nanoseconds. */
+    long serverCpuNanos() throws IOException;
+
     /** The driver's own batch behaviour, written out where Sluice would set another. */
     default Map<String, String> untunedDriver() {
       return Map.of();
@@ -131,6 +152,35 @@ public final class PipelineThroughput {
 
       public long count(String db, String table) throws Exception {
         return pg.count(db, table);
+      }
+
+      public String reconcileUrl(String db) {
+        return pg.url(db) + "?user=postgres&password=postgres";
+      }
+
+      /**
+       * The postmaster's and its backends': the exited backends' time is in the postmaster's children's fields, the
+       * live ones' in their own. The source's backends share the server, but sit idle while the sink runs.
+       */
+      public long serverCpuNanos() throws IOException {
+        long postmaster = postmasterPid(pg.port());
+        long ticks = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+          for (Path proc : (Iterable<Path>) procs::iterator) {
+            String[] stat = stat(proc);
+            if (stat == null) {
+              continue;
+            }
+            long pid = Long.parseLong(proc.getFileName().toString());
+            if (pid == postmaster) {
+              ticks += Long.parseLong(stat[13]) + Long.parseLong(stat[14]) + Long.parseLong(stat[15])
+                  + Long.parseLong(stat[16]);
+            } else if (Long.parseLong(stat[3]) == postmaster) {
+              ticks += Long.parseLong(stat[13]) + Long.parseLong(stat[14]);
+            }
+          }
+        }
+        return ticks * 10_000_000L; // USER_HZ is 100 on Linux
       }
 
       @Override
@@ -157,6 +207,15 @@ public final class PipelineThroughput {
             ""), "connection.username", "root");
       }
 
+      public String reconcileUrl(String db) {
+        return server.url(db);
+      }
+
+      public long serverCpuNanos() throws IOException {
+        String[] stat = stat(Path.of("/proc", String.valueOf(server.pid())));
+        return stat == null ? 0 : (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) * 10_000_000L;
+      }
+
       public long count(String db, String table) throws Exception {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(server.url(db));
             java.sql.Statement s = c.createStatement();
@@ -173,10 +232,95 @@ public final class PipelineThroughput {
     }
   }
 
-  record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond) {}
+  /** The fields of /proc/PID/stat, counted from 0 after the command's parentheses as from the pid; null if gone. */
+  static String[] stat(Path proc) {
+    if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+      return null;
+    }
+    try {
+      String line = Files.readString(proc.resolve("stat"));
+      String rest = line.substring(line.lastIndexOf(')') + 2);
+      String[] fields = rest.split(" ");
+      String[] out = new String[fields.length + 2];
+      out[0] = line.substring(0, line.indexOf(' '));
+      out[1] = "";
+      System.arraycopy(fields, 0, out, 2, fields.length);
+      return out;
+    } catch (IOException | RuntimeException gone) {
+      return null;
+    }
+  }
+
+  /** The PostgreSQL server listening on {@code port}: the process whose command line says so. */
+  static long postmasterPid(int port) throws IOException {
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path proc : (Iterable<Path>) procs::iterator) {
+        if (!proc.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String cmd = Files.readString(proc.resolve("cmdline")).replace('\0', ' ');
+          if (cmd.contains("postgres") && cmd.contains(" -p " + port + " ")) {
+            return Long.parseLong(proc.getFileName().toString());
+          }
+        } catch (IOException gone) {
+          // exited while listed
+        }
+      }
+    }
+    throw new IOException("no PostgreSQL process listening on port " + port);
+  }
+
+  record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond,
+      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow) {}
+
+  /**
+   * Variants of Sluice's settings against each other, in one JVM: {@code -Dbench.variants=tuned,nocopy} runs
+   * {@code tuned}, then {@code nocopy} (Sluice's settings and the sink settings of
+   * {@code -Dbench.variant.nocopy.sink.KEY=V}), then the same again in reverse order, and reports each variant's means
+   * against the first's. {@code untuned} is the engines' defaults, as elsewhere.
+   */
+  private static void compare(BenchDatabase db, SinkDatabase sinkDb, Path plugins, List<String> variants, int rows)
+      throws Exception {
+    Map<String, List<Result>> results = new java.util.LinkedHashMap<>();
+    variants.forEach(v -> results.put(v, new java.util.ArrayList<>()));
+    for (int round = 0; round < 2; round++) {
+      List<String> order = new java.util.ArrayList<>(variants);
+      if (round == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (String v : order) {
+        Map<String, String> sink = overrides("bench.variant." + v + ".sink.", "");
+        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), false, rows, sink));
+      }
+    }
+    Result base = mean(results.get(variants.get(0)));
+    System.out.printf(Locale.ROOT, "%nPostgreSQL -> %s through the JDBC sink, %,d rows, means of two rounds:%n",
+        sinkDb.name(), base.sinkRows);
+    results.forEach((v, rs) -> {
+      Result m = mean(rs);
+      System.out.printf(Locale.ROOT, "  %-10s %,8.0f rows/s (%.2fx)  JVM %6.1f CPU µs/row (%.2fx less)  server %6.1f CPU"
+          + " µs/row (%.2fx less)  %s%n", v, m.sinkRowsPerSecond, m.sinkRowsPerSecond / base.sinkRowsPerSecond,
+          m.sinkJvmMicrosPerRow, base.sinkJvmMicrosPerRow / m.sinkJvmMicrosPerRow, m.sinkServerMicrosPerRow,
+          base.sinkServerMicrosPerRow / m.sinkServerMicrosPerRow, overrides("bench.variant." + v + ".sink.", ""));
+    });
+  }
+
+  private static Result mean(List<Result> rs) {
+    return new Result(rs.stream().mapToDouble(Result::eventsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::bytesPerEvent).average().orElse(0), rs.get(0).sinkRows,
+        rs.stream().mapToDouble(Result::sinkRowsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::sinkJvmMicrosPerRow).average().orElse(0),
+        rs.stream().mapToDouble(Result::sinkServerMicrosPerRow).average().orElse(0));
+  }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
       boolean avro, int rows) throws Exception {
+    return run(db, sinkDb, plugins, label, tuned, avro, rows, Map.of());
+  }
+
+  private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
+      boolean avro, int rows, Map<String, String> sinkSettings) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
     flags.putAll(overrides("bench.worker.", "connect.worker."));
@@ -236,11 +380,13 @@ public final class PipelineThroughput {
           + "%.0f bytes/event)%n", label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows, bytes);
 
       if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
-        return new Result(eps, bytes, 0, 0);
+        return new Result(eps, bytes, 0, 0, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
+      // The engines' defaults are Debezium's sink as it ships; Sluice's are Sluice's sink with Sluice's settings.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
-          "connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector",
+          "connector.class", tuned ? "io.sluice.sink.jdbc.SluiceJdbcSinkConnector"
+              : "io.debezium.connector.jdbc.JdbcSinkConnector",
           "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
           "topics", topic, "collection.name.format", "orders"));
       sinkConfig.putAll(sinkDb.connection(sink));
@@ -250,9 +396,11 @@ public final class PipelineThroughput {
       }
       sinkConfig.putAll(converters);
       sinkConfig.putAll(overrides("bench.sink.config.", ""));
+      sinkConfig.putAll(sinkSettings);
       long expectedSink = next - 1;
       long t1 = System.nanoTime();
       long cpu1 = processCpuNanos();
+      long server1 = sinkDb.serverCpuNanos();
       rest.create("sink", sinkConfig);
       long seen = 0;
       while (seen < expectedSink) {
@@ -263,10 +411,30 @@ public final class PipelineThroughput {
         }
       }
       double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
-      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row)%n",
-          label, expectedSink, rps, (processCpuNanos() - cpu1) / 1e3 / expectedSink);
-      return new Result(eps, bytes, expectedSink, rps);
+      double jvmMicros = (processCpuNanos() - cpu1) / 1e3 / expectedSink;
+      double serverMicros = (sinkDb.serverCpuNanos() - server1) / 1e3 / expectedSink;
+      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row;"
+          + " the %s server: %.1f CPU µs/row; load %s)%n", label, expectedSink, rps, jvmMicros, sinkDb.name(),
+          serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
+      reconcile(db.url(src) + "?user=postgres&password=postgres", sinkDb.reconcileUrl(sink), label);
+      return new Result(eps, bytes, expectedSink, rps, jvmMicros, serverMicros);
     }
+  }
+
+  /**
+   * Every row of the source table against the sink's, by Sluice's reconciler: a faster sink that wrote other values
+   * is no faster sink. The run fails on any difference.
+   */
+  private static void reconcile(String sourceUrl, String sinkUrl, String label) {
+    ReconcileReport report = Reconciler.builder().source(sourceUrl).sink(sinkUrl).table("public.orders", "orders")
+        .build().run();
+    if (!report.equal()) {
+      throw new IllegalStateException(String.format(Locale.ROOT, "[%s] the sink differs from the source: %d rows"
+          + " missing, %d extra, %d changed (%s %s)", label, report.missing(), report.extra(), report.changed(),
+          report.mismatchExamples(), report.missingExamples()));
+    }
+    System.out.printf(Locale.ROOT, "[%s] reconciled: %,d rows equal in source and sink (%s)%n", label,
+        report.sourceRows(), report.checksumMethod());
   }
 
   /** System properties under {@code prefix}, renamed under {@code as}. */

@@ -53,6 +53,11 @@ public final class MariaDbProcess implements AutoCloseable {
     throw new IOException("mariadbd did not start, see " + dir.resolve("server.log"));
   }
 
+  /** The server's process id (one process: its threads' CPU time is the server's). */
+  public long pid() {
+    return process.pid();
+  }
+
   public String url(String db) {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + db + "?user=root";
   }

@@ -76,6 +76,16 @@ class ConnectorDefaultsTest {
   }
 
   @Test
+  void aJdbcSinkReadsHeadersAsTextUnlessItsKeyIsInThem() {
+    Map<String, String> keyed = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", "record_key"));
+    assertEquals("org.apache.kafka.connect.storage.StringConverter", keyed.get("header.converter"));
+    Map<String, String> fromHeaders = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
+        "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", "record_header"));
+    assertFalse(fromHeaders.containsKey("header.converter"), "its key's types come from the headers");
+  }
+
+  @Test
   void sourcesGetNoDeadLetterQueue() {
     Map<String, String> filled = ConnectorDefaults.missing("src", Map.of("connector.class",
         "io.debezium.connector.postgresql.PostgresConnector"));

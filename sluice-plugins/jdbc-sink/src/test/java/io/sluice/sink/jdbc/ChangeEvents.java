@@ -66,15 +66,38 @@ final class ChangeEvents {
     return event("c", "false", lsn, after);
   }
 
-  private SinkRecord event(String op, String mark, long lsn, Struct after) {
+  /** A streamed update to {@code after} at log position {@code lsn}. */
+  SinkRecord update(long lsn, Struct after) {
+    return event("u", "false", lsn, after);
+  }
+
+  /** A streamed delete of {@code before} at log position {@code lsn}. */
+  SinkRecord delete(long lsn, Struct before) {
+    Struct source = new Struct(SOURCE).put("connector", "postgresql").put("snapshot", "false").put("lsn", lsn)
+        .put("ts_ms", committedAt);
+    Struct value = new Struct(envelope).put("before", before).put("source", source).put("op", "d")
+        .put("ts_ms", System.currentTimeMillis());
+    return new SinkRecord(topic, 0, key, key(before), envelope, value, offset++);
+  }
+
+  /** The tombstone Debezium writes after a delete of {@code before}, for compaction. */
+  SinkRecord tombstone(Struct before) {
+    return new SinkRecord(topic, 0, key, key(before), null, null, offset++);
+  }
+
+  private Struct key(Struct row) {
     Struct k = new Struct(key);
     for (Field f : key.fields()) {
-      k.put(f, after.get(f.name()));
+      k.put(f, row.get(f.name()));
     }
+    return k;
+  }
+
+  private SinkRecord event(String op, String mark, long lsn, Struct after) {
     Struct source = new Struct(SOURCE).put("connector", "postgresql").put("snapshot", mark).put("lsn", lsn)
         .put("ts_ms", committedAt);
     Struct value = new Struct(envelope).put("after", after).put("source", source).put("op", op)
         .put("ts_ms", System.currentTimeMillis());
-    return new SinkRecord(topic, 0, key, k, envelope, value, offset++);
+    return new SinkRecord(topic, 0, key, key(after), envelope, value, offset++);
   }
 }

@@ -27,6 +27,11 @@ final class DrivenTask implements AutoCloseable {
   private final TopicPartition partition;
 
   DrivenTask(String jdbcUrl, String connector, String topic, String table) {
+    this(jdbcUrl, connector, topic, table, Map.of());
+  }
+
+  /** A task whose settings are the usual ones and {@code settings}, which win. */
+  DrivenTask(String jdbcUrl, String connector, String topic, String table, Map<String, String> settings) {
     this.partition = new TopicPartition(topic, 0);
     Map<String, String> props = new LinkedHashMap<>();
     props.put("name", connector);
@@ -41,6 +46,7 @@ final class DrivenTask implements AutoCloseable {
     props.put("primary.key.mode", "record_key");
     props.put("schema.evolution", "basic");
     props.put("collection.name.format", table);
+    props.putAll(settings);
     pluginMetrics = new PluginMetricsImpl(metrics, Map.of("connector", connector, "task", "0"));
     task.initialize(new Context(props, Set.of(partition), pluginMetrics));
     task.start(props);

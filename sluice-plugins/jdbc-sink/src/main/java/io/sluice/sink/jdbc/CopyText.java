@@ -1,0 +1,199 @@
+package io.sluice.sink.jdbc;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * A field's values in PostgreSQL's COPY text form, for the pairs of a Connect schema and a column type where that text
+ * gives the column exactly the value Debezium's sink binds: the same text or number the driver sends, read by the
+ * same input function of the column's type.
+ *
+ * <p>Each pair here follows what Debezium 3.6's PostgreSQL dialect binds for the schema (its type registry is keyed by
+ * schema name, else by Connect type) and what PgJDBC then sends:
+ * <ul>
+ *   <li>integers (no schema name) into {@code int2/int4/int8}: the number;
+ *   <li>{@code FLOAT64} into {@code float8}: Java's shortest text of a double reads back as the same double, as the
+ *       driver's binary or text form does ({@code FLOAT32} is left out: the driver sends it as a double, and a text
+ *       read as float4 need not round the same way);
+ *   <li>{@code BOOLEAN} into {@code bool}; {@code STRING} into {@code text/varchar}, and into {@code json/jsonb/uuid},
+ *       where Debezium casts the string to the column's type, which reads the same text;
+ *   <li>{@code io.debezium.data.Json} into {@code json/jsonb} (Debezium casts to json); {@code io.debezium.data.Uuid}
+ *       into {@code uuid};
+ *   <li>{@code BYTES} into {@code bytea}: hex; Connect's {@code Decimal} into {@code numeric}: the BigDecimal's text;
+ *   <li>{@code io.debezium.time.ZonedTimestamp} into {@code timestamptz}: the same instant with its offset written
+ *       out (Debezium moves it to the database time zone, which keeps the instant); whole microseconds only, as the
+ *       driver and the server round half a microsecond differently;
+ *   <li>{@code io.debezium.time.MicroTimestamp} and {@code Timestamp} into {@code timestamp}: the UTC local date-time
+ *       Debezium binds, when its time zone ({@code use.time.zone}) has a fixed offset (elsewhere it shifts times
+ *       that fall in a gap).
+ * </ul>
+ * Years outside 1–9999 and field schemas that carry the source's column type (which Debezium may map to other types)
+ * are left to Debezium's path, as is every other pair.
+ */
+final class CopyText {
+  /** Which column types each schema may be copied into; the key is the schema name, or the Connect type. */
+  private static final Map<String, Set<String>> COLUMNS = Map.ofEntries(
+      Map.entry("INT8", Set.of("int2", "int4", "int8")),
+      Map.entry("INT16", Set.of("int2", "int4", "int8")),
+      Map.entry("INT32", Set.of("int2", "int4", "int8")),
+      Map.entry("INT64", Set.of("int2", "int4", "int8")),
+      Map.entry("FLOAT64", Set.of("float8")),
+      Map.entry("BOOLEAN", Set.of("bool")),
+      Map.entry("STRING", Set.of("text", "varchar", "json", "jsonb", "uuid")),
+      Map.entry("BYTES", Set.of("bytea")),
+      Map.entry(Decimal.LOGICAL_NAME, Set.of("numeric")),
+      Map.entry("io.debezium.data.Json", Set.of("json", "jsonb")),
+      Map.entry("io.debezium.data.Uuid", Set.of("uuid")),
+      Map.entry("io.debezium.time.ZonedTimestamp", Set.of("timestamptz")),
+      Map.entry("io.debezium.time.MicroTimestamp", Set.of("timestamp")),
+      Map.entry("io.debezium.time.Timestamp", Set.of("timestamp")));
+  private static final String SOURCE_COLUMN_TYPE = "__debezium.source.column.type";
+  private static final DateTimeFormatter ZONED = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
+  private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
+  private static final HexFormat HEX = HexFormat.of();
+
+  /** How one field's value becomes text: the text, or empty when this value must go Debezium's way. */
+  @FunctionalInterface
+  interface Encoder {
+    Optional<String> text(Object value);
+  }
+
+  private CopyText() {}
+
+  /**
+   * The encoder for a field of {@code schema} written into a column of type {@code columnType} (pg_type's
+   * {@code typname}); empty where COPY's value is not provably Debezium's. {@code fixedOffsetZone} says whether the
+   * sink's {@code use.time.zone} has a fixed offset.
+   */
+  static Optional<Encoder> encoder(Schema schema, String columnType, boolean fixedOffsetZone) {
+    if (schema.parameters() != null && schema.parameters().containsKey(SOURCE_COLUMN_TYPE)) {
+      return Optional.empty();
+    }
+    String kind = schema.name() != null ? schema.name() : schema.type().name();
+    if (!COLUMNS.getOrDefault(kind, Set.of()).contains(columnType)) {
+      return Optional.empty();
+    }
+    return switch (kind) {
+      case "INT8", "INT16", "INT32", "INT64" -> Optional.of(v -> Optional.of(Long.toString(((Number) v).longValue())));
+      case "FLOAT64" -> Optional.of(v -> Optional.of(Double.toString((Double) v)));
+      case "BOOLEAN" -> Optional.of(v -> Optional.of((Boolean) v ? "t" : "f"));
+      case "STRING", "io.debezium.data.Json", "io.debezium.data.Uuid" -> Optional.of(v -> Optional.of((String) v));
+      case "BYTES" -> Optional.of(CopyText::bytes);
+      case Decimal.LOGICAL_NAME -> Optional.of(v -> Optional.of(((BigDecimal) v).toString()));
+      case "io.debezium.time.ZonedTimestamp" -> Optional.of(CopyText::zoned);
+      case "io.debezium.time.MicroTimestamp" -> fixedOffsetZone
+          ? Optional.of(v -> local(Instant.EPOCH.plus(((Number) v).longValue(), java.time.temporal.ChronoUnit.MICROS)))
+          : Optional.empty();
+      case "io.debezium.time.Timestamp" -> fixedOffsetZone
+          ? Optional.of(v -> local(Instant.ofEpochMilli(((Number) v).longValue())))
+          : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  private static Optional<String> bytes(Object v) {
+    byte[] b;
+    if (v instanceof ByteBuffer buffer) {
+      b = buffer.array(); // what Debezium binds: the whole backing array
+    } else if (v instanceof byte[] array) {
+      b = array;
+    } else {
+      return Optional.empty();
+    }
+    return Optional.of("\\x" + HEX.formatHex(b));
+  }
+
+  private static Optional<String> zoned(Object v) {
+    String s = (String) v;
+    if (s.equals("infinity") || s.equals("-infinity") || isUtcIso(s)) {
+      return Optional.of(s);
+    }
+    ZonedDateTime t;
+    try {
+      t = ZonedDateTime.parse(s, io.debezium.time.ZonedTimestamp.FORMATTER);
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty(); // Debezium's path fails on it as it always has
+    }
+    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999) {
+      return Optional.empty();
+    }
+    return Optional.of(ZONED.format(t.toOffsetDateTime()));
+  }
+
+  /**
+   * Whether {@code s} is what Debezium's PostgreSQL source writes, {@code 2026-11-28T20:50:01.123456Z}: a valid UTC
+   * date-time of years 1–9999 with at most six fractional digits. The server reads that text as the instant Debezium
+   * binds, so it goes as it is, without the parse and format that cost more than the rest of a row.
+   */
+  static boolean isUtcIso(String s) {
+    int n = s.length();
+    if (n < 20 || n > 27 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
+        || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z' || (n > 20 && (s.charAt(19) != '.' || n == 21))) {
+      return false;
+    }
+    for (int i = 0; i < n - 1; i++) {
+      if (i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && i != 19 && (s.charAt(i) < '0' || s.charAt(i) > '9')) {
+        return false;
+      }
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 7);
+    int day = digits(s, 8, 10);
+    return year >= 1 && month >= 1 && month <= 12 && day >= 1
+        && day <= java.time.YearMonth.of(year, month).lengthOfMonth() && digits(s, 11, 13) <= 23
+        && digits(s, 14, 16) <= 59 && digits(s, 17, 19) <= 59;
+  }
+
+  private static int digits(String s, int from, int to) {
+    int out = 0;
+    for (int i = from; i < to; i++) {
+      out = out * 10 + (s.charAt(i) - '0');
+    }
+    return out;
+  }
+
+  private static Optional<String> local(Instant instant) {
+    LocalDateTime t = LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    if (t.getYear() < 1 || t.getYear() > 9999) {
+      return Optional.empty();
+    }
+    return Optional.of(LOCAL.format(t));
+  }
+
+  /** Appends {@code text} as one field of COPY's text format: backslash, tab, newline and return escaped. */
+  static void appendField(StringBuilder out, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '\\' -> out.append("\\\\");
+        case '\t' -> out.append("\\t");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        default -> out.append(c);
+      }
+    }
+  }
+
+  /** COPY's text for SQL NULL. */
+  static final String NULL = "\\N";
+
+  static boolean fixedOffset(String zone) {
+    try {
+      return java.time.ZoneId.of(zone).getRules().isFixedOffset();
+    } catch (java.time.DateTimeException e) {
+      return false;
+    }
+  }
+}

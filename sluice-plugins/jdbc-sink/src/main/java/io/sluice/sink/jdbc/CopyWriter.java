@@ -1,0 +1,372 @@
+package io.sluice.sink.jdbc;
+
+import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
+import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
+import io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode;
+import io.debezium.sink.field.FieldDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
+
+/**
+ * Writes a put's upserts and deletes into PostgreSQL by COPY: each table's rows go into a temporary staging table,
+ * then into the table by one {@code INSERT … SELECT … ON CONFLICT DO UPDATE}, and its deletes by one
+ * {@code DELETE … USING} over a staging table of keys, all in one transaction. Debezium's sink sends the same changes
+ * as one upsert or delete statement per row in JDBC batches.
+ *
+ * <p>Only what ends exactly as Debezium's writes end is written here; {@link #write} answers false for anything else,
+ * and the caller hands the put to Debezium's sink. Each key's last change in the put is the one applied, as
+ * Debezium's reduction buffer does: applied in order, an upsert of a key's whole row and a delete leave the row as the
+ * last of them says, and changes to different keys commute. Upserts go first, then deletes, as Debezium flushes its
+ * buffers. Values go only where {@link CopyText} proves the column gets Debezium's value. A table is used only when it
+ * exists and has a column for every field: creating and altering tables stays with Debezium, which does it on the put
+ * that needs it, and this writer reads the table's columns again after that.
+ */
+final class CopyWriter implements AutoCloseable {
+  /** A table as this writer found it in the catalog: its name in SQL and each column's type. */
+  private record Table(String sql, Map<String, String> columnTypes) {}
+
+  /** How one put's records for one table are written: the columns and their encoders, key columns first. */
+  private record Plan(Table table, List<Field> fields, List<String> columns, List<CopyText.Encoder> encoders,
+      int keyCount) {}
+
+  /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
+  private record Staged(Plan plan, boolean deletes, String text, int rows) {}
+
+  /** One table's changes of a put: each key's last record, upserts and deletes apart. */
+  private static final class Changes {
+    final Map<Struct, JdbcKafkaSinkRecord> upserts = new LinkedHashMap<>();
+    final Map<Struct, JdbcKafkaSinkRecord> deletes = new LinkedHashMap<>();
+  }
+
+  private final JdbcSinkConnectorConfig config;
+  private final String url;
+  private final Properties connectionProperties = new Properties();
+  private final boolean fixedOffsetZone;
+  private final Map<String, Table> tables = new HashMap<>();
+  /** Staging tables of the open connection, by the target table and columns they stage. */
+  private final Map<String, String> staging = new HashMap<>();
+  private Connection connection;
+  /** Read by the worker's metrics reporters. */
+  private volatile long rows;
+
+  CopyWriter(JdbcSinkConnectorConfig config, String url, String user, String password, String driverProperties) {
+    this.config = config;
+    this.url = url;
+    // The driver properties the sink's own pool connects with (ssl and the like), as Agroal reads them: k=v;k=v.
+    for (String pair : driverProperties == null ? new String[0] : driverProperties.split(";")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        connectionProperties.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+      }
+    }
+    if (user != null) {
+      connectionProperties.setProperty("user", user);
+    }
+    if (password != null) {
+      connectionProperties.setProperty("password", password);
+    }
+    this.fixedOffsetZone = CopyText.fixedOffset(config.useTimeZone());
+  }
+
+  /** A writer for a sink whose settings this writer can follow: PostgreSQL, upserts, keys from the record. */
+  static Optional<CopyWriter> forSink(JdbcSinkConnectorConfig config, Map<String, String> props) {
+    String url = props.getOrDefault("connection.url", "");
+    boolean keyed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_KEY
+        || config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_VALUE;
+    if (!url.startsWith("jdbc:postgresql:") || config.getInsertMode() != JdbcSinkConnectorConfig.InsertMode.UPSERT
+        || !keyed || "false".equalsIgnoreCase(props.getOrDefault("sluice.sink.copy", "true").trim())) {
+      return Optional.empty();
+    }
+    return Optional.of(new CopyWriter(config, url, props.get("connection.username"),
+        props.get("connection.password"), props.get("hibernate.agroal.jdbcProperties")));
+  }
+
+  /** Rows written (upserted or deleted) by COPY since the task started. */
+  long rows() {
+    return rows;
+  }
+
+  /**
+   * Writes {@code records} and answers true, or answers false having written nothing when they are not all changes
+   * this writer can write as Debezium would. A failed write is rolled back and thrown.
+   */
+  boolean write(List<SinkRecord> records) throws SQLException {
+    try {
+      return writeIfProvable(records);
+    } catch (SQLException | IOException | RuntimeException e) {
+      reset(); // a table changed under us, the connection broke: read it all again next time
+      if (e instanceof SQLException sql) {
+        throw sql;
+      }
+      throw new SQLException("COPY into the sink failed: " + e, e);
+    }
+  }
+
+  private boolean writeIfProvable(List<SinkRecord> records) throws SQLException, IOException {
+    Map<String, Changes> byTable = new LinkedHashMap<>();
+    for (SinkRecord r : records) {
+      JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(r, config);
+      if (record.isSchemaChange() || record.isTruncate()) {
+        return false;
+      }
+      boolean delete = record.isDelete() || record.isTombstone();
+      if (delete && !config.isDeleteEnabled()) {
+        return false;
+      }
+      String table = config.getCollectionNamingStrategy().resolveCollectionName(record, config.getCollectionNameFormat());
+      Struct key = record.filteredKey();
+      if (table == null || key == null || key.schema().fields().isEmpty()) {
+        return false;
+      }
+      Changes changes = byTable.computeIfAbsent(table, t -> new Changes());
+      changes.upserts.remove(key);
+      changes.deletes.remove(key);
+      (delete ? changes.deletes : changes.upserts).put(key, record);
+    }
+    if (byTable.isEmpty()) {
+      return false;
+    }
+    Connection c = connection();
+    // Every table's plan and every value's text before anything is sent: one field or value without a provable
+    // text sends the whole put Debezium's way.
+    List<Staged> staged = new ArrayList<>();
+    for (Map.Entry<String, Changes> e : byTable.entrySet()) {
+      Optional<Table> table = table(c, e.getKey());
+      if (table.isEmpty()) {
+        return false;
+      }
+      for (Map<Struct, JdbcKafkaSinkRecord> changes : List.of(e.getValue().upserts, e.getValue().deletes)) {
+        if (changes.isEmpty()) {
+          continue;
+        }
+        boolean deletes = changes == e.getValue().deletes;
+        Optional<Plan> plan = plan(table.get(), changes.values(), deletes);
+        Optional<String> text = plan.flatMap(p -> copyText(p, changes));
+        if (text.isEmpty()) {
+          return false;
+        }
+        staged.add(new Staged(plan.get(), deletes, text.get(), changes.size()));
+      }
+    }
+    CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+    for (Staged s : staged) {
+      String stage = stage(c, s.plan);
+      copy.copyIn("COPY " + stage + " (" + String.join(",", s.plan.columns) + ") FROM STDIN",
+          new ByteArrayInputStream(s.text.getBytes(StandardCharsets.UTF_8)));
+      try (Statement statement = c.createStatement()) {
+        statement.executeUpdate(s.deletes ? delete(s.plan, stage) : merge(s.plan, stage));
+      }
+    }
+    c.commit();
+    rows += staged.stream().mapToLong(Staged::rows).sum();
+    return true;
+  }
+
+  /** The staged rows' text, or empty when a value has no text provably equal to Debezium's. */
+  private static Optional<String> copyText(Plan plan, Map<Struct, JdbcKafkaSinkRecord> records) {
+    StringBuilder out = new StringBuilder(records.size() * 64);
+    for (JdbcKafkaSinkRecord record : records.values()) {
+      Struct key = record.filteredKey();
+      Struct payload = plan.fields.size() > plan.keyCount ? record.getPayload() : null;
+      for (int i = 0; i < plan.fields.size(); i++) {
+        // Fields of an equal schema, so at the same index in every record's struct.
+        Field field = plan.fields.get(i);
+        Struct source = i < plan.keyCount ? key : payload;
+        // As Debezium binds: an optional field's own value, null included; a required one's value or default.
+        Object value = field.schema().isOptional() && field.schema().defaultValue() != null
+            ? source.getWithoutDefault(field.name()) : source.get(field);
+        if (i > 0) {
+          out.append('\t');
+        }
+        if (value == null) {
+          out.append(CopyText.NULL);
+        } else {
+          Optional<String> text = plan.encoders.get(i).text(value);
+          if (text.isEmpty()) {
+            return Optional.empty();
+          }
+          CopyText.appendField(out, text.get());
+        }
+      }
+      out.append('\n');
+    }
+    return Optional.of(out.toString());
+  }
+
+  /**
+   * The plan for {@code records} of one table, or empty when they differ in schema (Debezium alters the table
+   * between them) or a field has no column or no provable text.
+   */
+  private Optional<Plan> plan(Table table, Iterable<JdbcKafkaSinkRecord> records, boolean keysOnly) {
+    JdbcKafkaSinkRecord first = records.iterator().next();
+    first.keyFieldNames(); // Debezium's record names its non-key fields only after its key fields
+    for (JdbcKafkaSinkRecord r : records) {
+      if (!Objects.equals(r.filteredKey().schema(), first.filteredKey().schema())
+          || (!keysOnly && !Objects.equals(r.getPayload().schema(), first.getPayload().schema()))) {
+        return Optional.empty();
+      }
+    }
+    List<Field> fields = new ArrayList<>(first.filteredKey().schema().fields());
+    int keyCount = fields.size();
+    if (!keysOnly) {
+      for (String name : first.nonKeyFieldNames()) {
+        fields.add(first.getPayload().schema().field(name));
+      }
+    }
+    Map<String, FieldDescriptor> descriptors = first.allFields();
+    List<String> columns = new ArrayList<>();
+    List<CopyText.Encoder> encoders = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      String name = fields.get(i).name();
+      FieldDescriptor descriptor = descriptors.get(name);
+      String column = column(descriptor == null ? name : descriptor.getColumnName());
+      String type = table.columnTypes.get(column);
+      if (type == null) {
+        tables.values().remove(table); // a new field: Debezium adds its column, then this writer reads the table again
+        return Optional.empty();
+      }
+      Optional<CopyText.Encoder> encoder = CopyText.encoder(fields.get(i).schema(), type, fixedOffsetZone);
+      if (encoder.isEmpty()) {
+        return Optional.empty();
+      }
+      columns.add(quote(column));
+      encoders.add(encoder.get());
+    }
+    return Optional.of(new Plan(table, fields, columns, encoders, keyCount));
+  }
+
+  /** A column's name as PostgreSQL holds it: Debezium's naming, folded to lower case unless identifiers are quoted. */
+  private String column(String field) {
+    String name = config.getColumnNamingStrategy().resolveColumnName(field);
+    return config.isQuoteIdentifiers() ? name : foldAscii(name);
+  }
+
+  /** PostgreSQL folds an unquoted identifier's ASCII letters, and only those, to lower case. */
+  private static String foldAscii(String name) {
+    StringBuilder out = new StringBuilder(name.length());
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      out.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+    }
+    return out.toString();
+  }
+
+  private static String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  /**
+   * The table Debezium's statements name, as the server resolves that name (schema, else the search path); empty
+   * when there is none yet or the name is not one this writer can write as Debezium does.
+   */
+  private Optional<Table> table(Connection c, String name) throws SQLException {
+    Table known = tables.get(name);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    String[] parts = io.debezium.relational.TableId.parseParts(name);
+    if (parts.length > 2) {
+      return Optional.empty();
+    }
+    String sql = java.util.Arrays.stream(parts).map(p -> quote(config.isQuoteIdentifiers() ? p : foldAscii(p)))
+        .collect(Collectors.joining("."));
+    Map<String, String> columns = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON"
+        + " t.oid = a.atttypid WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped")) {
+      s.setString(1, sql);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          columns.put(rs.getString(1), rs.getString(2));
+        }
+      }
+    } finally {
+      c.rollback(); // nothing to keep, and no transaction left open on the sink database
+    }
+    if (columns.isEmpty()) {
+      return Optional.empty();
+    }
+    Table table = new Table(sql, Map.copyOf(columns));
+    tables.put(name, table);
+    return Optional.of(table);
+  }
+
+  /** A temporary table with the plan's columns as the target types them, emptied at every commit. */
+  private String stage(Connection c, Plan plan) throws SQLException {
+    String key = plan.table.sql + " " + plan.columns;
+    String name = staging.get(key);
+    if (name == null) {
+      name = "sluice_stage_" + (staging.size() + 1);
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TEMP TABLE " + name + " ON COMMIT DELETE ROWS AS SELECT " + String.join(",", plan.columns)
+            + " FROM " + plan.table.sql + " WITH NO DATA");
+      }
+      staging.put(key, name);
+    }
+    return name;
+  }
+
+  /** Debezium's upsert, for every staged row at once. */
+  private static String merge(Plan plan, String stage) {
+    String columns = String.join(",", plan.columns);
+    String keys = String.join(",", plan.columns.subList(0, plan.keyCount));
+    List<String> values = plan.columns.subList(plan.keyCount, plan.columns.size());
+    return "INSERT INTO " + plan.table.sql + " (" + columns + ") SELECT " + columns + " FROM " + stage
+        + " ON CONFLICT (" + keys + ") " + (values.isEmpty() ? "DO NOTHING" : "DO UPDATE SET "
+        + values.stream().map(v -> v + "=EXCLUDED." + v).collect(Collectors.joining(",")));
+  }
+
+  /** Debezium's delete by key, for every staged key at once. */
+  private static String delete(Plan plan, String stage) {
+    return "DELETE FROM " + plan.table.sql + " t USING " + stage + " s WHERE "
+        + plan.columns.stream().map(k -> "t." + k + " = s." + k).collect(Collectors.joining(" AND "));
+  }
+
+  private Connection connection() throws SQLException {
+    if (connection == null) {
+      connection = DriverManager.getConnection(url, connectionProperties);
+      connection.setAutoCommit(false);
+    }
+    return connection;
+  }
+
+  /** Forgets the connection, its staging tables and what the catalog said. */
+  private void reset() {
+    tables.clear();
+    staging.clear();
+    if (connection != null) {
+      try {
+        connection.rollback();
+        connection.close();
+      } catch (SQLException ignored) {
+        // Broken already; a new one is opened for the next put.
+      }
+      connection = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    reset();
+  }
+}
