@@ -225,7 +225,7 @@ final class Supervisor implements AutoCloseable {
     synchronized void launch() {
       List<String> command = command();
       ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-      pb.environment().put("CLASSPATH", classPath());
+      pb.environment().put("CLASSPATH", planeClassPath());
       Process p;
       try {
         p = pb.start();
@@ -391,9 +391,9 @@ final class Supervisor implements AutoCloseable {
      * The class path, given in {@code CLASSPATH} rather than {@code -cp}: the jars one by one are some 10 KB, which
      * would bury the plane's name in {@code ps} and past what {@link ProcessHandle.Info#arguments} reads.
      */
-    private static String classPath() {
+    private static String planeClassPath() {
       String home = System.getProperty("sluice.home");
-      return home != null ? Supervisor.classPath(Path.of(home, "lib")) : System.getProperty("java.class.path");
+      return home != null ? classPath(Path.of(home, "lib")) : System.getProperty("java.class.path");
     }
 
     /**

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The audit log ({@code io.sluice.audit}) of every Sluice surface, Connect's REST API included: one line per
  * state-changing request, whatever its outcome (successful repeats counted, {@link #record}), with the surface, method,
- * path, user, address and status; never a body, a query string or a header, so no secret reaches the log. The operator's own actions (the {@code sluice}
- * commands that change state, the console's actions on connectors) also go to {@code audit.log} in the data
- * directory, one line each in one format ({@link #append}), whoever wrote them.
+ * path, user, address and status; never a body, a query string or a header, so no secret reaches the log. The
+ * operator's own actions (the {@code sluice} commands that change state, the console's actions on connectors) also
+ * go to {@code audit.log} in the data directory, one line each in one format ({@link #append}), whoever wrote them.
  */
 public final class Audit {
   private static final Logger LOG = LoggerFactory.getLogger("io.sluice.audit");
@@ -38,6 +38,9 @@ public final class Audit {
    * are always written one by one.
    */
   public static void record(String surface, String method, String path, String user, String address, Object status) {
+    if (!LOG.isInfoEnabled()) {
+      return; // the audit logger turned off: neither the line nor its count is wanted
+    }
     String line = surface + " " + method + " " + path + " user=" + (user == null ? "-" : user) + " address=" + address
         + " status=" + status;
     if (status instanceof Integer code && code / 100 == 2 && Repeats.counted(line)) {

@@ -146,7 +146,8 @@ public final class FleetBenchmark {
         System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
             + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
             + "(%,d MB in all); retained heap after a full collection %s; threads %s; exporter scrape %.0f ms, %,d "
-            + "series; rules round %.1f ms; dashboard overview %.0f ms; cores busy %s | the same sluice up with no pipelines: RSS %s "
+            + "series; rules round %.1f ms; dashboard overview %.0f ms; cores busy %s | the same sluice up with no "
+            + "pipelines: RSS %s "
             + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms; cores "
             + "busy %s | per connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms "
             + "of scrape, %.3f ms of rules, %.2f %% of a core in the data plane |%n",

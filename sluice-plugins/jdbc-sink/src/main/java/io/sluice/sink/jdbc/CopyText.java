@@ -60,7 +60,8 @@ final class CopyText {
       Map.entry("io.debezium.time.MicroTimestamp", Set.of("timestamp")),
       Map.entry("io.debezium.time.Timestamp", Set.of("timestamp")));
   private static final String SOURCE_COLUMN_TYPE = "__debezium.source.column.type";
-  private static final DateTimeFormatter ZONED = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
+  private static final DateTimeFormatter ZONED =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
   private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
   private static final HexFormat HEX = HexFormat.of();
 

@@ -2,6 +2,7 @@ package io.sluice.sink.jdbc;
 
 import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
+import io.debezium.relational.TableId;
 import io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode;
 import io.debezium.sink.field.FieldDescriptor;
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +136,8 @@ final class CopyWriter implements AutoCloseable {
       if (delete && !config.isDeleteEnabled()) {
         return false;
       }
-      String table = config.getCollectionNamingStrategy().resolveCollectionName(record, config.getCollectionNameFormat());
+      String table = config.getCollectionNamingStrategy()
+          .resolveCollectionName(record, config.getCollectionNameFormat());
       Struct key = record.filteredKey();
       if (table == null || key == null || key.schema().fields().isEmpty()) {
         return false;
@@ -285,11 +288,11 @@ final class CopyWriter implements AutoCloseable {
     if (known != null) {
       return Optional.of(known);
     }
-    String[] parts = io.debezium.relational.TableId.parseParts(name);
+    String[] parts = TableId.parseParts(name);
     if (parts.length > 2) {
       return Optional.empty();
     }
-    String sql = java.util.Arrays.stream(parts).map(p -> quote(config.isQuoteIdentifiers() ? p : foldAscii(p)))
+    String sql = Arrays.stream(parts).map(p -> quote(config.isQuoteIdentifiers() ? p : foldAscii(p)))
         .collect(Collectors.joining("."));
     Map<String, String> columns = new HashMap<>();
     try (PreparedStatement s = c.prepareStatement("SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON"

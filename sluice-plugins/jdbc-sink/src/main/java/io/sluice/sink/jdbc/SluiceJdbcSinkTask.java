@@ -3,6 +3,7 @@ package io.sluice.sink.jdbc;
 import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import io.debezium.connector.jdbc.JdbcSinkConnectorTask;
+import io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceJdbcSinkTask.class);
   /** COPY failures in a row after which the task leaves COPY for good: the cause is not going away. */
   private static final int MAX_COPY_FAILURES = 3;
-  private static final List<org.apache.kafka.connect.header.Header> NO_HEADERS = List.of();
+  private static final List<Header> NO_HEADERS = List.of();
   private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
   /** The sink table of a topic and its key columns, quoted as the sink quotes its own. */
@@ -84,7 +86,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     super.start(props);
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.config = new JdbcSinkConnectorConfig(props);
-    this.headersUsed = config.getPrimaryKeyMode() == io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode.RECORD_HEADER;
+    this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
     publishCopyRows();
     Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
@@ -136,12 +138,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     Collection<SinkRecord> records = headersUsed ? received : withoutHeaders(received);
     if (tracker == null || records.isEmpty()) {
       // Connect's empty puts must reach Debezium's task too: it throws a write that failed on the put after it, and
-      // when the refused record was the last one a quiet topic had, no other put would ever fail the task.
-      if (records.isEmpty()) {
-        super.put(records);
-      } else {
-        putThrough(new ArrayList<>(records));
-      }
+      // when the refused record was the last one a quiet topic had, no other put would ever fail the task (COPY
+      // takes no empty put, so putThrough hands it on).
+      putThrough(new ArrayList<>(records));
       if (!records.isEmpty() && getLastProcessingException() == null) {
         freshness.written(records);
       }
