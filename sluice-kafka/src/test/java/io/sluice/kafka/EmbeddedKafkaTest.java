@@ -39,7 +39,13 @@ class EmbeddedKafkaTest {
           .requireSasl("SASL_PLAINTEXT", mechanism, "sluice", "broker-pw-1").start()) {
         try (Admin admin = Admin.create(sasl(kafka.bootstrapServers(), mechanism, "broker-pw-1"))) {
           admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get();
-          assertTrue(admin.listTopics().names().get().contains("secured"), mechanism);
+          // createTopics completes when the controller has committed the topic; the broker that answers listTopics
+          // learns of it from the metadata log a moment later, so the listing is awaited rather than read once.
+          boolean listed = false;
+          for (long end = System.nanoTime() + 10_000_000_000L; !listed && System.nanoTime() < end; Thread.sleep(50)) {
+            listed = admin.listTopics().names().get().contains("secured");
+          }
+          assertTrue(listed, mechanism);
         }
         try (Admin wrong = Admin.create(sasl(kafka.bootstrapServers(), mechanism, "not-it"))) {
           Exception e = assertThrows(java.util.concurrent.ExecutionException.class,
