@@ -70,6 +70,18 @@ final class PlaneCommand implements Callable<Integer> {
     }
   }
 
+  /** The plane named, run without picocli (see {@link Main#main}); its exit status. */
+  static int run(String plane) {
+    PlaneCommand command = new PlaneCommand();
+    command.plane = plane;
+    try {
+      return command.call();
+    } catch (IOException | RuntimeException e) {
+      e.printStackTrace();
+      return 1;
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
     if (!plane.equals("data") && !plane.equals("control")) {
