@@ -3,6 +3,7 @@ package io.sluice.sink.jdbc;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -32,6 +33,8 @@ import org.apache.kafka.connect.data.Schema;
  *   <li>{@code io.debezium.data.Json} into {@code json/jsonb} (Debezium casts to json); {@code io.debezium.data.Uuid}
  *       into {@code uuid};
  *   <li>{@code BYTES} into {@code bytea}: hex; Connect's {@code Decimal} into {@code numeric}: the BigDecimal's text;
+ *   <li>{@code io.debezium.time.Date} (days since the epoch) into {@code date}: the ISO date, which the server reads
+ *       as year-month-day whatever its {@code DateStyle};
  *   <li>{@code io.debezium.time.ZonedTimestamp} into {@code timestamptz}: the same instant with its offset written
  *       out (Debezium moves it to the database time zone, which keeps the instant); whole microseconds only, as the
  *       driver and the server round half a microsecond differently;
@@ -56,6 +59,7 @@ final class CopyText {
       Map.entry(Decimal.LOGICAL_NAME, Set.of("numeric")),
       Map.entry("io.debezium.data.Json", Set.of("json", "jsonb")),
       Map.entry("io.debezium.data.Uuid", Set.of("uuid")),
+      Map.entry("io.debezium.time.Date", Set.of("date")),
       Map.entry("io.debezium.time.ZonedTimestamp", Set.of("timestamptz")),
       Map.entry("io.debezium.time.MicroTimestamp", Set.of("timestamp")),
       Map.entry("io.debezium.time.Timestamp", Set.of("timestamp")));
@@ -63,6 +67,7 @@ final class CopyText {
   private static final DateTimeFormatter ZONED =
       DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
   private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
+  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT);
   private static final HexFormat HEX = HexFormat.of();
 
   /** How one field's value becomes text: the text, or empty when this value must go Debezium's way. */
@@ -93,6 +98,7 @@ final class CopyText {
       case "STRING", "io.debezium.data.Json", "io.debezium.data.Uuid" -> Optional.of(v -> Optional.of((String) v));
       case "BYTES" -> Optional.of(CopyText::bytes);
       case Decimal.LOGICAL_NAME -> Optional.of(v -> Optional.of(((BigDecimal) v).toString()));
+      case "io.debezium.time.Date" -> Optional.of(CopyText::date);
       case "io.debezium.time.ZonedTimestamp" -> Optional.of(CopyText::zoned);
       case "io.debezium.time.MicroTimestamp" -> fixedOffsetZone
           ? Optional.of(v -> local(Instant.EPOCH.plus(((Number) v).longValue(), java.time.temporal.ChronoUnit.MICROS)))
@@ -114,6 +120,12 @@ final class CopyText {
       return Optional.empty();
     }
     return Optional.of("\\x" + HEX.formatHex(b));
+  }
+
+  /** Days since the epoch, as Debezium binds them: the {@code LocalDate}, which the driver sends as ISO text. */
+  private static Optional<String> date(Object v) {
+    LocalDate d = LocalDate.ofEpochDay(((Number) v).longValue());
+    return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(DATE.format(d));
   }
 
   private static Optional<String> zoned(Object v) {

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -47,6 +48,7 @@ class CopyWriterTest {
       .field("at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").optional().build())
       .field("at_ms", SchemaBuilder.int64().name("io.debezium.time.Timestamp").optional().build())
       .field("at_tz", SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").optional().build())
+      .field("day", SchemaBuilder.int32().name("io.debezium.time.Date").optional().build())
       .field("bin", Schema.OPTIONAL_BYTES_SCHEMA)
       .field("doc", SchemaBuilder.string().name("io.debezium.data.Json").optional().build())
       .field("required_text", SchemaBuilder.string().defaultValue("fallback").build())
@@ -59,6 +61,8 @@ class CopyWriterTest {
       "2000-02-29T12:00:00+05:30"};
   private static final String[] DOCS = {"{\"a\": 1,   \"b\": [1, 2]}", "{\"t\":\"tab\\there\"}", "[]", "null",
       "{\"k\": \"ü\", \"k\": 2}"};
+  /** Days since the epoch: 2026-03-04, the epoch and the day before, years 1 and 9999 at their ends. */
+  private static final int[] DAYS = {20_516, 0, -1, -719_162, 2_932_896};
   private static final double[] RATIOS = {0.1, -0.0, 1e300, Double.NaN, Double.POSITIVE_INFINITY, 1.0 / 3, 5e-324};
   private static final String[] AMOUNTS = {"12.34", "-0.01", "9999999999.99", "0.00", "1E+3", "7"};
 
@@ -77,6 +81,7 @@ class CopyWriterTest {
         nulls ? null : (long) v * 86_400_123_457L - 1_000_000_000_000L,
         nulls ? null : (long) v * 3_600_001L,
         nulls ? null : ZONED[v % ZONED.length],
+        nulls ? null : DAYS[v % DAYS.length],
         nulls ? null : (v % 2 == 0 ? bin : ByteBuffer.wrap(bin)),
         nulls ? null : DOCS[v % DOCS.length],
         "required " + TEXTS[(v + 3) % TEXTS.length]);
@@ -174,6 +179,19 @@ class CopyWriterTest {
         "2026-11-28T20:50:0aZ")) {
       assertTrue(!CopyText.isUtcIso(no), no);
     }
+  }
+
+  @Test
+  void datesOfYearsOneTo9999GoAsIsoTextAndOthersDebeziumsWay() {
+    CopyText.Encoder date = CopyText.encoder(SchemaBuilder.int32().name("io.debezium.time.Date").build(), "date", true)
+        .orElseThrow();
+    assertEquals(Optional.of("2026-03-04"), date.text(20_516));
+    assertEquals(Optional.of("0001-01-01"), date.text(-719_162));
+    assertEquals(Optional.of("9999-12-31"), date.text(2_932_896));
+    assertEquals(Optional.empty(), date.text(2_932_897), "year 10000");
+    assertEquals(Optional.empty(), date.text(-719_163), "year 0, 1 BC");
+    assertTrue(CopyText.encoder(SchemaBuilder.int32().name("io.debezium.time.Date").build(), "timestamp", true)
+        .isEmpty(), "a date into another column type is Debezium's");
   }
 
   private static double copyRows(DrivenTask task) {
