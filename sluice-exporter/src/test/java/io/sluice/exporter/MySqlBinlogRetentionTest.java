@@ -42,19 +42,25 @@ class MySqlBinlogRetentionTest {
       Properties props = new Properties();
       props.setProperty("user", "root");
       try (Connection db = driver.connect(url, props)) {
-        SourceRetention.MySqlReading first = (SourceRetention.MySqlReading) probe.read(db, config);
+        SourceRetention.MySqlReading first = read(probe, db, config);
         assertEquals(3600, first.retentionSeconds());
         assertEquals(0, first.oldestAgeSeconds());
         clock.advance(Duration.ofSeconds(90));
-        assertEquals(90, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
+        assertEquals(90, read(probe, db, config).oldestAgeSeconds());
         try (Statement s = db.createStatement()) {
           // A new log leaves the oldest one in place: its age goes on.
           s.execute("FLUSH BINARY LOGS");
         }
         clock.advance(Duration.ofSeconds(10));
-        assertEquals(100, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
+        assertEquals(100, read(probe, db, config).oldestAgeSeconds());
       }
     }
+  }
+
+  /** What the probe reads for one connector of the server. */
+  private static SourceRetention.MySqlReading read(SourceRetention probe, Connection db, Map<String, String> config)
+      throws java.sql.SQLException {
+    return (SourceRetention.MySqlReading) probe.read(db, Map.of("mysql-source", config)).get("mysql-source");
   }
 
   /** The driver from the unpacked MySQL connector plugin, as the exporter finds it in a running worker. */
