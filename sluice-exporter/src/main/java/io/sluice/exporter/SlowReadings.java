@@ -125,6 +125,10 @@ final class SlowReadings implements AutoCloseable {
         reachOf.put(c.name(), reach);
       } catch (RuntimeException e) {
         log.debug("retention of {} not read: {}", c.name(), e.toString());
+        Timed<SourceRetention.Reading> last = prev.retention().get(c.name());
+        if (last != null) {
+          retention.put(c.name(), last);
+        }
       }
     }
     for (Map.Entry<Reach, Map<String, Map<String, String>>> e : byReach.entrySet()) {
