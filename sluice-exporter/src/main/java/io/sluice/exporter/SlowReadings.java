@@ -104,13 +104,22 @@ final class SlowReadings implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
-    Map<String, Timed<SourceRetention.Reading>> retention = new HashMap<>();
-    Map<String, Timed<Map<String, Long>>> estimates = new HashMap<>();
     List<Connector> sources = connectors.stream().filter(c -> c.kind() == Kind.SOURCE).toList();
-    Map<String, SnapshotProgress> snapshots = sources.isEmpty() ? Map.of() : SnapshotProgress.read();
-    // The sources by the database session their probe needs, so that each server is asked once for all of them.
-    Map<Reach, Map<String, Map<String, String>>> byReach = new LinkedHashMap<>();
-    Map<String, Reach> reachOf = new HashMap<>();
+    Map<String, Timed<SourceRetention.Reading>> retention = new HashMap<>();
+    Map<String, Reach> reachOf = reachOf(sources, prev, retention);
+    retention.putAll(retention(reachOf, prev));
+    Map<String, Timed<Map<String, Long>>> estimates = sources.isEmpty() ? Map.of() : estimates(sources, reachOf);
+    connections.keepOnly(reachOf.values().stream().map(Reach::server).collect(Collectors.toSet()));
+    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
+  }
+
+  /**
+   * Where each source's probe connects, with the source's config resolved. A source whose config cannot be resolved
+   * keeps its last reading in {@code retention}.
+   */
+  private Map<String, Reach> reachOf(List<Connector> sources, Readings prev,
+      Map<String, Timed<SourceRetention.Reading>> retention) {
+    Map<String, Reach> out = new LinkedHashMap<>();
     for (Connector c : sources) {
       SourceRetention probe = probeFor(c.connectorClass());
       if (probe == null) {
@@ -118,11 +127,9 @@ final class SlowReadings implements AutoCloseable {
       }
       try {
         Map<String, String> config = resolved(c);
-        Reach reach = new Reach(new SourceConnections.Server(probe.jdbcUrl(config),
+        out.put(c.name(), new Reach(new SourceConnections.Server(probe.jdbcUrl(config),
             config.getOrDefault("database.user", ""), config.getOrDefault("database.password", "")),
-            c.connectorClass());
-        byReach.computeIfAbsent(reach, r -> new LinkedHashMap<>()).put(c.name(), config);
-        reachOf.put(c.name(), reach);
+            c.connectorClass(), config));
       } catch (RuntimeException e) {
         log.debug("retention of {} not read: {}", c.name(), e.toString());
         Timed<SourceRetention.Reading> last = prev.retention().get(c.name());
@@ -131,45 +138,71 @@ final class SlowReadings implements AutoCloseable {
         }
       }
     }
-    for (Map.Entry<Reach, Map<String, Map<String, String>>> e : byReach.entrySet()) {
-      Reach reach = e.getKey();
-      SourceRetention probe = probeFor(reach.connectorClass());
+    return out;
+  }
+
+  /**
+   * Each source's retention, read once per database session for every source that reaches the database through it;
+   * the sources of a session that fails keep their last readings.
+   */
+  private Map<String, Timed<SourceRetention.Reading>> retention(Map<String, Reach> reachOf, Readings prev) {
+    Map<Session, Map<String, Map<String, String>>> bySession = new LinkedHashMap<>();
+    reachOf.forEach((connector, reach) -> bySession.computeIfAbsent(new Session(reach.server(),
+        reach.connectorClass()), k -> new LinkedHashMap<>()).put(connector, reach.config()));
+    Map<String, Timed<SourceRetention.Reading>> out = new HashMap<>();
+    for (Map.Entry<Session, Map<String, Map<String, String>>> e : bySession.entrySet()) {
+      Session session = e.getKey();
+      SourceRetention probe = probeFor(session.connectorClass());
       Map<String, SourceRetention.Reading> read = Map.of();
       try {
-        read = connections.run(reach.server(), reach.connectorClass(), db -> probe.read(db, e.getValue()));
+        read = connections.run(session.server(), session.connectorClass(), db -> probe.read(db, e.getValue()));
       } catch (Exception failed) {
-        log.debug("retention of {} not read from {}: {}", e.getValue().keySet(), reach.server(), failed.toString());
+        log.debug("retention of {} not read from {}: {}", e.getValue().keySet(), session.server(), failed.toString());
       }
       double at = now();
       for (String connector : e.getValue().keySet()) {
         SourceRetention.Reading r = read.get(connector);
         Timed<SourceRetention.Reading> t = r != null ? new Timed<>(r, at) : prev.retention().get(connector);
         if (t != null) {
-          retention.put(connector, t);
+          out.put(connector, t);
         }
       }
     }
+    return out;
+  }
+
+  /** The sizes of the tables of each snapshot in progress, from the database the source's retention probe reaches. */
+  private Map<String, Timed<Map<String, Long>>> estimates(List<Connector> sources, Map<String, Reach> reachOf) {
+    Map<String, SnapshotProgress> snapshots = SnapshotProgress.read();
+    Map<String, Timed<Map<String, Long>>> out = new HashMap<>();
     for (Connector c : sources) {
       SnapshotProgress snapshot = snapshots.get(c.config().get("topic.prefix"));
       RowEstimates sizes = snapshot != null && snapshot.inProgress() ? RowEstimates.forClass(c.connectorClass()) : null;
       Reach reach = reachOf.get(c.name());
-      if (sizes != null && reach != null && !snapshot.tables().isEmpty()) {
-        try {
-          // The database is the one the retention probe reaches.
-          Map<String, Long> read = connections.run(reach.server(), reach.connectorClass(),
-              db -> sizes.read(db, snapshot.tables()));
-          estimates.put(c.name(), new Timed<>(read, now()));
-        } catch (Exception e) {
-          log.debug("row estimates of {} not read: {}", c.name(), e.toString());
-        }
+      if (sizes == null || reach == null) {
+        continue;
+      }
+      try {
+        Map<String, Long> read = snapshot.tables().isEmpty() ? Map.of()
+            : connections.run(reach.server(), reach.connectorClass(), db -> sizes.read(db, snapshot.tables()));
+        out.put(c.name(), new Timed<>(read, now()));
+      } catch (Exception e) {
+        log.debug("row estimates of {} not read: {}", c.name(), e.toString());
       }
     }
-    connections.keepOnly(byReach.keySet().stream().map(Reach::server).collect(Collectors.toSet()));
-    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
+    return out;
+  }
+
+  /** Where a source's probe connects, with the driver of its connector class, and the source's resolved config. */
+  private record Reach(SourceConnections.Server server, String connectorClass, Map<String, String> config) {
+    @Override
+    public String toString() {
+      return server + " (" + connectorClass + ")";
+    }
   }
 
   /** A database session as a probe needs it: the server, and the connector class whose plugin has the driver. */
-  private record Reach(SourceConnections.Server server, String connectorClass) {}
+  private record Session(SourceConnections.Server server, String connectorClass) {}
 
   private double now() {
     return clock.millis() / 1000.0;
