@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +54,17 @@ class MySqlBinlogRetentionTest {
         }
         clock.advance(Duration.ofSeconds(10));
         assertEquals(100, read(probe, db, config).oldestAgeSeconds());
+
+        // The same session serves a snapshot's row estimates: every table in one statement.
+        try (Statement s = db.createStatement()) {
+          s.execute("CREATE DATABASE shop");
+          s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY) ENGINE=InnoDB");
+          s.execute("INSERT INTO shop.orders VALUES (1), (2), (3)");
+          s.execute("ANALYZE TABLE shop.orders");
+        }
+        Map<String, Long> estimates = RowEstimates.forClass("io.debezium.connector.mysql.MySqlConnector").read(db,
+            List.of("shop.orders", "shop.missing"));
+        assertEquals(Set.of("shop.orders"), estimates.keySet());
       }
     }
   }
