@@ -1,27 +1,27 @@
 package io.sluice.exporter;
 
+import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
-import io.sluice.connect.secrets.SecretConfigProvider;
-import java.sql.Connection;
-import java.sql.Driver;
+import io.sluice.topics.KafkaCluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import io.sluice.topics.KafkaCluster;
 import java.util.Map;
-import java.util.Properties;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -36,8 +36,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The values that cost a round trip to Kafka or to a database: topic end offsets, sink consumer lag, source log
- * retention and, while a source snapshots, its tables' estimated sizes. Read on the exporter's own thread at its refresh interval; a scrape only takes the last {@link Readings},
- * each value with the time it was read, so a slow broker or database never slows a scrape down.
+ * retention and, while a source snapshots, its tables' estimated sizes. Read on the exporter's own thread at its
+ * refresh interval; a scrape only takes the last {@link Readings}, each value with the time it was read, so a slow
+ * broker or database never slows a scrape down. A pass costs a fixed number of round trips to Kafka (every topic's
+ * end offsets in one, every sink group's commits in one) and one per source database session, which stays open
+ * between passes and serves every connector that reaches that database as the same user.
  */
 final class SlowReadings implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlowReadings.class);
@@ -53,17 +56,17 @@ final class SlowReadings implements AutoCloseable {
   }
 
   private final ConnectorCatalog catalog;
-  private final Herder herder;
   private final Admin admin;
   private final Clock clock;
   private final ConfigProvider secrets;
   private final Map<String, SourceRetention> probes = new ConcurrentHashMap<>();
+  private final SourceConnections connections;
   private volatile Readings readings = Readings.EMPTY;
 
   SlowReadings(ConnectorCatalog catalog, Herder herder, Map<String, String> workerConfig, Clock clock) {
     this.catalog = catalog;
-    this.herder = herder;
     this.clock = clock;
+    this.connections = new SourceConnections(herder, clock);
     KafkaCluster cluster = KafkaCluster.from(workerConfig);
     this.admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-exporter",
         "request.timeout.ms", "10000", "default.api.timeout.ms", "10000")));
@@ -94,50 +97,112 @@ final class SlowReadings implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
-    Map<String, Timed<Map<TopicPartition, Long>>> lag = new HashMap<>();
+    Map<String, Timed<Map<TopicPartition, Long>>> lag;
+    try {
+      lag = sinkLag(connectors.stream().filter(c -> c.kind() == Kind.SINK).toList(), ends.value(), prev.sinkLag());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    List<Connector> sources = connectors.stream().filter(c -> c.kind() == Kind.SOURCE).toList();
     Map<String, Timed<SourceRetention.Reading>> retention = new HashMap<>();
-    Map<String, Timed<Map<String, Long>>> estimates = new HashMap<>();
-    Map<String, SnapshotProgress> snapshots = connectors.stream().anyMatch(c -> c.kind() == Kind.SOURCE)
-        ? SnapshotProgress.read() : Map.of();
-    for (Connector c : connectors) {
-      if (c.kind() == Kind.SINK) {
-        Timed<Map<TopicPartition, Long>> l = prev.sinkLag().get(c.name());
-        try {
-          l = new Timed<>(lagOf(c, ends.value()), now());
-        } catch (RuntimeException | ExecutionException | TimeoutException e) {
-          log.debug("lag of {} not read: {}", c.name(), e.toString());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        if (l != null) {
-          lag.put(c.name(), l);
-        }
+    Map<String, Reach> reachOf = reachOf(sources, prev, retention);
+    retention.putAll(retention(reachOf, prev));
+    Map<String, Timed<Map<String, Long>>> estimates = sources.isEmpty() ? Map.of() : estimates(sources, reachOf);
+    connections.keepOnly(reachOf.values().stream().map(Reach::server).collect(Collectors.toSet()));
+    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
+  }
+
+  /**
+   * Where each source's probe connects, with the source's config resolved. A source whose config cannot be resolved
+   * keeps its last reading in {@code retention}.
+   */
+  private Map<String, Reach> reachOf(List<Connector> sources, Readings prev,
+      Map<String, Timed<SourceRetention.Reading>> retention) {
+    Map<String, Reach> out = new LinkedHashMap<>();
+    for (Connector c : sources) {
+      SourceRetention probe = probeFor(c.connectorClass());
+      if (probe == null) {
+        continue;
       }
-      SourceRetention probe = c.kind() == Kind.SOURCE ? probeFor(c.connectorClass()) : null;
-      if (probe != null) {
-        Timed<SourceRetention.Reading> r = prev.retention().get(c.name());
-        try {
-          r = new Timed<>(readRetention(c, probe), now());
-        } catch (Exception e) {
-          log.debug("retention of {} not read: {}", c.name(), e.toString());
-        }
-        if (r != null) {
-          retention.put(c.name(), r);
-        }
-      }
-      SnapshotProgress snapshot = c.kind() == Kind.SOURCE ? snapshots.get(c.config().get("topic.prefix")) : null;
-      RowEstimates sizes = snapshot != null && snapshot.inProgress() ? RowEstimates.forClass(c.connectorClass()) : null;
-      if (sizes != null) {
-        try {
-          estimates.put(c.name(), new Timed<>(readEstimates(c, sizes, snapshot.tables()), now()));
-        } catch (Exception e) {
-          log.debug("row estimates of {} not read: {}", c.name(), e.toString());
+      try {
+        Map<String, String> config = resolved(c);
+        out.put(c.name(), new Reach(new SourceConnections.Server(probe.jdbcUrl(config),
+            config.getOrDefault("database.user", ""), config.getOrDefault("database.password", "")),
+            c.connectorClass(), config));
+      } catch (RuntimeException e) {
+        log.debug("retention of {} not read: {}", c.name(), e.toString());
+        Timed<SourceRetention.Reading> last = prev.retention().get(c.name());
+        if (last != null) {
+          retention.put(c.name(), last);
         }
       }
     }
-    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
+    return out;
   }
+
+  /**
+   * Each source's retention, read once per database session for every source that reaches the database through it;
+   * the sources of a session that fails keep their last readings.
+   */
+  private Map<String, Timed<SourceRetention.Reading>> retention(Map<String, Reach> reachOf, Readings prev) {
+    Map<Session, Map<String, Map<String, String>>> bySession = new LinkedHashMap<>();
+    reachOf.forEach((connector, reach) -> bySession.computeIfAbsent(new Session(reach.server(),
+        reach.connectorClass()), k -> new LinkedHashMap<>()).put(connector, reach.config()));
+    Map<String, Timed<SourceRetention.Reading>> out = new HashMap<>();
+    for (Map.Entry<Session, Map<String, Map<String, String>>> e : bySession.entrySet()) {
+      Session session = e.getKey();
+      SourceRetention probe = probeFor(session.connectorClass());
+      Map<String, SourceRetention.Reading> read = Map.of();
+      try {
+        read = connections.run(session.server(), session.connectorClass(), db -> probe.read(db, e.getValue()));
+      } catch (Exception failed) {
+        log.debug("retention of {} not read from {}: {}", e.getValue().keySet(), session.server(), failed.toString());
+      }
+      double at = now();
+      for (String connector : e.getValue().keySet()) {
+        SourceRetention.Reading r = read.get(connector);
+        Timed<SourceRetention.Reading> t = r != null ? new Timed<>(r, at) : prev.retention().get(connector);
+        if (t != null) {
+          out.put(connector, t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The sizes of the tables of each snapshot in progress, from the database the source's retention probe reaches. */
+  private Map<String, Timed<Map<String, Long>>> estimates(List<Connector> sources, Map<String, Reach> reachOf) {
+    Map<String, SnapshotProgress> snapshots = SnapshotProgress.read();
+    Map<String, Timed<Map<String, Long>>> out = new HashMap<>();
+    for (Connector c : sources) {
+      SnapshotProgress snapshot = snapshots.get(c.config().get("topic.prefix"));
+      RowEstimates sizes = snapshot != null && snapshot.inProgress() ? RowEstimates.forClass(c.connectorClass()) : null;
+      Reach reach = reachOf.get(c.name());
+      if (sizes == null || reach == null) {
+        continue;
+      }
+      try {
+        Map<String, Long> read = snapshot.tables().isEmpty() ? Map.of()
+            : connections.run(reach.server(), reach.connectorClass(), db -> sizes.read(db, snapshot.tables()));
+        out.put(c.name(), new Timed<>(read, now()));
+      } catch (Exception e) {
+        log.debug("row estimates of {} not read: {}", c.name(), e.toString());
+      }
+    }
+    return out;
+  }
+
+  /** Where a source's probe connects, with the driver of its connector class, and the source's resolved config. */
+  private record Reach(SourceConnections.Server server, String connectorClass, Map<String, String> config) {
+    @Override
+    public String toString() {
+      return server + " (" + connectorClass + ")";
+    }
+  }
+
+  /** A database session as a probe needs it: the server, and the connector class whose plugin has the driver. */
+  private record Session(SourceConnections.Server server, String connectorClass) {}
 
   private double now() {
     return clock.millis() / 1000.0;
@@ -204,53 +269,42 @@ final class SlowReadings implements AutoCloseable {
     return out;
   }
 
-  /** Records not yet committed by the sink's group, per partition it has committed on. */
-  private Map<TopicPartition, Long> lagOf(Connector sink, Map<TopicPartition, Long> ends)
-      throws ExecutionException, InterruptedException, TimeoutException {
-    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(sink.consumerGroup())
-        .partitionsToOffsetAndMetadata().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    Map<TopicPartition, Long> out = new HashMap<>();
-    committed.forEach((tp, om) -> {
-      Long end = ends.get(tp);
-      if (om != null && end != null) {
-        out.put(tp, Math.max(0, end - om.offset()));
-      }
-    });
-    return out;
-  }
-
-  private SourceRetention.Reading readRetention(Connector c, SourceRetention probe) throws Exception {
-    Map<String, String> config = resolved(c);
-    try (Connection db = connect(c, config, probe.jdbcUrl(config))) {
-      return probe.read(db, config);
-    }
-  }
-
-  /** The sizes of the tables of a snapshot in progress; the database is the one the retention probe reaches. */
-  private Map<String, Long> readEstimates(Connector c, RowEstimates sizes, Set<String> tables) throws Exception {
-    SourceRetention probe = probeFor(c.connectorClass());
-    if (probe == null || tables.isEmpty()) {
+  /**
+   * Records not yet committed by each sink's group, per partition it has committed on. Every group is asked in one
+   * request (the admin client groups them by coordinator); a group whose answer fails or is late keeps its sink's
+   * previous reading.
+   */
+  private Map<String, Timed<Map<TopicPartition, Long>>> sinkLag(List<Connector> sinks, Map<TopicPartition, Long> ends,
+      Map<String, Timed<Map<TopicPartition, Long>>> prev) throws InterruptedException {
+    if (sinks.isEmpty()) {
       return Map.of();
     }
-    Map<String, String> config = resolved(c);
-    try (Connection db = connect(c, config, probe.jdbcUrl(config))) {
-      return sizes.read(db, tables);
+    Map<String, ListConsumerGroupOffsetsSpec> groups = new HashMap<>();
+    sinks.forEach(s -> groups.put(s.consumerGroup(), new ListConsumerGroupOffsetsSpec()));
+    ListConsumerGroupOffsetsResult result = admin.listConsumerGroupOffsets(groups);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+    Map<String, Timed<Map<TopicPartition, Long>>> out = new HashMap<>();
+    for (Connector sink : sinks) {
+      Timed<Map<TopicPartition, Long>> l = prev.get(sink.name());
+      try {
+        Map<TopicPartition, OffsetAndMetadata> committed = result.partitionsToOffsetAndMetadata(sink.consumerGroup())
+            .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        Map<TopicPartition, Long> lag = new HashMap<>();
+        committed.forEach((tp, om) -> {
+          Long end = ends.get(tp);
+          if (om != null && end != null) {
+            lag.put(tp, Math.max(0, end - om.offset()));
+          }
+        });
+        l = new Timed<>(lag, now());
+      } catch (ExecutionException | TimeoutException e) {
+        log.debug("lag of {} not read: {}", sink.name(), e.toString());
+      }
+      if (l != null) {
+        out.put(sink.name(), l);
+      }
     }
-  }
-
-  private Connection connect(Connector c, Map<String, String> config, String url) throws Exception {
-    Driver driver = driverFor(c.connectorClass(), url);
-    Properties props = new Properties();
-    props.setProperty("user", config.getOrDefault("database.user", ""));
-    props.setProperty("password", config.getOrDefault("database.password", ""));
-    // Both drivers take seconds for these; a database that hangs must not hold the refresh thread for long.
-    props.setProperty("connectTimeout", url.startsWith("jdbc:mysql:") ? "10000" : "10");
-    props.setProperty("socketTimeout", url.startsWith("jdbc:mysql:") ? "10000" : "10");
-    Connection db = driver.connect(url, props);
-    if (db == null) {
-      throw new IllegalStateException("driver " + driver.getClass().getName() + " refused " + url);
-    }
-    return db;
+    return out;
   }
 
   /** The connector's config with Sluice's secret references resolved, as its tasks see it. */
@@ -261,21 +315,9 @@ final class SlowReadings implements AutoCloseable {
     return new ConfigTransformer(Map.of(SecretConfigProvider.NAME, secrets)).transform(c.config()).data();
   }
 
-  /** The JDBC driver the connector itself uses: its plugin folder brings it, the exporter's classpath does not. */
-  private Driver driverFor(String connectorClass, String url) throws Exception {
-    // Connect's delegating loader hands out the connector class from its plugin folder; that class's loader sees the
-    // folder's jars, the driver among them.
-    ClassLoader loader = herder.plugins().delegatingLoader().loadClass(connectorClass).getClassLoader();
-    for (Driver d : ServiceLoader.load(Driver.class, loader)) {
-      if (d.acceptsURL(url)) {
-        return d;
-      }
-    }
-    throw new IllegalStateException("no JDBC driver for " + url + " in the plugin of " + connectorClass);
-  }
-
   @Override
   public void close() {
     admin.close(Duration.ofSeconds(5));
+    connections.close();
   }
 }

@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,7 +40,12 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
   /** The JDBC URL for the connector's {@code database.*} settings. */
   String jdbcUrl(Map<String, String> config);
 
-  Reading read(Connection db, Map<String, String> config) throws SQLException;
+  /**
+   * The reading of each connector, by name, given each one's config; every connector reaches the database through
+   * {@code db} (the same server, and the same database where the engine's URL names one). One round trip where the
+   * engine allows it.
+   */
+  Map<String, Reading> read(Connection db, Map<String, Map<String, String>> configs) throws SQLException;
 
   /** PostgreSQL: the slot's restart LSN against the current WAL position, and its {@code wal_status}. */
   final class PostgresSlot implements SourceRetention {
@@ -48,37 +55,46 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
           + c.getOrDefault("database.port", "5432") + "/" + c.getOrDefault("database.dbname", "postgres");
     }
 
-    @Override
-    public Reading read(Connection db, Map<String, String> config) throws SQLException {
-      String slot = config.getOrDefault("slot.name", "debezium");
-      long retained = -1;
-      String walStatus = "lost";
-      try (PreparedStatement s = db.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)"
-          + "::bigint, wal_status FROM pg_replication_slots WHERE slot_name = ?")) {
-        s.setString(1, slot);
-        try (ResultSet rs = s.executeQuery()) {
-          if (!rs.next()) {
-            // No slot (yet, or dropped): nothing retained, and nothing to stream from.
-            return new PostgresReading(slot, 0, "lost", maxKeepBytes(db));
-          }
-          retained = rs.getLong(1);
-          walStatus = rs.getString(2);
-        }
-      }
-      return new PostgresReading(slot, Math.max(0, retained), walStatus == null ? "lost" : walStatus,
-          maxKeepBytes(db));
-    }
+    /**
+     * Every connector's slot and the server's {@code max_slot_wal_keep_size} in one statement: the settings row has
+     * no slot name, each slot row no setting. The slots are the server's, whichever database the connection is on.
+     */
+    private static final String SLOTS = "SELECT NULL::text, NULL::bigint, NULL::text, setting::bigint, unit"
+        + " FROM pg_settings WHERE name = 'max_slot_wal_keep_size'"
+        + " UNION ALL SELECT slot_name::text, pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint, wal_status,"
+        + " NULL, NULL FROM pg_replication_slots WHERE slot_name::text = ANY(?)";
 
-    private static long maxKeepBytes(Connection db) throws SQLException {
-      try (Statement s = db.createStatement();
-          ResultSet rs = s.executeQuery("SELECT setting::bigint, unit FROM pg_settings"
-              + " WHERE name = 'max_slot_wal_keep_size'")) {
-        if (!rs.next()) {
-          return -1;
+    @Override
+    public Map<String, Reading> read(Connection db, Map<String, Map<String, String>> configs) throws SQLException {
+      Map<String, String> slotOf = new HashMap<>();
+      configs.forEach((connector, config) -> slotOf.put(connector, config.getOrDefault("slot.name", "debezium")));
+      long maxKeepBytes = -1;
+      Map<String, Long> retained = new HashMap<>();
+      Map<String, String> walStatus = new HashMap<>();
+      try (PreparedStatement s = db.prepareStatement(SLOTS)) {
+        s.setArray(1, db.createArrayOf("text", new TreeSet<>(slotOf.values()).toArray()));
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            String slot = rs.getString(1);
+            if (slot == null) {
+              long v = rs.getLong(4);
+              maxKeepBytes = v < 0 ? -1 : v * unitBytes(rs.getString(5));
+            } else {
+              retained.put(slot, rs.getLong(2));
+              walStatus.put(slot, rs.getString(3));
+            }
+          }
         }
-        long v = rs.getLong(1);
-        return v < 0 ? -1 : v * unitBytes(rs.getString(2));
       }
+      Map<String, Reading> out = new HashMap<>();
+      for (Map.Entry<String, String> e : slotOf.entrySet()) {
+        String slot = e.getValue();
+        // No slot (yet, or dropped): nothing retained, and nothing to stream from.
+        String status = walStatus.get(slot);
+        out.put(e.getKey(), new PostgresReading(slot, Math.max(0, retained.getOrDefault(slot, 0L)),
+            status == null ? "lost" : status, maxKeepBytes));
+      }
+      return out;
     }
 
     private static long unitBytes(String unit) {
@@ -113,8 +129,13 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
           + c.getOrDefault("database.port", "3306") + "/";
     }
 
+    /** The server's logs are the same for every connector of it: read once, the same reading for each. */
     @Override
-    public Reading read(Connection db, Map<String, String> config) throws SQLException {
+    public Map<String, Reading> read(Connection db, Map<String, Map<String, String>> configs) throws SQLException {
+      if (configs.isEmpty()) {
+        return Map.of();
+      }
+      Map<String, String> config = configs.values().iterator().next();
       String oldest = null;
       try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
         if (rs.next()) {
@@ -138,7 +159,10 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
             + "/" + oldest;
         age = (now - firstSeenMs.computeIfAbsent(key, k -> now)) / 1000.0;
       }
-      return new MySqlReading(age, retention);
+      Reading reading = new MySqlReading(age, retention);
+      Map<String, Reading> out = new HashMap<>();
+      configs.keySet().forEach(connector -> out.put(connector, reading));
+      return out;
     }
   }
 }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,19 +43,36 @@ class MySqlBinlogRetentionTest {
       Properties props = new Properties();
       props.setProperty("user", "root");
       try (Connection db = driver.connect(url, props)) {
-        SourceRetention.MySqlReading first = (SourceRetention.MySqlReading) probe.read(db, config);
+        SourceRetention.MySqlReading first = read(probe, db, config);
         assertEquals(3600, first.retentionSeconds());
         assertEquals(0, first.oldestAgeSeconds());
         clock.advance(Duration.ofSeconds(90));
-        assertEquals(90, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
+        assertEquals(90, read(probe, db, config).oldestAgeSeconds());
         try (Statement s = db.createStatement()) {
           // A new log leaves the oldest one in place: its age goes on.
           s.execute("FLUSH BINARY LOGS");
         }
         clock.advance(Duration.ofSeconds(10));
-        assertEquals(100, ((SourceRetention.MySqlReading) probe.read(db, config)).oldestAgeSeconds());
+        assertEquals(100, read(probe, db, config).oldestAgeSeconds());
+
+        // The same session serves a snapshot's row estimates: every table in one statement.
+        try (Statement s = db.createStatement()) {
+          s.execute("CREATE DATABASE shop");
+          s.execute("CREATE TABLE shop.orders (id int PRIMARY KEY) ENGINE=InnoDB");
+          s.execute("INSERT INTO shop.orders VALUES (1), (2), (3)");
+          s.execute("ANALYZE TABLE shop.orders");
+        }
+        Map<String, Long> estimates = RowEstimates.forClass("io.debezium.connector.mysql.MySqlConnector").read(db,
+            List.of("shop.orders", "shop.missing"));
+        assertEquals(Set.of("shop.orders"), estimates.keySet());
       }
     }
+  }
+
+  /** What the probe reads for one connector of the server. */
+  private static SourceRetention.MySqlReading read(SourceRetention probe, Connection db, Map<String, String> config)
+      throws java.sql.SQLException {
+    return (SourceRetention.MySqlReading) probe.read(db, Map.of("mysql-source", config)).get("mysql-source");
   }
 
   /** The driver from the unpacked MySQL connector plugin, as the exporter finds it in a running worker. */
