@@ -76,9 +76,10 @@ class MetricsExporterTest {
     }
   }
 
-  /** pg_current_wal_lsn() − restart_lsn of the slot, as PostgreSQL computes it. */
-  private static long retainedWal(String slot) {
-    try (Connection c = SharedPostgres.connect(pipeline.sourceDb);
+  /** pg_current_wal_lsn() − restart_lsn of the slot, as PostgreSQL computes it (from any database: slots are the
+   * server's). */
+  static long retainedWal(String slot) {
+    try (Connection c = SharedPostgres.connect("postgres");
         PreparedStatement s = c.prepareStatement(
             "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint FROM pg_replication_slots "
                 + "WHERE slot_name = ?")) {

@@ -176,10 +176,10 @@ class SlowReadingsTest {
       // Equal to what the server says before and after the pass, once no write fell between (the WAL position moves
       // with any write on the server).
       Eventually.await("each slot's retained WAL as the server computes it", WAIT, () -> {
-        long beforeA = retainedWal(slotA);
-        long beforeB = retainedWal(slotB);
+        long beforeA = MetricsExporterTest.retainedWal(slotA);
+        long beforeB = MetricsExporterTest.retainedWal(slotB);
         slow.refresh();
-        return beforeA == retainedWal(slotA) && beforeB == retainedWal(slotB)
+        return beforeA == MetricsExporterTest.retainedWal(slotA) && beforeB == MetricsExporterTest.retainedWal(slotB)
             && retention(slow, a).retainedBytes() == beforeA && retention(slow, b).retainedBytes() == beforeB;
       }, Boolean::booleanValue);
       assertTrue(retention(slow, a).retainedBytes() > retention(slow, b).retainedBytes() + 100_000);
@@ -317,20 +317,6 @@ class SlowReadingsTest {
 
   private static PostgresReading retention(SlowReadings slow, String connector) {
     return (PostgresReading) slow.last().retention().get(connector).value();
-  }
-
-  private static long retainedWal(String slot) {
-    try (Connection c = SharedPostgres.connect("postgres");
-        PreparedStatement s = c.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint"
-            + " FROM pg_replication_slots WHERE slot_name = ?")) {
-      s.setString(1, slot);
-      try (ResultSet rs = s.executeQuery()) {
-        assertTrue(rs.next(), "no slot " + slot);
-        return rs.getLong(1);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** The backends of the exporter's sessions on a database of the shared server. */
