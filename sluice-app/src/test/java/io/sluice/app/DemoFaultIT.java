@@ -25,15 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A fault rehearsed on the demo, from the fault to a notification: the packaged {@code ./sluice up} with the bundled
- * alert rules (their {@code for:} shortened to 5 s in this test's copy, never in the bundled file) routed to a webhook
- * this test runs, {@code ./sluice demo}, then {@code ./sluice demo fault sink-down}: the sink's database stops, its task
- * fails, ConnectConnectorDown fires for the sink and reaches the webhook; {@code fault recover} brings the pipeline
- * back. {@code fault lag} pauses the sink: ConnectConnectorDown reaches the webhook while its pipeline's
- * ConnectLowThroughput is held back by the bundled inhibition rules; {@code fault poison} puts a record the sink
- * cannot read on its topic: it lands in the sink's dead letter queue and CdcCompletenessRisk fires, the sink running
- * on; {@code fault poison --no-dlq} makes a change the copy's SQL refuses: the sink fails, {@code connectors describe}
- * says on which record, and {@code ./sluice offsets skip … --to-dlq} moves it past that record and keeps the record in
- * its dead letter queue. Then nothing was lost ({@code demo --check}).
+ * alert rules (their {@code for:} shortened to 5 s and every group evaluated every 2 s in this test's copy, never in
+ * the bundled file) routed to a webhook this test runs, {@code ./sluice demo}, then {@code ./sluice demo fault
+ * sink-down}: the sink's database stops, its task fails, ConnectConnectorDown fires for the sink and reaches the
+ * webhook; {@code fault recover} brings the pipeline back. {@code fault lag} pauses the sink: ConnectConnectorDown
+ * reaches the webhook while its pipeline's ConnectLowThroughput is held back by the bundled inhibition rules; {@code
+ * fault poison} puts a record the sink cannot read on its topic: it lands in the sink's dead letter queue and
+ * CdcCompletenessRisk fires, the sink running on; {@code fault poison --no-dlq} makes a change the copy's SQL refuses:
+ * the sink fails, {@code connectors describe} says on which record, and {@code ./sluice offsets skip … --to-dlq} moves
+ * it past that record and keeps the record in its dead letter queue. Then nothing was lost ({@code demo --check}).
  */
 class DemoFaultIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,9 +59,12 @@ class DemoFaultIT {
     int exporter = freePort();
     String bundled = Files.readString(PackagedSluice.root().resolve(
         "sluice-metrics/src/main/resources/io/sluice/metrics/rules/cdc-alerts.rules.yml"));
-    // The test's copy: every for: 5 s, and the 10-minute throughput window 20 s, so a paused sink is slow at once.
+    // The test's copy: every for: 5 s, the 10-minute throughput window 20 s, so a paused sink is slow at once, and the
+    // SLO group evaluated at the global 2 s rather than its own minute (CdcCompletenessRisk took 72-103 s to fire: an
+    // evaluation to go pending, the next to fire).
     Path rules = Files.writeString(dir.resolve("rules.yml"), bundled.replaceAll("for: \\S+", "for: 5s")
-        .replace("[10m]", "[20s]"));
+        .replace("[10m]", "[20s]").replaceAll("\n    interval: \\S+\n", "\n"));
+    assertTrue(!Files.readString(rules).contains("interval:"), "every group of the copy at the global interval");
     String routing = Files.readString(PackagedSluice.root().resolve(
         "sluice-alerts/src/main/resources/io/sluice/alerts/default-alertmanager.yml"));
     String bundledInhibitions = routing.substring(routing.indexOf("inhibit_rules:"),
