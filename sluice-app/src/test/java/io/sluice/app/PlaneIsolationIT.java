@@ -54,7 +54,8 @@ class PlaneIsolationIT {
   private static final Duration SNAPSHOT_WAIT = Duration.ofSeconds(150);
   /**
    * The old generation's growth allowed between the two measures, per 100,000 snapshot rows written between them: the
-   * 12 MB over 300,000 rows that a 600,000-row snapshot was allowed, under half of what the sink holding every key cost.
+   * 12 MB over 300,000 rows that a 600,000-row snapshot was allowed, under half of what the sink holding every key
+   * cost.
    */
   private static final double MAX_GROWTH_MB_PER_100K_ROWS = 4.0;
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
