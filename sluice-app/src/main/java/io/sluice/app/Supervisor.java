@@ -135,6 +135,7 @@ final class Supervisor implements AutoCloseable {
     for (Plane p : Plane.values()) {
       pinned.heap(p.name + "plane.heap");
     }
+    pinned.nice(SluiceConfig.DATA_PLANE_NICE);
     Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
     try {
       // The data plane first: its start is the longer one.
@@ -365,6 +366,9 @@ final class Supervisor implements AutoCloseable {
     /** The JVM of this plane, with its heap and options from the configuration. */
     private List<String> command() {
       List<String> c = new ArrayList<>();
+      if (plane == Plane.DATA) {
+        c.addAll(lowerPriority(config.nice(SluiceConfig.DATA_PLANE_NICE)));
+      }
       c.add(ProcessHandle.current().info().command().orElse("java"));
       String prefix = plane.name + "plane.";
       c.add("-Xmx" + config.heap(prefix + "heap"));
@@ -385,6 +389,24 @@ final class Supervisor implements AutoCloseable {
       c.add("-Dsluice.plane=" + plane.name);
       c.addAll(List.of(Main.class.getName(), "plane", plane.name));
       return c;
+    }
+
+    /**
+     * {@code nice -n N} before the JVM, which nice then becomes (the process keeps its id); nothing at 0, or where
+     * there is no {@code nice}, which Java cannot stand in for.
+     */
+    private static List<String> lowerPriority(int nice) {
+      if (nice == 0) {
+        return List.of();
+      }
+      String path = System.getenv().getOrDefault("PATH", "");
+      Optional<Path> command = Stream.concat(Stream.of(path.split(File.pathSeparator)), Stream.of("/usr/bin", "/bin"))
+          .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "nice")).filter(Files::isExecutable).findFirst();
+      if (command.isEmpty()) {
+        log().warn("no nice command: the data plane runs at the control plane's priority");
+        return List.of();
+      }
+      return List.of(command.get().toString(), "-n", Integer.toString(nice));
     }
 
     /**

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.app.PackagedSluice.Up;
+import io.sluice.app.hog.CpuHogConnector;
+import io.sluice.app.hog.CpuHogTask;
 import io.sluice.app.hog.MemoryHogConnector;
 import io.sluice.app.hog.MemoryHogTask;
 import io.sluice.connect.testing.Eventually;
@@ -272,6 +274,37 @@ class PlaneIsolationIT {
     return Double.parseDouble(lines.get(1).trim().split("\\s+")[head.indexOf("OU")]) / 1024;
   }
 
+  /**
+   * A connector that keeps 300 threads computing (a loop gone wrong) takes every core the data plane can get, and the
+   * control plane still answers every probe within 1 s: the data plane runs at nice 10, so under contention the
+   * control plane's threads, at 0, weigh about nine times as much.
+   */
+  @Test
+  @Order(0)
+  void aConnectorThatTakesEveryCoreLeavesTheControlPlaneAnswering() throws Exception {
+    ProcessHandle data = PackagedSluice.plane(up, "data");
+    assertEquals(10, nice(data.pid()), "the data plane at dataplane.nice's default");
+    assertEquals(0, nice(PackagedSluice.plane(up, "control").pid()), "the control plane at the default priority");
+    long askedBefore = probe.asked;
+    Duration cpuBefore = data.info().totalCpuDuration().orElseThrow();
+    Map<String, String> hog = Map.of("connector.class", CpuHogConnector.class.getName(), "tasks.max", "1",
+        "threads", "300", "seconds", "20");
+    assertEquals(201, send("POST", connect + "/connectors", Map.of("name", "cpu-hog", "config", hog)).statusCode());
+    Thread.sleep(Duration.ofSeconds(22).toMillis());
+    Duration busy = data.info().totalCpuDuration().orElseThrow().minus(cpuBefore);
+    // At nice 10 the hog yields to anything else busy on the machine (the other test fork); it still runs.
+    assertTrue(busy.toSeconds() >= 5, "the hog kept the data plane busy: " + busy + " of CPU in 22 s");
+    assertTrue(probe.asked - askedBefore >= 30, "the probe kept asking: " + (probe.asked - askedBefore));
+    probe.assertAnsweredFast();
+    assertEquals(204, send("DELETE", connect + "/connectors/cpu-hog", null).statusCode());
+  }
+
+  /** A process' nice value, field 19 of {@code /proc/<pid>/stat} (counted after the command in parentheses). */
+  private static int nice(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+  }
+
   @Test
   @Order(1)
   void aConnectorThatExhaustsTheHeapTakesOnlyTheDataPlane() throws Exception {
@@ -368,7 +401,8 @@ class PlaneIsolationIT {
     }
     Path hogJar = Files.createDirectories(out.resolve("memory-hog")).resolve("memory-hog.jar");
     try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(hogJar))) {
-      for (Class<?> c : List.of(MemoryHogConnector.class, MemoryHogTask.class)) {
+      for (Class<?> c : List.of(MemoryHogConnector.class, MemoryHogTask.class, CpuHogConnector.class,
+          CpuHogTask.class)) {
         String name = c.getName().replace('.', '/') + ".class";
         jar.putNextEntry(new JarEntry(name));
         try (var in = c.getClassLoader().getResourceAsStream(name)) {
@@ -377,7 +411,7 @@ class PlaneIsolationIT {
         jar.closeEntry();
       }
       jar.putNextEntry(new JarEntry("META-INF/services/org.apache.kafka.connect.source.SourceConnector"));
-      jar.write((MemoryHogConnector.class.getName() + "\n").getBytes());
+      jar.write((MemoryHogConnector.class.getName() + "\n" + CpuHogConnector.class.getName() + "\n").getBytes());
       jar.closeEntry();
     }
     return out;

@@ -108,6 +108,11 @@ public record SluiceConfig(Map<String, String> values) {
   /** More JVM options of each plane, separated by spaces (the defaults pick the garbage collector). */
   public static final String DATA_PLANE_JAVA_OPTIONS = "dataplane.java.options";
   public static final String CONTROL_PLANE_JAVA_OPTIONS = "controlplane.java.options";
+  /**
+   * The data plane's nice value (0–19): when connectors keep every core busy, the control plane, at 0, is served
+   * first, so the router, the metrics server and the dashboard keep answering about them.
+   */
+  public static final String DATA_PLANE_NICE = "dataplane.nice";
   /** Prefix of raw Kafka Connect worker properties, e.g. {@code connect.worker.producer.linger.ms}. */
   public static final String CONNECT_WORKER_PREFIX = "connect.worker.";
   /**
@@ -132,7 +137,8 @@ public record SluiceConfig(Map<String, String> values) {
       METRICS_MAX_REQUEST, METRICS_QUERY_MAX_SAMPLES, ALERTS_PORT, ALERTS_CONFIG, ALERTS_STATE_TOPIC,
       ALERTS_MAX_REQUEST, EXPORTER_PORT, EXPORTER_MAX_REQUEST, EXPORTER_MOVE_HOLD, UI_PORT, UI_METRICS_URL,
       UI_ALERTS_URL, UI_METRICS_HTTP_CONFIG_FILE, UI_ALERTS_HTTP_CONFIG_FILE, WEB_CONFIG_FILE, WEB_ROLES_FILE,
-      CLUSTER_TOPIC, DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, CONTROL_PLANE_HEAP, CONTROL_PLANE_JAVA_OPTIONS);
+      CLUSTER_TOPIC, DATA_PLANE_HEAP, DATA_PLANE_JAVA_OPTIONS, DATA_PLANE_NICE, CONTROL_PLANE_HEAP,
+      CONTROL_PLANE_JAVA_OPTIONS);
 
   private static final Map<String, String> DEFAULTS = Map.ofEntries(
       Map.entry(DATA_DIR, "./data"),
@@ -156,6 +162,9 @@ public record SluiceConfig(Map<String, String> values) {
       // flight die young; start-up loads ~150 MB of classes, past the first metaspace threshold (bench/).
       Map.entry(DATA_PLANE_HEAP, "1g"),
       Map.entry(DATA_PLANE_JAVA_OPTIONS, "-XX:+UseParallelGC -XX:NewRatio=1 -XX:MetaspaceSize=192m"),
+      // Under contention a thread at 0 weighs about nine times one at 10 (the kernel's table of weights); without
+      // contention a nice value changes nothing.
+      Map.entry(DATA_PLANE_NICE, "10"),
       // The control plane holds series, rules, alerts and schemas, mostly idle between scrapes and evaluations: the
       // serial collector keeps its footprint small.
       Map.entry(CONTROL_PLANE_HEAP, "512m"),
@@ -348,6 +357,20 @@ public record SluiceConfig(Map<String, String> values) {
       throw new ConfigException(key + " must be a heap size such as 512m or 1g, not '" + v + "'");
     }
     return v;
+  }
+
+  /** A nice value, 0 (the default priority) to 19 (the lowest). */
+  public int nice(String key) {
+    String v = get(key).trim();
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 0 && n <= 19) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new ConfigException(key + " must be a nice value from 0 to 19, not '" + v + "'");
   }
 
   public Path dataDir() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -89,5 +90,17 @@ class SluiceConfigTest {
     SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.METRICS_QUERY_MAX_SAMPLES, "5M"));
     var e = assertThrows(SluiceConfig.ConfigException.class, () -> bad.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
     assertEquals("metrics.query.max.samples must be a whole number of at least 1, not '5M'", e.getMessage());
+  }
+
+  @Test
+  void theDataPlaneRunsAtNiceTenUnlessSetFromZeroTo19() {
+    assertEquals(10, SluiceConfig.load(Optional.empty(), Map.of()).nice(SluiceConfig.DATA_PLANE_NICE));
+    assertEquals(0, SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.DATA_PLANE_NICE, "0"))
+        .nice(SluiceConfig.DATA_PLANE_NICE));
+    for (String bad : List.of("20", "-5", "low")) {
+      SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.DATA_PLANE_NICE, bad));
+      var e = assertThrows(SluiceConfig.ConfigException.class, () -> c.nice(SluiceConfig.DATA_PLANE_NICE));
+      assertEquals("dataplane.nice must be a nice value from 0 to 19, not '" + bad + "'", e.getMessage());
+    }
   }
 }
