@@ -11,6 +11,7 @@ import io.sluice.app.hog.CpuHogConnector;
 import io.sluice.app.hog.CpuHogTask;
 import io.sluice.app.hog.MemoryHogConnector;
 import io.sluice.app.hog.MemoryHogTask;
+import io.sluice.app.hog.OneTaskSource;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
@@ -401,8 +402,8 @@ class PlaneIsolationIT {
     }
     Path hogJar = Files.createDirectories(out.resolve("memory-hog")).resolve("memory-hog.jar");
     try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(hogJar))) {
-      for (Class<?> c : List.of(MemoryHogConnector.class, MemoryHogTask.class, CpuHogConnector.class,
-          CpuHogTask.class)) {
+      for (Class<?> c : List.of(OneTaskSource.class, MemoryHogConnector.class, MemoryHogTask.class,
+          CpuHogConnector.class, CpuHogTask.class)) {
         String name = c.getName().replace('.', '/') + ".class";
         jar.putNextEntry(new JarEntry(name));
         try (var in = c.getClassLoader().getResourceAsStream(name)) {
