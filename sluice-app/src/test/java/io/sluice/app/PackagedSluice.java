@@ -178,13 +178,19 @@ final class PackagedSluice {
 
   /** Runs {@code launcher args} in {@code dir}, in its own process, and waits for it. */
   static Run runWith(Path launcher, Path dir, String... args) throws Exception {
+    return runWith(launcher, dir, java.util.Map.of(), args);
+  }
+
+  /** As {@link #runWith(Path, Path, String...)}, with {@code env} added to the process' environment. */
+  static Run runWith(Path launcher, Path dir, java.util.Map<String, String> env, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
-        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-        .start();
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.environment().putAll(env);
+    Process p = pb.start();
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(String.join(" ", command) + " did not finish in 180 s: " + read(out)
