@@ -175,6 +175,8 @@ final class CopyWriter implements AutoCloseable {
     CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
     for (Staged s : staged) {
       String stage = stage(c, s.plan);
+      // Bytes, not the driver's Reader overload: that one encodes each 65,536 characters on their own, so a character
+      // outside the BMP whose surrogate pair straddles two of them would reach the table as '?'.
       copy.copyIn("COPY " + stage + " (" + String.join(",", s.plan.columns) + ") FROM STDIN",
           new ByteArrayInputStream(s.text.getBytes(StandardCharsets.UTF_8)));
       try (Statement statement = c.createStatement()) {
