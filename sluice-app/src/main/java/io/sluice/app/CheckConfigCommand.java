@@ -71,6 +71,7 @@ final class CheckConfigCommand implements Callable<Integer> {
       check(problems, () -> config.bytes(size));
     }
     check(problems, () -> config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
+    check(problems, () -> config.nice(SluiceConfig.DATA_PLANE_NICE));
     check(problems, () -> config.duration(SluiceConfig.EXPORTER_MOVE_HOLD));
     check(problems, () -> {
       try {

@@ -74,6 +74,7 @@ class CheckConfigCommandTest {
         controlplane.heap: 512m
         alerts.max.request.bytes: much
         metrics.query.max.samples: 5M
+        dataplane.nice: 20
         metrics.retention: forever
         metrics.config: %1$s/prometheus.yml
         alerts.config: %1$s/alertmanager.yml
@@ -88,6 +89,7 @@ class CheckConfigCommandTest {
         "dataplane.heap must be a heap size such as 512m or 1g, not 'lots'",
         "alerts.max.request.bytes must be a size such as 4MiB or 1048576, not 'much'",
         "metrics.query.max.samples must be a whole number of at least 1, not '5M'",
+        "dataplane.nice must be a nice value from 0 to 19, not '20'",
         "metrics.retention: retention must be a duration such as 15d, not 'forever'",
         "web configuration of the connect, metrics, alerts, exporter, ui: a roles file (" + dir.resolve("roles.yml")
             + ") needs a web configuration with its users",
