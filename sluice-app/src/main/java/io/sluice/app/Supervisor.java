@@ -54,6 +54,7 @@ final class Supervisor implements AutoCloseable {
    * requests): C2 compiled it for nothing, and on two cores took a quarter of the start's CPU from the start itself.
    * Code that stays hot (a connector's records, a scrape's series, a query's samples) reaches C2 all the same, later;
    * until then it runs as C1 compiled it. Placed before {@code <plane>.java.options}, which can set them otherwise.
+   * The launcher gives every other command the same four ({@code bin/sluice}): change both together.
    */
   static final List<String> COMPILE_LATER = List.of("-XX:Tier4InvocationThreshold=50000",
       "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000");

@@ -109,7 +109,7 @@ final class SlowReadings implements AutoCloseable {
     Map<String, Reach> reachOf = reachOf(sources, prev, retention);
     retention.putAll(retention(reachOf, prev));
     Map<String, Timed<Map<String, Long>>> estimates = sources.isEmpty() ? Map.of() : estimates(sources, reachOf);
-    connections.keepOnly(reachOf.values().stream().map(Reach::server).collect(Collectors.toSet()));
+    connections.keepOnly(reachOf.values().stream().map(r -> r.session().server()).collect(Collectors.toSet()));
     readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
   }
 
@@ -127,9 +127,9 @@ final class SlowReadings implements AutoCloseable {
       }
       try {
         Map<String, String> config = resolved(c);
-        out.put(c.name(), new Reach(new SourceConnections.Server(probe.jdbcUrl(config),
+        out.put(c.name(), new Reach(new Session(new SourceConnections.Server(probe.jdbcUrl(config),
             config.getOrDefault("database.user", ""), config.getOrDefault("database.password", "")),
-            c.connectorClass(), config));
+            c.connectorClass()), config));
       } catch (RuntimeException e) {
         log.debug("retention of {} not read: {}", c.name(), e.toString());
         Timed<SourceRetention.Reading> last = prev.retention().get(c.name());
@@ -147,8 +147,8 @@ final class SlowReadings implements AutoCloseable {
    */
   private Map<String, Timed<SourceRetention.Reading>> retention(Map<String, Reach> reachOf, Readings prev) {
     Map<Session, Map<String, Map<String, String>>> bySession = new LinkedHashMap<>();
-    reachOf.forEach((connector, reach) -> bySession.computeIfAbsent(new Session(reach.server(),
-        reach.connectorClass()), k -> new LinkedHashMap<>()).put(connector, reach.config()));
+    reachOf.forEach((connector, reach) -> bySession.computeIfAbsent(reach.session(), k -> new LinkedHashMap<>())
+        .put(connector, reach.config()));
     Map<String, Timed<SourceRetention.Reading>> out = new HashMap<>();
     for (Map.Entry<Session, Map<String, Map<String, String>>> e : bySession.entrySet()) {
       Session session = e.getKey();
@@ -184,7 +184,8 @@ final class SlowReadings implements AutoCloseable {
       }
       try {
         Map<String, Long> read = snapshot.tables().isEmpty() ? Map.of()
-            : connections.run(reach.server(), reach.connectorClass(), db -> sizes.read(db, snapshot.tables()));
+            : connections.run(reach.session().server(), reach.session().connectorClass(),
+                db -> sizes.read(db, snapshot.tables()));
         out.put(c.name(), new Timed<>(read, now()));
       } catch (Exception e) {
         log.debug("row estimates of {} not read: {}", c.name(), e.toString());
@@ -193,16 +194,17 @@ final class SlowReadings implements AutoCloseable {
     return out;
   }
 
-  /** Where a source's probe connects, with the driver of its connector class, and the source's resolved config. */
-  private record Reach(SourceConnections.Server server, String connectorClass, Map<String, String> config) {
-    @Override
-    public String toString() {
-      return server + " (" + connectorClass + ")";
-    }
-  }
-
   /** A database session as a probe needs it: the server, and the connector class whose plugin has the driver. */
   private record Session(SourceConnections.Server server, String connectorClass) {}
+
+  /** Where a source's probe connects, and the source's resolved config. */
+  private record Reach(Session session, Map<String, String> config) {
+    /** Without the config, which holds the password. */
+    @Override
+    public String toString() {
+      return session.server() + " (" + session.connectorClass() + ")";
+    }
+  }
 
   private double now() {
     return clock.millis() / 1000.0;

@@ -338,16 +338,7 @@ public record SluiceConfig(Map<String, String> values) {
 
   /** A whole number of at least 1. */
   public long count(String key) {
-    String v = get(key).trim();
-    try {
-      long n = Long.parseLong(v);
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // said below
-    }
-    throw new ConfigException(key + " must be a whole number of at least 1, not '" + v + "'");
+    return whole(key, 1, Long.MAX_VALUE, "a whole number of at least 1");
   }
 
   /** A heap size as {@code -Xmx} takes it: a number with an optional k, m or g. */
@@ -361,16 +352,21 @@ public record SluiceConfig(Map<String, String> values) {
 
   /** A nice value, 0 (the default priority) to 19 (the lowest). */
   public int nice(String key) {
+    return (int) whole(key, 0, 19, "a nice value from 0 to 19");
+  }
+
+  /** {@code key}'s value as a whole number from {@code min} to {@code max}; else it must be {@code what}. */
+  private long whole(String key, long min, long max, String what) {
     String v = get(key).trim();
     try {
-      int n = Integer.parseInt(v);
-      if (n >= 0 && n <= 19) {
+      long n = Long.parseLong(v);
+      if (n >= min && n <= max) {
         return n;
       }
     } catch (NumberFormatException e) {
       // said below
     }
-    throw new ConfigException(key + " must be a nice value from 0 to 19, not '" + v + "'");
+    throw new ConfigException(key + " must be " + what + ", not '" + v + "'");
   }
 
   public Path dataDir() {

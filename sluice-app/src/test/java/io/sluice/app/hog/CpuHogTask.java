@@ -1,6 +1,5 @@
 package io.sluice.app.hog;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -11,7 +10,6 @@ public class CpuHogTask extends SourceTask {
   /** Read by nobody; written so that the loop's work cannot be left out by the compiler. */
   public static volatile long sink;
 
-  private final List<Thread> busy = new ArrayList<>();
   private volatile boolean stopped;
 
   @Override
@@ -30,7 +28,6 @@ public class CpuHogTask extends SourceTask {
       }, "cpu-hog-" + i);
       t.setDaemon(true);
       t.start();
-      busy.add(t);
     }
   }
 
