@@ -24,6 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,6 +139,7 @@ final class Supervisor implements AutoCloseable {
       pinned.heap(p.name + "plane.heap");
     }
     pinned.nice(SluiceConfig.DATA_PLANE_NICE);
+    archiveFolder().ifPresent(Supervisor::dropOrphanedRecordings);
     Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
     try {
       // The data plane first: its start is the longer one.
@@ -151,6 +154,39 @@ final class Supervisor implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /** Where the class-data archives are: {@code sluice.cds.dir} as the launcher sets it, else the distribution's home. */
+  private static Optional<Path> archiveFolder() {
+    String home = System.getProperty("sluice.home");
+    if (home == null || System.getenv("SLUICE_NO_CDS") != null) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(System.getProperty("sluice.cds.dir", home)));
+  }
+
+  private static final Pattern RECORDING = Pattern.compile("sluice(-[a-z]+)?\\.jsa\\.([0-9]+)");
+
+  /**
+   * Deletes recordings whose {@code sluice up} is gone. A recording is named after the process that renames it once
+   * complete ({@code sluice-data.jsa.<pid>}); when that process is killed, its planes still end cleanly and write the
+   * file, some 50 MB, which no later start would ever look at again.
+   */
+  static void dropOrphanedRecordings(Path folder) {
+    try (Stream<Path> files = Files.list(folder)) {
+      files.forEach(f -> {
+        Matcher m = RECORDING.matcher(f.getFileName().toString());
+        try {
+          if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(2))).map(h -> !h.isAlive()).orElse(true)) {
+            Files.deleteIfExists(f);
+          }
+        } catch (IOException | NumberFormatException e) {
+          // Another user's, already gone, or a number no process has: not ours to insist on.
+        }
+      });
+    } catch (IOException e) {
+      // No folder yet: nothing recorded there.
+    }
   }
 
   /**
@@ -231,12 +267,17 @@ final class Supervisor implements AutoCloseable {
       Process p;
       try {
         p = pb.start();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot start " + plane.what + ": " + e.getMessage(), e);
+      }
+      try {
         OutputStream in = p.getOutputStream();
         in.write((handoff.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
         in.flush();
         // The pipe stays open: its end tells the plane that sluice up is gone.
       } catch (IOException e) {
-        throw new IllegalStateException("cannot start " + plane.what + ": " + e.getMessage(), e);
+        // The JVM ended before it read its hand-off (an option it refused, too little memory for its heap): exited()
+        // says so as for any plane that ends before it is ready, and starts it again once it had been up.
       }
       CompletableFuture<Map<String, String>> r = new CompletableFuture<>();
       failure = null;
@@ -310,8 +351,7 @@ final class Supervisor implements AutoCloseable {
         if (System.nanoTime() - startedAt > STABLE.toNanos()) {
           backoff = FIRST_BACKOFF;
         }
-        Duration pause = backoff;
-        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        Duration pause = nextPause();
         String why = status == OUT_OF_MEMORY ? " (out of memory)" : status == 137 || status == 9 ? " (killed)" : "";
         System.err.println("sluice: " + plane.what + " ended with status " + status + why + "; starting it again in "
             + pause.toSeconds() + " s");
@@ -319,11 +359,22 @@ final class Supervisor implements AutoCloseable {
         if (plane == Plane.DATA) {
           alert.fire(plane.component, plane.what);
         }
-        try {
-          restarts.schedule(this::relaunch, pause.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-          // sluice up is stopping.
-        }
+        relaunchIn(pause);
+      }
+    }
+
+    /** The pause before the next start, doubling the one after it up to {@link #MAX_BACKOFF}. */
+    private synchronized Duration nextPause() {
+      Duration pause = backoff;
+      backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+      return pause;
+    }
+
+    private void relaunchIn(Duration pause) {
+      try {
+        restarts.schedule(this::relaunch, pause.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException stopped) {
+        // sluice up is stopping.
       }
     }
 
@@ -337,7 +388,10 @@ final class Supervisor implements AutoCloseable {
         ready.thenRun(() -> System.err.println("sluice: " + plane.what + " is back"));
         whenReady();
       } catch (RuntimeException e) {
-        log().error("cannot start {} again", plane.what, e);
+        // No process, so no exit to hear of: the next attempt is scheduled here, or the plane would stay down.
+        Duration pause = nextPause();
+        log().error("cannot start {} again; trying again in {} s", plane.what, pause.toSeconds(), e);
+        relaunchIn(pause);
       }
     }
 
@@ -441,14 +495,9 @@ final class Supervisor implements AutoCloseable {
       return List.of("-XX:ArchiveClassesAtExit=" + a + "." + ProcessHandle.current().pid());
     }
 
-    /** The plane's archive: in {@code sluice.cds.dir} as the launcher sets it, else in the distribution's home. */
+    /** The plane's archive, in {@link #archiveFolder()}. */
     private Optional<Path> archive() {
-      String home = System.getProperty("sluice.home");
-      if (home == null || System.getenv("SLUICE_NO_CDS") != null) {
-        return Optional.empty();
-      }
-      String dir = System.getProperty("sluice.cds.dir", home);
-      return Optional.of(Path.of(dir, "sluice-" + plane.name + ".jsa"));
+      return archiveFolder().map(dir -> dir.resolve("sluice-" + plane.name + ".jsa"));
     }
 
     private boolean newerJars(Path archive) {

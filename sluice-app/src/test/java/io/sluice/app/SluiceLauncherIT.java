@@ -116,6 +116,29 @@ class SluiceLauncherIT {
     assertTrue(q.exitValue() != 0, "and this copy has no Maven to build with: " + tried);
   }
 
+  /**
+   * A plane whose JVM refuses its options ends before it reads its hand-off: {@code sluice up} says which plane ended
+   * and how, under the JVM's own words, exits 1 at once and leaves no plane behind.
+   */
+  @Test
+  void aPlaneWhoseJvmCannotStartFailsTheStartAtOnce(@TempDir Path dir) throws Exception {
+    Path data = dir.resolve("data");
+    // The control plane starts too, and must be stopped again: this marks its JVM.
+    String marker = "-Dsluice.test.start=" + java.util.UUID.randomUUID();
+    PackagedSluice.Run run = PackagedSluice.run(dir, "up", "--data-dir", data.toString(),
+        "--kafka-port", String.valueOf(freePort()), "--connect-port", String.valueOf(freePort()),
+        "--registry-port", String.valueOf(freePort()), "--alerts-port", String.valueOf(freePort()),
+        "--metrics-port", String.valueOf(freePort()), "--exporter-port", String.valueOf(freePort()),
+        "--ui-port", String.valueOf(freePort()), "--set", "dataplane.java.options=-XX:+NoSuchSluiceOption", "--set", "controlplane.java.options=" + marker);
+    assertEquals(1, run.exit(), run.toString());
+    assertTrue(run.err().contains("NoSuchSluiceOption"), "the JVM's own words: " + run.err());
+    assertTrue(run.err().contains("sluice: could not start: the data plane (broker, Connect, exporter) ended with "
+        + "status 1 before it was ready"), run.err());
+    assertTrue(!run.out().contains("sluice ready"), run.out());
+    assertTrue(ProcessHandle.allProcesses().noneMatch(h -> h.info().arguments()
+        .map(a -> List.of(a).contains(marker)).orElse(false)), "the control plane of this start is left running");
+  }
+
   private static int freePort() throws java.io.IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
