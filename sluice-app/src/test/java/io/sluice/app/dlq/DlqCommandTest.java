@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.ops.dlq.DeadLetterQueue;
+import io.sluice.ops.dlq.ReplayClaim;
+import io.sluice.ops.dlq.ReplayRequest;
 import io.sluice.testing.RetainedHeap;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -231,6 +234,25 @@ class DlqCommandTest {
     Run again = run("replay", dlq, "--filter", "STAGE=TRANSFORMATION");
     assertEquals(0, again.exit(), again.err());
     assertTrue(again.out().startsWith("replayed 0 record(s) from " + dlq), again.out());
+  }
+
+  @Test
+  void aReplayOfAGroupThatRunsElsewhereIsRefusedWithItsOwnExitStatus() throws Exception {
+    String group = SharedKafka.unique("cli-lease");
+    String target = SharedKafka.unique("cli-lease-target");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(target, 1, (short) 1))).all().get();
+    }
+    DeadLetterQueue elsewhere = DeadLetterQueue.builder().bootstrapServers(SharedKafka.bootstrapServers()).build();
+    try (ReplayClaim running = elsewhere.claim(ReplayRequest.of(dlq).withGroup(group))) {
+      Run refused = run("replay", dlq, "--group", group, "--to", target);
+      assertEquals(3, refused.exit(), refused.err());
+      assertTrue(refused.err().startsWith("error: another replay in group " + group + " is running"), refused.err());
+      assertEquals(0, run("replay", dlq, "--group", group, "--dry-run").exit(), "a dry run is not refused");
+    }
+    Run after = run("replay", dlq, "--group", group, "--to", target);
+    assertEquals(0, after.exit(), after.err());
+    assertEquals(3, SharedKafka.readAll(target).size(), "the group is free once the other run ended");
   }
 
   @Test

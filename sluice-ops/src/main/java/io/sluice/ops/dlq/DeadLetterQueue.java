@@ -111,9 +111,21 @@ public final class DeadLetterQueue {
    * Produces the originals back (see {@link ReplayRequest}); resumes where the request's group left off. Saves the
    * group's offsets first (see {@link Builder#backupDir}) and verifies after the last commit that every record was
    * acknowledged and the offsets read back as committed.
+   *
+   * @throws ReplayRunning when another replay of the request's group runs, here or on another node; nothing changed
    */
   public ReplayResult replay(ReplayRequest request, Progress progress) {
     return replayer().run(request, progress);
+  }
+
+  /**
+   * Takes the request's replay group for a replay to be run later ({@link ReplayClaim#replay}), so that a caller
+   * that runs it on another thread can still answer "already running" to whoever asked. A dry run claims nothing.
+   *
+   * @throws ReplayRunning when another replay of the group runs, here or on another node; nothing changed
+   */
+  public ReplayClaim claim(ReplayRequest request) {
+    return new ReplayClaim(replayer(), request);
   }
 
   Replayer replayer() {

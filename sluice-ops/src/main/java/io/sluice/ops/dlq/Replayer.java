@@ -45,7 +45,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       mark to its end and collects the replay marks ({@link ReplayMark}) of this dead-letter topic and group; the
  *       dead-letter records found there are delivered already and are skipped (no duplicates).</li>
  * </ol>
- * Two runs with the same group at the same time are not guarded against (the consumer is assigned, not subscribed).
+ * Two runs with the same group at the same time would both resume from the same commit and produce the same records:
+ * a run first takes the group's {@link ReplayLease}, before it reads the group's offsets or writes their backup, so
+ * a second run anywhere on the cluster is refused ({@link ReplayRunning}) having changed nothing. A dry run takes no
+ * lease: it produces and commits nothing, so beside a real run it can only count what that run may take first.
  */
 final class Replayer {
   private static final long CHECKPOINT_RECORDS = 200_000;
@@ -106,10 +109,23 @@ final class Replayer {
     return c;
   }
 
+  /** Takes the group's lease (see the class comment), runs, and gives the lease back however the run ends. */
   ReplayResult run(ReplayRequest request, Progress progress) {
+    try (ReplayLease lease = lease(request)) {
+      return run(request, progress, lease);
+    }
+  }
+
+  /** The lease a run of {@code request} needs, taken; null for a dry run. */
+  ReplayLease lease(ReplayRequest request) {
+    return request.dryRun() ? null : ReplayLease.acquire(clientProperties, request.topic(), request.group());
+  }
+
+  /** @param lease held by the caller for {@code request}'s group (null for a dry run), and closed by it */
+  ReplayResult run(ReplayRequest request, Progress progress, ReplayLease lease) {
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(request.group()),
         new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      Run run = new Run(request, consumer, progress);
+      Run run = new Run(request, consumer, progress, lease);
       try {
         return run.execute();
       } finally {
@@ -131,6 +147,7 @@ final class Replayer {
     private final ReplayRequest request;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Progress progress;
+    private final ReplayLease lease;
     private final Pacer pacer;
     private KafkaProducer<byte[], byte[]> producer;
     private final Map<TopicPartition, Long> stopAt = new HashMap<>();
@@ -172,10 +189,11 @@ final class Replayer {
       }
     };
 
-    Run(ReplayRequest request, KafkaConsumer<byte[], byte[]> consumer, Progress progress) {
+    Run(ReplayRequest request, KafkaConsumer<byte[], byte[]> consumer, Progress progress, ReplayLease lease) {
       this.request = request;
       this.consumer = consumer;
       this.progress = progress;
+      this.lease = lease;
       this.pacer = Pacer.system(request.ratePerSecond());
       this.markTopicBytes = request.topic().getBytes(StandardCharsets.UTF_8);
       this.markGroupBytes = request.group().getBytes(StandardCharsets.UTF_8);
@@ -260,6 +278,9 @@ final class Replayer {
     /** Between polls: the progress, and a checkpoint when enough records or time have passed since the last. */
     @Override
     public boolean afterPoll(int records, boolean more) {
+      if (lease != null) {
+        lease.check();
+      }
       markTimeBytes = null;
       progress.update(done, total);
       if (!request.dryRun() && (sinceCheckpoint >= CHECKPOINT_RECORDS

@@ -32,7 +32,7 @@ class DamagedHeadersTest {
   private static final DeadLetterQueue DLQ = DeadLetterQueue.builder()
       .bootstrapServers(SharedKafka.bootstrapServers()).build();
 
-  private static Headers headers(String... pairs) {
+  static Headers headers(String... pairs) {
     RecordHeaders h = new RecordHeaders();
     for (int i = 0; i < pairs.length; i += 2) {
       h.add(pairs[i], pairs[i + 1].getBytes(StandardCharsets.UTF_8));
@@ -40,12 +40,12 @@ class DamagedHeadersTest {
     return h;
   }
 
-  private static Headers connectContext(String topic, String partition) {
+  static Headers connectContext(String topic, String partition) {
     return headers(ErrorContext.TOPIC, topic, ErrorContext.PARTITION, partition, ErrorContext.OFFSET, "7",
         ErrorContext.STAGE, "VALUE_CONVERTER", ErrorContext.EXCEPTION, "org.apache.kafka.connect.errors.DataException");
   }
 
-  private static String topic(String prefix, int partitions) throws Exception {
+  static String topic(String prefix, int partitions) throws Exception {
     String name = SharedKafka.unique(prefix);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
       admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
@@ -53,7 +53,7 @@ class DamagedHeadersTest {
     return name;
   }
 
-  private static void produce(String topic, List<byte[]> values, List<Headers> headers) {
+  static void produce(String topic, List<byte[]> values, List<Headers> headers) {
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
         Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArraySerializer(),
         new ByteArraySerializer())) {
@@ -192,7 +192,7 @@ class DamagedHeadersTest {
     assertTrue(warning.contains("schema id 5") && warning.contains("127.0.0.1:" + closed), warning);
   }
 
-  private static Map<TopicPartition, OffsetAndMetadata> committed(String group) throws Exception {
+  static Map<TopicPartition, OffsetAndMetadata> committed(String group) throws Exception {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
       return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     }

@@ -1,6 +1,7 @@
 package io.sluice.ui.dlq;
 
 import io.sluice.ops.dlq.ReplayResult;
+import io.sluice.ops.dlq.ReplayRunning;
 import io.sluice.ops.progress.Progress;
 import java.time.Clock;
 import java.time.Instant;
@@ -13,12 +14,14 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The replays the console started: each runs on a thread of its own beside the request that started it, and reports
  * how far it got, so that the page shows a percentage while a long replay runs and its result when it ends. Two replays
- * of one replay group at once are refused ({@link Busy}): the replay guards against a crash of one run, not against a
- * second run on the same offsets. The newest {@link #KEPT} jobs are kept, so memory does not grow with use.
+ * of one replay group at once are refused ({@link Busy}): here without asking Kafka, and a replay of the group that
+ * runs elsewhere (a CLI, another node's console) by the group's lease, which the replay claims before its job starts.
+ * The newest {@link #KEPT} jobs are kept, so memory does not grow with use.
  */
 public final class ReplayJobs implements AutoCloseable {
   /** Finished jobs kept for their page; the oldest finished goes first. */
@@ -39,11 +42,15 @@ public final class ReplayJobs implements AutoCloseable {
   public record Status(String id, String topic, String group, String what, String user, Instant started,
       State state, long done, long total, int percent, ReplayResult result, String error) {}
 
-  /** A replay of this group is running already. */
+  /** A replay of this group is running already: started from this console, or anywhere else. */
   public static final class Busy extends IllegalStateException {
     Busy(Status running) {
       super("a replay of " + running.topic() + " (" + running.what() + ") by " + running.user()
           + " is running in group " + running.group() + "; wait for it to end");
+    }
+
+    Busy(ReplayRunning elsewhere) {
+      super(elsewhere.getMessage(), elsewhere);
     }
   }
 
@@ -98,16 +105,32 @@ public final class ReplayJobs implements AutoCloseable {
    *
    * @throws Busy when a replay of {@code group} is running
    */
-  public synchronized Status start(String topic, String group, String what, String user,
+  public Status start(String topic, String group, String what, String user,
       Function<Progress, ReplayResult> replay) {
-    for (Job j : jobs.values()) {
-      if (j.group.equals(group) && j.state == State.RUNNING) {
-        throw new Busy(j.status());
-      }
+    return start(topic, group, what, user, () -> replay);
+  }
+
+  /**
+   * Starts the replay that {@code claim} hands over once it holds the group (a {@link ReplayRunning} when another
+   * run holds it); the claim is taken on the caller's thread, so that its refusal is the caller's {@link Busy}, and
+   * outside this object's lock, as joining the group takes a moment.
+   *
+   * @throws Busy when a replay of {@code group} is running, here or elsewhere
+   */
+  public Status start(String topic, String group, String what, String user,
+      Supplier<Function<Progress, ReplayResult>> claim) {
+    Job job = reserve(topic, group, what, user);
+    Function<Progress, ReplayResult> replay;
+    try {
+      replay = claim.get();
+    } catch (ReplayRunning elsewhere) {
+      forget(job);
+      throw new Busy(elsewhere);
+    } catch (RuntimeException e) {
+      job.error = e.getMessage() == null ? e.toString() : e.getMessage();
+      job.state = State.FAILED;
+      return job.status();
     }
-    Job job = new Job(topic, group, what, user);
-    jobs.put(job.id, job);
-    forgetOld();
     threads.execute(() -> {
       try {
         job.result = replay.apply(job);
@@ -118,6 +141,23 @@ public final class ReplayJobs implements AutoCloseable {
       }
     });
     return job.status();
+  }
+
+  /** The job of a replay of {@code group}, shown as running while its claim is taken; refused when one runs. */
+  private synchronized Job reserve(String topic, String group, String what, String user) {
+    for (Job j : jobs.values()) {
+      if (j.group.equals(group) && j.state == State.RUNNING) {
+        throw new Busy(j.status());
+      }
+    }
+    Job job = new Job(topic, group, what, user);
+    jobs.put(job.id, job);
+    forgetOld();
+    return job;
+  }
+
+  private synchronized void forget(Job job) {
+    jobs.remove(job.id);
   }
 
   public synchronized Optional<Status> get(String id) {

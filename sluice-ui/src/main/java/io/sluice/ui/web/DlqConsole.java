@@ -17,6 +17,7 @@ import io.sluice.ops.dlq.ErrorContext;
 import io.sluice.ops.dlq.Inspection;
 import io.sluice.ops.dlq.ReadOptions;
 import io.sluice.ops.dlq.RecordFilter;
+import io.sluice.ops.dlq.ReplayClaim;
 import io.sluice.ops.dlq.Unwrapped;
 import io.sluice.serde.view.PayloadDecoder;
 import io.sluice.ui.dlq.ReplayChoice;
@@ -235,8 +236,10 @@ final class DlqConsole implements AutoCloseable {
       return error(400, e.getMessage());
     }
     try {
-      ReplayJobs.Status s = jobs.start(topic, choice.request().group(), choice.what(), user,
-          progress -> dlq.replay(choice.request(), progress));
+      ReplayJobs.Status s = jobs.start(topic, choice.request().group(), choice.what(), user, () -> {
+        ReplayClaim claim = dlq.claim(choice.request());
+        return claim::replay;
+      });
       return json(202, status(s));
     } catch (ReplayJobs.Busy e) {
       return error(409, e.getMessage());
