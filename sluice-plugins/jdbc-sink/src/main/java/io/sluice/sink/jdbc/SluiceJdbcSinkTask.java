@@ -72,6 +72,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   /** The records of {@link #segment} that belong to each followed window. */
   private final Map<SnapshotTracker.Window, List<SinkRecord>> followed = new LinkedHashMap<>();
   private WriteFreshness freshness;
+  /** This task's place among the worker's sinks, whose column types Debezium shares (see {@link SinkDialects}). */
+  private SinkDialects.Binding binding;
   /** Whether the sink reads the records' headers (its key from them): else they are dropped before it sees them. */
   private boolean headersUsed = true;
   /** Writes puts by COPY where that ends as Debezium's writes would; null where it cannot (not PostgreSQL, …). */
@@ -83,9 +85,10 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   @Override
   public void start(Map<String, String> props) {
-    super.start(props);
-    this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.config = new JdbcSinkConnectorConfig(props);
+    this.binding = SinkDialects.start(config, props.get("connection.url"), props.getOrDefault("name", ""),
+        () -> super.start(props));
+    this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
     publishCopyRows();
@@ -135,6 +138,10 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   @Override
   public void put(Collection<SinkRecord> received) {
+    binding.write(() -> putRecords(received));
+  }
+
+  private void putRecords(Collection<SinkRecord> received) {
     Collection<SinkRecord> records = headersUsed ? received : withoutHeaders(received);
     if (tracker == null || records.isEmpty()) {
       // Connect's empty puts must reach Debezium's task too: it throws a write that failed on the put after it, and
@@ -351,7 +358,12 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (copy != null) {
       copy.close();
     }
-    super.stop();
+    if (binding == null) {
+      super.stop(); // never started
+      return;
+    }
+    binding.write(super::stop);
+    binding.close();
   }
 
   /** Removes what the snapshot in {@code w} did not write, when this task can be sure which rows those are. */

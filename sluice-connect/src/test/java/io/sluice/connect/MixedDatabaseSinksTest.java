@@ -1,0 +1,130 @@
+package io.sluice.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.connect.testing.ConnectClient;
+import io.sluice.connect.testing.Eventually;
+import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.SharedPostgres;
+import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.SharedKafka;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sluice's JDBC sink into PostgreSQL and into MariaDB in one worker, the PostgreSQL one creating its table after the
+ * MariaDB one started. Debezium's column types are shared by every sink task of the worker and answer for the dialect
+ * of the task that started last: without {@code SinkDialects} the PostgreSQL sink would create its table with
+ * MariaDB's type names ({@code longtext}, which PostgreSQL refuses) and fail.
+ */
+class MixedDatabaseSinksTest {
+  @TempDir static Path dataDir;
+  private static ConnectRuntime worker;
+  private static ConnectClient rest;
+
+  @BeforeAll
+  static void start() {
+    worker = TestWorkers.worker(SharedKafka.unique("mixed"), dataDir).start();
+    rest = new ConnectClient(worker.restUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (worker != null) {
+      worker.close();
+    }
+  }
+
+  @Test
+  void postgresAndMariaDbSinksEachCreateTheirTablesWithTheirOwnTypes() throws Exception {
+    MariaDbServer.require();
+    Pipeline pipeline = new Pipeline(SharedKafka.unique("mx"));
+    pipeline.insert(1, 500);
+
+    // The PostgreSQL sink first, before its topic has a record: its table is made only once records come.
+    Map<String, String> postgresSink = new LinkedHashMap<>(pipeline.sinkConfig());
+    postgresSink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    assertEquals(201, rest.create("mx-pg-sink", postgresSink).status());
+    rest.awaitRunning("mx-pg-sink");
+    // Then the MariaDB sink, the last to start: Debezium's shared types now answer for MariaDB.
+    String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
+    Map<String, String> mariaSink = new LinkedHashMap<>(postgresSink);
+    mariaSink.put("connection.url", mariaUrl);
+    mariaSink.put("connection.username", "root");
+    mariaSink.remove("connection.password");
+    assertEquals(201, rest.create("mx-maria-sink", mariaSink).status());
+    rest.awaitRunning("mx-maria-sink");
+
+    try {
+      assertEquals(201, rest.create("mx-source", pipeline.sourceConfig(pipeline.name + "_slot", Map.of())).status());
+      rest.awaitRunning("mx-source");
+      pipeline.execute(pipeline.sourceDb, "UPDATE orders SET qty = qty * 2 WHERE id % 3 = 0");
+      pipeline.execute(pipeline.sourceDb, "DELETE FROM orders WHERE id % 7 = 0");
+      pipeline.insert(501, 600);
+
+      Map<Integer, String> expected = pipeline.rows(pipeline.sourceDb);
+      assertEquals(expected, pipeline.awaitSinkMatchesSource());
+      assertEquals(expected, Eventually.await("the MariaDB sink equal to the source", Duration.ofSeconds(90),
+          () -> mariaDbRows(mariaUrl), expected::equals));
+      for (String sink : new String[] {"mx-pg-sink", "mx-maria-sink"}) {
+        assertEquals("RUNNING", rest.call("GET", "/connectors/" + sink + "/status", null).json().path("tasks")
+            .path(0).path("state").asText(), sink);
+      }
+      // Each table in its own database's words for the same Connect string and int32 fields.
+      assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"), postgresColumns(pipeline.sinkDb));
+      assertEquals(Map.of("id", "int", "item", "longtext", "qty", "int"), mariaDbColumns(mariaUrl));
+    } finally {
+      for (String c : new String[] {"mx-source", "mx-pg-sink", "mx-maria-sink"}) {
+        rest.call("DELETE", "/connectors/" + c, null);
+      }
+      try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
+        s.execute("DROP DATABASE " + c.getCatalog());
+      }
+    }
+  }
+
+  private static Map<String, String> postgresColumns(String db) throws SQLException {
+    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns"
+            + " WHERE table_name = 'orders'")) {
+      Map<String, String> out = new TreeMap<>();
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getString(2));
+      }
+      return out;
+    }
+  }
+
+  private static Map<String, String> mariaDbColumns(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns"
+            + " WHERE table_schema = DATABASE() AND table_name = 'orders'")) {
+      Map<String, String> out = new TreeMap<>();
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getString(2));
+      }
+      return out;
+    }
+  }
+
+  private static Map<Integer, String> mariaDbRows(String url) {
+    try (Connection c = DriverManager.getConnection(url)) {
+      return Pipeline.rows(c);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
