@@ -173,13 +173,13 @@ class PlaneIsolationIT {
   private static void measureWhileSnapshotting(Pipeline big, int rows) throws Exception {
     long data = PackagedSluice.plane(up, "data").pid();
     Eventually.await("a quarter of the snapshot written", SNAPSHOT_WAIT, () -> count(big), n -> n >= rows / 4);
-    double quarter = oldGenerationMb(data);
     long atQuarter = count(big);
+    double quarter = restingOldGenerationMb(data);
     Map<String, long[]> before = classHistogram(data, "quarter");
     Eventually.await("three quarters of the snapshot written", SNAPSHOT_WAIT, () -> count(big),
         n -> n >= rows * 3 / 4);
-    double threeQuarters = oldGenerationMb(data);
     long atThreeQuarters = count(big);
+    double threeQuarters = restingOldGenerationMb(data);
     Map<String, long[]> after = classHistogram(data, "three-quarters");
     String grew = largestGrowth(before, after, 12);
     System.out.printf(Locale.ROOT, "PlaneIsolationIT: data plane old generation after a full collection %.1f MB at "
@@ -261,6 +261,19 @@ class PlaneIsolationIT {
   }
 
   /** {@code jcmd PID GC.run}, then the old generation's use from {@code jstat -gc}: what the heap retains. */
+  /**
+   * The least of three readings of {@link #oldGenerationMb}: a put in progress keeps its poll's records live (3,249
+   * {@code InternalSinkRecord}s, 9.8 MB, in one reading that failed the bound), which a reading between two puts
+   * does not see; what the sink keeps from put to put is what the bound is about.
+   */
+  private static double restingOldGenerationMb(long pid) throws Exception {
+    double least = Double.MAX_VALUE;
+    for (int i = 0; i < 3; i++) {
+      least = Math.min(least, oldGenerationMb(pid));
+    }
+    return least;
+  }
+
   private static double oldGenerationMb(long pid) throws Exception {
     Path bin = Path.of(System.getProperty("java.home"), "bin");
     Process gc = new ProcessBuilder(bin.resolve("jcmd").toString(), String.valueOf(pid), "GC.run")
