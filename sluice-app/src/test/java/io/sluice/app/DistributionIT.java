@@ -1828,13 +1828,17 @@ class DistributionIT {
         assertTrue(start.out().contains("signal.data.collection=shop.debezium_signal"), start::toString);
         JsonNode done = awaitSnapshotState(src, Set.of("completed", "stopped"));
         assertEquals("completed", done.path("state").asText(), done::toString);
+        // The incremental snapshot's reads never go behind a streamed change (its watermarks); checked here, before
+        // the blocking one, which may: Debezium pauses streaming, reads each row as it is now, then streams what the
+        // load changed meanwhile, so under writes a row's read can come before older changes of it (seen: qty 4605
+        // read, then the streamed update to 4604). The sink ends equal all the same (below).
+        assertNoKeyGoesBack(name + ".shop.orders");
         // Blocking: streaming waits while the table is read again.
         Run blocking = sluice(cluster("snapshot", "start", src, "shop.orders", "--type", "blocking"));
         assertEquals(0, blocking.exit(), blocking::toString);
         awaitSnapshotState(src, Set.of("completed", "stopped"));
       }
       awaitEqual(reconcile, "the sink equal to MariaDB after the snapshots");
-      assertNoKeyGoesBack(name + ".shop.orders");
       connect.delete(dst);
       connect.delete(src);
     }
