@@ -102,7 +102,7 @@ class BatchedWritesTest {
     assertEquals(201, rest.create("bw-maria-sink", mariaSink).status());
     try {
       assertEquals(expected, Eventually.await("the MariaDB sink equal to the source", Duration.ofSeconds(90),
-          () -> mariaDbRows(mariaUrl), expected::equals));
+          () -> Pipeline.rowsAt(mariaUrl), expected::equals));
       assertEquals("RUNNING", rest.call("GET", "/connectors/bw-maria-sink/status", null).json().path("tasks").path(0)
           .path("state").asText());
       assertEquals("nullDatabaseMeansCurrent=true", rest.call("GET", "/connectors/bw-maria-sink/config", null).json()
@@ -125,13 +125,5 @@ class BatchedWritesTest {
 
   private static boolean isMarker(JsonNode event) {
     return event.path("after").path("id").asInt() == 10_000;
-  }
-
-  private static Map<Integer, String> mariaDbRows(String url) {
-    try (Connection c = DriverManager.getConnection(url)) {
-      return Pipeline.rows(c);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -78,14 +78,16 @@ class MixedDatabaseSinksTest {
       Map<Integer, String> expected = pipeline.rows(pipeline.sourceDb);
       assertEquals(expected, pipeline.awaitSinkMatchesSource());
       assertEquals(expected, Eventually.await("the MariaDB sink equal to the source", Duration.ofSeconds(90),
-          () -> mariaDbRows(mariaUrl), expected::equals));
+          () -> Pipeline.rowsAt(mariaUrl), expected::equals));
       for (String sink : new String[] {"mx-pg-sink", "mx-maria-sink"}) {
         assertEquals("RUNNING", rest.call("GET", "/connectors/" + sink + "/status", null).json().path("tasks")
             .path(0).path("state").asText(), sink);
       }
       // Each table in its own database's words for the same Connect string and int32 fields.
-      assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"), postgresColumns(pipeline.sinkDb));
-      assertEquals(Map.of("id", "int", "item", "longtext", "qty", "int"), mariaDbColumns(mariaUrl));
+      assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"),
+          orderColumns(SharedPostgres.connect(pipeline.sinkDb), "current_schema()"));
+      assertEquals(Map.of("id", "int", "item", "longtext", "qty", "int"),
+          orderColumns(DriverManager.getConnection(mariaUrl), "DATABASE()"));
     } finally {
       for (String c : new String[] {"mx-source", "mx-pg-sink", "mx-maria-sink"}) {
         rest.call("DELETE", "/connectors/" + c, null);
@@ -96,35 +98,16 @@ class MixedDatabaseSinksTest {
     }
   }
 
-  private static Map<String, String> postgresColumns(String db) throws SQLException {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement();
+  /** The orders table's columns and their types as the database names them; {@code schema} is its current one. */
+  private static Map<String, String> orderColumns(Connection c, String schema) throws SQLException {
+    try (c; Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns"
-            + " WHERE table_name = 'orders'")) {
+            + " WHERE table_schema = " + schema + " AND table_name = 'orders'")) {
       Map<String, String> out = new TreeMap<>();
       while (rs.next()) {
         out.put(rs.getString(1), rs.getString(2));
       }
       return out;
-    }
-  }
-
-  private static Map<String, String> mariaDbColumns(String url) throws SQLException {
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns"
-            + " WHERE table_schema = DATABASE() AND table_name = 'orders'")) {
-      Map<String, String> out = new TreeMap<>();
-      while (rs.next()) {
-        out.put(rs.getString(1), rs.getString(2));
-      }
-      return out;
-    }
-  }
-
-  private static Map<Integer, String> mariaDbRows(String url) {
-    try (Connection c = DriverManager.getConnection(url)) {
-      return Pipeline.rows(c);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

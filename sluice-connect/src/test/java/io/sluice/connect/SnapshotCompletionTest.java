@@ -13,7 +13,6 @@ import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -105,10 +104,10 @@ class SnapshotCompletionTest {
 
     pipeline.insert(101, 101);
     Eventually.await("row 101 streamed to MariaDB", Duration.ofSeconds(60),
-        () -> mariaDbRows(sinkUrl).containsKey(101), b -> b);
+        () -> Pipeline.rowsAt(sinkUrl).containsKey(101), b -> b);
     startOver(pipeline, "sm-source", "DELETE FROM orders WHERE id = 101", "UPDATE orders SET qty = 7 WHERE id <= 7");
 
-    Eventually.await("the second snapshot in MariaDB", Duration.ofSeconds(60), () -> mariaDbRows(sinkUrl),
+    Eventually.await("the second snapshot in MariaDB", Duration.ofSeconds(60), () -> Pipeline.rowsAt(sinkUrl),
         rows -> "item-7:7".equals(rows.get(7)));
     Map<Integer, String> rows = awaitMariaDbMatchesSource(pipeline, sinkUrl);
     assertFalse(rows.containsKey(101), "the MariaDB sink still holds the row deleted between the snapshots");
@@ -214,14 +213,6 @@ class SnapshotCompletionTest {
   private static Map<Integer, String> awaitMariaDbMatchesSource(Pipeline pipeline, String url) {
     Map<Integer, String> expected = pipeline.rows(pipeline.sourceDb);
     return Eventually.await("MariaDB sink equal to source " + expected.size() + " rows", Duration.ofSeconds(90),
-        () -> mariaDbRows(url), expected::equals);
-  }
-
-  private static Map<Integer, String> mariaDbRows(String url) {
-    try (Connection c = DriverManager.getConnection(url)) {
-      return Pipeline.rows(c);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+        () -> Pipeline.rowsAt(url), expected::equals);
   }
 }

@@ -116,6 +116,15 @@ public final class Pipeline {
     }
   }
 
+  /** As {@link #rows(Connection)}, through a JDBC URL that carries its own credentials (a sink in MariaDB, say). */
+  public static Map<Integer, String> rowsAt(String jdbcUrl) {
+    try (Connection c = java.sql.DriverManager.getConnection(jdbcUrl)) {
+      return rows(c);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** As {@link #rows(String)}, from an orders table in any database (a sink in MariaDB, say). */
   public static Map<Integer, String> rows(Connection c) throws SQLException {
     Map<Integer, String> out = new TreeMap<>();

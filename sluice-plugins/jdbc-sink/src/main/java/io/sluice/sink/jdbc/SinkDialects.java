@@ -94,7 +94,7 @@ final class SinkDialects {
     void close() {
       synchronized (STARTS) {
         if (LIVE.remove(this) != null) {
-          mixed = new HashSet<>(LIVE.values()).size() > 1;
+          mixed = differ();
         }
       }
     }
@@ -128,7 +128,7 @@ final class SinkDialects {
             expected.postgisSchema());
         boolean before = mixed;
         LIVE.put(b, signature);
-        mixed = new HashSet<>(LIVE.values()).size() > 1;
+        mixed = differ();
         if (mixed && !before) {
           LOG.info("Sink {} writes with {} (time zone {}) where other sinks of this worker write to another kind of"
               + " database or zone: from now on such sinks write one at a time, each with its own column types", name,
@@ -139,6 +139,11 @@ final class SinkDialects {
         lock.unlock();
       }
     }
+  }
+
+  /** Whether the live tasks answer differently; under {@link #STARTS}. */
+  private static boolean differ() {
+    return new HashSet<>(LIVE.values()).size() > 1;
   }
 
   /** {@code jdbc:postgresql} of {@code jdbc:postgresql://host/db}: the driver, and so the kind of database. */
