@@ -127,8 +127,7 @@ public final class ReplayJobs implements AutoCloseable {
       forget(job);
       throw new Busy(elsewhere);
     } catch (RuntimeException e) {
-      job.error = e.getMessage() == null ? e.toString() : e.getMessage();
-      job.state = State.FAILED;
+      failed(job, e);
       return job.status();
     }
     threads.execute(() -> {
@@ -136,11 +135,15 @@ public final class ReplayJobs implements AutoCloseable {
         job.result = replay.apply(job);
         job.state = State.DONE;
       } catch (RuntimeException e) {
-        job.error = e.getMessage() == null ? e.toString() : e.getMessage();
-        job.state = State.FAILED;
+        failed(job, e);
       }
     });
     return job.status();
+  }
+
+  private static void failed(Job job, RuntimeException e) {
+    job.error = e.getMessage() == null ? e.toString() : e.getMessage();
+    job.state = State.FAILED;
   }
 
   /** The job of a replay of {@code group}, shown as running while its claim is taken; refused when one runs. */
