@@ -26,8 +26,14 @@ public record SerdeConfig(String registryUrl, boolean autoRegister, boolean useL
   public static final String USER_INFO = "basic.auth.user.info";
   public static final String TRUSTSTORE = "schema.registry.ssl.truststore.location";
   public static final String TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
-  /** The one mapper of the serdes: thread-safe once configured, and costly enough to share. */
-  public static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  /**
+   * The one mapper of the serdes: thread-safe once configured, and costly enough to share. Numbers are exact both
+   * ways: one with a fraction is read as a BigDecimal (as a double, a {@code numeric(20,6)} kept some 16 digits) and a
+   * BigDecimal is written with the digits and scale it has.
+   */
+  public static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+      .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
   public static SerdeConfig of(Map<String, ?> configs, boolean isKey) {
     Object url = configs.get(REGISTRY_URL);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.serde.SerdeConfig;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -32,11 +33,18 @@ import org.apache.kafka.connect.errors.DataException;
  * value is {@code {"oneOf": [{"type": "null"}, …]}}, bytes are base64 strings, a Decimal is a JSON number, and a
  * Connect schema's name, version, doc and parameters are {@code title}, {@code connect.version},
  * {@code description} and {@code connect.parameters}, which keeps Debezium's semantic type names from source to sink.
+ * A decimal is exact both ways: written as the JSON number of its {@link BigDecimal} and read by {@link SerdeConfig#JSON}, which
+ * parses every number with a fraction as a {@link BigDecimal} (a double would keep some 16 digits of a
+ * {@code numeric(20,6)}). A schema's default is its {@code default} both ways; a null in a nullable field with a
+ * default stays null (the default is only for a required field left null). NaN and the infinities, which JSON has no
+ * number for, are written as Jackson writes them ({@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}) and read
+ * back from those strings, and so is negative zero ({@code "-0.0"}), whose sign a BigDecimal cannot keep.
  * Unlike Confluent's converter, a struct's object is closed ({@code "additionalProperties": false}), so that a column
  * added at the source is a compatible new version (a column dropped is then the incompatible change).
  */
 final class ConnectJsonSchema {
-  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  /** Keeps a decimal's digits and scale as given, as {@link SerdeConfig#JSON} does when it reads. */
+  private static final JsonNodeFactory F = SerdeConfig.JSON.getNodeFactory();
   private static final String TYPE = "connect.type";
   private static final String INDEX = "connect.index";
   private static final String VERSION = "connect.version";
@@ -113,13 +121,13 @@ final class ConnectJsonSchema {
 
   JsonNode jsonValue(Schema schema, Object value) {
     if (value == null) {
+      if (schema.isOptional()) {
+        return F.nullNode(); // a NULL stays NULL even where the column has a default
+      }
       if (schema.defaultValue() != null) {
         return jsonValue(schema, schema.defaultValue());
       }
-      if (!schema.isOptional()) {
-        throw new DataException("Conversion error: null value for field that is required and has no default value");
-      }
-      return F.nullNode();
+      throw new DataException("Conversion error: null value for field that is required and has no default value");
     }
     String name = schema.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
@@ -139,8 +147,11 @@ final class ConnectJsonSchema {
       case INT16 -> F.numberNode((Short) value);
       case INT32 -> F.numberNode((Integer) value);
       case INT64 -> F.numberNode((Long) value);
-      case FLOAT32 -> F.numberNode((Float) value);
-      case FLOAT64 -> F.numberNode((Double) value);
+      // Negative zero as a string, like NaN and the infinities: read as a BigDecimal, the number would lose its sign.
+      case FLOAT32 -> Float.floatToRawIntBits((Float) value) == Integer.MIN_VALUE ? F.textNode("-0.0")
+          : F.numberNode((Float) value);
+      case FLOAT64 -> Double.doubleToRawLongBits((Double) value) == Long.MIN_VALUE ? F.textNode("-0.0")
+          : F.numberNode((Double) value);
       case BOOLEAN -> F.booleanNode((Boolean) value);
       case STRING -> F.textNode(value.toString());
       case BYTES -> F.textNode(Base64.getEncoder().encodeToString(value instanceof ByteBuffer b ? ConnectAvro.bytes(b)
@@ -168,7 +179,7 @@ final class ConnectJsonSchema {
         Struct struct = (Struct) value;
         ObjectNode o = F.objectNode();
         for (Field f : schema.fields()) {
-          o.set(f.name(), jsonValue(f.schema(), struct.get(f)));
+          o.set(f.name(), jsonValue(f.schema(), ConnectValues.get(struct, f)));
         }
         yield o;
       }
@@ -267,6 +278,9 @@ final class ConnectJsonSchema {
     if (optional) {
       b.optional();
     }
+    if (node.has("default") && !node.get("default").isNull()) {
+      b.defaultValue(connectValue(b.build(), node.get("default")));
+    }
     return b.build();
   }
 
@@ -288,11 +302,11 @@ final class ConnectJsonSchema {
 
   Object connectValue(Schema schema, JsonNode value) {
     if (value == null || value.isNull() || value.isMissingNode()) {
-      if (schema.defaultValue() != null) {
-        return schema.defaultValue();
-      }
       if (schema.isOptional()) {
         return null;
+      }
+      if (schema.defaultValue() != null) {
+        return schema.defaultValue();
       }
       throw new DataException("Invalid null value for required " + schema.type() + " field");
     }
@@ -316,8 +330,8 @@ final class ConnectJsonSchema {
       case INT16 -> (short) value.asInt();
       case INT32 -> value.asInt();
       case INT64 -> value.asLong();
-      case FLOAT32 -> value.floatValue();
-      case FLOAT64 -> value.asDouble();
+      case FLOAT32 -> value.isTextual() ? Float.parseFloat(value.asText()) : value.floatValue();
+      case FLOAT64 -> value.isTextual() ? Double.parseDouble(value.asText()) : value.doubleValue();
       case BOOLEAN -> value.asBoolean();
       case STRING -> value.isTextual() ? value.asText() : value.toString();
       case BYTES -> Base64.getDecoder().decode(value.asText());

@@ -3,6 +3,7 @@ package io.sluice.serde.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.DynamicMessage;
+import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.avro.AvroDeserializer;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.protobuf.ProtobufJson;
@@ -33,7 +34,8 @@ import org.apache.kafka.common.errors.SerializationException;
  * }</pre>
  */
 public final class PayloadDecoder {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Exact numbers: a NUMERIC-format decimal in an envelope is shown with every digit it has. */
+  private static final ObjectMapper JSON = SerdeConfig.JSON;
 
   /** How a payload was read. */
   public enum Format { NULL, AVRO, PROTOBUF, JSON_SCHEMA, CONNECT_JSON, JSON, TEXT, BYTES }
