@@ -44,6 +44,8 @@ final class ConnectAvro {
   static final String CONNECT_NAME = "connect.name";
   static final String CONNECT_VERSION = "connect.version";
   static final String CONNECT_DOC = "connect.doc";
+  /** A default where Avro has no field to hold it (an array's element, a map's key or value), as Confluent's. */
+  static final String CONNECT_DEFAULT = "connect.default";
   static final String CONNECT_PARAMETERS = "connect.parameters";
   static final String CONNECT_TYPE = "connect.type";
   static final String MAP_ENTRY = "io.confluent.connect.avro.MapEntry";
@@ -205,10 +207,18 @@ final class ConnectAvro {
     if (schema.version() != null) {
       avro.addProp(CONNECT_VERSION, schema.version());
     }
+    if (schema.defaultValue() != null && avro.getType() != org.apache.avro.Schema.Type.RECORD) {
+      Object dflt = jsonDefault(schema, schema.defaultValue());
+      if (dflt != null) {
+        avro.addProp(CONNECT_DEFAULT, dflt);
+      }
+    }
     if (schema.doc() != null && avro.getType() != org.apache.avro.Schema.Type.RECORD) {
       avro.addProp(CONNECT_DOC, schema.doc());
     }
-    if (schema.parameters() != null && !schema.parameters().isEmpty() && !Decimal.LOGICAL_NAME.equals(schema.name())) {
+    // A Decimal's too, as Confluent's AvroData writes them: besides scale and precision, which Avro's decimal says,
+    // Debezium's column parameters (__debezium.source.column.type, length, scale) decide the sink's column type.
+    if (schema.parameters() != null && !schema.parameters().isEmpty()) {
       avro.addProp(CONNECT_PARAMETERS, new LinkedHashMap<>(schema.parameters()));
     }
   }
@@ -323,6 +333,10 @@ final class ConnectAvro {
       b.optional();
     }
     Schema built = b.build();
+    Object connectDefault = avro.getObjectProp(CONNECT_DEFAULT);
+    if (connectDefault != null && avro.getType() != org.apache.avro.Schema.Type.RECORD) {
+      built = withDefault(built, connectDefault);
+    }
     if (avro.getType() == org.apache.avro.Schema.Type.RECORD) {
       records.put(avro.getFullName() + (optional ? "?" : ""), built);
     }
@@ -333,7 +347,7 @@ final class ConnectAvro {
     Object v = switch (schema.type()) {
       case INT8 -> ((Number) avroDefault).byteValue();
       case INT16 -> ((Number) avroDefault).shortValue();
-      case INT32 -> schema.name() == null ? ((Number) avroDefault).intValue() : null;
+      case INT32 -> schema.name() == null || !isLogical(schema.name()) ? ((Number) avroDefault).intValue() : null;
       case INT64 -> schema.name() == null || !isLogical(schema.name()) ? ((Number) avroDefault).longValue() : null;
       case FLOAT32 -> ((Number) avroDefault).floatValue();
       case FLOAT64 -> ((Number) avroDefault).doubleValue();

@@ -112,14 +112,14 @@ final class ConnectAvroWriter {
   }
 
   /**
-   * A place a value stands: a missing value becomes the schema's default (or fails, as required without one), and
+   * A place a value stands: a missing value of a required schema becomes its default (or fails, without one), and
    * under a union the branch index comes first. {@code nullBranch} and {@code valueBranch} are -1 where the Avro
    * schema is not a union.
    */
   private record Slot(Schema schema, int nullBranch, int valueBranch, Value value) {
     void write(Object v, Output out) {
-      if (v == null) {
-        if (!schema.isOptional() && schema.defaultValue() == null) {
+      if (v == null && !schema.isOptional()) { // a null of a nullable schema stays null, default or not
+        if (schema.defaultValue() == null) {
           throw new DataException("Conversion error: null value for field that is required and has no default value");
         }
         v = schema.defaultValue();
@@ -226,7 +226,7 @@ final class ConnectAvroWriter {
         throw new DataException("Mismatching struct schema");
       }
       for (int i = 0; i < slots.length; i++) {
-        slots[i].write(struct.get(fields[i]), out);
+        slots[i].write(ConnectValues.get(struct, fields[i]), out);
       }
     }
   }
