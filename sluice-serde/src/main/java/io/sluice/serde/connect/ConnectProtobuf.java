@@ -5,6 +5,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.UnknownFieldSet;
 import com.squareup.wire.schema.Location;
 import com.squareup.wire.schema.internal.parser.MessageElement;
 import com.squareup.wire.schema.internal.parser.OptionElement;
@@ -42,9 +43,19 @@ import org.apache.kafka.connect.errors.DataException;
  * bytes with {@code scale}, Date and Time as int32, Timestamp as int64), named in that metadata, so Debezium's
  * semantic types reach the sink as the source wrote them.
  *
+ * <p>Nullable array elements and map values ({@code wrapper.for.nullables}, on by default here, off in Confluent's
+ * converter) are Google's wrapper messages ({@code google.protobuf.Int32Value} …), as Confluent's converter writes
+ * them; a null element or map value (of a wrapper or of a struct's message) is that message holding only field
+ * {@value #NULL_MARK}, the varint 1, which a Protobuf reader that does not know it keeps as an unknown field (it reads
+ * the type's default there, as Confluent's converter does). What Protobuf's
+ * types do not say of a schema travels in the field's metadata: its own name, version, doc, parameters, default
+ * ({@code connect.default}, as JSON) and, where the Protobuf form leaves it open, whether it is optional
+ * ({@code connect.optional}); an array's element's under {@code element.}, a map's key's and value's under
+ * {@code key.} and {@code value.}.
+ *
  * <p>Not representable, refused with a {@link DataException}: a top level that is not a struct, arrays of arrays or
- * maps, maps with non-scalar keys or with array or map values, and null elements in an array. An optional array or
- * map reads back empty rather than null.
+ * maps, maps with non-scalar keys or with array or map values, and null scalar elements and map values when wrappers
+ * are off. An optional array or map reads back empty rather than null.
  */
 final class ConnectProtobuf {
   private static final String META = "confluent.field_meta";
@@ -52,6 +63,18 @@ final class ConnectProtobuf {
   private static final String NAME = "connect.name";
   private static final String VERSION = "connect.version";
   private static final String TYPE = "connect.type";
+  private static final String DOC = "connect.doc";
+  private static final String DEFAULT = "connect.default";
+  private static final String OPTIONAL = "connect.optional";
+  private static final List<String> NESTED_PREFIXES = List.of("element.", "key.", "value.");
+  static final String WRAPPERS_IMPORT = "google/protobuf/wrappers.proto";
+  /**
+   * The field a message holds alone to say that it stands for null (an array element, a map value): the largest
+   * number Protobuf allows, which no field of a wrapper or of a Connect struct's message has.
+   */
+  static final int NULL_MARK = 536_870_911;
+  /** Connect's defaults as JSON text, by the JSON Schema converter's rules, which keep every value exactly. */
+  private static final ConnectJsonSchema DEFAULTS = new ConnectJsonSchema();
 
   /** A Connect schema's Protobuf form: the text to register and the top message to build values with. */
   record Written(String text, Descriptor message) {}
@@ -60,14 +83,43 @@ final class ConnectProtobuf {
   record Read(Descriptor message, Schema schema) {}
 
   private final Map<Schema, Written> written = new ConcurrentHashMap<>();
+  /** Whether nullable array elements and map values are wrapper messages ({@code wrapper.for.nullables}). */
+  private final boolean wrappers;
+
+  ConnectProtobuf() {
+    this(true);
+  }
+
+  ConnectProtobuf(boolean wrappers) {
+    this.wrappers = wrappers;
+  }
+
+  /** Google's wrapper message of a Connect primitive type, by its full name, or null. */
+  static String wrapperOf(Schema.Type type) {
+    return switch (type) {
+      case INT8, INT16, INT32 -> "google.protobuf.Int32Value";
+      case INT64 -> "google.protobuf.Int64Value";
+      case FLOAT32 -> "google.protobuf.FloatValue";
+      case FLOAT64 -> "google.protobuf.DoubleValue";
+      case BOOLEAN -> "google.protobuf.BoolValue";
+      case STRING -> "google.protobuf.StringValue";
+      case BYTES -> "google.protobuf.BytesValue";
+      default -> null;
+    };
+  }
+
+  /** Whether {@code d} is one of Google's wrappers of a scalar, which stand for that scalar, nullable. */
+  static boolean isWrapper(Descriptor d) {
+    return d.getFile().getName().equals(WRAPPERS_IMPORT) && d.getFields().size() == 1;
+  }
 
   // ---- Connect → Protobuf -----------------------------------------------------------------------------------------
 
   Written written(Schema schema) {
-    return written.computeIfAbsent(schema, ConnectProtobuf::write);
+    return written.computeIfAbsent(schema, s -> write(s, wrappers));
   }
 
-  private static Written write(Schema schema) {
+  private static Written write(Schema schema, boolean wrappers) {
     if (schema.type() != Schema.Type.STRUCT) {
       throw new DataException("The Protobuf converter writes structs; this record's schema is " + schema.type());
     }
@@ -81,9 +133,14 @@ final class ConnectProtobuf {
     if (!pkg.isEmpty()) {
       out.append("package ").append(pkg).append(";\n");
     }
-    out.append("import \"").append(ProtobufSchemaProvider.CONFLUENT_META).append("\";\n\n");
-    message(out, schema, top, nested, "", true);
-    String text = out.toString();
+    out.append("import \"").append(ProtobufSchemaProvider.CONFLUENT_META).append("\";\n");
+    StringBuilder body = new StringBuilder();
+    boolean[] wrapped = new boolean[1];
+    message(body, schema, top, nested, "", true, wrappers, wrapped);
+    if (wrapped[0]) {
+      out.append("import \"").append(WRAPPERS_IMPORT).append("\";\n");
+    }
+    String text = out.append('\n').append(body).toString();
     Descriptor d = ProtobufSchemas.build(top + ".proto", text, Map.of()).getMessageTypes().get(0);
     return new Written(text, d);
   }
@@ -115,7 +172,7 @@ final class ConnectProtobuf {
   }
 
   private static void message(StringBuilder out, Schema schema, String name, Map<Schema, String> nested,
-      String indent, boolean top) {
+      String indent, boolean top, boolean wrappers, boolean[] wrapped) {
     out.append(indent).append("message ").append(name).append(" {\n");
     String inner = indent + "  ";
     Map<String, String> meta = meta(schema, false);
@@ -123,44 +180,74 @@ final class ConnectProtobuf {
       out.append(inner).append("option (").append(MESSAGE_META).append(") = ").append(metaText(meta)).append(";\n");
     }
     if (top) {
-      nested.forEach((s, n) -> message(out, s, n, nested, inner, false));
+      nested.forEach((s, n) -> message(out, s, n, nested, inner, false, wrappers, wrapped));
     }
     int number = 1;
     for (Field f : schema.fields()) {
       Schema fs = f.schema();
       out.append(inner);
+      Map<String, String> fm = meta(fs, true);
       switch (fs.type()) {
         case ARRAY -> {
           Schema element = fs.valueSchema();
           if (element.type() == Schema.Type.ARRAY || element.type() == Schema.Type.MAP) {
             throw new DataException("Field " + f.name() + ": Protobuf has no array of " + element.type());
           }
-          out.append("repeated ").append(type(element, nested));
+          String type = nullable(element, nested, wrappers, wrapped);
+          out.append("repeated ").append(type);
+          optionalUnlessInferred(fm, fs, true);
+          Map<String, String> em = meta(element, true);
+          optionalUnlessInferred(em, element, type.startsWith("google.protobuf."));
+          fm.putAll(prefixed("element.", em));
         }
         case MAP -> {
           Schema k = fs.keySchema();
           Schema v = fs.valueSchema();
-          if (!List.of(Schema.Type.STRING, Schema.Type.INT32, Schema.Type.INT64, Schema.Type.BOOLEAN)
-              .contains(k.type()) || k.name() != null || v.type() == Schema.Type.ARRAY || v.type() == Schema.Type.MAP) {
+          if (!List.of(Schema.Type.STRING, Schema.Type.INT8, Schema.Type.INT16, Schema.Type.INT32, Schema.Type.INT64,
+              Schema.Type.BOOLEAN).contains(k.type()) || v.type() == Schema.Type.ARRAY || v.type() == Schema.Type.MAP) {
             throw new DataException("Field " + f.name() + ": Protobuf maps take scalar keys and no array or map "
                 + "values");
           }
-          out.append("map<").append(type(k, nested)).append(", ").append(type(v, nested)).append('>');
+          String valueType = nullable(v, nested, wrappers, wrapped);
+          out.append("map<").append(type(k, nested)).append(", ").append(valueType).append('>');
+          optionalUnlessInferred(fm, fs, true);
+          Map<String, String> km = meta(k, true);
+          optionalUnlessInferred(km, k, false);
+          fm.putAll(prefixed("key.", km));
+          Map<String, String> vm = meta(v, true);
+          optionalUnlessInferred(vm, v, v.type() == Schema.Type.STRUCT || valueType.startsWith("google.protobuf."));
+          fm.putAll(prefixed("value.", vm));
         }
-        case STRUCT -> out.append(type(fs, nested));
+        case STRUCT -> {
+          out.append(type(fs, nested));
+          optionalUnlessInferred(fm, fs, true);
+        }
         default -> out.append(fs.isOptional() ? "optional " : "").append(type(fs, nested));
       }
       out.append(' ').append(identifier(f.name())).append(" = ").append(number++);
-      Map<String, String> fm = meta(fs, true);
-      if (fs.type() == Schema.Type.ARRAY) {
-        fm.putAll(prefixed("element.", meta(fs.valueSchema(), true)));
-      }
       if (!fm.isEmpty()) {
         out.append(" [(").append(META).append(") = ").append(metaText(fm)).append(']');
       }
       out.append(";\n");
     }
     out.append(indent).append("}\n");
+  }
+
+  /** An array element's or map value's type: a wrapper where it is a nullable primitive and wrappers are on. */
+  private static String nullable(Schema s, Map<Schema, String> nested, boolean wrappers, boolean[] wrapped) {
+    String wrapper = wrapperOf(s.type());
+    if (wrappers && s.isOptional() && wrapper != null) {
+      wrapped[0] = true;
+      return wrapper;
+    }
+    return type(s, nested);
+  }
+
+  /** Says whether {@code s} is optional where a reader would otherwise take it to be {@code inferred}. */
+  private static void optionalUnlessInferred(Map<String, String> meta, Schema s, boolean inferred) {
+    if (s.isOptional() != inferred) {
+      meta.put(OPTIONAL, String.valueOf(s.isOptional()));
+    }
   }
 
   private static Map<String, String> prefixed(String prefix, Map<String, String> meta) {
@@ -181,11 +268,20 @@ final class ConnectProtobuf {
     if (s.version() != null) {
       m.put(VERSION, String.valueOf(s.version()));
     }
+    if (s.doc() != null) {
+      m.put(DOC, s.doc());
+    }
     if (s.type() == Schema.Type.INT8 || s.type() == Schema.Type.INT16) {
       m.put(TYPE, s.type().getName());
     }
     if (s.parameters() != null) {
       m.putAll(s.parameters());
+    }
+    if (s.defaultValue() != null && s.type() != Schema.Type.STRUCT) {
+      // A text's own characters, not a JSON string: the registry's stored form of a .proto does not keep a quote
+      // escaped inside an option's string, so a quoted default would not parse there once stored.
+      com.fasterxml.jackson.databind.JsonNode json = DEFAULTS.jsonValue(s, s.defaultValue());
+      m.put(DEFAULT, json.isTextual() ? json.textValue() : json.toString());
     }
     return m;
   }
@@ -245,7 +341,7 @@ final class ConnectProtobuf {
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
       FieldDescriptor fd = d.findFieldByNumber(i + 1);
-      Object v = struct.get(f);
+      Object v = ConnectValues.get(struct, f);
       if (v == null) {
         if (!f.schema().isOptional() && f.schema().type() != Schema.Type.ARRAY && f.schema().type() != Schema.Type.MAP) {
           throw new DataException("Conversion error: null value for field " + f.name() + " that is required");
@@ -256,7 +352,12 @@ final class ConnectProtobuf {
         case ARRAY -> {
           for (Object item : (Collection<?>) v) {
             if (item == null) {
-              throw new DataException("Field " + f.name() + ": Protobuf cannot hold a null array element");
+              if (fd.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+                throw new DataException("Field " + f.name() + ": Protobuf cannot hold a null array element without "
+                    + "wrapper.for.nullables");
+              }
+              b.addRepeatedField(fd, nullMessage(fd.getMessageType()));
+              continue;
             }
             b.addRepeatedField(fd, scalarOrMessage(f.schema().valueSchema(), fd, item));
           }
@@ -270,6 +371,11 @@ final class ConnectProtobuf {
             if (e.getValue() != null) {
               eb.setField(entry.findFieldByNumber(2), scalarOrMessage(f.schema().valueSchema(),
                   entry.findFieldByNumber(2), e.getValue()));
+            } else if (entry.findFieldByNumber(2).getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+              throw new DataException("Field " + f.name() + ": Protobuf cannot hold a null map value without "
+                  + "wrapper.for.nullables");
+            } else {
+              eb.setField(entry.findFieldByNumber(2), nullMessage(entry.findFieldByNumber(2).getMessageType()));
             }
             b.addRepeatedField(fd, eb.build());
           }
@@ -280,7 +386,23 @@ final class ConnectProtobuf {
     return b.build();
   }
 
+  /** Whether {@code fd} holds values of {@code s} in a wrapper message. */
+  private static boolean isWrapped(FieldDescriptor fd, Schema s) {
+    return fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE && s.type() != Schema.Type.STRUCT
+        && isWrapper(fd.getMessageType());
+  }
+
+  /** A null element or map value: its message holding only field {@value #NULL_MARK}, the varint 1. */
+  private static DynamicMessage nullMessage(Descriptor message) {
+    return DynamicMessage.newBuilder(message).setUnknownFields(UnknownFieldSet.newBuilder()
+        .addField(NULL_MARK, UnknownFieldSet.Field.newBuilder().addVarint(1).build()).build()).build();
+  }
+
   private Object scalarOrMessage(Schema s, FieldDescriptor fd, Object v) {
+    if (isWrapped(fd, s)) {
+      FieldDescriptor inner = fd.getMessageType().findFieldByNumber(1);
+      return DynamicMessage.newBuilder(fd.getMessageType()).setField(inner, scalarOrMessage(s, inner, v)).build();
+    }
     String name = s.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
       return ByteString.copyFrom(Decimal.fromLogical(s, (BigDecimal) v));
@@ -306,14 +428,25 @@ final class ConnectProtobuf {
 
   /** The Connect schema of {@code message}, its metadata read from the writer's {@code .proto} text. */
   static Schema connectSchema(Descriptor message, String text) {
+    return connectSchema(message, text, true);
+  }
+
+  /**
+   * The Connect schema of {@code message}; with {@code wrappers}, a field of one of Google's wrapper types is its
+   * wrapped type, optional (as Confluent's converter reads it with {@code wrapper.for.nullables}).
+   */
+  static Schema connectSchema(Descriptor message, String text, boolean wrappers) {
     Map<String, Map<String, String>> meta = new HashMap<>();
     ProtoFileElement file = ProtoParser.Companion.parse(Location.get("writer.proto"), text);
     String pkg = file.getPackageName() == null ? "" : file.getPackageName() + ".";
     for (TypeElement t : file.getTypes()) {
       collectMeta(t, pkg + t.getName(), meta);
     }
-    return connect(message, meta, false, new HashMap<>());
+    return connect(message, meta, false, new Reading(new HashMap<>(), wrappers));
   }
+
+  /** What reading one message's schema keeps: the schemas built so far, and whether wrappers stand for scalars. */
+  private record Reading(Map<String, Schema> done, boolean wrappers) {}
 
   private static void collectMeta(TypeElement t, String fullName, Map<String, Map<String, String>> into) {
     if (!(t instanceof MessageElement m)) {
@@ -344,7 +477,8 @@ final class ConnectProtobuf {
   }
 
   private static Schema connect(Descriptor d, Map<String, Map<String, String>> meta, boolean optional,
-      Map<String, Schema> done) {
+      Reading r) {
+    Map<String, Schema> done = r.done();
     String key = d.getFullName() + (optional ? "?" : "");
     Schema known = done.get(key);
     if (known != null) {
@@ -364,7 +498,7 @@ final class ConnectProtobuf {
     applyMeta(b, m);
     for (FieldDescriptor f : d.getFields()) {
       Map<String, String> fm = meta.getOrDefault(d.getFullName() + "#" + f.getName(), Map.of());
-      b.field(f.getName(), field(f, fm, meta, done));
+      b.field(f.getName(), field(f, fm, meta, r));
     }
     if (optional) {
       b.optional();
@@ -376,32 +510,87 @@ final class ConnectProtobuf {
   }
 
   private static Schema field(FieldDescriptor f, Map<String, String> fm, Map<String, Map<String, String>> meta,
-      Map<String, Schema> done) {
+      Reading r) {
     if (f.isMapField()) {
       Descriptor entry = f.getMessageType();
-      return SchemaBuilder.map(scalar(entry.findFieldByNumber(1), Map.of(), false, meta, done),
-          scalar(entry.findFieldByNumber(2), Map.of(), true, meta, done)).optional().build();
+      FieldDescriptor vd = entry.findFieldByNumber(2);
+      SchemaBuilder b = SchemaBuilder.map(scalar(entry.findFieldByNumber(1), under("key.", fm), false, meta, r),
+          scalar(vd, under("value.", fm), vd.getJavaType() == FieldDescriptor.JavaType.MESSAGE, meta, r));
+      return withOwnMeta(b, fm, true);
     }
     if (f.isRepeated()) {
-      Map<String, String> element = new LinkedHashMap<>();
-      fm.forEach((k, v) -> {
-        if (k.startsWith("element.")) {
-          element.put(k.substring("element.".length()), v);
-        }
-      });
-      return SchemaBuilder.array(scalar(f, element, false, meta, done)).optional().build();
+      boolean wrapped = r.wrappers() && f.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+          && isWrapper(f.getMessageType());
+      return withOwnMeta(SchemaBuilder.array(scalar(f, under("element.", fm), wrapped, meta, r)), fm, true);
     }
-    return scalar(f, fm, f.getJavaType() == FieldDescriptor.JavaType.MESSAGE || f.hasPresence(), meta, done);
+    return scalar(f, fm, f.getJavaType() == FieldDescriptor.JavaType.MESSAGE || f.hasPresence(), meta, r);
+  }
+
+  /** The entries of {@code fm} under {@code prefix}, without it. */
+  private static Map<String, String> under(String prefix, Map<String, String> fm) {
+    Map<String, String> out = new LinkedHashMap<>();
+    fm.forEach((k, v) -> {
+      if (k.startsWith(prefix)) {
+        out.put(k.substring(prefix.length()), v);
+      }
+    });
+    return out;
+  }
+
+  /** An array's or map's own name, version, doc, parameters, optional flag ({@code inferred} unless said), default. */
+  private static Schema withOwnMeta(SchemaBuilder b, Map<String, String> fm, boolean inferred) {
+    Map<String, String> m = new LinkedHashMap<>(fm);
+    String name = m.remove(NAME);
+    if (name != null) {
+      b.name(name);
+    }
+    String optional = m.remove(OPTIONAL);
+    String dflt = m.remove(DEFAULT);
+    applyMeta(b, m);
+    if (optional != null ? Boolean.parseBoolean(optional) : inferred) {
+      b.optional();
+    }
+    return withDefault(b, dflt);
+  }
+
+  /** {@code b} with the default {@link #meta} wrote: text as it is for strings, floats and bytes, else JSON. */
+  private static Schema withDefault(SchemaBuilder b, String said) {
+    if (said == null) {
+      return b.build();
+    }
+    boolean text = switch (b.type()) {
+      case STRING, FLOAT32, FLOAT64 -> true;
+      case BYTES -> !Decimal.LOGICAL_NAME.equals(b.name());
+      default -> false;
+    };
+    try {
+      com.fasterxml.jackson.databind.JsonNode json = text
+          ? com.fasterxml.jackson.databind.node.TextNode.valueOf(said) : io.sluice.serde.SerdeConfig.JSON.readTree(said);
+      return b.defaultValue(DEFAULTS.connectValue(b.build(), json)).build();
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new DataException("Default " + said + " of a " + b.type() + " does not read: " + e.getMessage(), e);
+    }
   }
 
   private static Schema scalar(FieldDescriptor f, Map<String, String> fieldMeta, boolean optional,
-      Map<String, Map<String, String>> meta, Map<String, Schema> done) {
-    if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-      return connect(f.getMessageType(), meta, optional, done);
-    }
+      Map<String, Map<String, String>> meta, Reading r) {
     Map<String, String> m = new LinkedHashMap<>(fieldMeta);
+    String said = m.remove(OPTIONAL);
+    if (said != null) {
+      optional = Boolean.parseBoolean(said);
+    }
+    if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+      if (!r.wrappers() || !isWrapper(f.getMessageType())) {
+        return connect(f.getMessageType(), meta, optional, r);
+      }
+      f = f.getMessageType().findFieldByNumber(1); // a wrapper: its scalar, nullable
+      if (said == null) {
+        optional = true;
+      }
+    }
     String name = m.remove(NAME);
     String smallInt = m.remove(TYPE);
+    String dflt = m.remove(DEFAULT);
     SchemaBuilder b;
     if (Decimal.LOGICAL_NAME.equals(name)) {
       b = Decimal.builder(Integer.parseInt(m.getOrDefault(Decimal.SCALE_FIELD, "0")));
@@ -435,7 +624,7 @@ final class ConnectProtobuf {
     if (optional) {
       b.optional();
     }
-    return b.build();
+    return withDefault(b, dflt);
   }
 
   private static void applyMeta(SchemaBuilder b, Map<String, String> m) {
@@ -443,8 +632,14 @@ final class ConnectProtobuf {
     if (version != null) {
       b.version(Integer.parseInt(version));
     }
+    String doc = m.remove(DOC);
+    if (doc != null) {
+      b.doc(doc);
+    }
+    m.remove(OPTIONAL);
+    m.remove(DEFAULT);
     m.forEach((k, v) -> {
-      if (!k.startsWith("element.")) {
+      if (NESTED_PREFIXES.stream().noneMatch(k::startsWith)) {
         b.parameter(k, v);
       }
     });
@@ -484,6 +679,12 @@ final class ConnectProtobuf {
   }
 
   private Object value(Schema s, Object v) {
+    if (v instanceof DynamicMessage m && m.getUnknownFields().hasField(NULL_MARK)) {
+      return null;
+    }
+    if (v instanceof DynamicMessage m && s.type() != Schema.Type.STRUCT) { // a wrapper
+      v = m.getField(m.getDescriptorForType().findFieldByNumber(1));
+    }
     String name = s.name();
     if (Decimal.LOGICAL_NAME.equals(name)) {
       return new BigDecimal(new BigInteger(((ByteString) v).toByteArray()),

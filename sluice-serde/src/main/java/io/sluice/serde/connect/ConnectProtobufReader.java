@@ -124,6 +124,11 @@ final class ConnectProtobufReader {
 
   /** How a value of {@code fd} becomes one of Connect schema {@code s}, as {@code ConnectProtobuf.value} does. */
   private static Value value(FieldDescriptor fd, Schema s) {
+    if (fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE && s.type() != Schema.Type.STRUCT
+        && ConnectProtobuf.isWrapper(fd.getMessageType())) {
+      Value inner = value(fd.getMessageType().findFieldByNumber(1), s);
+      return new Value(Raw.WRAPPER, inner.convert(), null, null, null, inner);
+    }
     Raw raw = switch (fd.getType()) {
       case INT32 -> Raw.INT32;
       case SINT32 -> Raw.SINT32;
@@ -182,7 +187,7 @@ final class ConnectProtobufReader {
     MessageReader nested = raw == Raw.MESSAGE ? message(fd.getMessageType(), s) : null;
     // A message's default, an empty struct, is read afresh from no bytes: only a map entry ever takes it.
     Object defaultRaw = fd.isRepeated() || raw == Raw.MESSAGE ? null : defaultOf(fd.getDefaultValue());
-    return new Value(raw, convert, enumNames, nested, defaultRaw);
+    return new Value(raw, convert, enumNames, nested, defaultRaw, null);
   }
 
   /** A field's default as the parser's getField gives it, in the raw form this reader reads values in. */
@@ -224,6 +229,7 @@ final class ConnectProtobufReader {
       }
       Object[] values = new Object[readers.length];
       int[] oneofCase = oneofs == 0 ? null : new int[oneofs];
+      boolean isNull = false;
       while (true) {
         int tag = in.readTag();
         if (tag == 0) {
@@ -236,6 +242,11 @@ final class ConnectProtobufReader {
         }
         FieldReader f = number < byNumber.length ? byNumber[number] : null;
         if (f == null) {
+          if (number == ConnectProtobuf.NULL_MARK && wireType == 0) {
+            in.readRawVarint64();
+            isNull = true; // a null element or map value
+            continue;
+          }
           in.skipField(tag);
           continue;
         }
@@ -251,7 +262,7 @@ final class ConnectProtobufReader {
         int i = f.index();
         switch (f.shape()) {
           case PRESENT, DEFAULTED -> {
-            if (f.value().raw() == Raw.MESSAGE && values[i] != null) {
+            if (f.value().isMessage() && values[i] != null) {
               throw new NotCovered("a message field twice, which the parser merges");
             }
             values[i] = f.value().read(in, depth);
@@ -291,6 +302,9 @@ final class ConnectProtobufReader {
           }
         }
       }
+      if (isNull) {
+        return null;
+      }
       Struct struct = new Struct(schema);
       for (int i = 0; i < readers.length; i++) {
         Object v = values[i];
@@ -320,6 +334,7 @@ final class ConnectProtobufReader {
       int limit = in.pushLimit(in.readRawVarint32());
       Object key = null;
       Object value = null;
+      boolean valueRead = false;
       while (true) {
         int tag = in.readTag();
         if (tag == 0) {
@@ -333,24 +348,30 @@ final class ConnectProtobufReader {
         if (number == 1 && wireType == entry.key().wireType()) {
           key = entry.key().read(in, depth);
         } else if (number == 2 && wireType == entry.value().wireType()) {
-          if (entry.value().raw() == Raw.MESSAGE && value != null) {
+          if (entry.value().isMessage() && valueRead) {
             throw new NotCovered("a map value message twice, which the parser merges");
           }
           value = entry.value().read(in, depth);
+          valueRead = true;
         } else {
           in.skipField(tag);
         }
       }
       in.checkLastTagWas(0);
       in.popLimit(limit);
-      into.put(key != null ? key : entry.key().defaultValue(), value != null ? value : entry.value().defaultValue());
+      if (!valueRead) {
+        value = entry.value().defaultValue(); // the parser fills in a value left out
+      }
+      into.put(key != null ? key : entry.key().defaultValue(), value);
     }
   }
 
   /** How a value is read off the wire, before Connect's conversion. */
   private enum Raw {
     INT32(0), SINT32(0), SFIXED32(5), UINT32(0), FIXED32(5), INT64(0), SINT64(0), SFIXED64(1), UINT64(0),
-    FIXED64(1), FLOAT(5), DOUBLE(1), BOOL(0), STRING(2), STRING_UTF8(2), BYTES(2), ENUM(0), MESSAGE(2);
+    FIXED64(1), FLOAT(5), DOUBLE(1), BOOL(0), STRING(2), STRING_UTF8(2), BYTES(2), ENUM(0), MESSAGE(2),
+    /** One of Google's wrappers: the wrapped value, converted by the inner {@link Value}. */
+    WRAPPER(2);
 
     final int wireType;
 
@@ -381,12 +402,19 @@ final class ConnectProtobufReader {
    * each use (a Connect date is a mutable object).
    */
   private record Value(Raw raw, Convert convert, Map<Integer, String> enumNames, MessageReader nested,
-      Object defaultRaw) {
+      Object defaultRaw, Value wrapped) {
     int wireType() {
       return raw.wireType;
     }
 
+    boolean isMessage() {
+      return raw == Raw.MESSAGE || raw == Raw.WRAPPER;
+    }
+
     Object defaultValue() throws IOException {
+      if (raw == Raw.WRAPPER) {
+        return wrapped.defaultValue();
+      }
       if (raw == Raw.MESSAGE) {
         return nested.read(CodedInputStream.newInstance(new byte[0]), 0);
       }
@@ -427,8 +455,40 @@ final class ConnectProtobufReader {
           in.popLimit(limit);
           yield struct;
         }
+        case WRAPPER -> readWrapper(in, depth);
       };
-      return raw == Raw.MESSAGE ? v : convert.apply(v);
+      return isMessage() ? v : convert.apply(v);
+    }
+
+    /** A wrapper's value, its default when left out, null when it holds the null mark. */
+    private Object readWrapper(CodedInputStream in, int depth) throws IOException {
+      if (depth + 1 >= MAX_DEPTH) {
+        throw new NotCovered("nested deeper than the parser's recursion limit");
+      }
+      int limit = in.pushLimit(in.readRawVarint32());
+      Object value = null;
+      boolean isNull = false;
+      while (true) {
+        int tag = in.readTag();
+        if (tag == 0) {
+          break;
+        }
+        int wireType = tag & 7;
+        if (wireType == 3 || wireType == 4) {
+          throw new NotCovered("a group");
+        }
+        if (tag >>> 3 == 1 && wireType == wrapped.wireType()) {
+          value = wrapped.read(in, depth + 1);
+        } else if (tag >>> 3 == ConnectProtobuf.NULL_MARK && wireType == 0) {
+          in.readRawVarint64();
+          isNull = true;
+        } else {
+          in.skipField(tag);
+        }
+      }
+      in.checkLastTagWas(0);
+      in.popLimit(limit);
+      return isNull ? null : value != null ? value : wrapped.defaultValue();
     }
   }
 }

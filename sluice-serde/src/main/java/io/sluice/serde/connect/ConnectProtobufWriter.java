@@ -93,7 +93,7 @@ final class ConnectProtobufWriter {
           FieldDescriptor vd = entry.findFieldByNumber(2);
           int valueWireType = wireType(vd);
           yield new MapWriter(tag(fd.getNumber(), 2), tag(1, wireType(kd)), value(fs.keySchema(), kd),
-              tag(2, valueWireType), value(fs.valueSchema(), vd), defaultSize(valueWireType));
+              tag(2, valueWireType), value(fs.valueSchema(), vd));
         }
         default -> {
           if (fd.isRepeated()) {
@@ -109,6 +109,11 @@ final class ConnectProtobufWriter {
 
   /** How a value of Connect schema {@code s} is written into field {@code fd}, as {@code scalarOrMessage} does. */
   private static Value value(Schema s, FieldDescriptor fd) {
+    if (fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE && s.type() != Schema.Type.STRUCT
+        && ConnectProtobuf.isWrapper(fd.getMessageType())) {
+      FieldDescriptor inner = fd.getMessageType().findFieldByNumber(1);
+      return new WrapperValue(tag(1, wireType(inner)), value(s, inner));
+    }
     String name = s.name();
     Value v;
     FieldDescriptor.Type expected;
@@ -181,15 +186,6 @@ final class ConnectProtobufWriter {
     };
   }
 
-  /** The bytes of a default value of a wire type: a zero varint, zero fixed bytes, or a zero length. */
-  private static int defaultSize(int wireType) {
-    return switch (wireType) {
-      case 1 -> 8;
-      case 5 -> 4;
-      default -> 1;
-    };
-  }
-
   private static int tag(int number, int wireType) {
     return number << 3 | wireType;
   }
@@ -199,7 +195,7 @@ final class ConnectProtobufWriter {
   private record MessageWriter(Field[] fields, FieldWriter[] writers) {
     void write(Struct struct, Output out) {
       for (int i = 0; i < writers.length; i++) {
-        writers[i].write(struct.get(fields[i]), out);
+        writers[i].write(ConnectValues.get(struct, fields[i]), out);
       }
     }
   }
@@ -227,7 +223,10 @@ final class ConnectProtobufWriter {
     }
   }
 
-  /** Strings, bytes and messages: one tagged value per element. A null array writes nothing. */
+  /**
+   * Strings, bytes and messages: one tagged value per element. A null array writes nothing; a null element is its
+   * message holding only field {@value ConnectProtobuf#NULL_MARK}, where the elements are messages (wrappers, structs).
+   */
   private record RepeatedWriter(String name, int tag, Value element) implements FieldWriter {
     @Override
     public void write(Object v, Output out) {
@@ -236,7 +235,12 @@ final class ConnectProtobufWriter {
       }
       for (Object item : (Collection<?>) v) {
         if (item == null) {
-          throw new DataException("Field " + name + ": Protobuf cannot hold a null array element");
+          if (!(element instanceof WrapperValue || element instanceof MessageValue)) {
+            throw new DataException("Field " + name + ": Protobuf cannot hold a null array element without "
+                + "wrapper.for.nullables");
+          }
+          out.writeNullMessage(tag);
+          continue;
         }
         element.write(tag, false, item, out);
       }
@@ -258,7 +262,8 @@ final class ConnectProtobufWriter {
       int mark = out.beginLength();
       for (Object item : items) {
         if (item == null) {
-          throw new DataException("Field " + name + ": Protobuf cannot hold a null array element");
+          throw new DataException("Field " + name + ": Protobuf cannot hold a null array element without "
+              + "wrapper.for.nullables");
         }
         element.write(-1, false, item, out);
       }
@@ -267,10 +272,12 @@ final class ConnectProtobufWriter {
   }
 
   /**
-   * A map is repeated entry messages, each with its key and its value even at their defaults, and a null value as the
-   * default of its type (an empty message for a struct): DynamicMessage fills in every field of a map entry.
+   * A map is repeated entry messages, each with its key and its value even at their defaults: DynamicMessage fills in
+   * every field of a map entry. A null value, where the value is a message (a struct or a wrapper), is that message
+   * holding only field {@value ConnectProtobuf#NULL_MARK}; a bare scalar (wrappers off) cannot be null, and the record
+   * is refused.
    */
-  private record MapWriter(int tag, int keyTag, Value key, int valueTag, Value value, int valueDefaultSize)
+  private record MapWriter(int tag, int keyTag, Value key, int valueTag, Value value)
       implements FieldWriter {
     @Override
     public void write(Object v, Output out) {
@@ -287,11 +294,10 @@ final class ConnectProtobufWriter {
         key.write(keyTag, false, k, out);
         if (e.getValue() != null) {
           value.write(valueTag, false, e.getValue(), out);
+        } else if (value instanceof MessageValue || value instanceof WrapperValue) {
+          out.writeNullMessage(valueTag);
         } else {
-          out.writeVarint32(valueTag);
-          out.ensure(valueDefaultSize);
-          Arrays.fill(out.buf, out.pos, out.pos + valueDefaultSize, (byte) 0);
-          out.pos += valueDefaultSize;
+          throw new DataException("Protobuf cannot hold a null map value without wrapper.for.nullables");
         }
         out.endLength(mark);
       }
@@ -302,7 +308,8 @@ final class ConnectProtobufWriter {
    * How one kind of value is written: {@code tag} first unless it is -1 (a packed element), nothing at all when
    * {@code skipDefault} and the value is its type's default. Casts are as strict as DynamicMessage's type check.
    */
-  private sealed interface Value permits Scalar, DecimalValue, DateValue, TimeValue, TimestampValue, MessageValue {
+  private sealed interface Value
+      permits Scalar, DecimalValue, DateValue, TimeValue, TimestampValue, MessageValue, WrapperValue {
     void write(int tag, boolean skipDefault, Object v, Output out);
   }
 
@@ -412,6 +419,17 @@ final class ConnectProtobufWriter {
     }
   }
 
+  /** One of Google's wrappers: a message holding the value as its field 1, left out at its default as proto3 does. */
+  private record WrapperValue(int innerTag, Value inner) implements Value {
+    @Override
+    public void write(int tag, boolean skipDefault, Object v, Output out) {
+      out.tag(tag);
+      int mark = out.beginLength();
+      inner.write(innerTag, true, v, out);
+      out.endLength(mark);
+    }
+  }
+
   /** A growing byte array, with Protobuf's varints, little-endian fixed numbers and length-prefixed runs. */
   private static final class Output {
     byte[] buf;
@@ -452,6 +470,14 @@ final class ConnectProtobufWriter {
       }
       tag(tag);
       writeVarint64(n);
+    }
+
+    /** The null mark's message: a length, then field {@value ConnectProtobuf#NULL_MARK} as the varint 1. */
+    void writeNullMessage(int tag) {
+      tag(tag);
+      writeVarint32(6);
+      writeVarint32(ConnectProtobuf.NULL_MARK << 3);
+      writeVarint32(1);
     }
 
     void writeVarint32(int n) {

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
@@ -41,7 +42,11 @@ public final class ProtobufConverter extends RegistryConverter {
   /** How one writer schema's message is read: its descriptor, its Connect schema and the plan, null if not covered. */
   private record Reading(Descriptor message, Schema schema, ConnectProtobufReader reader) {}
 
-  private final ConnectProtobuf data = new ConnectProtobuf();
+  /** Confluent's key: nullable array elements and map values as Google's wrapper messages. */
+  public static final String WRAPPER_FOR_NULLABLES = "wrapper.for.nullables";
+
+  private ConnectProtobuf data = new ConnectProtobuf();
+  private boolean wrappers = true;
   private ProtobufSchemas schemas;
   private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
   private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
@@ -56,6 +61,18 @@ public final class ProtobufConverter extends RegistryConverter {
   @Override
   void configured(RegistryBinding bound, Map<String, ?> configs) {
     schemas = new ProtobufSchemas(bound.client());
+    Object w = configs.get(WRAPPER_FOR_NULLABLES);
+    wrappers = w == null || (w instanceof Boolean b ? b : ConfigDef.parseType(WRAPPER_FOR_NULLABLES, w,
+        ConfigDef.Type.BOOLEAN).equals(Boolean.TRUE));
+    data = new ConnectProtobuf(wrappers);
+  }
+
+  @Override
+  public ConfigDef config() {
+    return super.config().define(WRAPPER_FOR_NULLABLES, ConfigDef.Type.BOOLEAN, true, ConfigDef.Importance.MEDIUM,
+        "Write nullable array elements and map values as Google's wrapper messages (google.protobuf.Int32Value "
+            + "...), so that a NULL element or value is carried instead of failing the record; also read wrapper "
+            + "fields as nullable scalars. On by default here, off in Confluent's converter.");
   }
 
   @Override
@@ -126,7 +143,7 @@ public final class ProtobufConverter extends RegistryConverter {
 
   private Reading reading(int id, List<Integer> path) {
     Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
-    Schema schema = ConnectProtobuf.connectSchema(d, schemas.text(id));
+    Schema schema = ConnectProtobuf.connectSchema(d, schemas.text(id), wrappers);
     try {
       return new Reading(d, schema, ConnectProtobufReader.of(d, schema));
     } catch (RuntimeException e) {
