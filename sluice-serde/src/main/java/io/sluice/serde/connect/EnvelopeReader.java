@@ -254,8 +254,9 @@ final class EnvelopeReader {
       case INT16 -> (short) node.intValue();
       case INT32 -> node.intValue();
       case INT64 -> node.longValue();
-      case FLOAT32 -> node.floatValue();
-      case FLOAT64 -> node.doubleValue();
+      // NaN and the infinities, which Kafka's writer spells as strings and Kafka's reader turns into 0.0.
+      case FLOAT32 -> node.isTextual() ? Float.parseFloat(node.textValue()) : node.floatValue();
+      case FLOAT64 -> node.isTextual() ? Double.parseDouble(node.textValue()) : node.doubleValue();
       case BYTES -> {
         try {
           yield node.binaryValue();
