@@ -1,12 +1,12 @@
 package io.sluice.app;
 
+import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.kafka.EmbeddedKafka;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +20,6 @@ import picocli.CommandLine.Option;
     description = "Run one Kafka broker and KRaft controller: alone, or with --node-id and --voters as one node of a "
         + "multi-node cluster (start every node with the same --voters).")
 final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger(KafkaCommand.class);
   private static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(30);
 
   @Option(names = "--config", description = "sluice.yaml (kafka.port, kafka.node.id, kafka.voters, kafka.broker.*)")
@@ -50,6 +49,9 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
 
   @Override
   public Integer call() {
+    // A broker is a server, as the data plane is: what its clients warn of (a voter it cannot reach) is about the
+    // cluster. Set before the first logger exists, which is why this class has no static one.
+    KafkaClientLogs.show();
     Map<String, String> flags = new HashMap<>(extra);
     SluiceConfig.putGiven(flags, SluiceConfig.DATA_DIR, dataDir);
     SluiceConfig.putGiven(flags, SluiceConfig.HOST, host);
@@ -82,7 +84,7 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
     try {
       kafka = b.start();
     } catch (RuntimeException e) {
-      log.error("sluice kafka could not start", e);
+      LoggerFactory.getLogger(KafkaCommand.class).error("sluice kafka could not start", e);
       System.err.println("sluice: could not start: " + e.getMessage());
       return 1;
     }

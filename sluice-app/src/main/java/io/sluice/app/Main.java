@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
 import io.sluice.app.cli.CommandAudit;
+import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.cluster.ClusterCommand;
 import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.demo.DemoCommand;
@@ -16,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code sluice} command. */
 @Command(
@@ -44,6 +47,18 @@ public final class Main implements Runnable {
       ClusterCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * On every command, before or after its name: the Kafka clients' warnings, quiet otherwise (in {@code sluice up},
+   * the control plane's). Set while the command line is parsed, before the command makes its first logger.
+   */
+  @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "also print the Kafka clients' warnings "
+      + "(reconcile: and the checksum of every segment)")
+  void verbose(boolean on) {
+    if (on) {
+      KafkaClientLogs.show();
+    }
+  }
 
   public static void main(String[] args) {
     if (args.length == 2 && args[0].equals("plane")) {

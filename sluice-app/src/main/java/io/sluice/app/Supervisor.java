@@ -1,5 +1,6 @@
 package io.sluice.app;
 
+import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.config.SluiceConfig;
 import java.io.BufferedReader;
 import java.io.File;
@@ -442,6 +443,7 @@ final class Supervisor implements AutoCloseable {
         c.add("-Dsluice.cds.dir=" + cds);
       }
       c.add("-Dsluice.plane=" + plane.name);
+      c.add(KafkaClientLogs.planeOption(plane == Plane.DATA));
       c.addAll(List.of(Main.class.getName(), "plane", plane.name));
       return c;
     }

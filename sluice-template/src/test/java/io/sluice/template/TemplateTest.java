@@ -155,6 +155,9 @@ class TemplateTest {
     assertEquals("1e+06 0.5 NaN +Inf -0", run("{{ 1e6 }} {{ 0.5 }} {{ .NaN }} {{ .Inf }} {{ .NegZero }}",
         Map.of("NaN", Double.NaN, "Inf", Double.POSITIVE_INFINITY, "NegZero", -0.0)));
     assertEquals("3.14", run("{{ printf \"%.2f\" 3.14159 }}", null));
+    // A count rounds to whole as Go's %.0f does: half to even, on the float's exact value.
+    assertEquals("2 2 4 0 1234567", run("{{ printf \"%.0f\" 2.0625 }} {{ printf \"%.0f\" 2.5 }} "
+        + "{{ printf \"%.0f\" 3.5 }} {{ printf \"%.0f\" 0.4 }} {{ printf \"%.0f\" 1234567.4 }}", null));
     assertEquals("Connect-HighLag", run("{{ reReplaceAll \"(Connect)(.*)\" \"$1-$2\" \"ConnectHighLag\" }}", null));
   }
 

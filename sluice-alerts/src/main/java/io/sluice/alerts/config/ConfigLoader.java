@@ -42,28 +42,54 @@ public final class ConfigLoader {
   private static final Set<String> ROUTE = Set.of("receiver", "group_by", "match", "match_re", "matchers",
       "continue", "group_wait", "group_interval", "repeat_interval", "mute_time_intervals", "active_time_intervals",
       "routes");
-  private static final Set<String> RECEIVER_KINDS = Set.of("webhook_configs", "slack_configs", "pagerduty_configs",
-      "email_configs", "opsgenie_configs", "wechat_configs", "pushover_configs", "victorops_configs", "sns_configs",
-      "telegram_configs", "discord_configs", "webex_configs", "msteams_configs", "msteamsv2_configs",
-      "jira_configs", "rocketchat_configs", "incidentio_configs");
+  /**
+   * Every integration Sluice sends to, in the order a receiver's integrations are built: its section, the keys that
+   * section may hold (any other is refused, as Alertmanager's strict YAML refuses it), the keys that are secrets in
+   * this kind only, and the parser of one entry. A new kind is one entry here, beside its record in {@link Config} and
+   * its sender.
+   */
+  static final List<Kind<?>> KINDS = List.of(
+      new Kind<>("webhook", Config.Webhook.class, http("url", "url_file", "max_alerts"), Set.of("url"),
+          ConfigLoader::webhook),
+      new Kind<>("slack", Config.Slack.class, http("api_url", "api_url_file", "channel", "username", "color", "title",
+          "title_link", "pretext", "text", "fallback", "icon_emoji", "icon_url"), Set.of("api_url"),
+          ConfigLoader::slack),
+      new Kind<>("pagerduty", Config.PagerDuty.class, http("routing_key", "routing_key_file", "service_key",
+          "service_key_file", "url", "client", "client_url", "description", "details", "severity", "class",
+          "component", "group"), Set.of("routing_key"), ConfigLoader::pagerDuty),
+      // Mail has no http_config, in Alertmanager either.
+      new Kind<>("email", Config.Email.class, Set.of("send_resolved", "to", "from", "hello", "smarthost",
+          "auth_username", "auth_password", "auth_password_file", "auth_identity", "require_tls", "headers", "html",
+          "text"), Set.of(), ConfigLoader::email),
+      new Kind<>("discord", Config.Discord.class, http("webhook_url", "webhook_url_file", "content", "title",
+          "message", "username", "avatar_url"), Set.of(), ConfigLoader::discord),
+      new Kind<>("msteams", Config.MsTeams.class, http("webhook_url", "webhook_url_file", "title", "summary", "text"),
+          Set.of(), ConfigLoader::msTeams),
+      new Kind<>("msteamsv2", Config.MsTeamsV2.class, http("webhook_url", "webhook_url_file", "title", "text"),
+          Set.of(), ConfigLoader::msTeamsV2),
+      new Kind<>("opsgenie", Config.OpsGenie.class, http("api_key", "api_key_file", "api_url", "message",
+          "description", "source", "details", "entity", "responders", "actions", "tags", "note", "priority",
+          "update_alerts"), Set.of(), ConfigLoader::opsGenie),
+      new Kind<>("telegram", Config.Telegram.class, http("api_url", "bot_token", "bot_token_file", "chat_id",
+          "message_thread_id", "message", "disable_notifications", "parse_mode"), Set.of(), ConfigLoader::telegram),
+      new Kind<>("webex", Config.Webex.class, http("api_url", "message", "room_id"), Set.of(), ConfigLoader::webex),
+      new Kind<>("pushover", Config.Pushover.class, http("user_key", "user_key_file", "token", "token_file", "title",
+          "message", "url", "url_title", "device", "sound", "priority", "retry", "expire", "ttl", "html"), Set.of(),
+          ConfigLoader::pushover),
+      new Kind<>("victorops", Config.VictorOps.class, http("api_key", "api_key_file", "api_url", "routing_key",
+          "message_type", "state_message", "entity_display_name", "monitoring_tool", "custom_fields"), Set.of(),
+          ConfigLoader::victorOps));
+  /** Alertmanager's integrations that Sluice cannot send to: a receiver naming one is refused. */
+  private static final List<String> UNSUPPORTED_KINDS = List.of("wechat_configs", "sns_configs", "jira_configs",
+      "rocketchat_configs", "incidentio_configs");
   /** The integrations Sluice sends to, in the order an error lists them. */
-  static final List<String> SUPPORTED_KINDS = List.of("discord_configs", "email_configs", "msteams_configs",
-      "msteamsv2_configs", "opsgenie_configs", "pagerduty_configs", "pushover_configs", "slack_configs",
-      "telegram_configs", "victorops_configs", "webex_configs", "webhook_configs");
+  static final List<String> SUPPORTED_KINDS = KINDS.stream().map(Kind::section).sorted().toList();
   /** Keys holding one of Alertmanager's {@code Secret}s or {@code SecretURL}s wherever they are. */
   private static final Set<String> SECRET_KEYS = Set.of("slack_api_url", "service_key", "smtp_auth_password",
       "smtp_auth_secret", "auth_password", "auth_secret", "password", "credentials", "bearer_token", "api_key",
       "token", "token_id", "bot_token", "webhook_url", "secrets", "opsgenie_api_key", "victorops_api_key",
       "wechat_api_secret", "api_secret", "rocketchat_token", "rocketchat_token_id", "user_key", "client_secret",
       "secret_key");
-  /**
-   * Keys that are a secret in one kind only: Slack's {@code api_url} is a secret URL, Opsgenie's a plain one; a
-   * webhook's {@code url} is a secret, Pushover's a template; PagerDuty's {@code routing_key} a secret, VictorOps' not.
-   */
-  private static final Map<String, Set<String>> SECRET_KEYS_OF = Map.of(
-      "slack_configs", Set.of("api_url"),
-      "webhook_configs", Set.of("url"),
-      "pagerduty_configs", Set.of("routing_key"));
   private static final String PUSHOVER_API_URL = "https://api.pushover.net/1/messages.json";
   private static final Pattern OPSGENIE_RESPONDER_TYPE = Pattern.compile("^(team|teams|user|escalation|schedule)$");
   private static final Set<String> VICTOROPS_RESERVED = Set.of("routing_key", "message_type", "state_message",
@@ -352,111 +378,21 @@ public final class ConfigLoader {
   }
 
   private Config.Receiver receiver(JsonNode r, String name, Config.Global g) {
-    Set<String> allowed = new HashSet<>(RECEIVER_KINDS);
+    Set<String> allowed = new HashSet<>(UNSUPPORTED_KINDS);
+    KINDS.forEach(k -> allowed.add(k.section()));
     allowed.add("name");
     unknown(r, allowed, "receiver");
     List<Config.Integration> out = new ArrayList<>();
-    for (JsonNode w : list(r.path("webhook_configs"), "webhook_configs")) {
-      Optional<Secret> url = secret(w, "url");
-      if (url.isEmpty()) {
-        errors.add("one of url or url_file must be configured");
+    for (Kind<?> kind : KINDS) {
+      for (JsonNode n : list(r.path(kind.section()), kind.section())) {
+        unknown(n, kind.keys(), kind.type());
+        out.add(kind.parser().parse(this, n, g));
       }
-      if (w.has("url") && w.has("url_file")) {
-        errors.add("at most one of url & url_file must be configured");
-      }
-      if (w.has("url") && !w.path("url").asText().startsWith("${")) {
-        checkUrl(w.path("url").asText(), "url");
-      }
-      out.add(new Config.Webhook(w.path("send_resolved").asBoolean(true), url.orElse(null),
-          w.path("max_alerts").asInt(0), httpConfig(w.path("http_config"), g.httpConfig())));
-    }
-    for (JsonNode s : list(r.path("slack_configs"), "slack_configs")) {
-      Optional<Secret> url = secret(s, "api_url").or(() -> Optional.ofNullable(g.slackApiUrl()));
-      if (url.isEmpty()) {
-        errors.add("no global Slack API URL set");
-      }
-      out.add(new Config.Slack(s.path("send_resolved").asBoolean(false), url.orElse(null),
-          s.path("channel").asText(""), s.path("username").asText("{{ template \"slack.default.username\" . }}"),
-          s.path("color").asText("{{ if eq .Status \"firing\" }}danger{{ else }}good{{ end }}"),
-          s.path("title").asText("{{ template \"slack.default.title\" . }}"),
-          s.path("title_link").asText("{{ template \"slack.default.titlelink\" . }}"),
-          s.path("pretext").asText(""), s.path("text").asText(""),
-          s.path("fallback").asText("{{ template \"slack.default.fallback\" . }}"),
-          s.path("icon_emoji").asText(""), s.path("icon_url").asText(""),
-          httpConfig(s.path("http_config"), g.httpConfig())));
-    }
-    for (JsonNode p : list(r.path("pagerduty_configs"), "pagerduty_configs")) {
-      Optional<Secret> key = secret(p, "routing_key");
-      if (key.isEmpty() && !p.has("service_key") && !p.has("service_key_file")) {
-        errors.add("missing service or routing key in PagerDuty config");
-      }
-      if (key.isEmpty() && (p.has("service_key") || p.has("service_key_file"))) {
-        errors.add("PagerDuty Events API v1 (service_key) is not supported by Sluice; use routing_key");
-      }
-      Map<String, String> details = new LinkedHashMap<>();
-      details.put("firing", "{{ template \"pagerduty.default.instances\" .Alerts.Firing }}");
-      details.put("resolved", "{{ template \"pagerduty.default.instances\" .Alerts.Resolved }}");
-      details.put("num_firing", "{{ .Alerts.Firing | len }}");
-      details.put("num_resolved", "{{ .Alerts.Resolved | len }}");
-      p.path("details").fields().forEachRemaining(e -> details.put(e.getKey(), e.getValue().asText()));
-      out.add(new Config.PagerDuty(p.path("send_resolved").asBoolean(true), key.orElse(null),
-          p.path("url").asText(g.pagerdutyUrl()), p.path("client").asText("{{ template \"pagerduty.default.client\" . }}"),
-          p.path("client_url").asText("{{ template \"pagerduty.default.clientURL\" . }}"),
-          p.path("description").asText("{{ template \"pagerduty.default.description\" .}}"),
-          p.path("severity").asText("error"), p.path("class").asText(""), p.path("component").asText(""),
-          p.path("group").asText(""), Map.copyOf(details), httpConfig(p.path("http_config"), g.httpConfig())));
-    }
-    for (JsonNode e : list(r.path("email_configs"), "email_configs")) {
-      if (e.path("to").asText("").isEmpty()) {
-        errors.add("missing to address in email config");
-      }
-      String smarthost = e.path("smarthost").asText(g.smtpSmarthost());
-      if (smarthost.isEmpty()) {
-        errors.add("no global SMTP smarthost set");
-      }
-      String from = e.path("from").asText(g.smtpFrom());
-      if (from.isEmpty()) {
-        errors.add("no global mail from address set");
-      }
-      Map<String, String> headers = new LinkedHashMap<>();
-      e.path("headers").fields().forEachRemaining(h -> headers.put(
-          h.getKey().substring(0, 1).toUpperCase(Locale.ROOT) + h.getKey().substring(1), h.getValue().asText()));
-      out.add(new Config.Email(e.path("send_resolved").asBoolean(false), e.path("to").asText(""), from,
-          e.path("hello").asText(g.smtpHello()), smarthost,
-          e.path("auth_username").asText(g.smtpAuthUsername()),
-          secret(e, "auth_password").orElse(g.smtpAuthPassword()),
-          e.path("auth_identity").asText(g.smtpAuthIdentity()),
-          e.path("require_tls").asBoolean(g.smtpRequireTls()), Map.copyOf(headers),
-          e.path("html").asText("{{ template \"email.default.html\" . }}"), e.path("text").asText("")));
-    }
-    for (JsonNode n : list(r.path("discord_configs"), "discord_configs")) {
-      out.add(discord(n, g));
-    }
-    for (JsonNode n : list(r.path("msteams_configs"), "msteams_configs")) {
-      out.add(msTeams(n, g));
-    }
-    for (JsonNode n : list(r.path("msteamsv2_configs"), "msteamsv2_configs")) {
-      out.add(msTeamsV2(n, g));
-    }
-    for (JsonNode n : list(r.path("opsgenie_configs"), "opsgenie_configs")) {
-      out.add(opsGenie(n, g));
-    }
-    for (JsonNode n : list(r.path("telegram_configs"), "telegram_configs")) {
-      out.add(telegram(n, g));
-    }
-    for (JsonNode n : list(r.path("webex_configs"), "webex_configs")) {
-      out.add(webex(n, g));
-    }
-    for (JsonNode n : list(r.path("pushover_configs"), "pushover_configs")) {
-      out.add(pushover(n, g));
-    }
-    for (JsonNode n : list(r.path("victorops_configs"), "victorops_configs")) {
-      out.add(victorOps(n, g));
     }
     // Alertmanager's other integrations parse here, but Sluice cannot send to them: a config naming one is refused,
     // so no notification is silently dropped.
-    for (String kind : RECEIVER_KINDS) {
-      if (!SUPPORTED_KINDS.contains(kind) && !list(r.path(kind), kind).isEmpty()) {
+    for (String kind : UNSUPPORTED_KINDS) {
+      if (!list(r.path(kind), kind).isEmpty()) {
         errors.add("receiver \"" + name + "\": " + kind + " is not supported by Sluice (supported: "
             + String.join(", ", SUPPORTED_KINDS) + ")");
       }
@@ -464,9 +400,84 @@ public final class ConfigLoader {
     return new Config.Receiver(name, List.copyOf(out));
   }
 
+  private Config.Webhook webhook(JsonNode w, Config.Global g) {
+    Optional<Secret> url = secret(w, "url");
+    if (url.isEmpty()) {
+      errors.add("one of url or url_file must be configured");
+    }
+    if (w.has("url") && w.has("url_file")) {
+      errors.add("at most one of url & url_file must be configured");
+    }
+    if (w.has("url") && !w.path("url").asText().startsWith("${")) {
+      checkUrl(w.path("url").asText(), "url");
+    }
+    return new Config.Webhook(w.path("send_resolved").asBoolean(true), url.orElse(null),
+        w.path("max_alerts").asInt(0), httpConfig(w.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.Slack slack(JsonNode s, Config.Global g) {
+    Optional<Secret> url = secret(s, "api_url").or(() -> Optional.ofNullable(g.slackApiUrl()));
+    if (url.isEmpty()) {
+      errors.add("no global Slack API URL set");
+    }
+    return new Config.Slack(s.path("send_resolved").asBoolean(false), url.orElse(null),
+        s.path("channel").asText(""), s.path("username").asText(named("slack.default.username")),
+        s.path("color").asText("{{ if eq .Status \"firing\" }}danger{{ else }}good{{ end }}"),
+        s.path("title").asText(named("slack.default.title")),
+        s.path("title_link").asText(named("slack.default.titlelink")),
+        s.path("pretext").asText(""), s.path("text").asText(""),
+        s.path("fallback").asText(named("slack.default.fallback")),
+        s.path("icon_emoji").asText(""), s.path("icon_url").asText(""),
+        httpConfig(s.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.PagerDuty pagerDuty(JsonNode p, Config.Global g) {
+    Optional<Secret> key = secret(p, "routing_key");
+    if (key.isEmpty() && !p.has("service_key") && !p.has("service_key_file")) {
+      errors.add("missing service or routing key in PagerDuty config");
+    }
+    if (key.isEmpty() && (p.has("service_key") || p.has("service_key_file"))) {
+      errors.add("PagerDuty Events API v1 (service_key) is not supported by Sluice; use routing_key");
+    }
+    Map<String, String> details = new LinkedHashMap<>();
+    details.put("firing", "{{ template \"pagerduty.default.instances\" .Alerts.Firing }}");
+    details.put("resolved", "{{ template \"pagerduty.default.instances\" .Alerts.Resolved }}");
+    details.put("num_firing", "{{ .Alerts.Firing | len }}");
+    details.put("num_resolved", "{{ .Alerts.Resolved | len }}");
+    p.path("details").fields().forEachRemaining(e -> details.put(e.getKey(), e.getValue().asText()));
+    return new Config.PagerDuty(p.path("send_resolved").asBoolean(true), key.orElse(null),
+        p.path("url").asText(g.pagerdutyUrl()), p.path("client").asText(named("pagerduty.default.client")),
+        p.path("client_url").asText(named("pagerduty.default.clientURL")),
+        p.path("description").asText("{{ template \"pagerduty.default.description\" .}}"),
+        p.path("severity").asText("error"), p.path("class").asText(""), p.path("component").asText(""),
+        p.path("group").asText(""), Map.copyOf(details), httpConfig(p.path("http_config"), g.httpConfig()));
+  }
+
+  private Config.Email email(JsonNode e, Config.Global g) {
+    if (e.path("to").asText("").isEmpty()) {
+      errors.add("missing to address in email config");
+    }
+    String smarthost = e.path("smarthost").asText(g.smtpSmarthost());
+    if (smarthost.isEmpty()) {
+      errors.add("no global SMTP smarthost set");
+    }
+    String from = e.path("from").asText(g.smtpFrom());
+    if (from.isEmpty()) {
+      errors.add("no global mail from address set");
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    e.path("headers").fields().forEachRemaining(h -> headers.put(
+        h.getKey().substring(0, 1).toUpperCase(Locale.ROOT) + h.getKey().substring(1), h.getValue().asText()));
+    return new Config.Email(e.path("send_resolved").asBoolean(false), e.path("to").asText(""), from,
+        e.path("hello").asText(g.smtpHello()), smarthost,
+        e.path("auth_username").asText(g.smtpAuthUsername()),
+        secret(e, "auth_password").orElse(g.smtpAuthPassword()),
+        e.path("auth_identity").asText(g.smtpAuthIdentity()),
+        e.path("require_tls").asBoolean(g.smtpRequireTls()), Map.copyOf(headers),
+        e.path("html").asText(named("email.default.html")), e.path("text").asText(""));
+  }
+
   private Config.Discord discord(JsonNode n, Config.Global g) {
-    unknown(n, keys("webhook_url", "webhook_url_file", "content", "title", "message", "username", "avatar_url"),
-        "discord_config");
     return new Config.Discord(n.path("send_resolved").asBoolean(true), webhookUrl(n), n.path("content").asText(""),
         n.path("title").asText(named("discord.default.title")),
         n.path("message").asText(named("discord.default.message")), n.path("username").asText(""),
@@ -474,7 +485,6 @@ public final class ConfigLoader {
   }
 
   private Config.MsTeams msTeams(JsonNode n, Config.Global g) {
-    unknown(n, keys("webhook_url", "webhook_url_file", "title", "summary", "text"), "msteams_config");
     return new Config.MsTeams(n.path("send_resolved").asBoolean(true), webhookUrl(n),
         n.path("title").asText(named("msteams.default.title")),
         n.path("summary").asText(named("msteams.default.summary")),
@@ -482,7 +492,6 @@ public final class ConfigLoader {
   }
 
   private Config.MsTeamsV2 msTeamsV2(JsonNode n, Config.Global g) {
-    unknown(n, keys("webhook_url", "webhook_url_file", "title", "text"), "msteamsv2_config");
     return new Config.MsTeamsV2(n.path("send_resolved").asBoolean(true), webhookUrl(n),
         n.path("title").asText(named("msteamsv2.default.title")),
         n.path("text").asText(named("msteamsv2.default.text")), httpConfig(n.path("http_config"), g.httpConfig()));
@@ -501,8 +510,6 @@ public final class ConfigLoader {
   }
 
   private Config.OpsGenie opsGenie(JsonNode n, Config.Global g) {
-    unknown(n, keys("api_key", "api_key_file", "api_url", "message", "description", "source", "details", "entity",
-        "responders", "actions", "tags", "note", "priority", "update_alerts"), "opsgenie_config");
     atMostOne(n, "api_key", "api_key_file");
     Optional<Secret> key = secret(n, "api_key").or(() -> Optional.ofNullable(g.opsgenieApiKey()));
     if (key.isEmpty()) {
@@ -538,8 +545,6 @@ public final class ConfigLoader {
   }
 
   private Config.Telegram telegram(JsonNode n, Config.Global g) {
-    unknown(n, keys("api_url", "bot_token", "bot_token_file", "chat_id", "message_thread_id", "message",
-        "disable_notifications", "parse_mode"), "telegram_config");
     Optional<Secret> token = secret(n, "bot_token");
     if (token.isEmpty()) {
       errors.add("missing bot_token or bot_token_file on telegram_config");
@@ -563,7 +568,6 @@ public final class ConfigLoader {
   }
 
   private Config.Webex webex(JsonNode n, Config.Global g) {
-    unknown(n, keys("api_url", "message", "room_id"), "webex_config");
     if (n.path("room_id").asText("").isEmpty()) {
       errors.add("missing room_id on webex_config");
     }
@@ -577,8 +581,6 @@ public final class ConfigLoader {
   }
 
   private Config.Pushover pushover(JsonNode n, Config.Global g) {
-    unknown(n, keys("user_key", "user_key_file", "token", "token_file", "title", "message", "url", "url_title",
-        "device", "sound", "priority", "retry", "expire", "ttl", "html"), "pushover_config");
     for (String key : List.of("user_key", "token")) {
       if (!n.hasNonNull(key) && !n.hasNonNull(key + "_file")) {
         errors.add("one of " + key + " or " + key + "_file must be configured");
@@ -598,8 +600,6 @@ public final class ConfigLoader {
   }
 
   private Config.VictorOps victorOps(JsonNode n, Config.Global g) {
-    unknown(n, keys("api_key", "api_key_file", "api_url", "routing_key", "message_type", "state_message",
-        "entity_display_name", "monitoring_tool", "custom_fields"), "victorops_config");
     if (n.path("routing_key").asText("").isEmpty()) {
       errors.add("missing Routing key in VictorOps config");
     }
@@ -624,12 +624,43 @@ public final class ConfigLoader {
         httpConfig(n.path("http_config"), g.httpConfig()));
   }
 
-  /** The keys of an integration's section: its own and the two every kind has. */
-  private static Set<String> keys(String... own) {
+  /**
+   * One kind of integration: {@code name} as Alertmanager names it ({@code slack}: the section {@code slack_configs},
+   * the type {@code slack_config} in an unknown key's error), the record it parses to, its section's keys, those of
+   * them that are secrets in this kind only, and its parser.
+   */
+  record Kind<T extends Config.Integration>(String name, Class<T> record, Set<String> keys, Set<String> secrets,
+      Parser<T> parser) {
+    String section() {
+      return name + "_configs";
+    }
+
+    String type() {
+      return name + "_config";
+    }
+  }
+
+  /** Parses one entry of a kind's section, adding what is wrong to the loader's errors. */
+  @FunctionalInterface
+  interface Parser<T extends Config.Integration> {
+    T parse(ConfigLoader loader, JsonNode entry, Config.Global global);
+  }
+
+  /** The keys of an HTTP integration's section: its own and the two every one has. */
+  private static Set<String> http(String... own) {
     Set<String> out = new HashSet<>(List.of(own));
     out.add("send_resolved");
     out.add("http_config");
-    return out;
+    return Set.copyOf(out);
+  }
+
+  /**
+   * Whether {@code key} is a secret in the kind whose section is {@code section} only: Slack's {@code api_url} is a
+   * secret URL, Opsgenie's a plain one; a webhook's {@code url} is a secret, Pushover's a template; PagerDuty's
+   * {@code routing_key} a secret, VictorOps' not.
+   */
+  private static boolean secretOf(String section, String key) {
+    return KINDS.stream().anyMatch(k -> k.section().equals(section) && k.secrets().contains(key));
   }
 
   /** A configuration default that is one of Alertmanager's named templates. */
@@ -870,7 +901,7 @@ public final class ConfigLoader {
       o.fieldNames().forEachRemaining(keys::add);
       for (String k : keys) {
         JsonNode v = o.get(k);
-        boolean secret = SECRET_KEYS.contains(k) || SECRET_KEYS_OF.getOrDefault(section, Set.of()).contains(k);
+        boolean secret = SECRET_KEYS.contains(k) || secretOf(section, k);
         if (secret && (v.isValueNode() || k.equals("secrets"))) {
           // Alertmanager 0.25 (Debian's amtool) parses webhook URLs as plain URLs: a mask that still parses keeps
           // `amtool config routes` working against the status API.

@@ -29,34 +29,49 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
   /** The sender of an integration; HTTP integrations share the client of their {@code http_config}. */
   static Sender of(Config.Integration i, Function<HttpClientConfig, HttpClient> clients,
       Duration timeout, Templates t) {
-    if (i instanceof Config.Email e) {
-      return new EmailSender(e, timeout, t);
+    Factory f = Factories.BY_RECORD.get(i.getClass());
+    if (f == null) {
+      throw new IllegalArgumentException("no sender for " + i.kind());
     }
-    Config.HttpIntegration h = (Config.HttpIntegration) i;
-    HttpClient c = clients.apply(h.http());
-    if (h instanceof Config.Webhook w) {
-      return new WebhookSender(w, c, timeout);
-    } else if (h instanceof Config.Slack s) {
-      return new SlackSender(s, c, timeout, t);
-    } else if (h instanceof Config.PagerDuty p) {
-      return new PagerDutySender(p, c, timeout, t);
-    } else if (h instanceof Config.Discord d) {
-      return new DiscordSender(d, c, timeout, t);
-    } else if (h instanceof Config.MsTeams m) {
-      return new MsTeamsSender(m, c, timeout, t);
-    } else if (h instanceof Config.MsTeamsV2 m) {
-      return new MsTeamsV2Sender(m, c, timeout, t);
-    } else if (h instanceof Config.OpsGenie o) {
-      return new OpsGenieSender(o, c, timeout, t);
-    } else if (h instanceof Config.Telegram tg) {
-      return new TelegramSender(tg, c, timeout, t);
-    } else if (h instanceof Config.Webex w) {
-      return new WebexSender(w, c, timeout, t);
-    } else if (h instanceof Config.Pushover p) {
-      return new PushoverSender(p, c, timeout, t);
-    } else if (h instanceof Config.VictorOps v) {
-      return new VictorOpsSender(v, c, timeout, t);
+    return f.make(i, clients, timeout, t);
+  }
+
+  /** Makes the sender of one integration. */
+  @FunctionalInterface
+  interface Factory {
+    Sender make(Config.Integration i, Function<HttpClientConfig, HttpClient> clients, Duration timeout, Templates t);
+  }
+
+  /** Makes the sender of one HTTP integration, given the client of its {@code http_config}. */
+  @FunctionalInterface
+  interface HttpFactory<T extends Config.HttpIntegration> {
+    Sender make(T conf, HttpClient client, Duration timeout, Templates t);
+  }
+
+  /** The sender of each integration, by the record the configuration parses it to: a new kind's is one entry. */
+  final class Factories {
+    static final Map<Class<? extends Config.Integration>, Factory> BY_RECORD = Map.ofEntries(
+        http(Config.Webhook.class, (w, c, timeout, t) -> new WebhookSender(w, c, timeout)),
+        http(Config.Slack.class, SlackSender::new),
+        http(Config.PagerDuty.class, PagerDutySender::new),
+        Map.entry(Config.Email.class, (i, clients, timeout, t) -> new EmailSender((Config.Email) i, timeout, t)),
+        http(Config.Discord.class, DiscordSender::new),
+        http(Config.MsTeams.class, MsTeamsSender::new),
+        http(Config.MsTeamsV2.class, MsTeamsV2Sender::new),
+        http(Config.OpsGenie.class, OpsGenieSender::new),
+        http(Config.Telegram.class, TelegramSender::new),
+        http(Config.Webex.class, WebexSender::new),
+        http(Config.Pushover.class, PushoverSender::new),
+        http(Config.VictorOps.class, VictorOpsSender::new));
+
+    private Factories() {}
+
+    private static <T extends Config.HttpIntegration> Map.Entry<Class<? extends Config.Integration>, Factory> http(
+        Class<T> type, HttpFactory<T> f) {
+      return Map.entry(type, (i, clients, timeout, t) -> {
+        T conf = type.cast(i);
+        return f.make(conf, clients.apply(conf.http()), timeout, t);
+      });
     }
-    throw new IllegalArgumentException("no sender for " + i.kind());
   }
 }

@@ -222,6 +222,94 @@ class ConfigLoaderTest {
         e.stream().sorted().toList());
   }
 
+  /**
+   * The four oldest kinds refuse a key they do not have as every other kind does, as Alertmanager's strict YAML does:
+   * a misspelt {@code chanel} is an error, not a Slack message to the webhook's default channel.
+   */
+  @Test
+  void anUnknownKeyOfAWebhookSlackPagerDutyOrEmailReceiverIsRefused() {
+    List<String> e = errors("""
+        route: {receiver: r}
+        receivers:
+          - name: r
+            webhook_configs: [{url: 'https://hook.example.com/x', max_alert: 2}]
+            slack_configs: [{api_url: 'https://hooks.slack.com/x', chanel: '#cdc'}]
+            pagerduty_configs: [{routing_key: k, severty: critical}]
+            email_configs: [{to: ops@example.com, from: am@example.com, smarthost: 'mail:25', subject: x}]
+        """);
+    assertEquals(List.of("field chanel not found in type slack_config",
+        "field max_alert not found in type webhook_config", "field severty not found in type pagerduty_config",
+        "field subject not found in type email_config"), e.stream().sorted().toList());
+    // Mail has no http_config, in Alertmanager either.
+    assertEquals(List.of("field http_config not found in type email_config"), errors("""
+        route: {receiver: r}
+        receivers:
+          - name: r
+            email_configs: [{to: ops@example.com, from: a@example.com, smarthost: 'mail:25', http_config: {}}]
+        """));
+  }
+
+  /** Every key a webhook, Slack, PagerDuty or email section has in Sluice still loads, into its record. */
+  @Test
+  void everyKeyOfAWebhookSlackPagerDutyOrEmailReceiverLoads() throws Exception {
+    Files.writeString(dir.resolve("key"), "pd-key\n");
+    Config c = ConfigLoader.parse("""
+        route: {receiver: r}
+        receivers:
+          - name: r
+            webhook_configs:
+              - {url: 'https://hook.example.com/x', max_alerts: 2, send_resolved: false,
+                 http_config: {follow_redirects: false}}
+            slack_configs:
+              - {api_url: 'https://hooks.slack.com/x', channel: '#cdc', username: u, color: c, title: t,
+                 title_link: tl, pretext: p, text: x, fallback: f, icon_emoji: ':e:', icon_url: 'https://i/x',
+                 send_resolved: true, http_config: {}}
+            pagerduty_configs:
+              - {routing_key_file: key, url: 'https://pd.example.com/v2', client: c, client_url: cu,
+                 description: d, details: {team: cdc}, severity: critical, class: cl, component: co, group: g,
+                 send_resolved: false, http_config: {}}
+            email_configs:
+              - {to: ops@example.com, from: am@example.com, hello: h, smarthost: 'mail:25', auth_username: u,
+                 auth_password: pw, auth_identity: i, require_tls: false, headers: {subject: s}, html: hm,
+                 text: tx, send_resolved: true}
+        """, dir, Map.of());
+    List<Config.Integration> i = c.receiver("r").orElseThrow().integrations();
+    Config.Webhook w = (Config.Webhook) i.get(0);
+    assertEquals(2, w.maxAlerts());
+    assertFalse(w.sendResolved());
+    Config.Slack s = (Config.Slack) i.get(1);
+    assertEquals(List.of("#cdc", "u", "c", "t", "tl", "p", "x", "f", ":e:", "https://i/x"), List.of(s.channel(),
+        s.username(), s.color(), s.title(), s.titleLink(), s.pretext(), s.text(), s.fallback(), s.iconEmoji(),
+        s.iconUrl()));
+    Config.PagerDuty p = (Config.PagerDuty) i.get(2);
+    assertEquals("pd-key", p.routingKey().reveal());
+    assertEquals(List.of("https://pd.example.com/v2", "c", "cu", "d", "critical", "cl", "co", "g", "cdc"),
+        List.of(p.url(), p.client(), p.clientUrl(), p.description(), p.severity(), p.eventClass(), p.component(),
+            p.group(), p.details().get("team")));
+    Config.Email m = (Config.Email) i.get(3);
+    assertEquals(List.of("ops@example.com", "am@example.com", "h", "mail:25", "u", "pw", "i", "s", "hm", "tx"),
+        List.of(m.to(), m.from(), m.hello(), m.smarthost(), m.authUsername(), m.authPassword().reveal(),
+            m.authIdentity(), m.headers().get("Subject"), m.html(), m.text()));
+    assertFalse(m.requireTls());
+  }
+
+  /** The receiver table has one entry for every integration record, so no kind is parsed outside it. */
+  @Test
+  void everyIntegrationRecordHasOneKind() {
+    List<Class<?>> records = new java.util.ArrayList<>();
+    for (Class<?> c : Config.Integration.class.getPermittedSubclasses()) {
+      if (c.isInterface()) {
+        records.addAll(List.of(c.getPermittedSubclasses()));
+      } else {
+        records.add(c);
+      }
+    }
+    List<Class<?>> inTable = ConfigLoader.KINDS.stream().<Class<?>>map(ConfigLoader.Kind::record).toList();
+    assertEquals(records.stream().map(Class::getSimpleName).sorted().toList(),
+        inTable.stream().map(Class::getSimpleName).sorted().toList());
+    assertEquals(inTable.size(), new java.util.HashSet<>(inTable).size());
+  }
+
   @Test
   void collectsEveryErrorWithAlertmanagersWording() {
     List<String> e = errors("""

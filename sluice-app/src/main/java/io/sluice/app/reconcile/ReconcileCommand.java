@@ -44,6 +44,12 @@ public final class ReconcileCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @Mixin ClusterOptions cluster;
 
+  /** {@code sluice --verbose} (inherited by every command): here it also shows the checksum of every segment. */
+  private boolean verbose() {
+    CommandLine.Model.OptionSpec o = spec.findOption("--verbose");
+    return o != null && Boolean.TRUE.equals(o.getValue());
+  }
+
   @Option(names = "--source", paramLabel = "JDBC_URL", description = "source database, e.g. jdbc:postgresql://host/db?user=u&password=p")
   String source;
 
@@ -95,9 +101,6 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Option(names = "--explain", description = "print the plain SQL of each check instead of running it")
   boolean explain;
-
-  @Option(names = "--verbose", description = "show the checksum of every segment")
-  boolean verbose;
 
   @Option(names = "--repair", description = "print the SQL that makes each sink table equal its source (a dry run; "
       + "the source is only read)")
@@ -176,7 +179,7 @@ public final class ReconcileCommand implements Callable<Integer> {
           node.put("status", report.equal() ? "equal" : "different");
           results.add(node);
         } else {
-          ReportTable.print(report, verbose, out);
+          ReportTable.print(report, verbose(), out);
         }
       } catch (ReconcileException e) {
         exit = ERROR;
@@ -245,7 +248,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     ReconcileReport after = job.limitRows(limitRows != null ? limitRows : 100).build().run();
     out.println("reconcile after the repair: " + (after.equal() ? "equal" : "still different"));
     if (!after.equal()) {
-      ReportTable.print(after, verbose, out);
+      ReportTable.print(after, verbose(), out);
       return DIFFERENT;
     }
     return EQUAL;
@@ -306,7 +309,7 @@ public final class ReconcileCommand implements Callable<Integer> {
           .where(e.where() != null ? e.where() : where)
           .limitRows(limit)
           .lagWindow(window)
-          .verbose(verbose)
+          .verbose(verbose())
           .progress(ProgressBar.onStderr("reconcile " + e.table() + " rows"));
       jobs.add(b);
     }
@@ -330,7 +333,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     List<Reconciler.Builder> jobs = new ArrayList<>();
     for (PipelineTables.Pair p : PipelineTables.ofPipeline(connect, pipeline, secrets)) {
       jobs.add(p.reconciler().key(key).columns(columns).exclude(exclude).where(where).limitRows(limit)
-          .lagWindow(window).verbose(verbose).progress(ProgressBar.onStderr("reconcile " + p.sourceTable() + " rows")));
+          .lagWindow(window).verbose(verbose()).progress(ProgressBar.onStderr("reconcile " + p.sourceTable() + " rows")));
     }
     return jobs;
   }

@@ -16,7 +16,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code sluice reconcile} against two real PostgreSQL databases: exit codes, table and JSON output, YAML file. */
 class ReconcileCommandTest {
@@ -48,7 +47,12 @@ class ReconcileCommandTest {
   private static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exit = new CommandLine(new ReconcileCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    // Through sluice's own command line: --verbose is an option of every command, inherited from it.
+    String[] line = new String[args.length + 1];
+    line[0] = "reconcile";
+    System.arraycopy(args, 0, line, 1, args.length);
+    int exit = io.sluice.app.Main.commandLine(line).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute(line);
     return new Run(exit, out.toString(), err.toString());
   }
 
