@@ -77,7 +77,7 @@ class BatchedWritesTest {
 
     JsonNode filled = rest.call("GET", "/connectors/bw-sink/config", null).json();
     assertEquals("true", filled.path("use.reduction.buffer").asText(), filled.toString());
-    assertEquals("reWriteBatchedInserts=true", filled.path("hibernate.agroal.jdbcProperties").asText(),
+    assertEquals("reWriteBatchedInserts=true;stringtype=unspecified", filled.path("hibernate.agroal.jdbcProperties").asText(),
         filled.toString());
 
     Map<Integer, String> expected = pipeline.rows(pipeline.sourceDb);

@@ -30,6 +30,22 @@ public final class ConnectorDefaults {
       "poll.interval.ms", "50",
       "errors.log.enable", "true");
 
+  /**
+   * What a PostgreSQL source carries beside its throughput defaults, so that a row arrives as it left.
+   *
+   * <p>Each column's source type travels in its schema's parameters ({@code column.propagate.source.type}), from
+   * which the JDBC sink makes the column with the source's own type ({@code inet}, {@code jsonb}, {@code varchar(50)},
+   * a range, {@code money}) rather than the nearest Connect type ({@code text}, {@code json}).
+   *
+   * <p>The types whose Debezium representation loses information or is left out of the change event (numeric without
+   * a scale, interval, varbit, the geometric types) are carried in PostgreSQL's own text form by Sluice's column
+   * converter ({@code io.sluice.source.postgres.PostgresTextConverter}, in the PostgreSQL plugin folder).
+   */
+  static final Map<String, String> POSTGRES_SOURCE = Map.of(
+      "column.propagate.source.type", ".*",
+      "converters", "sluice",
+      "sluice.type", "io.sluice.source.postgres.PostgresTextConverter");
+
   private static final Map<String, String> JDBC_SINK = Map.of(
       "batch.size", "2000",
       "consumer.override.max.poll.records", "2000",
@@ -50,6 +66,13 @@ public final class ConnectorDefaults {
         out.put(k, v);
       }
     });
+    if (POSTGRES_CLASS.equals(config.get("connector.class"))) {
+      postgresSource(config).forEach((k, v) -> {
+        if (!config.containsKey(k)) {
+          out.put(k, v);
+        }
+      });
+    }
     if (config.get("connector.class") != null && JDBC_SINK_CLASSES.contains(config.get("connector.class"))) {
       sinkDriver(config).forEach((k, v) -> {
         if (!config.containsKey(k)) {
@@ -84,6 +107,11 @@ public final class ConnectorDefaults {
    * of the same name in another database (a second sink's, a copy) is found instead, the sink does not create its
    * own, and every write fails with "Table … doesn't exist" (seen with two sink databases on one MariaDB server).
    *
+   * <p>For a PostgreSQL sink, {@code stringtype=unspecified}: the sink sends text values untyped and PostgreSQL reads
+   * them as the column's type. Bound as {@code varchar}, a value for a column of a type the sink does not know (an
+   * enum, a domain, {@code inet} without the source's type in the schema) is refused ("column … is of type mood but
+   * expression is of type character varying") and stops the sink for the whole table.
+   *
    * <p>A driver property in the URL wins over the ones given here, and a URL Sluice cannot read (a secret reference)
    * gets only the reduction.
    *
@@ -103,8 +131,11 @@ public final class ConnectorDefaults {
     }
     String url = config.getOrDefault("connection.url", "");
     List<String> driver = new ArrayList<>();
-    if (url.startsWith("jdbc:postgresql:") && keyed) {
-      driver.add("reWriteBatchedInserts=true");
+    if (url.startsWith("jdbc:postgresql:")) {
+      if (keyed) {
+        driver.add("reWriteBatchedInserts=true");
+      }
+      driver.add("stringtype=unspecified");
     } else if (url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:")) {
       if (keyed && url.startsWith("jdbc:mysql:")) {
         driver.add("rewriteBatchedStatements=true");
@@ -113,6 +144,24 @@ public final class ConnectorDefaults {
     }
     if (!driver.isEmpty()) {
       out.put(DRIVER_PROPERTIES, String.join(";", driver));
+    }
+    return out;
+  }
+
+  private static final String POSTGRES_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
+
+  /**
+   * {@link #POSTGRES_SOURCE}, each part where the config says nothing of its own about it: a source that names
+   * converters of its own, or propagates source types for some columns only, keeps its choice.
+   */
+  private static Map<String, String> postgresSource(Map<String, String> config) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    if (!config.containsKey("column.propagate.source.type") && !config.containsKey("datatype.propagate.source.type")) {
+      out.put("column.propagate.source.type", POSTGRES_SOURCE.get("column.propagate.source.type"));
+    }
+    if (!config.containsKey("converters")) {
+      out.put("converters", POSTGRES_SOURCE.get("converters"));
+      out.put("sluice.type", POSTGRES_SOURCE.get("sluice.type"));
     }
     return out;
   }

@@ -32,6 +32,23 @@ class ConnectorDefaultsTest {
   }
 
   @Test
+  void aPostgresSourceCarriesItsColumnTypesAndSluicesConverter() {
+    String postgres = "io.debezium.connector.postgresql.PostgresConnector";
+    Map<String, String> filled = ConnectorDefaults.missing("s", Map.of("connector.class", postgres));
+    assertEquals(".*", filled.get("column.propagate.source.type"));
+    assertEquals("sluice", filled.get("converters"));
+    assertEquals("io.sluice.source.postgres.PostgresTextConverter", filled.get("sluice.type"));
+    // A source's own choice of converters or of which types travel stays its own.
+    Map<String, String> own = ConnectorDefaults.missing("s", Map.of("connector.class", postgres,
+        "converters", "mine", "datatype.propagate.source.type", ".+\\.NUMERIC"));
+    assertFalse(own.containsKey("converters") || own.containsKey("sluice.type")
+        || own.containsKey("column.propagate.source.type"), own.toString());
+    // Other sources are Debezium's as they were.
+    assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class",
+        "io.debezium.connector.mysql.MySqlConnector")).containsKey("converters"));
+  }
+
+  @Test
   void aSinkThatSaysAnythingAboutErrorsKeepsItsOwnChoice() {
     for (Map<String, String> own : java.util.List.of(Map.of("errors.tolerance", "none"),
         Map.of("errors.deadletterqueue.topic.name", "mine"))) {
@@ -48,7 +65,7 @@ class ConnectorDefaultsTest {
     Map<String, String> postgres = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
         "connection.url", "jdbc:postgresql://db:5432/shop", "primary.key.mode", "record_key"));
     assertEquals("true", postgres.get("use.reduction.buffer"));
-    assertEquals("reWriteBatchedInserts=true", postgres.get(ConnectorDefaults.DRIVER_PROPERTIES));
+    assertEquals("reWriteBatchedInserts=true;stringtype=unspecified", postgres.get(ConnectorDefaults.DRIVER_PROPERTIES));
     Map<String, String> mysql = ConnectorDefaults.missing("s", Map.of("connector.class",
         ConnectorDefaults.SLUICE_JDBC_SINK, "connection.url", "jdbc:mysql://db/shop", "primary.key.mode", "record_value"));
     assertEquals("rewriteBatchedStatements=true;nullDatabaseMeansCurrent=true",

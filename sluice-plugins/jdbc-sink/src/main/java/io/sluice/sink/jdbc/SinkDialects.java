@@ -118,6 +118,9 @@ final class SinkDialects {
           bound = SharedTypes.boundDialect();
         }
         DatabaseDialect made = bound;
+        if (made != null && TypeRebinding.supports(made)) {
+          TypeRebinding.extend(made);
+        }
         if (made == null || !TypeRebinding.supports(made)) {
           LOG.warn("Sink {}: its dialect {} cannot be pointed at again; where sinks of other databases run in this"
               + " worker, its column types may answer for theirs", name, made == null ? null : made.getClass());

@@ -82,10 +82,17 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   /** For each partition, the offset after the last record written by {@link #copy}: Debezium's task never saw it. */
   private final Map<TopicPartition, OffsetAndMetadata> copied = new HashMap<>();
   private MetricName copyRows;
+  private Map<String, String> props;
+  /**
+   * The task's writes once Debezium's task failed a put for a record it could not write: Debezium's would throw that
+   * failure at every later put ({@link RecordByRecordWriter}); null until then.
+   */
+  private RecordByRecordWriter byRecord;
 
   @Override
   public void start(Map<String, String> props) {
     this.config = new JdbcSinkConnectorConfig(props);
+    this.props = Map.copyOf(props);
     this.binding = SinkDialects.start(config, props.get("connection.url"), props.getOrDefault("name", ""),
         () -> super.start(props));
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
@@ -148,7 +155,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       // when the refused record was the last one a quiet topic had, no other put would ever fail the task (COPY
       // takes no empty put, so putThrough hands it on).
       putThrough(new ArrayList<>(records));
-      if (!records.isEmpty() && getLastProcessingException() == null) {
+      if (!records.isEmpty() && !failed()) {
         freshness.written(records);
       }
       return;
@@ -202,7 +209,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     segment.clear();
     Map<SnapshotTracker.Window, List<SinkRecord>> written = new LinkedHashMap<>(followed);
     followed.clear();
-    if (getLastProcessingException() != null) {
+    if (failed()) {
       return; // not written: the task fails on its next put and reads them again from its committed offset
     }
     freshness.written(batch);
@@ -214,15 +221,11 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
    * fails) through Debezium's sink, which then fails the task as it always has if its write fails too.
    */
   private void putThrough(List<SinkRecord> batch) {
-    if (copy != null && getLastProcessingException() == null) {
+    if (copy != null && !failed()) {
       try {
         if (copy.write(batch)) {
           copyFailures = 0;
-          for (SinkRecord r : batch) {
-            copied.merge(new TopicPartition(r.originalTopic(), r.originalKafkaPartition()),
-                new OffsetAndMetadata(r.originalKafkaOffset() + 1),
-                (a, b) -> a.offset() >= b.offset() ? a : b);
-          }
+          markWritten(batch);
           return;
         }
       } catch (SQLException | RuntimeException e) {
@@ -235,7 +238,43 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
         }
       }
     }
+    if (byRecord != null) {
+      byRecord.write(batch);
+      markWritten(batch);
+      return;
+    }
     super.put(batch);
+    Throwable failure = getLastProcessingException();
+    if (failure != null && !batch.isEmpty() && RecordByRecordWriter.takesOver(props, failure)) {
+      LOG.warn("Sink {}: the database refused a put of {} records ({}); from now on this task writes a refused put"
+          + " one record at a time and sends what the database refuses to the dead letter queue",
+          props.getOrDefault("name", ""), batch.size(), RecordByRecordWriter.causes(failure));
+      byRecord = RecordByRecordWriter.open(props, errantRecordReporter());
+      byRecord.write(batch);
+      markWritten(batch);
+    }
+  }
+
+  /** Whether the last put was not written: Debezium's task then fails at the next put, and this one with it. */
+  private boolean failed() {
+    return byRecord == null && getLastProcessingException() != null;
+  }
+
+  /** Records written outside Debezium's task count as written at the next commit. */
+  private void markWritten(List<SinkRecord> batch) {
+    for (SinkRecord r : batch) {
+      copied.merge(new TopicPartition(r.originalTopic(), r.originalKafkaPartition()),
+          new OffsetAndMetadata(r.originalKafkaOffset() + 1), (a, b) -> a.offset() >= b.offset() ? a : b);
+    }
+  }
+
+  /** The worker's reporter of records the task could not write; null where the sink has no dead letter queue. */
+  private org.apache.kafka.connect.sink.ErrantRecordReporter errantRecordReporter() {
+    try {
+      return context == null ? null : context.errantRecordReporter();
+    } catch (NoSuchMethodError | NoClassDefFoundError olderWorker) {
+      return null;
+    }
   }
 
   /** {@code sink-copy-rows}: rows the task wrote by COPY, beside the write freshness in the task's plugin metrics. */
@@ -358,6 +397,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (copy != null) {
       copy.close();
     }
+    if (byRecord != null) {
+      byRecord.close();
+    }
     if (binding == null) {
       super.stop(); // never started
       return;
@@ -368,7 +410,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   /** Removes what the snapshot in {@code w} did not write, when this task can be sure which rows those are. */
   private void complete(SnapshotTracker.Window w, SinkRecord sample) {
-    if (getLastProcessingException() != null) {
+    if (failed()) {
       return; // the snapshot was not written; the task fails on its next put and reads its end again
     }
     long partitions = context.assignment().stream().filter(tp -> tp.topic().equals(w.topic)).count();

@@ -10,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -25,6 +26,11 @@ final class DrivenTask implements AutoCloseable {
   final Metrics metrics = new Metrics();
   private final PluginMetricsImpl pluginMetrics;
   private final TopicPartition partition;
+  /**
+   * What the task sent to its dead letter queue, where its settings give it one ({@code errors.tolerance=all}), as
+   * the worker's reporter would have written it.
+   */
+  final List<Map.Entry<SinkRecord, Throwable>> deadLetters = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   DrivenTask(String jdbcUrl, String connector, String topic, String table) {
     this(jdbcUrl, connector, topic, table, Map.of());
@@ -48,7 +54,11 @@ final class DrivenTask implements AutoCloseable {
     props.put("collection.name.format", table);
     props.putAll(settings);
     pluginMetrics = new PluginMetricsImpl(metrics, Map.of("connector", connector, "task", "0"));
-    task.initialize(new Context(props, Set.of(partition), pluginMetrics));
+    ErrantRecordReporter reporter = "all".equals(props.get("errors.tolerance")) ? (record, error) -> {
+      deadLetters.add(Map.entry(record, error));
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    } : null;
+    task.initialize(new Context(props, Set.of(partition), pluginMetrics, reporter));
     task.start(props);
     task.open(List.of(partition));
   }
@@ -76,8 +86,8 @@ final class DrivenTask implements AutoCloseable {
     metrics.close();
   }
 
-  private record Context(Map<String, String> configs, Set<TopicPartition> assignment, PluginMetrics pluginMetrics)
-      implements SinkTaskContext {
+  private record Context(Map<String, String> configs, Set<TopicPartition> assignment, PluginMetrics pluginMetrics,
+      ErrantRecordReporter errantRecordReporter) implements SinkTaskContext {
     @Override
     public void offset(Map<TopicPartition, Long> offsets) {}
 

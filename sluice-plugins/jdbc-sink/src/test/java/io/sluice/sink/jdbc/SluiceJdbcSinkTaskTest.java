@@ -141,7 +141,8 @@ class SluiceJdbcSinkTaskTest {
       try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
         s.execute("ALTER TABLE orders_fresh ADD CONSTRAINT small_ids CHECK (id < 100)");
       }
-      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500)))));
+      assertThrows(ConnectException.class, () -> task.task.put(new ArrayList<>(List.of(events.insert(200,
+          events.row(500))))));
       assertEquals(10, writeFreshness(task, "+Inf"), "a put whose write failed measures nothing");
     }
   }
@@ -153,20 +154,42 @@ class SluiceJdbcSinkTaskTest {
   }
 
   @Test
-  void aRecordTheTableRefusesFailsTheTaskOnTheNextPutEvenAnEmptyOne() throws SQLException {
+  void aRecordTheTableRefusesFailsTheTaskNamingItWhereTheSinkHasNoDeadLetterQueue() throws SQLException {
     ChangeEvents events = ChangeEvents.ofIntKey("refused.public.orders");
     try (DrivenTask task = new DrivenTask(url, "refused", events.topic, "orders_refused")) {
       task.put(List.of(events.insert(100, events.row(1))), 1);
       try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
         s.execute("ALTER TABLE orders_refused ADD CONSTRAINT small_ids CHECK (id < 100)");
       }
-      // The refused record is the last the topic has: Connect goes on calling put with nothing in it.
-      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500)))));
-      ConnectException failed = assertThrows(ConnectException.class, () -> task.task.put(new ArrayList<>()));
-      assertTrue(String.valueOf(failed.getCause()).contains("small_ids")
-          || String.valueOf(failed.getCause().getCause()).contains("small_ids"), String.valueOf(failed.getCause()));
+      ConnectException failed = assertThrows(ConnectException.class,
+          () -> task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500))))));
+      assertTrue(failed.getMessage().contains("table orders_refused") && failed.getMessage().contains("small_ids")
+          && failed.getMessage().contains("refused.public.orders-0@"), failed.getMessage());
     }
     assertEquals(Set.of(1), ids("orders_refused"));
+  }
+
+  @Test
+  void aRecordTheTableRefusesGoesToTheDeadLetterQueueAndTheRestIsWritten() throws SQLException {
+    ChangeEvents events = ChangeEvents.ofIntKey("dead.public.orders");
+    try (DrivenTask task = new DrivenTask(url, "dead", events.topic, "orders_dead",
+        Map.of("errors.tolerance", "all", "errors.deadletterqueue.topic.name", "dead.dlq"))) {
+      task.put(List.of(events.insert(100, events.row(1))), 1);
+      try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE orders_dead ADD CONSTRAINT small_ids CHECK (id < 100)");
+      }
+      // One put with the refused record between two good ones, and later puts: all but it are written.
+      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(2)), events.insert(201, events.row(500)),
+          events.insert(202, events.row(3)))));
+      task.task.put(new ArrayList<>(List.of(events.insert(203, events.row(4)), events.insert(204, events.row(600)))));
+      task.task.put(new ArrayList<>(List.of(events.insert(205, events.row(5)))));
+      assertEquals(List.of(500, 600), task.deadLetters.stream()
+          .map(e -> ((org.apache.kafka.connect.data.Struct) e.getKey().key()).get("id")).toList());
+      String reason = task.deadLetters.get(0).getValue().getMessage();
+      assertTrue(reason.contains("table orders_dead") && reason.contains("small_ids"), reason);
+      assertEquals(7L, task.committed(7), "the refused records count as handled");
+    }
+    assertEquals(Set.of(1, 2, 3, 4, 5), ids("orders_dead"));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.debezium.connector.jdbc.dialect;
 
+import io.debezium.connector.jdbc.type.JdbcType;
+
 /**
  * Sluice's, in Debezium's package: points Debezium's shared column types at one dialect again, as that dialect did
  * when it was made ({@link GeneralDatabaseDialect#registerTypes} is protected, callable from its own package). See
@@ -16,5 +18,19 @@ public final class TypeRebinding {
   /** Configures every type {@code dialect} registers with {@code dialect} (its DDL names, precision, time zone). */
   public static void bind(DatabaseDialect dialect) {
     ((GeneralDatabaseDialect) dialect).registerTypes();
+    extend(dialect);
   }
+
+  /**
+   * Adds Sluice's column types to {@code dialect}'s ({@link GeneralDatabaseDialect#registerType} is protected too):
+   * the values Sluice's sources carry in a form of their own, which Debezium's sink has no type for.
+   */
+  public static void extend(DatabaseDialect dialect) {
+    for (JdbcType type : SLUICE_TYPES) {
+      ((GeneralDatabaseDialect) dialect).registerType(type);
+    }
+  }
+
+  private static final java.util.List<JdbcType> SLUICE_TYPES =
+      java.util.List.of(io.sluice.sink.jdbc.types.PostgresTextType.INSTANCE);
 }

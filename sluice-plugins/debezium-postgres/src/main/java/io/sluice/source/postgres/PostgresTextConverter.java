@@ -1,0 +1,109 @@
+package io.sluice.source.postgres;
+
+import io.debezium.data.SpecialValueDecimal;
+import io.debezium.spi.converter.CustomConverter;
+import io.debezium.spi.converter.RelationalColumn;
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.postgresql.util.PGobject;
+
+/**
+ * Carries the PostgreSQL columns whose Debezium representation loses information, or which Debezium drops, as
+ * PostgreSQL's own text form of the value, so that a PostgreSQL sink writes back exactly what was read:
+ * <ul>
+ *   <li>{@code numeric} without a scale: Debezium's variable-scale decimal has no NaN or infinity, and sinks write it
+ *       as a double (3.14159265358979323846264338327950288 arrives as 3.141592653589793);
+ *   <li>{@code interval}: Debezium's microseconds count a month as 30 days (1 year 2 mons arrives as 10,200 hours);
+ *   <li>{@code varbit}: Debezium sends the bytes and the declared length, not the value's (B'101' in a varbit(16)
+ *       arrives as 16 bits);
+ *   <li>the geometric types: Debezium leaves {@code box}, {@code lseg}, {@code path} and {@code polygon} out of the
+ *       change event, and writes {@code point} as PostGIS' WKB, which a sink writes back only where PostGIS is
+ *       installed ({@code line} and {@code circle} travel as its own structs no sink knows).
+ * </ul>
+ * Each such field is a string named {@link #NAME} whose parameter {@link #TYPE} says the column's type as PostgreSQL
+ * spells it; Sluice's JDBC sink creates and writes the column with that type. Every other column is Debezium's as
+ * always. Configured on a source as {@code converters=sluice} and {@code sluice.type=} this class, which Sluice fills
+ * in for PostgreSQL sources.
+ */
+public final class PostgresTextConverter implements CustomConverter<SchemaBuilder, RelationalColumn> {
+  /** The name of the Connect schema of a value in PostgreSQL's text form. */
+  public static final String NAME = "io.sluice.data.PostgresText";
+  /** The schema parameter holding the column's PostgreSQL type, as a column definition would spell it. */
+  public static final String TYPE = "io.sluice.postgres.type";
+  /** Beyond PostgreSQL's largest declared numeric precision (1,000): Debezium's length of an unconstrained numeric. */
+  private static final int MAX_DECLARED_PRECISION = 1000;
+  private static final Set<String> GEOMETRIC = Set.of("box", "lseg", "path", "polygon", "point", "line", "circle");
+
+  @Override
+  public void configure(Properties props) {
+    // Nothing to configure: which columns it takes is decided by their type alone.
+  }
+
+  @Override
+  public void converterFor(RelationalColumn column, ConverterRegistration<SchemaBuilder> registration) {
+    String type = postgresType(column);
+    if (type == null) {
+      return;
+    }
+    SchemaBuilder schema = SchemaBuilder.string().name(NAME).parameter(TYPE, type);
+    if (column.isOptional()) {
+      schema.optional();
+    }
+    registration.register(schema, PostgresTextConverter::text);
+  }
+
+  /** The column's type where this converter carries it, as a column definition spells it; null for the rest. */
+  static String postgresType(RelationalColumn column) {
+    String name = column.typeName() == null ? "" : column.typeName().toLowerCase(Locale.ROOT);
+    switch (name) {
+      case "numeric", "decimal" -> {
+        boolean unconstrained = column.length().isEmpty() || column.length().getAsInt() > MAX_DECLARED_PRECISION;
+        return unconstrained ? "numeric" : null;
+      }
+      case "interval" -> {
+        return "interval";
+      }
+      case "varbit", "bit varying" -> {
+        boolean declared = column.length().isPresent() && column.length().getAsInt() > 0
+            && column.length().getAsInt() < Integer.MAX_VALUE;
+        return declared ? "varbit(" + column.length().getAsInt() + ")" : "varbit";
+      }
+      default -> {
+        return GEOMETRIC.contains(name) ? name : null;
+      }
+    }
+  }
+
+  /**
+   * PostgreSQL's text form of a value as Debezium read it: a string as the replication stream decoded it, a PGobject
+   * (interval, the geometric types) or a special-value decimal as the snapshot's query read it.
+   */
+  static Object text(Object value) {
+    if (value == null || value instanceof String) {
+      return value;
+    }
+    if (value instanceof PGobject object) {
+      return object.getValue();
+    }
+    if (value instanceof SpecialValueDecimal decimal) {
+      return decimal.getDecimalValue().map(BigDecimal::toPlainString).orElseGet(() -> special(decimal));
+    }
+    if (value instanceof BigDecimal decimal) {
+      return decimal.toPlainString();
+    }
+    return value.toString();
+  }
+
+  private static String special(SpecialValueDecimal decimal) {
+    if (SpecialValueDecimal.POSITIVE_INF.equals(decimal)) {
+      return "Infinity";
+    }
+    if (SpecialValueDecimal.NEGATIVE_INF.equals(decimal)) {
+      return "-Infinity";
+    }
+    return "NaN";
+  }
+}

@@ -1,0 +1,55 @@
+package io.sluice.sink.jdbc.types;
+
+import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
+import io.debezium.sink.column.ColumnDescriptor;
+import io.debezium.connector.jdbc.type.AbstractType;
+import io.debezium.connector.jdbc.type.connect.ConnectStringType;
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * A value in PostgreSQL's own text form, as Sluice's PostgreSQL source carries the types Debezium's representation
+ * would change ({@code io.sluice.source.postgres.PostgresTextConverter}: numeric without a scale, interval, varbit,
+ * the geometric types). Into PostgreSQL it is written as the source column's own type, which the schema names, and
+ * cast to it on the way in; into another database as the text it is.
+ */
+public final class PostgresTextType extends AbstractType {
+  public static final PostgresTextType INSTANCE = new PostgresTextType();
+  /** The Connect schema name the source gives such a value (the converter's, which this plugin cannot load). */
+  static final String NAME = "io.sluice.data.PostgresText";
+  /** The schema parameter with the column's PostgreSQL type. */
+  static final String TYPE = "io.sluice.postgres.type";
+
+  private PostgresTextType() {}
+
+  @Override
+  public String[] getRegistrationKeys() {
+    return new String[] {NAME};
+  }
+
+  @Override
+  public String getTypeName(Schema schema, boolean isKey) {
+    String type = postgresType(schema);
+    return type != null ? type : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
+  }
+
+  @Override
+  public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
+    String type = postgresType(schema);
+    return type != null ? "cast(? as " + type + ")" : super.getQueryBinding(column, schema, value);
+  }
+
+  @Override
+  public String getDefaultValueBinding(Schema schema, Object value) {
+    return null; // the source's default is an expression of the source's; the sink applies none
+  }
+
+  /** The source column's type where the sink writes to PostgreSQL, else null. */
+  private String postgresType(Schema schema) {
+    if (!(getDialect() instanceof PostgresDatabaseDialect) || schema.parameters() == null) {
+      return null;
+    }
+    String type = schema.parameters().get(TYPE);
+    // Only what the source's converter writes: a type name with an optional length, nothing to inject.
+    return type != null && type.matches("[a-z][a-z0-9_ ]*(\\([0-9]+\\))?") ? type : null;
+  }
+}
