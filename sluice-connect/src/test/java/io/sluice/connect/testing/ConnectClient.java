@@ -91,7 +91,7 @@ public final class ConnectClient {
     return awaitStatus(name, s -> state.equals(s.path("connector").path("state").asText()), Duration.ofSeconds(90));
   }
 
-  static void sleep(long ms) {
+  public static void sleep(long ms) {
     try {
       Thread.sleep(ms);
     } catch (InterruptedException e) {

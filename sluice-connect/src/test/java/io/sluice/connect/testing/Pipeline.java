@@ -45,7 +45,8 @@ public final class Pipeline {
     ensureCdcUser();
   }
 
-  private static synchronized void ensureCdcUser() {
+  /** The role every test pipeline connects as (a superuser with replication), made once per server. */
+  public static synchronized void ensureCdcUser() {
     try (Connection c = SharedPostgres.connect("postgres"); Statement s = c.createStatement()) {
       ResultSet rs = s.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + CDC_USER + "'");
       if (!rs.next()) {
