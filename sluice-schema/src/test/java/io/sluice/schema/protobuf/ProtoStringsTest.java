@@ -54,7 +54,8 @@ class ProtoStringsTest {
     ProtobufSchema s = parse(schema("\"q\\\"\\\\\\n\\t\\x41\\101\\u00e9\\U0001F600'\""));
     assertEquals("q\"\\\n\tAAé\uD83D\uDE00'", s.file().getOptions().get(0).getValue());
     assertEquals("syntax = \"proto3\";\n\npackage p;\n\nimport \"confluent/meta.proto\";\n\n"
-        + "option java_package = \"q\\\"\\\\\\n\\tAAé😀\\'\";\n", s.canonical().substring(0, s.canonical().indexOf("\n\nmessage") + 1));
+        + "option java_package = \"q\\\"\\\\\\n\\tAAé😀\\'\";\n",
+        s.canonical().substring(0, s.canonical().indexOf("\n\nmessage") + 1));
   }
 
   @Test
@@ -79,7 +80,8 @@ class ProtoStringsTest {
         + "  optional string s = 1;\n  oneof o {\n    option (oo) = \"o\\\"\";\n    string t = 2 [(fo) = \"t\\\"\"];\n"
         + "  }\n  extensions 100 to 200;\n}\n"
         + "enum E {\n  option (eo) = \"e\\\"\";\n  A = 0 [(ev) = \"v\\\"\"];\n}\n"
-        + "service S {\n  option (so) = \"s\\\"\";\n  rpc R (M) returns (M) {\n    option (ro) = \"r\\\"\";\n  };\n}\n");
+        + "service S {\n  option (so) = \"s\\\"\";\n"
+        + "  rpc R (M) returns (M) {\n    option (ro) = \"r\\\"\";\n  };\n}\n");
     ProtobufSchema again = parse(s.canonical());
     assertEquals(s.canonical(), again.canonical());
     OptionElement m = ((MessageElement) again.file().getTypes().get(0)).getOptions().get(0);
