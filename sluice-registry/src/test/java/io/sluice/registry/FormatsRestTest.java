@@ -171,6 +171,61 @@ class FormatsRestTest {
     assertEquals(200, lookup.status(), lookup.body());
   }
 
+  /**
+   * Option strings with every escape .proto allows (issue #40): the stored text parses again, so the schema is served
+   * by id and by version, reads back to the same canonical form and the same values, and a node rebuilt from the log
+   * serves it too.
+   */
+  @Test
+  void protobufOptionStringsWithEscapesSurviveStorageAndARestart() throws Exception {
+    String literal = "\"a \\\"quoted\\\" value, \\\\ \\n \\t \\x41 \\101 \\u00e9 \\U0001F600 \\'\"";
+    String text = "syntax = \"proto3\";\npackage esc;\nimport \"confluent/meta.proto\";\n"
+        + "message M {\n"
+        + "  option (confluent.message_meta).params = { key: \"k\" value: " + literal + " };\n"
+        + "  string s = 1 [(confluent.field_meta).doc = " + literal + "];\n"
+        + "}\n";
+    io.sluice.schema.protobuf.ProtobufSchemaProvider provider = new io.sluice.schema.protobuf.ProtobufSchemaProvider();
+    String canonical = provider.parse(text, List.of(), List.of()).canonical();
+    assertTrue(canonical.contains("value: \"a \\\"quoted\\\" value, \\\\ \\n \\t A A é \uD83D\uDE00 \\'\""),
+        canonical);
+
+    String topic = SharedKafka.unique("_schemas");
+    String s = subject();
+    int id;
+    try (SchemaRegistry node = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(topic).port(0).start()) {
+      Http h = new Http(node.url());
+      Http.Answer r = h.post("/subjects/" + s + "/versions", Map.of("schema", text, "schemaType", "PROTOBUF"));
+      assertEquals(200, r.status(), r.body());
+      id = r.json().get("id").asInt();
+      assertServed(h, s, id, canonical, provider);
+      // The same text, as written and normalised, finds the same schema.
+      Http.Answer lookup = h.post("/subjects/" + s, Map.of("schema", text, "schemaType", "PROTOBUF"));
+      assertEquals(id, lookup.json().get("id").asInt(), lookup.body());
+      Http.Answer again = h.post("/subjects/" + s + "/versions?normalize=true",
+          Map.of("schema", text, "schemaType", "PROTOBUF"));
+      assertEquals(200, again.status(), again.body());
+      assertEquals(200, h.get("/schemas/ids/" + again.json().get("id").asInt()).status());
+      assertEquals(200, h.get("/schemas/ids/" + id + "?format=serialized").status());
+    }
+    try (SchemaRegistry rebuilt = SchemaRegistry.builder().bootstrapServers(SharedKafka.bootstrapServers())
+        .topic(topic).port(0).start()) {
+      assertServed(new Http(rebuilt.url()), s, id, canonical, provider);
+    }
+  }
+
+  private static void assertServed(Http h, String subject, int id, String canonical,
+      io.sluice.schema.protobuf.ProtobufSchemaProvider provider) throws Exception {
+    Http.Answer byId = h.get("/schemas/ids/" + id);
+    assertEquals(200, byId.status(), byId.body());
+    Http.Answer byVersion = h.get("/subjects/" + subject + "/versions/1");
+    assertEquals(200, byVersion.status(), byVersion.body());
+    assertEquals(canonical, byId.json().get("schema").asText());
+    assertEquals(canonical, byVersion.json().get("schema").asText());
+    assertEquals(canonical, h.get("/schemas/ids/" + id + "/schema").body());
+    assertEquals(canonical, provider.parse(canonical, List.of(), List.of()).canonical());
+  }
+
   static final String ADDRESS = "{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"}}}";
 
   @Test

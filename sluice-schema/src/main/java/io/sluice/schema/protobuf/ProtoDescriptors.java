@@ -12,7 +12,6 @@ import com.google.protobuf.Descriptors;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.squareup.wire.Syntax;
 import com.squareup.wire.schema.Field;
-import com.squareup.wire.schema.Location;
 import com.squareup.wire.schema.internal.parser.EnumConstantElement;
 import com.squareup.wire.schema.internal.parser.EnumElement;
 import com.squareup.wire.schema.internal.parser.FieldElement;
@@ -20,7 +19,6 @@ import com.squareup.wire.schema.internal.parser.MessageElement;
 import com.squareup.wire.schema.internal.parser.OneOfElement;
 import com.squareup.wire.schema.internal.parser.OptionElement;
 import com.squareup.wire.schema.internal.parser.ProtoFileElement;
-import com.squareup.wire.schema.internal.parser.ProtoParser;
 import com.squareup.wire.schema.internal.parser.TypeElement;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +71,7 @@ public final class ProtoDescriptors {
     if (wellKnown != null) {
       return wellKnown;
     }
-    ProtoFileElement file = ProtoParser.Companion.parse(Location.get(name), text);
+    ProtoFileElement file = ProtoStrings.parse(name, text);
     List<FileDescriptor> deps = new ArrayList<>();
     for (String imported : file.getImports()) {
       deps.add(build(imported, WELL_KNOWN.containsKey(imported) ? "" : imports.text(imported), imports));

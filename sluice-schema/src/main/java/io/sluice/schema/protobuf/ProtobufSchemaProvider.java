@@ -1,6 +1,5 @@
 package io.sluice.schema.protobuf;
 
-import com.squareup.wire.schema.Location;
 import com.squareup.wire.schema.internal.parser.EnumElement;
 import com.squareup.wire.schema.internal.parser.FieldElement;
 import com.squareup.wire.schema.internal.parser.MessageElement;
@@ -94,20 +93,29 @@ public final class ProtobufSchemaProvider implements SchemaProvider {
     for (TypeElement t : file.getTypes()) {
       validate(t);
     }
-    return new ProtobufSchema(file, print(file), references, types);
+    String canonical;
+    try {
+      canonical = print(file);
+    } catch (IllegalArgumentException unprintable) {
+      throw new InvalidSchemaException("Invalid schema: " + unprintable.getMessage());
+    }
+    return new ProtobufSchema(file, canonical, references, types);
   }
 
   private static ProtoFileElement parseFile(String name, String text) throws InvalidSchemaException {
     try {
-      return ProtoParser.Companion.parse(Location.get(name), text);
+      return ProtoStrings.parse(name, text);
     } catch (RuntimeException e) {
       throw new InvalidSchemaException("Invalid schema: " + e.getMessage());
     }
   }
 
-  /** Wire's formatting without its two header comment lines, which name a file path that has no meaning here. */
+  /**
+   * Wire's formatting without its two header comment lines, which name a file path that has no meaning here, and with
+   * string values escaped ({@link ProtoStrings#printable}), so the text parses again to the same file.
+   */
   static String print(ProtoFileElement file) {
-    String s = file.toSchema();
+    String s = ProtoStrings.printable(file).toSchema();
     while (s.startsWith("//")) {
       int nl = s.indexOf('\n');
       s = nl < 0 ? "" : s.substring(nl + 1);

@@ -4,6 +4,7 @@ import io.sluice.serde.avro.AvroSchemas;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -183,14 +184,30 @@ final class ConnectAvro {
     return schema.isOptional() ? JsonProperties.NULL_VALUE : null;
   }
 
+  /**
+   * A Connect default as Avro writes it, as Confluent's AvroData writes it: a logical type's default in the Avro
+   * encoding of that type (a Decimal's unscaled two's-complement bytes, a Date's days since the epoch, a Time's
+   * milliseconds of the day, a Timestamp's milliseconds since the epoch), bytes as Avro's JSON says bytes; null where
+   * Avro has no default here (arrays, maps, structs).
+   */
   private static Object jsonDefault(Schema schema, Object value) {
+    String name = schema.name();
+    if (Decimal.LOGICAL_NAME.equals(name)) {
+      return value instanceof BigDecimal d ? bytesDefault(Decimal.fromLogical(schema, d)) : null;
+    }
+    if (Date.LOGICAL_NAME.equals(name)) {
+      return value instanceof java.util.Date d ? Date.fromLogical(schema, d) : null;
+    }
+    if (Time.LOGICAL_NAME.equals(name)) {
+      return value instanceof java.util.Date d ? Time.fromLogical(schema, d) : null;
+    }
+    if (Timestamp.LOGICAL_NAME.equals(name)) {
+      return value instanceof java.util.Date d ? Timestamp.fromLogical(schema, d) : null;
+    }
     return switch (schema.type()) {
-      case INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING -> {
-        if (value instanceof java.util.Date || value instanceof BigDecimal) {
-          yield null; // logical defaults are left out rather than guessed
-        }
-        yield value instanceof Byte || value instanceof Short ? ((Number) value).intValue() : value;
-      }
+      case INT8, INT16 -> ((Number) value).intValue();
+      case INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING -> value;
+      case BYTES -> bytesDefault(value instanceof ByteBuffer b ? bytes(b) : (byte[]) value);
       default -> null;
     };
   }
@@ -343,18 +360,9 @@ final class ConnectAvro {
     return built;
   }
 
+  /** {@code schema} with the Connect value of an Avro default ({@link #jsonDefault}'s encoding read back). */
   private static Schema withDefault(Schema schema, Object avroDefault) {
-    Object v = switch (schema.type()) {
-      case INT8 -> ((Number) avroDefault).byteValue();
-      case INT16 -> ((Number) avroDefault).shortValue();
-      case INT32 -> schema.name() == null || !isLogical(schema.name()) ? ((Number) avroDefault).intValue() : null;
-      case INT64 -> schema.name() == null || !isLogical(schema.name()) ? ((Number) avroDefault).longValue() : null;
-      case FLOAT32 -> ((Number) avroDefault).floatValue();
-      case FLOAT64 -> ((Number) avroDefault).doubleValue();
-      case BOOLEAN -> avroDefault;
-      case STRING -> avroDefault.toString();
-      default -> null;
-    };
+    Object v = connectDefault(schema, avroDefault);
     if (v == null) {
       return schema;
     }
@@ -366,6 +374,57 @@ final class ConnectAvro {
       b.optional();
     }
     return b.defaultValue(v).build();
+  }
+
+  /**
+   * Bytes as Avro's JSON writes them: a string of one ISO-8859-1 code point per byte. Given a {@code byte[]}, Avro's
+   * own conversion writes base64, which Avro then refuses as a default.
+   */
+  private static String bytesDefault(byte[] bytes) {
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private static Object connectDefault(Schema schema, Object avroDefault) {
+    String name = schema.name();
+    if (Decimal.LOGICAL_NAME.equals(name)) {
+      byte[] unscaled = defaultBytes(avroDefault);
+      return unscaled == null ? null : Decimal.toLogical(schema, unscaled);
+    }
+    if (Date.LOGICAL_NAME.equals(name)) {
+      return avroDefault instanceof Number n ? Date.toLogical(schema, n.intValue()) : null;
+    }
+    if (Time.LOGICAL_NAME.equals(name)) {
+      return avroDefault instanceof Number n ? Time.toLogical(schema, n.intValue()) : null;
+    }
+    if (Timestamp.LOGICAL_NAME.equals(name)) {
+      return avroDefault instanceof Number n ? Timestamp.toLogical(schema, n.longValue()) : null;
+    }
+    return switch (schema.type()) {
+      case INT8 -> ((Number) avroDefault).byteValue();
+      case INT16 -> ((Number) avroDefault).shortValue();
+      case INT32 -> ((Number) avroDefault).intValue();
+      case INT64 -> ((Number) avroDefault).longValue();
+      case FLOAT32 -> ((Number) avroDefault).floatValue();
+      case FLOAT64 -> ((Number) avroDefault).doubleValue();
+      case BOOLEAN -> avroDefault;
+      case STRING -> avroDefault.toString();
+      case BYTES -> defaultBytes(avroDefault);
+      default -> null;
+    };
+  }
+
+  /**
+   * The bytes of a bytes default: a field's default comes as {@code byte[]} from Avro, a {@code connect.default}
+   * property as the JSON string of ISO-8859-1 code points it is written as.
+   */
+  private static byte[] defaultBytes(Object avroDefault) {
+    if (avroDefault instanceof byte[] b) {
+      return b;
+    }
+    if (avroDefault instanceof ByteBuffer b) {
+      return bytes(b);
+    }
+    return avroDefault instanceof CharSequence s ? s.toString().getBytes(StandardCharsets.ISO_8859_1) : null;
   }
 
   /** The Connect value of an Avro datum read with {@code avro}, for {@code schema = connectSchema(avro)}. */

@@ -130,6 +130,74 @@ class AvroConverterTest {
     assertEquals(new java.util.Date(1234), converter(false).toConnectData(topic, ts).value());
   }
 
+  /**
+   * Defaults of Connect's logical types travel in Avro's encoding of each type, as Confluent's AvroData writes them
+   * (a Decimal's unscaled bytes as a string of ISO-8859-1 code points, a Date as int days, a Time as int millis of the
+   * day, a Timestamp as long millis), on a field and as {@code connect.default} of an array's element, and read back
+   * into the same Connect defaults (issue #40).
+   */
+  @Test
+  void logicalTypeDefaultsTravelInAvrosEncodingAndReadBack() {
+    String topic = SharedKafka.unique("defaults");
+    java.util.Date day = new java.util.Date(19_000L * 86_400_000L);
+    java.util.Date noon = new java.util.Date(12L * 3_600_000L + 34_567L);
+    java.util.Date instant = new java.util.Date(1_764_054_000_123L);
+    Schema schema = SchemaBuilder.struct().name("d.Row")
+        .field("amount", Decimal.builder(2).defaultValue(new BigDecimal("12.34")).build())
+        .field("negative", Decimal.builder(3).optional().defaultValue(new BigDecimal("-0.005")).build())
+        .field("wide", Decimal.builder(0).parameter("connect.decimal.precision", "38")
+            .defaultValue(new BigDecimal("123456789012345678901234567890")).build())
+        .field("on", Date.builder().defaultValue(day).build())
+        .field("at", org.apache.kafka.connect.data.Time.builder().optional().defaultValue(noon).build())
+        .field("stamp", Timestamp.builder().defaultValue(instant).build())
+        .field("raw", SchemaBuilder.bytes().defaultValue(new byte[] {0, 1, (byte) 0xff}).build())
+        .field("days", SchemaBuilder.array(Date.builder().defaultValue(day).build()).build())
+        .build();
+    Struct row = new Struct(schema).put("amount", new BigDecimal("1.00")).put("wide", BigDecimal.ONE)
+        .put("negative", new BigDecimal("0.250")).put("on", day).put("at", new java.util.Date(1_000L))
+        .put("stamp", instant).put("raw", new byte[0]).put("days", List.of(day));
+
+    byte[] bytes = converter(false).fromConnectData(topic, schema, row);
+    org.apache.avro.Schema avro = new org.apache.avro.Schema.Parser()
+        .parse(client.latest(topic + "-value").orElseThrow().schema().schema());
+    com.fasterxml.jackson.databind.JsonNode json;
+    try {
+      json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(avro.toString());
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    Map<String, com.fasterxml.jackson.databind.JsonNode> defaults = new HashMap<>();
+    json.get("fields").forEach(f -> defaults.put(f.get("name").asText(), f.get("default")));
+    assertEquals("\u0004\u00d2", defaults.get("amount").textValue(), "1234 unscaled, big-endian");
+    assertEquals("\u00fb", defaults.get("negative").textValue(), "-5 unscaled");
+    assertEquals(new String(new BigDecimal("123456789012345678901234567890").unscaledValue().toByteArray(),
+        StandardCharsets.ISO_8859_1), defaults.get("wide").textValue());
+    assertEquals(19_000, defaults.get("on").intValue());
+    assertTrue(defaults.get("on").isInt());
+    assertEquals(43_234_567, defaults.get("at").intValue());
+    assertEquals(1_764_054_000_123L, defaults.get("stamp").longValue());
+    assertTrue(defaults.get("stamp").isIntegralNumber());
+    assertEquals("\u0000\u0001\u00ff", defaults.get("raw").textValue());
+    assertEquals(19_000, json.at("/fields/7/type/items/connect.default").intValue());
+
+    SchemaAndValue read = converter(false).toConnectData(topic, bytes);
+    assertEquals(schema, read.schema(), "every default reads back into the Connect schema");
+    Map<String, Object> expected = new HashMap<>();
+    expected.put("amount", new BigDecimal("12.34"));
+    expected.put("negative", new BigDecimal("-0.005"));
+    expected.put("wide", new BigDecimal("123456789012345678901234567890"));
+    expected.put("on", day);
+    expected.put("at", noon);
+    expected.put("stamp", instant);
+    for (Map.Entry<String, Object> e : expected.entrySet()) {
+      assertEquals(e.getValue(), read.schema().field(e.getKey()).schema().defaultValue(), e.getKey());
+    }
+    assertEquals(day, read.schema().field("days").schema().valueSchema().defaultValue());
+    assertTrue(java.util.Arrays.equals(new byte[] {0, 1, (byte) 0xff},
+        (byte[]) read.schema().field("raw").schema().defaultValue()));
+    assertEquals(row, read.value());
+  }
+
   private static final String V1 = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"shop\",\"fields\":["
       + "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"item\",\"type\":\"string\"},{\"name\":\"qty\",\"type\":\"int\"}]}";
 

@@ -143,6 +143,15 @@ class DebeziumFidelityTest {
       .field("c_default_null", column(SchemaBuilder.string(), "VARCHAR", 20, 0).optional().defaultValue("dflt")
           .build())
       .field("c_default_set", column(SchemaBuilder.int32(), "INT4", 10, 0).defaultValue(42).build())
+      // Column defaults of Connect's logical types (decimal.handling.mode=precise, time.precision.mode=connect).
+      .field("c_num_default", column(Decimal.builder(2), "NUMERIC", 10, 2).parameter("connect.decimal.precision", "10")
+          .optional().defaultValue(new BigDecimal("-1.50")).build())
+      .field("c_date_default", column(Date.builder(), "DATE", 13, 0).optional()
+          .defaultValue(new java.util.Date(-86_400_000L)).build())
+      .field("c_time_default", column(Time.builder(), "TIME", 15, 6).optional()
+          .defaultValue(new java.util.Date(45_296_789L)).build())
+      .field("c_ts_default", column(Timestamp.builder(), "TIMESTAMP", 29, 6)
+          .defaultValue(new java.util.Date(-1L)).build())
       .build();
 
   static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
@@ -220,12 +229,14 @@ class DebeziumFidelityTest {
         .put("c_double_arr", Arrays.asList(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
             Double.MAX_VALUE, -Double.MIN_VALUE, negativeZero, 0.0d, null))
         .put("c_hstore", hstore).put("c_meta_map", meta)
-        .put("c_default_null", null).put("c_default_set", 7);
+        .put("c_default_null", null).put("c_default_set", 7)
+        .put("c_num_default", new BigDecimal("2.25")).put("c_date_default", null)
+        .put("c_time_default", new java.util.Date(1L)).put("c_ts_default", new java.util.Date(1_764_054_000_123L));
   }
 
   /** The before image of a deleted row: every nullable column NULL, the arrays empty. */
   static Struct nulls(int id) {
-    Struct s = new Struct(ROW).put("id", id).put("c_default_set", 42);
+    Struct s = new Struct(ROW).put("id", id).put("c_default_set", 42).put("c_ts_default", new java.util.Date(-1L));
     s.put("c_int_arr", new ArrayList<>()).put("c_text_arr", new ArrayList<>()).put("c_num_arr", new ArrayList<>())
         .put("c_double_arr", new ArrayList<>()).put("c_hstore", new LinkedHashMap<>())
         .put("c_meta_map", new LinkedHashMap<>());
