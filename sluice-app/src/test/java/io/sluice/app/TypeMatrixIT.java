@@ -76,6 +76,7 @@ class TypeMatrixIT {
   @TempDir static Path dir;
   private static PackagedSluice.Up up;
   private static String registryUrl;
+  private static String bootstrap;
   private static ConnectRestClient connect;
   private static String[] cluster;
   private static String sourceDb;
@@ -87,6 +88,7 @@ class TypeMatrixIT {
     int connectPort = freePort();
     int registryPort = freePort();
     registryUrl = "http://127.0.0.1:" + registryPort;
+    bootstrap = "127.0.0.1:" + kafkaPort;
     up = PackagedSluice.up(dir, List.of("--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + kafkaPort,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + freePort(),
         "--alerts-port", "" + freePort(), "--exporter-port", "" + freePort()));
@@ -272,24 +274,57 @@ class TypeMatrixIT {
     return t.getOrDefault(0, "(none)");
   }
 
-  /** Waits for the last row of every family at {@code db}; what has not come by then shows as missing rows. */
+  /**
+   * Waits for the last row of every family at {@code db}, or for its sink to fail, or for its tables to stay as they
+   * are for {@link #QUIET} (a last row the database refused is in the dead letter queue); what has not come by then
+   * shows as missing rows.
+   */
   private static void awaitSettled(String db) {
     long deadline = System.nanoTime() + SETTLE.toNanos();
+    String last = null;
+    long since = System.nanoTime();
     while (System.nanoTime() < deadline) {
       int settled = 0;
+      StringBuilder seen = new StringBuilder();
       for (Family f : PostgresTypes.FAMILIES) {
         try {
-          if (values(db, "SELECT id, 'x' FROM public." + f.table() + " WHERE id = " + LAST).size() == 1) {
+          Map<Integer, String> state = values(db, "SELECT count(*)::int, coalesce(sum(hashtext(t::text)), 0)::text"
+              + " || ':' || count(*) FILTER (WHERE id = " + LAST + ") FROM public." + f.table() + " t");
+          seen.append(state).append(';');
+          if (state.values().iterator().next().endsWith(":1")) {
             settled++;
           }
         } catch (SQLException notYet) {
-          // no table yet
+          seen.append("-;");
         }
       }
       if (settled == PostgresTypes.FAMILIES.size() || failed(db)) {
         return;
       }
+      if (!seen.toString().equals(last)) {
+        last = seen.toString();
+        since = System.nanoTime();
+      } else if (System.nanoTime() - since > QUIET.toNanos() && last.contains("{")) {
+        return;
+      }
       io.sluice.connect.testing.ConnectClient.sleep(500);
+    }
+  }
+
+  /** How long a sink's tables stay unchanged before what is missing counts as not coming. */
+  private static final Duration QUIET = Duration.ofSeconds(45);
+
+  /** How many records the sink sent to its dead letter queue. */
+  private static long deadLetters(String sink) {
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      List<org.apache.kafka.common.TopicPartition> partitions = c.partitionsFor(sink + ".dlq", Duration.ofSeconds(5))
+          .stream().map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+      return c.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+    } catch (RuntimeException noTopic) {
+      return 0;
     }
   }
 
@@ -311,7 +346,8 @@ class TypeMatrixIT {
     try {
       JsonNode status = connect.status(format.name + "-" + target + "-sink");
       JsonNode task = status.path("tasks").path(0);
-      return format.name + "-" + target + "-sink: task " + task.path("state").asText()
+      return format.name + "-" + target + "-sink: task " + task.path("state").asText() + ", "
+          + deadLetters(format.name + "-" + target + "-sink") + " records in its dead letter queue"
           + (task.has("trace") ? ": " + task.path("trace").asText().lines().limit(3).reduce("", (a, b) -> a + " " + b)
           : "") + "\n";
     } catch (RuntimeException e) {

@@ -47,7 +47,11 @@ public class JsonEnvelopeConverter extends JsonConverter {
   private record CachedSchema(Schema schema, byte[] json) {}
 
   @Override
-  public void configure(Map<String, ?> configs) {
+  public void configure(Map<String, ?> given) {
+    // A NULL stays NULL unless told otherwise: with Kafka's default, a NULL in a column that has a DEFAULT is read
+    // (and written) as the default, a value changed in silence.
+    Map<String, Object> configs = new HashMap<>(given);
+    configs.putIfAbsent(JsonConverterConfig.REPLACE_NULL_WITH_DEFAULT_CONFIG, false);
     super.configure(configs);
     JsonConverterConfig config = new JsonConverterConfig(configs);
     envelope = config.schemasEnabled();

@@ -35,16 +35,24 @@ class JsonEnvelopeConverterTest {
       case "no-envelope" -> Map.of("schemas.enable", "false");
       case "small-cache" -> Map.of("schemas.cache.size", "1");
       case "keep-nulls" -> Map.of("replace.null.with.default", "false");
+      case "default-for-null" -> Map.of("replace.null.with.default", "true");
       default -> throw new IllegalArgumentException(variant);
     };
   }
 
+  /** Kafka's converter configured as Sluice's is by {@code variant}: Sluice's keeps NULLs unless told otherwise. */
+  private static Map<String, Object> kafkaConfig(String variant) {
+    Map<String, Object> c = new java.util.HashMap<>(config(variant));
+    c.putIfAbsent("replace.null.with.default", "false");
+    return c;
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls"})
+  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls", "default-for-null"})
   void writesKafkasBytesForEveryShape(String variant) {
     for (boolean isKey : new boolean[] {false, true}) {
       JsonConverter kafka = new JsonConverter();
-      kafka.configure(config(variant), isKey);
+      kafka.configure(kafkaConfig(variant), isKey);
       JsonEnvelopeConverter ours = new JsonEnvelopeConverter();
       ours.configure(config(variant), isKey);
       List<SchemaAndValue> cases = cases();
@@ -65,10 +73,10 @@ class JsonEnvelopeConverterTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls"})
+  @ValueSource(strings = {"default", "numeric", "no-envelope", "small-cache", "keep-nulls", "default-for-null"})
   void readsWhatKafkaReads(String variant) {
     JsonConverter kafka = new JsonConverter();
-    kafka.configure(config(variant), false);
+    kafka.configure(kafkaConfig(variant), false);
     JsonEnvelopeConverter ours = new JsonEnvelopeConverter();
     ours.configure(config(variant), false);
     List<byte[]> records = new ArrayList<>();

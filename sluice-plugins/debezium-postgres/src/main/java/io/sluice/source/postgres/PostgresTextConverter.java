@@ -60,7 +60,9 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
     String name = column.typeName() == null ? "" : column.typeName().toLowerCase(Locale.ROOT);
     switch (name) {
       case "numeric", "decimal" -> {
-        boolean unconstrained = column.length().isEmpty() || column.length().getAsInt() > MAX_DECLARED_PRECISION;
+        // No length, or none declared: the snapshot's column says 131,089, the replication stream's -1.
+        int length = column.length().orElse(-1);
+        boolean unconstrained = length <= 0 || length > MAX_DECLARED_PRECISION;
         return unconstrained ? "numeric" : null;
       }
       case "interval" -> {

@@ -17,6 +17,8 @@ class PostgresTextConverterTest {
   void takesTheTypesDebeziumWouldChangeAndLeavesTheRest() {
     assertEquals("numeric", PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(131089))));
     assertEquals("numeric", PostgresTextConverter.postgresType(column("numeric", OptionalInt.empty())));
+    assertEquals("numeric", PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(-1))),
+        "as the replication stream's relation describes it");
     assertNull(PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(20))), "a scaled numeric is exact");
     assertEquals("varbit(16)", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(16))));
     assertEquals("varbit", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(Integer.MAX_VALUE))));
