@@ -112,6 +112,8 @@ public final class ConnectorDefaults {
    * enum, a domain, {@code inet} without the source's type in the schema) is refused ("column … is of type mood but
    * expression is of type character varying") and stops the sink for the whole table.
    *
+   * <p>A sink subscribed by {@code topics.regex} looks for new topics every {@link #TOPIC_DISCOVERY_MS} ms.
+   *
    * <p>A driver property in the URL wins over the ones given here, and a URL Sluice cannot read (a secret reference)
    * gets only the reduction.
    *
@@ -128,6 +130,9 @@ public final class ConnectorDefaults {
     }
     if (!keys.equals("record_header")) {
       out.put("header.converter", "org.apache.kafka.connect.storage.StringConverter");
+    }
+    if (config.containsKey("topics.regex")) {
+      out.put("consumer.override.metadata.max.age.ms", TOPIC_DISCOVERY_MS);
     }
     String url = config.getOrDefault("connection.url", "");
     List<String> driver = new ArrayList<>();
@@ -165,6 +170,12 @@ public final class ConnectorDefaults {
     }
     return out;
   }
+
+  /**
+   * How soon a sink subscribed by {@code topics.regex} reads a topic made after it started (a table its source
+   * captures for the first time, a sink made before its source): Kafka's consumer looks every 5 minutes.
+   */
+  static final String TOPIC_DISCOVERY_MS = "5000";
 
   /** Hibernate's Agroal pool, which Debezium's JDBC sink connects through, hands these to the JDBC driver. */
   static final String DRIVER_PROPERTIES = "hibernate.agroal.jdbcProperties";

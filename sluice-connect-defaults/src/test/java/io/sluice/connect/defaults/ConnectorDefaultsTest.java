@@ -49,6 +49,14 @@ class ConnectorDefaultsTest {
   }
 
   @Test
+  void aSinkSubscribedByPatternFindsNewTopicsInSeconds() {
+    assertEquals("5000", ConnectorDefaults.missing("s", Map.of("connector.class", SINK, "topics.regex", "shop\\..*"))
+        .get("consumer.override.metadata.max.age.ms"));
+    assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class", SINK, "topics", "a"))
+        .containsKey("consumer.override.metadata.max.age.ms"));
+  }
+
+  @Test
   void aSinkThatSaysAnythingAboutErrorsKeepsItsOwnChoice() {
     for (Map<String, String> own : java.util.List.of(Map.of("errors.tolerance", "none"),
         Map.of("errors.deadletterqueue.topic.name", "mine"))) {
@@ -88,7 +96,8 @@ class ConnectorDefaultsTest {
       Map<String, String> keyless = ConnectorDefaults.missing("s", Map.of("connector.class", SINK,
           "connection.url", "jdbc:postgresql://db/shop", "primary.key.mode", mode));
       assertFalse(keyless.containsKey("use.reduction.buffer"), mode);
-      assertFalse(keyless.containsKey(ConnectorDefaults.DRIVER_PROPERTIES), mode);
+      assertEquals("stringtype=unspecified", keyless.get(ConnectorDefaults.DRIVER_PROPERTIES),
+          mode + ": one row a statement, text bound untyped");
     }
   }
 
