@@ -22,10 +22,12 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigTransformer;
@@ -264,8 +266,10 @@ final class SlowReadings implements AutoCloseable {
       }
     }
     Map<TopicPartition, Long> out = new HashMap<>();
-    for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e
-        : admin.listOffsets(request).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).entrySet()) {
+    // The last stable offsets: as far as a consumer reading committed records (every sink's) can get. A source's
+    // transaction still open is not lag a sink could have closed.
+    for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e : admin.listOffsets(request,
+        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).entrySet()) {
       out.put(e.getKey(), e.getValue().offset());
     }
     return out;

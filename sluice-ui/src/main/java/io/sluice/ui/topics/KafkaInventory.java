@@ -33,6 +33,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
@@ -40,6 +41,7 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
@@ -210,8 +212,10 @@ public final class KafkaInventory implements AutoCloseable {
     Set<TopicPartition> tps = new java.util.HashSet<>();
     groups.committed().values().forEach(m -> tps.addAll(m.keySet()));
     groups.described().values().forEach(d -> d.members().forEach(m -> tps.addAll(m.assignment().topicPartitions())));
+    // Lag against the last stable offsets, which a group reading committed records (every one of Sluice's) can reach.
     Map<TopicPartition, ListOffsetsResultInfo> end = tps.isEmpty() ? Map.of()
-        : get(admin.listOffsets(spec(new ArrayList<>(tps), OffsetSpec.latest())).all());
+        : get(admin.listOffsets(spec(new ArrayList<>(tps), OffsetSpec.latest()),
+            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
     ObjectNode out = JSON.createObjectNode();
     ArrayNode rows = out.putArray("groups");
     for (String group : new TreeSet<>(groups.states().keySet())) {
