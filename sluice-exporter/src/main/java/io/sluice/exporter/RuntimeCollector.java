@@ -1,5 +1,6 @@
 package io.sluice.exporter;
 
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.exporter.ConnectorCatalog.Connector;
@@ -73,6 +74,10 @@ final class RuntimeCollector implements MultiCollector {
           "RUNNING".equals(state) ? 1 : 0, "connector", c.name(), "pipeline", c.pipeline());
       f.gauge("svc_connect_connector_status_info", "Connector state name (FAILED when a task failed); always 1.", 1,
           "connector", c.name(), "pipeline", c.pipeline(), "state", state);
+      f.gauge("svc_connect_connector_exactly_once", "1 when the connector delivers exactly once into Kafka (a source "
+          + "whose config requires it, checked by Connect), 0 when at least once.",
+          ExactlyOnce.guarantee(c.config()) == ExactlyOnce.Guarantee.EXACTLY_ONCE ? 1 : 0,
+          "connector", c.name(), "pipeline", c.pipeline());
     }
   }
 
