@@ -26,11 +26,13 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigTransformer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.config.provider.ConfigProvider;
 import org.apache.kafka.connect.runtime.Herder;
 import org.slf4j.Logger;
@@ -47,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class SlowReadings implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlowReadings.class);
   private static final long TIMEOUT_MS = 10_000;
+  /** The largest lag, in offsets, that is read to see whether it is transaction markers only. */
+  private static final long MARKER_PROBE = 100;
 
   /** A value and when it was read (unix seconds). */
   record Timed<T>(T value, double readAt) {}
@@ -63,6 +67,9 @@ final class SlowReadings implements AutoCloseable {
   private final ConfigProvider secrets;
   private final Map<String, SourceRetention> probes = new ConcurrentHashMap<>();
   private final SourceConnections connections;
+  private final KafkaCluster cluster;
+  /** Made at the first lag that may be transaction markers only; used by the refresh thread alone. */
+  private KafkaConsumer<byte[], byte[]> markerProbe;
   private volatile Readings readings = Readings.EMPTY;
 
   SlowReadings(ConnectorCatalog catalog, Herder herder, Map<String, String> workerConfig, Clock clock) {
@@ -70,6 +77,7 @@ final class SlowReadings implements AutoCloseable {
     this.clock = clock;
     this.connections = new SourceConnections(herder, clock);
     KafkaCluster cluster = KafkaCluster.from(workerConfig);
+    this.cluster = cluster;
     this.admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-exporter",
         "request.timeout.ms", "10000", "default.api.timeout.ms", "10000")));
     SecretConfigProvider provider = new SecretConfigProvider();
@@ -302,6 +310,7 @@ final class SlowReadings implements AutoCloseable {
             lag.put(tp, Math.max(0, end - om.offset()));
           }
         });
+        markersOnly(lag, committed, ends);
         l = new Timed<>(lag, now());
       } catch (ExecutionException | TimeoutException e) {
         log.debug("lag of {} not read: {}", sink.name(), e.toString());
@@ -311,6 +320,49 @@ final class SlowReadings implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * Sets to 0 the lag of a partition where the offsets between the sink's committed offset and the end hold no record:
+   * only the commit (or abort) markers of transactions, which take an offset each. A sink commits the offset after the
+   * last record it took, and every transaction of an exactly-once source ends with a marker, so a sink that has read
+   * everything would otherwise lag by one offset (or a few) for good. Asked only of small lags, by reading from the
+   * committed offset as a sink does (committed records only) until a record or the end; a larger lag stays in offsets,
+   * an upper bound of the records.
+   */
+  private void markersOnly(Map<TopicPartition, Long> lag, Map<TopicPartition, OffsetAndMetadata> committed,
+      Map<TopicPartition, Long> ends) {
+    List<TopicPartition> small = lag.entrySet().stream().filter(e -> e.getValue() > 0 && e.getValue() <= MARKER_PROBE)
+        .map(Map.Entry::getKey).toList();
+    if (small.isEmpty()) {
+      return;
+    }
+    try {
+      if (markerProbe == null) {
+        markerProbe = new KafkaConsumer<>(cluster.consumerConfig(Map.of("client.id", "sluice-exporter-lag",
+            "enable.auto.commit", "false", "allow.auto.create.topics", "false", "fetch.max.wait.ms", "20",
+            "max.poll.records", "1")), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      }
+      markerProbe.assign(small);
+      small.forEach(tp -> markerProbe.seek(tp, committed.get(tp).offset()));
+      Set<TopicPartition> open = new HashSet<>(small);
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1000);
+      while (!open.isEmpty() && System.nanoTime() < deadline) {
+        markerProbe.poll(Duration.ofMillis(50)).forEach(r -> open.remove(new TopicPartition(r.topic(), r.partition())));
+        for (TopicPartition tp : List.copyOf(open)) {
+          if (markerProbe.position(tp) >= ends.get(tp)) {
+            lag.put(tp, 0L);
+            open.remove(tp);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      log.debug("transaction markers not probed: {}", e.toString());
+    } finally {
+      if (markerProbe != null) {
+        markerProbe.assign(List.of());
+      }
+    }
   }
 
   /** The connector's config with Sluice's secret references resolved, as its tasks see it. */
@@ -323,6 +375,9 @@ final class SlowReadings implements AutoCloseable {
 
   @Override
   public void close() {
+    if (markerProbe != null) {
+      markerProbe.close(Duration.ofSeconds(5));
+    }
     admin.close(Duration.ofSeconds(5));
     connections.close();
   }
