@@ -4,6 +4,7 @@ import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TransactionMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -323,18 +324,20 @@ final class SlowReadings implements AutoCloseable {
   }
 
   /**
-   * Sets to 0 the lag of a partition where the offsets between the sink's committed offset and the end hold no record:
-   * only the commit (or abort) markers of transactions, which take an offset each. A sink commits the offset after the
-   * last record it took, and every transaction of an exactly-once source ends with a marker, so a sink that has read
-   * everything would otherwise lag by one offset (or a few) for good. Asked only of small lags, by reading from the
-   * committed offset as a sink does (committed records only) until a record or the end; a larger lag stays in offsets,
-   * an upper bound of the records.
+   * Sets to 0 the lag of a partition where the offsets between the sink's committed offset and the end hold
+   * transaction markers only ({@link TransactionMarkers}): a sink that has read everything of an exactly-once source's
+   * topic would otherwise lag by an offset or a few for good. Asked only of lags up to {@value #MARKER_PROBE} offsets; a
+   * larger lag stays in offsets, an upper bound of the records.
    */
   private void markersOnly(Map<TopicPartition, Long> lag, Map<TopicPartition, OffsetAndMetadata> committed,
       Map<TopicPartition, Long> ends) {
-    List<TopicPartition> small = lag.entrySet().stream().filter(e -> e.getValue() > 0 && e.getValue() <= MARKER_PROBE)
-        .map(Map.Entry::getKey).toList();
-    if (small.isEmpty()) {
+    Map<TopicPartition, Long> from = new HashMap<>();
+    lag.forEach((tp, l) -> {
+      if (l > 0 && l <= MARKER_PROBE) {
+        from.put(tp, committed.get(tp).offset());
+      }
+    });
+    if (from.isEmpty()) {
       return;
     }
     try {
@@ -343,25 +346,9 @@ final class SlowReadings implements AutoCloseable {
             "enable.auto.commit", "false", "allow.auto.create.topics", "false", "fetch.max.wait.ms", "20",
             "max.poll.records", "1")), new ByteArrayDeserializer(), new ByteArrayDeserializer());
       }
-      markerProbe.assign(small);
-      small.forEach(tp -> markerProbe.seek(tp, committed.get(tp).offset()));
-      Set<TopicPartition> open = new HashSet<>(small);
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1000);
-      while (!open.isEmpty() && System.nanoTime() < deadline) {
-        markerProbe.poll(Duration.ofMillis(50)).forEach(r -> open.remove(new TopicPartition(r.topic(), r.partition())));
-        for (TopicPartition tp : List.copyOf(open)) {
-          if (markerProbe.position(tp) >= ends.get(tp)) {
-            lag.put(tp, 0L);
-            open.remove(tp);
-          }
-        }
-      }
+      TransactionMarkers.only(markerProbe, from, ends, MARKER_PROBE, Duration.ofSeconds(1)).forEach(tp -> lag.put(tp, 0L));
     } catch (RuntimeException e) {
       log.debug("transaction markers not probed: {}", e.toString());
-    } finally {
-      if (markerProbe != null) {
-        markerProbe.assign(List.of());
-      }
     }
   }
 
