@@ -116,6 +116,10 @@ class KafkaQuorumIT {
     load.assertSinkEqualsSource(dir);
     JsonNode source = get(urls.get("connect") + "/connectors/" + load.source + "/status");
     assertEquals("RUNNING", source.at("/tasks/0/state").asText(), source.toString());
+    // Exactly once on the three-broker quorum: the source required it and Connect, whose worker has the support on,
+    // accepted it; its transactions went on through the broker's loss (the sink equals the source above).
+    JsonNode config = get(urls.get("connect") + "/connectors/" + load.source + "/config");
+    assertEquals("required", config.path("exactly.once.support").asText(), config.toString());
 
     // Once broker 2 has caught up, nothing is under-replicated.
     Eventually.await("no under-replicated partitions", WAIT, () -> {

@@ -50,6 +50,8 @@ public final class ConnectRuntime implements AutoCloseable {
   public static final String CONFIGS_TOPIC = "connect-configs";
   public static final String STATUS_TOPIC = "connect-status";
   public static final String SECRETS_TOPIC = "sluice-connect-secrets";
+  /** The worker key of Connect's exactly-once source support: {@code enabled}, {@code preparing} or {@code disabled}. */
+  public static final String EXACTLY_ONCE_SOURCE_SUPPORT = "exactly.once.source.support";
 
   private final Connect<?> connect;
   private final String restUrl;
@@ -269,6 +271,14 @@ public final class ConnectRuntime implements AutoCloseable {
       // order with up to five, which keeps the broker busy while the next batch fills.
       c.put("producer.enable.idempotence", "true");
       c.put("producer.max.in.flight.requests.per.connection", "5");
+      // Exactly once (KIP-618): each source task writes its records and their offsets in one producer transaction,
+      // under the transactional id <group>-<connector>-<task>, and the leader fences a task's earlier generation
+      // before starting the next, so neither a kill -9 nor a task moved to another node produces a change twice. A
+      // cluster whose workers ran without it changes over in two rolling restarts: every worker with "preparing",
+      // then every worker with "enabled" (connect.worker.exactly.once.source.support in sluice.yaml).
+      c.put(EXACTLY_ONCE_SOURCE_SUPPORT, "enabled");
+      // The sink tasks' consumers skip the records of aborted transactions and wait for open ones to end.
+      c.put("consumer.isolation.level", "read_committed");
       c.put("rest.extension.classes", "io.sluice.connect.rest.SluiceRestExtension");
       c.put("config.providers", SecretConfigProvider.NAME + "," + KafkaClientConfigProvider.NAME);
       c.put("config.providers." + SecretConfigProvider.NAME + ".class", SecretConfigProvider.class.getName());

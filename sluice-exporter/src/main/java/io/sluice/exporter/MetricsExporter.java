@@ -70,7 +70,7 @@ public final class MetricsExporter implements AutoCloseable {
    * count.
    */
   public static final Set<String> CLUSTER_WIDE = Set.of("svc_connect_connector_status",
-      "svc_connect_connector_status_info", "svc_connect_connector_task_metrics_total_restarts_total",
+      "svc_connect_connector_status_info", "svc_connect_connector_exactly_once", "svc_connect_connector_task_metrics_total_restarts_total",
       "svc_connect_dlq_records_total", "svc_connect_dlq_records_total_timestamp_seconds",
       "svc_topic_partition_current_offset", "svc_connect_sink_consumer_lag",
       "svc_postgres_replication_slot_retained_wal_bytes", "svc_postgres_replication_slot_wal_status",

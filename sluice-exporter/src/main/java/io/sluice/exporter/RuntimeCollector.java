@@ -1,5 +1,6 @@
 package io.sluice.exporter;
 
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.exporter.ConnectorCatalog.Connector;
@@ -50,6 +51,7 @@ final class RuntimeCollector implements MultiCollector {
     taskSeries(f, byName, tasks.values());
     restartSeries(f, connectors);
     debeziumLag(f, connectors);
+    transactionSeries(f, connectors);
     snapshotSeries(f, connectors, slow.last());
     slowSeries(f, connectors, slow.last());
     return new MetricSnapshots(f.snapshots());
@@ -73,6 +75,10 @@ final class RuntimeCollector implements MultiCollector {
           "RUNNING".equals(state) ? 1 : 0, "connector", c.name(), "pipeline", c.pipeline());
       f.gauge("svc_connect_connector_status_info", "Connector state name (FAILED when a task failed); always 1.", 1,
           "connector", c.name(), "pipeline", c.pipeline(), "state", state);
+      f.gauge("svc_connect_connector_exactly_once", "1 when the connector delivers exactly once into Kafka (a source "
+          + "whose config requires it, checked by Connect), 0 when at least once.",
+          ExactlyOnce.guarantee(c.config()) == ExactlyOnce.Guarantee.EXACTLY_ONCE ? 1 : 0,
+          "connector", c.name(), "pipeline", c.pipeline());
     }
   }
 
@@ -156,6 +162,54 @@ final class RuntimeCollector implements MultiCollector {
       // An MBean that went away between the query and the read: its connector is stopping.
     }
   }
+
+  /**
+   * The transaction times of each source task's producer, from its MBean ({@code client-id}
+   * {@code connector-producer-<connector>-<task>}): Kafka's producer keeps the time spent committing and aborting
+   * transactions, which grow with every commit and abort of a task that writes in transactions (exactly-once support).
+   * A task's producer is made again when the task restarts, and its totals start again from 0.
+   */
+  private static void transactionSeries(Families f, List<Connector> connectors) {
+    Set<String> sources = new HashSet<>();
+    for (Connector c : connectors) {
+      if (c.kind() == Kind.SOURCE) {
+        sources.add(c.name());
+      }
+    }
+    if (sources.isEmpty()) {
+      return;
+    }
+    try {
+      for (ObjectName n : MBEANS.queryNames(new ObjectName("kafka.producer:type=producer-metrics,client-id="
+          + TASK_PRODUCER + "*"), null)) {
+        String id = n.getKeyProperty("client-id").substring(TASK_PRODUCER.length());
+        int dash = id.lastIndexOf('-');
+        if (dash <= 0 || !sources.contains(id.substring(0, dash)) || !id.substring(dash + 1).matches("\\d+")) {
+          continue;
+        }
+        String[] labels = {"connector", id.substring(0, dash), "task", id.substring(dash + 1)};
+        for (String[] m : TRANSACTION_TIMES) {
+          Object v = MBEANS.getAttribute(n, m[0]);
+          if (v instanceof Number num && !Double.isNaN(num.doubleValue())) {
+            f.counter(m[1], m[2], num.doubleValue() / 1e9, labels);
+          }
+        }
+      }
+    } catch (JMException e) {
+      // A producer that went away between the query and the read: its task is stopping.
+    }
+  }
+
+  /** Connect's client id of a source task's producer, before {@code <connector>-<task>}. */
+  private static final String TASK_PRODUCER = "connector-producer-";
+  /** The producer's transaction times: its metric, the series, the help. */
+  private static final String[][] TRANSACTION_TIMES = {
+      {"txn-commit-time-ns-total", "svc_kafka_producer_txn_commit_time_seconds",
+          "Time the source task's producer spent committing transactions, in seconds (exactly-once sources)."},
+      {"txn-abort-time-ns-total", "svc_kafka_producer_txn_abort_time_seconds",
+          "Time the source task's producer spent aborting transactions, in seconds: it grows only when one aborts."},
+      {"txn-begin-time-ns-total", "svc_kafka_producer_txn_begin_time_seconds",
+          "Time the source task's producer spent beginning transactions, in seconds (exactly-once sources)."}};
 
   /**
    * Where each Debezium source's snapshot stands (initial, blocking or incremental), and while one runs or is paused,

@@ -4,6 +4,7 @@ import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TransactionMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,13 +23,17 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigTransformer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.config.provider.ConfigProvider;
 import org.apache.kafka.connect.runtime.Herder;
 import org.slf4j.Logger;
@@ -45,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class SlowReadings implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlowReadings.class);
   private static final long TIMEOUT_MS = 10_000;
+  /** The largest lag, in offsets, that is read to see whether it is transaction markers only. */
+  private static final long MARKER_PROBE = 100;
 
   /** A value and when it was read (unix seconds). */
   record Timed<T>(T value, double readAt) {}
@@ -61,6 +68,9 @@ final class SlowReadings implements AutoCloseable {
   private final ConfigProvider secrets;
   private final Map<String, SourceRetention> probes = new ConcurrentHashMap<>();
   private final SourceConnections connections;
+  private final KafkaCluster cluster;
+  /** Made at the first lag that may be transaction markers only; used by the refresh thread alone. */
+  private KafkaConsumer<byte[], byte[]> markerProbe;
   private volatile Readings readings = Readings.EMPTY;
 
   SlowReadings(ConnectorCatalog catalog, Herder herder, Map<String, String> workerConfig, Clock clock) {
@@ -68,6 +78,7 @@ final class SlowReadings implements AutoCloseable {
     this.clock = clock;
     this.connections = new SourceConnections(herder, clock);
     KafkaCluster cluster = KafkaCluster.from(workerConfig);
+    this.cluster = cluster;
     this.admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-exporter",
         "request.timeout.ms", "10000", "default.api.timeout.ms", "10000")));
     SecretConfigProvider provider = new SecretConfigProvider();
@@ -264,8 +275,10 @@ final class SlowReadings implements AutoCloseable {
       }
     }
     Map<TopicPartition, Long> out = new HashMap<>();
-    for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e
-        : admin.listOffsets(request).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).entrySet()) {
+    // The last stable offsets: as far as a consumer reading committed records (every sink's) can get. A source's
+    // transaction still open is not lag a sink could have closed.
+    for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e : admin.listOffsets(request,
+        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).entrySet()) {
       out.put(e.getKey(), e.getValue().offset());
     }
     return out;
@@ -298,6 +311,7 @@ final class SlowReadings implements AutoCloseable {
             lag.put(tp, Math.max(0, end - om.offset()));
           }
         });
+        markersOnly(lag, committed, ends);
         l = new Timed<>(lag, now());
       } catch (ExecutionException | TimeoutException e) {
         log.debug("lag of {} not read: {}", sink.name(), e.toString());
@@ -307,6 +321,35 @@ final class SlowReadings implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * Sets to 0 the lag of a partition where the offsets between the sink's committed offset and the end hold
+   * transaction markers only ({@link TransactionMarkers}): a sink that has read everything of an exactly-once source's
+   * topic would otherwise lag by an offset or a few for good. Asked only of lags up to {@value #MARKER_PROBE} offsets; a
+   * larger lag stays in offsets, an upper bound of the records.
+   */
+  private void markersOnly(Map<TopicPartition, Long> lag, Map<TopicPartition, OffsetAndMetadata> committed,
+      Map<TopicPartition, Long> ends) {
+    Map<TopicPartition, Long> from = new HashMap<>();
+    lag.forEach((tp, l) -> {
+      if (l > 0 && l <= MARKER_PROBE) {
+        from.put(tp, committed.get(tp).offset());
+      }
+    });
+    if (from.isEmpty()) {
+      return;
+    }
+    try {
+      if (markerProbe == null) {
+        markerProbe = new KafkaConsumer<>(cluster.consumerConfig(Map.of("client.id", "sluice-exporter-lag",
+            "enable.auto.commit", "false", "allow.auto.create.topics", "false", "fetch.max.wait.ms", "20",
+            "max.poll.records", "1")), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      }
+      TransactionMarkers.only(markerProbe, from, ends, MARKER_PROBE, Duration.ofSeconds(1)).forEach(tp -> lag.put(tp, 0L));
+    } catch (RuntimeException e) {
+      log.debug("transaction markers not probed: {}", e.toString());
+    }
   }
 
   /** The connector's config with Sluice's secret references resolved, as its tasks see it. */
@@ -319,6 +362,9 @@ final class SlowReadings implements AutoCloseable {
 
   @Override
   public void close() {
+    if (markerProbe != null) {
+      markerProbe.close(Duration.ofSeconds(5));
+    }
     admin.close(Duration.ofSeconds(5));
     connections.close();
   }

@@ -149,6 +149,12 @@ class MetricsExporterTest {
 
     assertEquals(0, e.value(ERRORS, "connector", sink, "task", "0"));
     assertEquals(0, e.value(ERRORS, "connector", source, "task", "0"));
+    // Exactly once: the source's guarantee, and its producer's transactions (committed, none aborted).
+    assertEquals(1, e.value("svc_connect_connector_exactly_once", "connector", source));
+    assertEquals(0, e.value("svc_connect_connector_exactly_once", "connector", sink));
+    assertTrue(e.value("svc_kafka_producer_txn_commit_time_seconds_total", "connector", source, "task", "0") > 0);
+    assertEquals(0, e.value("svc_kafka_producer_txn_abort_time_seconds_total", "connector", source, "task", "0"));
+    assertTrue(e.value("svc_connect_source_task_metrics_transaction_size_max", "connector", source, "task", "0") >= 1);
     assertEquals(1, e.value(STATUS, "connector", source));
     assertEquals(1, e.value(STATUS + "_info", "connector", sink, "state", "RUNNING"));
     assertEquals(1, e.value(STATUS, "connector", sink, "pipeline", source), "the sink's status names its pipeline");

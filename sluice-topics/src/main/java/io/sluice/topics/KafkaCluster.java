@@ -80,6 +80,22 @@ public record KafkaCluster(String bootstrapServers, Map<String, String> security
   }
 
   /**
+   * What every consumer Sluice runs is given: it reads committed records only. Sources write in transactions
+   * (Connect's exactly-once source support), so a consumer left at Kafka's default, {@code read_uncommitted}, would
+   * read the records of a transaction that is later aborted, and read again what the source writes once more after
+   * the abort. A consumer reading committed records stops before a transaction still open, and its end offsets are
+   * the last stable offsets: a read "to the end" ends there.
+   */
+  public static final Map<String, String> READ_COMMITTED = Map.of("isolation.level", "read_committed");
+
+  /** A consumer's configuration: the client configuration, {@link #READ_COMMITTED}, then {@code more} on top. */
+  public Map<String, Object> consumerConfig(Map<String, ?> more) {
+    Map<String, Object> c = clientConfig(READ_COMMITTED);
+    c.putAll(more);
+    return c;
+  }
+
+  /**
    * Waits until one of the bootstrap servers accepts connections, at most {@code timeout}; false if none did. A Kafka
    * client that finds no broker backs off for up to a second between attempts, so one made while the broker starts
    * (the embedded broker of a node starting) would begin up to a second after the broker could answer it; asking the

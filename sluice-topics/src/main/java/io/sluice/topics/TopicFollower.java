@@ -70,10 +70,9 @@ public final class TopicFollower<K, V> implements AutoCloseable {
   private static <K, V> KafkaConsumer<K, V> consumer(KafkaCluster cluster, String clientId, Deserializer<K> keys,
                                                      Deserializer<V> values) {
     Properties c = new Properties();
-    c.putAll(cluster.clientConfig());
+    c.putAll(cluster.consumerConfig(Map.of()));
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
     c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     // A deleted topic must stay deleted: asking for its metadata must not create it again, empty.

@@ -126,7 +126,7 @@ public final class TopicScan {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    return new KafkaConsumer<>(cluster.clientConfig(Map.of(
+    return new KafkaConsumer<>(cluster.consumerConfig(Map.of(
         "enable.auto.commit", "false", "client.id", clientId,
         // Large fetches make a read of 100,000 small records a few round trips.
         "max.poll.records", "10000", "fetch.max.bytes", "67108864", "max.partition.fetch.bytes", "16777216")),

@@ -24,6 +24,13 @@ class KafkaClusterTest {
   }
 
   @Test
+  void everyConsumerConfigReadsCommittedRecordsOnly() {
+    KafkaCluster c = KafkaCluster.of("b:9093", Map.of("security.protocol", "SSL"));
+    assertEquals(Map.of("bootstrap.servers", "b:9093", "security.protocol", "SSL", "isolation.level",
+        "read_committed", "client.id", "x"), c.consumerConfig(Map.of("client.id", "x")));
+  }
+
+  @Test
   void takesTheSecurityOfAWorkerConfigButNotItsRestListenerSettings() {
     KafkaCluster c = KafkaCluster.from(Map.of("bootstrap.servers", "b:9093", "ssl.truststore.location", "/t",
         "listeners.https.ssl.keystore.location", "/k", "group.id", "g"));

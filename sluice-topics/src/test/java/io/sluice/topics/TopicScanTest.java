@@ -57,4 +57,43 @@ class TopicScanTest {
         SharedKafka.bootstrapServers(), "no-such-topic-here").timeout(Duration.ofSeconds(2)).read(r -> { }));
     assertTrue(e.getMessage().contains("topic no-such-topic-here does not exist"), e.getMessage());
   }
+
+  @Test
+  void readsCommittedRecordsOnlyAndEndsBeforeATransactionStillOpen() throws Exception {
+    String topic = SharedKafka.unique("scan-txn");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+    }
+    try (KafkaProducer<String, String> committed = transactional(); KafkaProducer<String, String> aborted =
+        transactional(); KafkaProducer<String, String> open = transactional()) {
+      committed.beginTransaction();
+      committed.send(new ProducerRecord<>(topic, "k", "committed-1")).get();
+      committed.commitTransaction();
+      aborted.beginTransaction();
+      aborted.send(new ProducerRecord<>(topic, "k", "aborted")).get();
+      aborted.abortTransaction();
+      committed.beginTransaction();
+      committed.send(new ProducerRecord<>(topic, "k", "committed-2")).get();
+      committed.commitTransaction();
+      open.beginTransaction();
+      open.send(new ProducerRecord<>(topic, "k", "open")).get();
+      open.flush();
+
+      List<String> seen = new ArrayList<>();
+      Map<Integer, Long> ends = TopicScan.of(SharedKafka.bootstrapServers(), topic).timeout(TIMEOUT)
+          .read(r -> seen.add(new String(r.value(), StandardCharsets.UTF_8)));
+      // The aborted record is skipped; the open transaction's is not read, nor waited for: the scan ends at the last
+      // stable offset (3 records and 3 markers before it).
+      assertEquals(List.of("committed-1", "committed-2"), seen);
+      assertEquals(Map.of(0, 6L), ends);
+      open.abortTransaction();
+    }
+  }
+
+  private static KafkaProducer<String, String> transactional() {
+    KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(),
+        "transactional.id", SharedKafka.unique("scan-txn-producer")), new StringSerializer(), new StringSerializer());
+    p.initTransactions();
+    return p;
+  }
 }

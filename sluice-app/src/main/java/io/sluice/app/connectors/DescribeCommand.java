@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
 import io.sluice.connect.config.SecretMask;
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.ops.offsets.TaskFailure;
 import io.sluice.ops.offsets.TopicOffset;
 import java.util.ArrayList;
@@ -33,11 +34,17 @@ final class DescribeCommand extends ConnectorsBase {
     TreeMap<String, String> sorted = new TreeMap<>();
     config.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
     sorted.forEach((k, v) -> masked.put(k, SecretMask.shown(k, v)));
+    String type = status.path("type").asText();
+    ExactlyOnce.Guarantee delivery = ExactlyOnce.guarantee(sorted);
+    String why = ExactlyOnce.whyAtLeastOnce(type, sorted);
 
     if (output.json()) {
       ObjectNode o = JSON.createObjectNode();
       o.put("name", name);
-      o.put("type", status.path("type").asText());
+      o.put("type", type);
+      o.putObject("delivery").put("guarantee", delivery.text()).put("why", why)
+          .put("transaction_boundary", delivery == ExactlyOnce.Guarantee.EXACTLY_ONCE
+              ? sorted.getOrDefault(ExactlyOnce.BOUNDARY, "poll") : null);
       o.set("config", masked);
       o.set("status", status);
       o.set("offsets", offsets.map(x -> x.path("offsets")).orElse(JSON.nullNode()));
@@ -53,6 +60,13 @@ final class DescribeCommand extends ConnectorsBase {
     out.println("State:   " + c.path("state").asText() + " on " + c.path("worker_id").asText()
         + (c.has("trace") ? "\n         " + firstLine(c.path("trace").asText()) : ""));
     out.println("Topics:  " + (topics.isEmpty() ? "-" : String.join(", ", topics)));
+    out.println("Delivery: " + delivery.text() + (why != null ? " (" + why + ")"
+        : " (a transaction per " + switch (sorted.getOrDefault(ExactlyOnce.BOUNDARY, "poll")) {
+          case "interval" -> "interval of " + sorted.getOrDefault(ExactlyOnce.BOUNDARY_INTERVAL,
+              "offset.flush.interval.ms") + (sorted.containsKey(ExactlyOnce.BOUNDARY_INTERVAL) ? " ms" : "");
+          case "connector" -> "boundary the connector defines";
+          default -> "poll batch";
+        } + ")"));
     out.println();
     out.println("Tasks:");
     if (status.path("tasks").isEmpty()) {

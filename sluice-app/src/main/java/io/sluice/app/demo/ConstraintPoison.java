@@ -170,7 +170,7 @@ final class ConstraintPoison {
   }
 
   private Map<TopicPartition, Long> endOffsets() {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of(
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cluster.consumerConfig(Map.of(
         "client.id", "sluice-demo-fault")), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> tps = new ArrayList<>();
       Map<String, List<PartitionInfo>> topics = consumer.listTopics(Duration.ofSeconds(10));

@@ -4,6 +4,7 @@ import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
+import io.sluice.connect.defaults.ExactlyOnce;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.TreeSet;
 /**
  * What applying a config changes, key by key, against the connector's current config. Keys a Sluice worker fills in
  * itself (its throughput defaults, the Debezium snapshot mode derived from {@code snapshot}, a source's signal
- * channel) are not reported as
+ * channel, a source's {@code exactly.once.support}) are not reported as
  * removed when the file leaves them out: the worker adds them back. Secrets are never printed; a secret that the
  * worker stored as a reference cannot be compared, so it counts as sent again.
  */
@@ -36,6 +37,7 @@ public record ConfigDiff(List<Line> lines) {
     List<Line> lines = new ArrayList<>();
     Map<String, String> fills = new java.util.HashMap<>(ConnectorDefaults.missing(wanted.get("name"), wanted));
     fills.putAll(SignalChannel.missing(wanted, java.util.Set.of()));
+    fills.putAll(ExactlyOnce.missing(wanted));
     TreeSet<String> keys = new TreeSet<>(current.keySet());
     keys.addAll(wanted.keySet());
     for (String k : keys) {

@@ -15,6 +15,7 @@ import io.sluice.connect.secrets.SecretStore;
 import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -48,8 +49,9 @@ import org.slf4j.LoggerFactory;
  *       /connectors/{name}/config}, and validation): {@code initial.snapshot.mode} translated to Debezium's
  *       {@code snapshot.mode} (refused with Connect's 400 body when unknown), {@code *.password} values moved to the
  *       secret store, leaving a config-provider reference in their place, and Sluice's throughput defaults
- *       ({@link ConnectorDefaults}) and a Debezium source's Kafka signal channel ({@link SignalChannel}) filled in
- *       where the config sets no value of its own;
+ *       ({@link ConnectorDefaults}), a Debezium source's Kafka signal channel ({@link SignalChannel}) and, on a worker with
+ *       exactly-once source support, {@code exactly.once.support=required} for a source that supports it
+ *       ({@link ExactlyOnce}) filled in where the config sets no value of its own;
  *   <li>{@code DELETE /connectors/{name}}: the connector is stopped, its offsets backed up to a file and removed, and
  *       only then deleted, so a connector recreated under the same name starts fresh;
  *   <li>request bodies larger than {@code sluice.rest.max.request.bytes} answered 413 before they are read, and
@@ -223,6 +225,9 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
     SchemaHistoryClients.missing(given, settings.cluster().security().keySet()).forEach(config::put);
     SignalChannel.missing(given, settings.cluster().security().keySet()).forEach(config::put);
+    if (settings.exactlyOnceSource()) {
+      ExactlyOnce.missing(given).forEach(config::put);
+    }
     requireOwnKafkaSettings(config);
     if (connector != null) {
       hideSecrets(connector, config);

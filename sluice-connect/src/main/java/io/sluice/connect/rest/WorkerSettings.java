@@ -11,7 +11,7 @@ import java.util.UUID;
 /** What the REST filters need from the worker configuration, and the keys Sluice adds to it. */
 public record WorkerSettings(String restUrl, KafkaCluster cluster, String offsetsTopic, String secretsTopic, Path backupDir,
     long maxRequestBytes, List<String> configProviders, String internalToken, Optional<Path> webConfigFile,
-    Optional<Path> rolesFile, Optional<Path> serverCertificate) {
+    Optional<Path> rolesFile, Optional<Path> serverCertificate, boolean exactlyOnceSource) {
   static final String DATA_DIR = "sluice.data.dir";
   static final String SECRETS_TOPIC = "sluice.secrets.topic";
   /** The largest request body the REST API reads; a larger one is answered 413 before it is read. */
@@ -59,6 +59,8 @@ public record WorkerSettings(String restUrl, KafkaCluster cluster, String offset
         c.get(INTERNAL_TOKEN) == null ? UUID.randomUUID().toString() : c.get(INTERNAL_TOKEN).toString(),
         Optional.ofNullable(c.get(WEB_CONFIG_FILE)).map(f -> Path.of(f.toString())),
         Optional.ofNullable(c.get(WEB_ROLES_FILE)).map(f -> Path.of(f.toString())),
-        Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())));
+        Optional.ofNullable(c.get(SERVER_CERTIFICATE)).map(f -> Path.of(f.toString())),
+        // Connect's default is disabled; "preparing" fences but does not yet run tasks in transactions.
+        "enabled".equalsIgnoreCase(String.valueOf(c.get("exactly.once.source.support")).trim()));
   }
 }

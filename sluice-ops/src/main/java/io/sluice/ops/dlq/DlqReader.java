@@ -1,6 +1,7 @@
 package io.sluice.ops.dlq;
 
 import io.sluice.topics.BoundedRead;
+import io.sluice.topics.KafkaCluster;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ final class DlqReader {
 
   KafkaConsumer<byte[], byte[]> consumer() {
     Map<String, Object> props = new HashMap<>(clientProperties);
+    props.putAll(KafkaCluster.READ_COMMITTED);
     props.put("enable.auto.commit", "false");
     // Asking for a topic's partitions must not create it (brokers auto-create by default).
     props.put("allow.auto.create.topics", "false");

@@ -1,5 +1,6 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.topics.KafkaCluster;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -92,6 +93,8 @@ final class ReplayLease implements AutoCloseable {
     this.group = group;
     this.leaseGroup = leaseGroup;
     Map<String, Object> c = new HashMap<>(clientProperties);
+    // It reads no records (the group is the lease), but every consumer Sluice runs reads committed ones only.
+    c.putAll(KafkaCluster.READ_COMMITTED);
     c.put("group.id", leaseGroup);
     // The pid tells which of several runs on one host holds the group; the broker adds the host.
     c.put("client.id", "sluice-dlq-replay-" + ProcessHandle.current().pid());

@@ -3,6 +3,7 @@ package io.sluice.ops.dlq;
 import io.sluice.connect.offsets.GroupOffsetsBackup;
 import io.sluice.ops.progress.Progress;
 import io.sluice.topics.BoundedRead;
+import io.sluice.topics.KafkaCluster;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -95,6 +96,7 @@ final class Replayer {
 
   Map<String, Object> consumerConfig(String group) {
     Map<String, Object> c = new HashMap<>(clientProperties);
+    c.putAll(KafkaCluster.READ_COMMITTED);
     c.put("group.id", group);
     c.put("enable.auto.commit", "false");
     c.put("allow.auto.create.topics", "false");

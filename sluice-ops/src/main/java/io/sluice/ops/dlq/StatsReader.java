@@ -1,5 +1,6 @@
 package io.sluice.ops.dlq;
 
+import io.sluice.topics.TransactionMarkers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +22,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /** Computes {@link DlqStats}: offsets and rates of the dead-letter topic, lag of the sinks that feed it. */
 final class StatsReader {
+  /** The largest sink lag, in offsets, read to see whether it is transaction markers only. */
+  private static final long MARKER_PROBE = 100;
   private final Map<String, Object> clientProperties;
   private final Clock clock;
 
@@ -107,11 +111,14 @@ final class StatsReader {
       return new DlqStats.SinkLag(sink.connector(), sink.group(), null, List.of(), sink.state());
     }
     Map<TopicPartition, Long> latest = consumer.endOffsets(committed.keySet());
+    // A sink that read everything of a topic written in transactions is short of the end by their markers only.
+    Set<TopicPartition> caughtUp = TransactionMarkers.only(consumer, committed, latest, MARKER_PROBE,
+        Duration.ofSeconds(2));
     List<DlqStats.PartitionLag> partitions = new ArrayList<>();
     long total = 0;
     for (TopicPartition tp : committed.keySet().stream()
         .sorted(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition)).toList()) {
-      long lag = Math.max(0, latest.get(tp) - committed.get(tp));
+      long lag = caughtUp.contains(tp) ? 0 : Math.max(0, latest.get(tp) - committed.get(tp));
       partitions.add(new DlqStats.PartitionLag(tp.topic(), tp.partition(), committed.get(tp), latest.get(tp), lag));
       total += lag;
     }

@@ -29,7 +29,7 @@ final class RecordLookup {
 
   Found find(TopicOffset at) {
     TopicPartition tp = at.topicPartition();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of(
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cluster.consumerConfig(Map.of(
         "enable.auto.commit", "false", "allow.auto.create.topics", "false", "client.id", "sluice-offsets-lookup")),
         new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<PartitionInfo> partitions = consumer.listTopics(timeout).get(at.topic());

@@ -212,7 +212,7 @@ public final class AdHocSnapshot {
   public List<Signal> history(String connector) {
     Source source = source(connector);
     List<Signal> out = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.clientConfig(Map.of(
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig(Map.of(
         "enable.auto.commit", "false", "client.id", "sluice-snapshot-status")), new StringDeserializer(),
         new StringDeserializer())) {
       TopicPartition tp = new TopicPartition(source.signalTopic(), 0);

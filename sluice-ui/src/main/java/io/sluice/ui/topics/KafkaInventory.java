@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TransactionMarkers;
 import io.sluice.ui.reads.Recent;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,18 +34,22 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * What the console shows of Kafka itself: the topics with their partitions, messages, bytes and retention and who uses
@@ -84,6 +89,9 @@ public final class KafkaInventory implements AutoCloseable {
   private final Recent<Map<String, Long>> sizes;
   private Map<String, Config> configs = new HashMap<>();
   private long configsAt;
+  private final KafkaCluster cluster;
+  /** Reads whether a small lag is transaction markers only; made at first need, one page at a time. */
+  private KafkaConsumer<byte[], byte[]> markerProbe;
 
   public KafkaInventory(KafkaCluster cluster, ConnectRestClient connect, ExecutorService pool) {
     this.admin = Admin.create(cluster.clientConfig(Map.of(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-console",
@@ -91,6 +99,7 @@ public final class KafkaInventory implements AutoCloseable {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000")));
     this.connect = connect;
     this.pool = pool;
+    this.cluster = cluster;
     this.topicsRead = new Recent<>(RECENT, STALE, pool, clock, this::readTopics);
     this.groupsRead = new Recent<>(RECENT, clock, this::groups);
     this.connectRead = new Recent<>(RECENT, clock, connect::connectorsExpanded);
@@ -210,8 +219,12 @@ public final class KafkaInventory implements AutoCloseable {
     Set<TopicPartition> tps = new java.util.HashSet<>();
     groups.committed().values().forEach(m -> tps.addAll(m.keySet()));
     groups.described().values().forEach(d -> d.members().forEach(m -> tps.addAll(m.assignment().topicPartitions())));
+    // Lag against the last stable offsets, which a group reading committed records (every one of Sluice's) can reach.
     Map<TopicPartition, ListOffsetsResultInfo> end = tps.isEmpty() ? Map.of()
-        : get(admin.listOffsets(spec(new ArrayList<>(tps), OffsetSpec.latest())).all());
+        : get(admin.listOffsets(spec(new ArrayList<>(tps), OffsetSpec.latest()),
+            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all());
+    Map<TopicPartition, Long> ends = new HashMap<>();
+    end.forEach((tp, info) -> ends.put(tp, info.offset()));
     ObjectNode out = JSON.createObjectNode();
     ArrayNode rows = out.putArray("groups");
     for (String group : new TreeSet<>(groups.states().keySet())) {
@@ -232,6 +245,7 @@ public final class KafkaInventory implements AutoCloseable {
         row.put("connector", connector);
       }
       long total = 0;
+      Set<TopicPartition> caughtUp = markersOnly(committed, ends);
       ArrayNode ps = row.putArray("partitions");
       for (TopicPartition tp : parts) {
         OffsetAndMetadata c = committed.get(tp);
@@ -248,7 +262,7 @@ public final class KafkaInventory implements AutoCloseable {
           p.putNull("end");
         }
         if (c != null && e != null) {
-          long lag = Math.max(0, e.offset() - c.offset());
+          long lag = caughtUp.contains(tp) ? 0 : Math.max(0, e.offset() - c.offset());
           p.put("lag", lag);
           total += lag;
         } else {
@@ -500,8 +514,38 @@ public final class KafkaInventory implements AutoCloseable {
   }
 
 
+  /**
+   * The partitions of a group whose small lag is transaction markers only ({@link TransactionMarkers}): a group that
+   * read everything of a topic written in transactions commits short of the end by the last transaction's marker.
+   */
+  private synchronized Set<TopicPartition> markersOnly(Map<TopicPartition, OffsetAndMetadata> committed,
+      Map<TopicPartition, Long> ends) {
+    Map<TopicPartition, Long> from = new HashMap<>();
+    committed.forEach((tp, om) -> {
+      if (om != null) {
+        from.put(tp, om.offset());
+      }
+    });
+    try {
+      if (markerProbe == null) {
+        markerProbe = new KafkaConsumer<>(cluster.consumerConfig(Map.of("client.id", "sluice-console-lag",
+            "enable.auto.commit", "false", "allow.auto.create.topics", "false", "fetch.max.wait.ms", "20",
+            "max.poll.records", "1")), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      }
+      return TransactionMarkers.only(markerProbe, from, ends, MARKER_PROBE, java.time.Duration.ofSeconds(1));
+    } catch (RuntimeException e) {
+      return Set.of();
+    }
+  }
+
+  /** The largest lag, in offsets, read to see whether it is transaction markers only. */
+  private static final long MARKER_PROBE = 100;
+
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (markerProbe != null) {
+      markerProbe.close(java.time.Duration.ofSeconds(5));
+    }
     admin.close(java.time.Duration.ofSeconds(5));
   }
 }

@@ -340,7 +340,7 @@ public final class MessageBrowser implements AutoCloseable {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
-    Map<String, Object> c = cluster.clientConfig(Map.of(
+    Map<String, Object> c = cluster.consumerConfig(Map.of(
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
         ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false",
         ConsumerConfig.CLIENT_ID_CONFIG, "sluice-console-browser",
