@@ -20,9 +20,17 @@ final class PostgresTypes {
       }
     }
 
-    /** The type to read a value back as: the DDL's type, or a domain's base type where the target has no domain. */
+    /** The type to read a value back as: the DDL's type. */
     String readAs() {
       return type;
+    }
+
+    /**
+     * The type a table the sink makes may give the column beside the source's own: a domain's base type (the value is
+     * the same; the domain's check is the target schema's owner's to add).
+     */
+    String alsoMadeAs() {
+      return type.equals("positive_int") ? "integer" : type;
     }
   }
 

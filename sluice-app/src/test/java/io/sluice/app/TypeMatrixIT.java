@@ -137,6 +137,10 @@ class TypeMatrixIT {
     report.forEach((k, v) -> md.append("## ").append(k).append("\n\n").append(v).append('\n'));
     Files.writeString(out, md.toString());
     if (up != null) {
+      Files.copy(up.stderr(), out.resolveSibling("type-matrix-up.stderr"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    if (up != null) {
       assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
     }
   }
@@ -254,7 +258,7 @@ class TypeMatrixIT {
       try {
         String source = columnType(sourceDb, f.table(), col.name());
         String sink = columnType(db, f.table(), col.name());
-        if (!source.equals(sink)) {
+        if (!source.equals(sink) && !sink.equals(col.alsoMadeAs())) {
           return "values equal, but the column is " + sink + ", not " + source;
         }
       } catch (SQLException e) {
@@ -314,18 +318,31 @@ class TypeMatrixIT {
   /** How long a sink's tables stay unchanged before what is missing counts as not coming. */
   private static final Duration QUIET = Duration.ofSeconds(45);
 
-  /** How many records the sink sent to its dead letter queue. */
-  private static long deadLetters(String sink) {
+  /** The reasons of the records the sink sent to its dead letter queue, each with how many records it has. */
+  private static Map<String, Integer> deadLetters(String sink) {
+    Map<String, Integer> reasons = new TreeMap<>();
     try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
         new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
             new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
             new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
       List<org.apache.kafka.common.TopicPartition> partitions = c.partitionsFor(sink + ".dlq", Duration.ofSeconds(5))
           .stream().map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
-      return c.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+      c.assign(partitions);
+      c.seekToBeginning(partitions);
+      Map<org.apache.kafka.common.TopicPartition, Long> end = c.endOffsets(partitions);
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (partitions.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+        for (var r : c.poll(Duration.ofMillis(500))) {
+          var h = r.headers().lastHeader("__connect.errors.exception.message");
+          String reason = h == null ? "(no reason)" : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8)
+              .replaceAll("record at \\S+ ", "record ").lines().findFirst().orElse("");
+          reasons.merge(reason.length() > 400 ? reason.substring(0, 400) + "…" : reason, 1, Integer::sum);
+        }
+      }
     } catch (RuntimeException noTopic) {
-      return 0;
+      // none sent
     }
+    return reasons;
   }
 
   /** Whether the sink writing to {@code db} has a failed task: what has not come will not. */
@@ -346,8 +363,10 @@ class TypeMatrixIT {
     try {
       JsonNode status = connect.status(format.name + "-" + target + "-sink");
       JsonNode task = status.path("tasks").path(0);
+      Map<String, Integer> dead = deadLetters(format.name + "-" + target + "-sink");
       return format.name + "-" + target + "-sink: task " + task.path("state").asText() + ", "
-          + deadLetters(format.name + "-" + target + "-sink") + " records in its dead letter queue"
+          + dead.values().stream().mapToInt(Integer::intValue).sum() + " records in its dead letter queue"
+          + dead.entrySet().stream().map(e -> "\n- " + e.getValue() + " × " + e.getKey()).reduce("", String::concat)
           + (task.has("trace") ? ": " + task.path("trace").asText().lines().limit(3).reduce("", (a, b) -> a + " " + b)
           : "") + "\n";
     } catch (RuntimeException e) {

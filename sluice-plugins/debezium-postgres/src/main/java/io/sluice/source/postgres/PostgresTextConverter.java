@@ -19,6 +19,8 @@ import org.postgresql.util.PGobject;
  *   <li>{@code interval}: Debezium's microseconds count a month as 30 days (1 year 2 mons arrives as 10,200 hours);
  *   <li>{@code varbit}: Debezium sends the bytes and the declared length, not the value's (B'101' in a varbit(16)
  *       arrives as 16 bits);
+ *   <li>{@code xml}: the snapshot's read drops an XML declaration;
+ *   <li>{@code hstore}: Debezium's JSON form turns a NULL value into the string {@code "null"};
  *   <li>the geometric types: Debezium leaves {@code box}, {@code lseg}, {@code path} and {@code polygon} out of the
  *       change event, and writes {@code point} as PostGIS' WKB, which a sink writes back only where PostGIS is
  *       installed ({@code line} and {@code circle} travel as its own structs no sink knows).
@@ -65,8 +67,8 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
         boolean unconstrained = length <= 0 || length > MAX_DECLARED_PRECISION;
         return unconstrained ? "numeric" : null;
       }
-      case "interval" -> {
-        return "interval";
+      case "interval", "xml", "hstore" -> {
+        return name;
       }
       case "varbit", "bit varying" -> {
         boolean declared = column.length().isPresent() && column.length().getAsInt() > 0
@@ -90,6 +92,16 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
     if (value instanceof PGobject object) {
       return object.getValue();
     }
+    if (value instanceof java.sql.SQLXML xml) {
+      try {
+        return xml.getString();
+      } catch (java.sql.SQLException e) {
+        throw new org.apache.kafka.connect.errors.DataException("cannot read an xml value: " + e.getMessage(), e);
+      }
+    }
+    if (value instanceof java.util.Map<?, ?> hstore) {
+      return hstore(hstore);
+    }
     if (value instanceof SpecialValueDecimal decimal) {
       return decimal.getDecimalValue().map(BigDecimal::toPlainString).orElseGet(() -> special(decimal));
     }
@@ -97,6 +109,22 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
       return decimal.toPlainString();
     }
     return value.toString();
+  }
+
+  /** An hstore as PostgreSQL writes one: each key and value quoted, a NULL value bare. */
+  static String hstore(java.util.Map<?, ?> pairs) {
+    StringBuilder out = new StringBuilder();
+    pairs.forEach((k, v) -> {
+      if (out.length() > 0) {
+        out.append(", ");
+      }
+      out.append(quoted(String.valueOf(k))).append("=>").append(v == null ? "NULL" : quoted(String.valueOf(v)));
+    });
+    return out.toString();
+  }
+
+  private static String quoted(String s) {
+    return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
   }
 
   private static String special(SpecialValueDecimal decimal) {

@@ -23,6 +23,8 @@ class PostgresTextConverterTest {
     assertEquals("varbit(16)", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(16))));
     assertEquals("varbit", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(Integer.MAX_VALUE))));
     assertEquals("interval", PostgresTextConverter.postgresType(column("interval", OptionalInt.empty())));
+    assertEquals("xml", PostgresTextConverter.postgresType(column("xml", OptionalInt.empty())));
+    assertEquals("hstore", PostgresTextConverter.postgresType(column("hstore", OptionalInt.empty())));
     for (String geometric : new String[] {"box", "lseg", "path", "polygon", "point", "line", "circle"}) {
       assertEquals(geometric, PostgresTextConverter.postgresType(column(geometric, OptionalInt.empty())));
     }
@@ -46,6 +48,12 @@ class PostgresTextConverterTest {
     Object interval = PostgresTextConverter.text(new PGInterval("1 year 2 mons 3 days 04:05:06.789"));
     assertEquals(new PGInterval("1 year 2 mons 3 days 04:05:06.789"), new PGInterval((String) interval),
         "months stay months: " + interval);
+    java.util.Map<String, String> pairs = new java.util.LinkedHashMap<>();
+    pairs.put("a", "1");
+    pairs.put("b", null);
+    pairs.put("say \"hi\"", "back\\slash");
+    assertEquals("\"a\"=>\"1\", \"b\"=>NULL, \"say \\\"hi\\\"\"=>\"back\\\\slash\"",
+        PostgresTextConverter.text(pairs), "a NULL value stays NULL, quotes and backslashes escaped");
     assertNull(PostgresTextConverter.text(null));
   }
 

@@ -76,6 +76,8 @@ final class RecordByRecordWriter implements AutoCloseable {
       StatelessSession session = sessions.openStatelessSession();
       DatabaseDialect dialect = DatabaseDialectResolver.resolve(config, sessions);
       TypeRebinding.extend(dialect);
+      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(dialect, TargetTypes.enums(props.get("connection.url"),
+          props.get("connection.username"), props.get("connection.password")));
       String name = props.getOrDefault("name", "");
       ConnectorContext context = new ConnectorContext(name, "sluice-jdbc-sink", props.getOrDefault("task.id", "0"),
           "", UUID.randomUUID(), Map.of());

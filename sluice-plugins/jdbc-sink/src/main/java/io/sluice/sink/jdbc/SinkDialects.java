@@ -90,6 +90,11 @@ final class SinkDialects {
       }
     }
 
+    /** The dialect the task's start made; null where it cannot be pointed at again. */
+    DatabaseDialect dialect() {
+      return dialect;
+    }
+
     /** Leaves the gate: the task stopped, and its dialect no longer counts. */
     void close() {
       synchronized (STARTS) {

@@ -95,6 +95,10 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     this.props = Map.copyOf(props);
     this.binding = SinkDialects.start(config, props.get("connection.url"), props.getOrDefault("name", ""),
         () -> super.start(props));
+    if (binding.dialect() != null) {
+      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(binding.dialect(), TargetTypes.enums(props.get("connection.url"),
+          props.get("connection.username"), props.get("connection.password")));
+    }
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);

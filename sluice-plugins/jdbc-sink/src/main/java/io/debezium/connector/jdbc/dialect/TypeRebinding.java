@@ -32,5 +32,8 @@ public final class TypeRebinding {
   }
 
   private static final java.util.List<JdbcType> SLUICE_TYPES =
-      java.util.List.of(io.sluice.sink.jdbc.types.PostgresTextType.INSTANCE);
+      java.util.List.of(io.sluice.sink.jdbc.types.PostgresTextType.INSTANCE,
+          io.sluice.sink.jdbc.types.SourceTypedDecimalType.INSTANCE,
+          io.sluice.sink.jdbc.types.SourceNamedType.MACADDR8,
+          io.sluice.sink.jdbc.types.EnumTypeOfTarget.INSTANCE);
 }

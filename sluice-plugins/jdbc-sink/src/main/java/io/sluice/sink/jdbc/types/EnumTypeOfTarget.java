@@ -1,0 +1,51 @@
+package io.sluice.sink.jdbc.types;
+
+import io.debezium.connector.jdbc.dialect.DatabaseDialect;
+import io.debezium.connector.jdbc.type.AbstractType;
+import io.debezium.connector.jdbc.type.connect.ConnectStringType;
+import io.debezium.sink.column.ColumnDescriptor;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.apache.kafka.connect.data.Schema;
+
+/**
+ * Debezium's enum ({@code io.debezium.data.Enum}): in a table the sink makes, a column of the source's enum type where
+ * the target database has a type of that name, else text as Debezium makes it. Debezium's sink cannot ask the
+ * database while it names a column's type, so each sink task says, as it starts, which such types its database has
+ * ({@link #know}).
+ */
+public final class EnumTypeOfTarget extends AbstractType {
+  public static final EnumTypeOfTarget INSTANCE = new EnumTypeOfTarget();
+  private static final String ENUM = "io.debezium.data.Enum";
+  /** The enum and domain types of each live dialect's database, in lower case. */
+  private static final Map<DatabaseDialect, Set<String>> TYPES = Collections.synchronizedMap(new WeakHashMap<>());
+
+  private EnumTypeOfTarget() {}
+
+  /** That the database of {@code dialect} has the user-defined types {@code types}. */
+  public static void know(DatabaseDialect dialect, Set<String> types) {
+    TYPES.put(dialect, Set.copyOf(types));
+  }
+
+  @Override
+  public String[] getRegistrationKeys() {
+    return new String[] {ENUM};
+  }
+
+  @Override
+  public String getTypeName(Schema schema, boolean isKey) {
+    String source = getSourceColumnType(schema).orElse("").toLowerCase(Locale.ROOT);
+    if (source.matches("[a-z_][a-z0-9_]*") && TYPES.getOrDefault(getDialect(), Set.of()).contains(source)) {
+      return source;
+    }
+    return ConnectStringType.INSTANCE.getTypeName(schema, isKey);
+  }
+
+  @Override
+  public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
+    return ConnectStringType.INSTANCE.getQueryBinding(column, schema, value);
+  }
+}
