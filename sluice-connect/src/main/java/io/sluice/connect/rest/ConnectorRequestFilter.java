@@ -20,6 +20,7 @@ import io.sluice.connect.preflight.PostgresColumnCheck;
 import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
@@ -141,7 +142,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         List<ColumnError> columns = columnErrors(config, null);
         if (!columns.isEmpty()) {
           request.abortWith(Response.ok(withColumnErrors(connect().validate(config.get("connector.class").asText(),
-              config), columns).toString(), jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE).build());
+              config), columns).toString(), MediaType.APPLICATION_JSON_TYPE).build());
           return;
         }
         body = JSON.writeValueAsBytes(config);
