@@ -424,6 +424,26 @@ class DistributionIT {
         row.findElement(By.className("k")).sendKeys(e.getKey());
         row.findElement(By.className("v")).sendKeys(e.getValue());
       }
+      // A table whose columns the pipeline cannot carry: the form names each one, a line each, before data flows.
+      pipeline.execute(pipeline.sourceDb, "CREATE TYPE public.console_price AS (amount numeric(12,2), currency text)");
+      pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.console_zoned (id int PRIMARY KEY, at_local timetz, "
+          + "cost public.console_price)");
+      WebElement tables = d.findElements(By.cssSelector("#config-table tbody tr")).stream()
+          .filter(r -> r.findElement(By.className("k")).getAttribute("value").equals("table.include.list"))
+          .findFirst().orElseThrow().findElement(By.className("v"));
+      tables.clear();
+      tables.sendKeys("public\\.console_zoned");
+      d.findElement(By.id("validate")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Column cost of table"));
+      String refusedColumns = d.findElement(By.id("notice")).getText();
+      assertTrue(refusedColumns.lines().anyMatch(l -> l.contains("Column at_local of table public.console_zoned "
+          + "(time with time zone)")), refusedColumns);
+      assertTrue(refusedColumns.lines().anyMatch(l -> l.startsWith("Column cost of table public.console_zoned "
+          + "(console_price)")), refusedColumns);
+      assertFalse(d.findElement(By.id("change")).isDisplayed(), "no change is offered for a refused config");
+      browser.screenshot("console-1b-editor-columns-refused");
+      tables.clear();
+      tables.sendKeys(sourceConfig.get("table.include.list"));
       d.findElement(By.id("validate")).click();
       wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("change")));
       assertTrue(d.findElements(By.cssSelector("#config-table tr.bad")).isEmpty());

@@ -76,6 +76,28 @@ final class ApplyCommand extends ConnectorsBase {
     return new Wanted(connector, out);
   }
 
+  /**
+   * The refusal as people read it: one line per error, under its key. A key with several errors (a PostgreSQL source's
+   * columns that the pipeline cannot carry, say, each named on {@code column.exclude.list}) is written once, with its
+   * errors one per line beneath it.
+   */
+  static List<String> refusal(String name, List<ConfigChange.Problem> problems) {
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add("error: Kafka Connect refused the config of " + name + " (" + problems.size()
+        + " error(s)); nothing was changed:");
+    Map<String, List<String>> byKey = new LinkedHashMap<>();
+    problems.forEach(p -> byKey.computeIfAbsent(p.key(), k -> new java.util.ArrayList<>()).add(p.error()));
+    byKey.forEach((key, errors) -> {
+      if (errors.size() == 1) {
+        lines.add("  " + key + ": " + errors.get(0));
+      } else {
+        lines.add("  " + key + " (" + errors.size() + " errors):");
+        errors.forEach(e -> lines.add("    " + e));
+      }
+    });
+    return lines;
+  }
+
   @Override
   int execute() throws IOException {
     Wanted wanted = read(file);
@@ -87,9 +109,7 @@ final class ApplyCommand extends ConnectorsBase {
         change.problems().forEach(p -> errors.addObject().put("key", p.key()).put("error", p.error()));
         printJson(o);
       } else {
-        err.println("error: Kafka Connect refused the config of " + wanted.name() + " (" + change.problems().size()
-            + " error(s)); nothing was changed:");
-        change.problems().forEach(p -> err.println("  " + p.key() + ": " + p.error()));
+        refusal(wanted.name(), change.problems()).forEach(err::println);
       }
       return ConnectorsCommand.REFUSED;
     }

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.connect.config.ConfigChange;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,5 +34,21 @@ class ApplyCommandTest {
     Path nested = Files.writeString(dir.resolve("l.yaml"), "name: t\nconnector.class: x\ntopics: [a, b]\n");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ApplyCommand.read(nested)).getMessage()
         .contains("topics must be a single value"));
+  }
+
+  @Test
+  void aRefusalNamesEachColumnOnALineOfItsOwn() {
+    List<String> lines = ApplyCommand.refusal("orders-source", List.of(
+        new ConfigChange.Problem("tasks.max", "Invalid value 0"),
+        new ConfigChange.Problem("column.exclude.list", "Column at_local of table public.events (time with time zone)"
+            + " is not carried faithfully: …"),
+        new ConfigChange.Problem("column.exclude.list", "Column cost of table public.events (price) is not carried "
+            + "faithfully: …")));
+    assertEquals(List.of(
+        "error: Kafka Connect refused the config of orders-source (3 error(s)); nothing was changed:",
+        "  tasks.max: Invalid value 0",
+        "  column.exclude.list (2 errors):",
+        "    Column at_local of table public.events (time with time zone) is not carried faithfully: …",
+        "    Column cost of table public.events (price) is not carried faithfully: …"), lines);
   }
 }

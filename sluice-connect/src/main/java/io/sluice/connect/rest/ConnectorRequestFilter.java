@@ -2,6 +2,7 @@ package io.sluice.connect.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.client.ClientOptions;
 import io.sluice.connect.client.ConnectApiException;
@@ -16,9 +17,11 @@ import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
 import io.sluice.connect.defaults.ExactlyOnce;
+import io.sluice.connect.preflight.PostgresColumnCheck;
 import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
@@ -138,6 +141,12 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
           throw new Refusal(400, "Connector config contains no connector type (connector.class)");
         }
         applyAdditions(config, null);
+        List<ColumnError> columns = columnErrors(config, null);
+        if (!columns.isEmpty()) {
+          request.abortWith(Response.ok(withColumnErrors(connect().validate(config.get("connector.class").asText(),
+              config), columns).toString(), MediaType.APPLICATION_JSON_TYPE).build());
+          return;
+        }
         body = JSON.writeValueAsBytes(config);
       } else if (method.equals("PATCH") && connectorPath && path.size() == 3 && path.get(2).equals("offsets")) {
         requireOffsets(body);
@@ -230,8 +239,121 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     }
     requireOwnKafkaSettings(config);
     if (connector != null) {
-      hideSecrets(connector, config);
+      // Checked while the secrets are still clear values; refused before any of them is stored.
+      List<String> columns = columnErrors(config, connector).stream().map(ColumnError::message).toList();
+      hideSecrets(connector, config, columns);
+      if (!columns.isEmpty()) {
+        throw invalid(columns);
+      }
     }
+  }
+
+  /**
+   * The columns of a PostgreSQL source's captured tables that the pipeline cannot carry faithfully, as Connect error
+   * messages ({@link PostgresColumnCheck}); none for other connectors, and none (a warning in the log) when the check
+   * cannot run. {@code connector} is the connector's name, or null for a validation (which names it in the config).
+   */
+  private List<ColumnError> columnErrors(ObjectNode config, String connector) {
+    if (!PostgresColumnCheck.appliesTo(text(config, "connector.class"))) {
+      return List.of();
+    }
+    String name = connector != null ? connector : text(config, "name");
+    Map<String, String> clear = new HashMap<>();
+    Optional<String> unresolved = Optional.empty();
+    for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getValue() == null || e.getValue().isNull()) {
+        continue;
+      }
+      String value = e.getValue().asText();
+      if (e.getKey().startsWith("database.") && REFERENCE.matcher(value).matches()) {
+        Optional<String> resolved = resolve(name, e.getKey(), value);
+        if (resolved.isEmpty()) {
+          unresolved = Optional.of(e.getKey());
+          continue;
+        }
+        value = resolved.get();
+      }
+      clear.put(e.getKey(), value);
+    }
+    PostgresColumnCheck.Outcome outcome = unresolved.isPresent()
+        ? new PostgresColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
+        : PostgresColumnCheck.check(clear);
+    String who = name == null ? "a PostgreSQL source being validated" : "connector " + name;
+    if (outcome instanceof PostgresColumnCheck.Skipped skipped) {
+      log.warn("columns of {} not checked before data flows: {}", who, skipped.reason());
+      return List.of();
+    }
+    if (outcome instanceof PostgresColumnCheck.Invalid invalid) {
+      return List.of(new ColumnError(invalid.key(), invalid.message()));
+    }
+    PostgresColumnCheck.Checked checked = (PostgresColumnCheck.Checked) outcome;
+    checked.accepted().forEach(f -> log.info("{}: loss accepted by {}: {}", who, PostgresColumnCheck.ACCEPT_LOSS,
+        f.message()));
+    return checked.refused().stream()
+        .map(f -> new ColumnError(PostgresColumnCheck.REPORTED_ON, f.message())).toList();
+  }
+
+  /** One error of the column check and the config key it belongs to. */
+  record ColumnError(String key, String message) {}
+
+  /**
+   * The clear value of a {@code ${sluice:…}} reference, read from the secret store as Connect's config provider reads
+   * it, but only for the reference a connector may hold ({@link #isReferenceToKeep}): its own secret of this key, so a
+   * config cannot point the check at another connector's password.
+   */
+  private Optional<String> resolve(String connector, String key, String reference) {
+    if (connector == null || !reference.equals(SecretConfigProvider.reference(connector, key))) {
+      return Optional.empty();
+    }
+    return SecretStore.of(settings.cluster(), settings.secretsTopic()).get(connector, key);
+  }
+
+  /**
+   * Connect's validate answer with the column check's errors added: on {@value PostgresColumnCheck#REPORTED_ON} (or on
+   * Sluice's own key, when that key is wrong), counted in {@code error_count}.
+   */
+  static JsonNode withColumnErrors(JsonNode verdict, List<ColumnError> errors) {
+    ObjectNode out = verdict.deepCopy();
+    ArrayNode configs = out.path("configs") instanceof ArrayNode a ? a : out.putArray("configs");
+    for (ColumnError error : errors) {
+      ObjectNode value = null;
+      for (JsonNode c : configs) {
+        if (error.key().equals(c.path("value").path("name").asText()) && c.path("value") instanceof ObjectNode v) {
+          value = v;
+        }
+      }
+      if (value == null) {
+        value = configEntry(configs, error.key());
+      }
+      (value.path("errors") instanceof ArrayNode list ? list : value.putArray("errors")).add(error.message());
+    }
+    out.put("error_count", out.path("error_count").asInt() + errors.size());
+    return out;
+  }
+
+  /** A validate answer's entry for a key the connector does not define (Sluice's own), shaped as Connect's. */
+  private static ObjectNode configEntry(ArrayNode configs, String key) {
+    ObjectNode entry = configs.addObject();
+    entry.putObject("definition").put("name", key).put("type", "LIST").put("required", false)
+        .putNull("default_value").put("importance", "MEDIUM")
+        .put("documentation", key.equals(PostgresColumnCheck.ACCEPT_LOSS)
+            ? "Columns whose loss the pipeline accepts: regular expressions of schema.table.column names"
+            : "Columns left out of the change events: regular expressions of schema.table.column names")
+        .put("group", "Sluice").put("order", -1).put("width", "LONG").put("display_name", key)
+        .putArray("dependents");
+    ObjectNode value = entry.putObject("value").put("name", key).putNull("value");
+    value.putArray("recommended_values");
+    value.putArray("errors");
+    value.put("visible", true);
+    return value;
+  }
+
+  /** Connect's own refusal of an invalid config, with its errors. */
+  private static Refusal invalid(List<String> errors) {
+    return new Refusal(400, "Connector configuration is invalid and contains the following " + errors.size()
+        + " error(s):\n" + String.join("\n", errors) + "\nYou can also find the above list of errors at the "
+        + "endpoint `/connector-plugins/{connectorType}/config/validate`");
   }
 
   /**
@@ -293,7 +415,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * as it is, and a {@code ${sluice:…}} reference only to this connector's own secret of this key (another
    * connector's secret is not this connector's to read). Anything else that starts with {@code ${} is a password.
    */
-  private void hideSecrets(String connector, ObjectNode config) {
+  private void hideSecrets(String connector, ObjectNode config, List<String> columnErrors) {
     Map<String, String> clear = new LinkedHashMap<>();
     config.fields().forEachRemaining(e -> {
       String key = e.getKey();
@@ -309,12 +431,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     ObjectNode named = config.deepCopy();
     named.put("name", connector);
     JsonNode verdict = connect().validate(config.get("connector.class").asText(), named);
-    if (verdict.path("error_count").asInt() > 0) {
+    if (verdict.path("error_count").asInt() > 0 || !columnErrors.isEmpty()) {
       List<String> errors = new ArrayList<>();
       verdict.path("configs").forEach(c -> c.path("value").path("errors").forEach(e -> errors.add(e.asText())));
-      throw new Refusal(400, "Connector configuration is invalid and contains the following " + errors.size()
-          + " error(s):\n" + String.join("\n", errors) + "\nYou can also find the above list of errors at the "
-          + "endpoint `/connector-plugins/{connectorType}/config/validate`");
+      errors.addAll(columnErrors);
+      throw invalid(errors);
     }
     SecretStore store = SecretStore.of(settings.cluster(), settings.secretsTopic());
     clear.forEach((key, value) -> {

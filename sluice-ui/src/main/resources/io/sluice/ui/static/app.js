@@ -753,7 +753,8 @@
       const k = tr.querySelector(".k").value.trim();
       const errors = (v.errors || {})[k] || [];
       tr.classList.toggle("bad", errors.length > 0);
-      tr.querySelector(".err").textContent = errors.join(" ");
+      // One error a line: a PostgreSQL source's refusal names each column it cannot carry as an error of its own.
+      tr.querySelector(".err").textContent = errors.join("\n");
       tr.querySelector(".err").className = "err error";
       shown += errors.length ? 1 : 0;
     }
@@ -762,7 +763,7 @@
     const box = document.getElementById("change");
     if (Object.keys(v.errors || {}).length) {
       notice("error", "Kafka Connect refused the config; nothing was changed."
-        + unplaced.map(([k, e]) => " " + (k || "config") + ": " + e.join(" ")).join(""));
+        + unplaced.map(([k, e]) => "\n" + (k || "config") + ": " + e.join("\n")).join(""));
       box.hidden = true;
       return false;
     }

@@ -1,0 +1,188 @@
+package io.sluice.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.connect.testing.ConnectClient;
+import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.SharedKafka;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A PostgreSQL source whose captured tables hold columns the pipeline cannot carry faithfully is refused before data
+ * flows, through Connect's own REST API (validate, create, update), naming each column; excluding them or accepting
+ * the loss lets it through; a database the check cannot reach is left to Debezium's own validation.
+ */
+class ColumnCheckTest {
+  private static final String VALIDATE =
+      "/connector-plugins/io.debezium.connector.postgresql.PostgresConnector/config/validate";
+  @TempDir static Path dir;
+  private static ConnectRuntime worker;
+  private static ConnectClient rest;
+  private static Pipeline pipeline;
+
+  @BeforeAll
+  static void start() {
+    worker = TestWorkers.worker(SharedKafka.unique("columns"), dir).start();
+    rest = new ConnectClient(worker.restUrl());
+    pipeline = new Pipeline(SharedKafka.unique("cols"));
+    pipeline.execute(pipeline.sourceDb, "CREATE TYPE public.price AS (amount numeric(12,2), currency char(3))");
+    pipeline.execute(pipeline.sourceDb, "CREATE DOMAIN public.local_time AS timetz");
+    pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.events (id int PRIMARY KEY, at_local timetz, "
+        + "cost public.price, note text, happened timestamptz, tags text[])");
+    // The remedies the refusal proposes are valid DDL, and what they add is carried.
+    pipeline.execute(pipeline.sourceDb, "ALTER TABLE public.events "
+        + "ADD COLUMN at_local_text text GENERATED ALWAYS AS (at_local::text) STORED, "
+        + "ADD COLUMN cost_amount numeric(12,2) GENERATED ALWAYS AS ((cost).amount) STORED");
+    // Types beside them: a domain and an array over timetz, a type Debezium does not know; and a table not captured.
+    pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.shifts (id int PRIMARY KEY, starts public.local_time, "
+        + "breaks timetz[], lsn pg_lsn, hours int4range, mood_money money)");
+    pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.timesheet (id int PRIMARY KEY, at timetz)");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (worker != null) {
+      worker.close();
+    }
+  }
+
+  private static Map<String, String> source(String slot, String tables, Map<String, String> extra) {
+    Map<String, String> c = new LinkedHashMap<>(pipeline.sourceConfig(slot, Map.of("table.include.list", tables)));
+    c.putAll(extra);
+    return c;
+  }
+
+  /** Every error of a validate answer, by key. */
+  private static Map<String, List<String>> errors(JsonNode verdict) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (JsonNode c : verdict.path("configs")) {
+      for (JsonNode e : c.path("value").path("errors")) {
+        out.computeIfAbsent(c.path("value").path("name").asText(), k -> new ArrayList<>()).add(e.asText());
+      }
+    }
+    return out;
+  }
+
+  private static JsonNode validate(String name, Map<String, String> config) {
+    Map<String, String> named = new LinkedHashMap<>(config);
+    named.put("name", name);
+    ConnectClient.Reply r = rest.call("PUT", VALIDATE, named);
+    assertEquals(200, r.status(), r.body());
+    return r.json();
+  }
+
+  @Test
+  void aTimetzAndACompositeColumnAreNamedBeforeDataFlowsUntilExcludedOrAccepted() {
+    String name = pipeline.name + "-events";
+    Map<String, String> config = source(pipeline.name + "_events", "public\\.events", Map.of());
+
+    JsonNode verdict = validate(name, config);
+    List<String> found = errors(verdict).getOrDefault("column.exclude.list", List.of());
+    assertEquals(2, verdict.path("error_count").asInt(), verdict.toString());
+    assertEquals(2, found.size(), found.toString());
+    String timetz = found.get(0);
+    String composite = found.get(1);
+    assertTrue(timetz.contains("Column at_local of table public.events (time with time zone)"), timetz);
+    assertTrue(timetz.contains("07:04:56+00"), timetz);
+    assertTrue(timetz.contains("public\\.events\\.at_local to column.exclude.list"), timetz);
+    assertTrue(timetz.contains("sluice.columns.accept.loss"), timetz);
+    assertTrue(composite.contains("Column cost of table public.events (price)"), composite);
+    assertTrue(composite.contains("composite"), composite);
+    assertTrue(timetz.contains("at_local_text text GENERATED ALWAYS AS (at_local::text) STORED"), timetz);
+
+    // Created the same way: refused in Connect's shape, nothing created, no secret left behind.
+    ConnectClient.Reply refused = rest.create(name, config);
+    assertEquals(400, refused.status(), refused.body());
+    assertEquals(400, refused.json().path("error_code").asInt());
+    String message = refused.json().path("message").asText();
+    assertTrue(message.startsWith("Connector configuration is invalid and contains the following 2 error(s)"),
+        message);
+    assertTrue(message.contains("at_local") && message.contains("cost"), message);
+    assertFalse(message.contains(Pipeline.CDC_PASSWORD), message);
+    assertEquals(404, rest.call("GET", "/connectors/" + name, null).status());
+
+    // Excluded: accepted, and created.
+    Map<String, String> excluded = new LinkedHashMap<>(config);
+    excluded.put("column.exclude.list", "public\\.events\\.at_local, public\\.events\\.cost");
+    assertEquals(0, validate(name, excluded).path("error_count").asInt());
+    assertEquals(201, rest.create(name, excluded).status());
+    assertEquals(204, rest.call("DELETE", "/connectors/" + name, null).status());
+
+    // Accepted with Sluice's key: created; an update that takes the acceptance back is refused, its stored password
+    // (now a reference) resolved for the check.
+    String accepting = name + "-accepts";
+    Map<String, String> accepted = new LinkedHashMap<>(source(pipeline.name + "_accepts", "public\\.events",
+        Map.of("sluice.columns.accept.loss", "public\\.events\\.(at_local|cost)")));
+    assertEquals(0, validate(accepting, accepted).path("error_count").asInt());
+    ConnectClient.Reply created = rest.create(accepting, accepted);
+    assertEquals(201, created.status(), created.body());
+    Map<String, Object> takeBack = new LinkedHashMap<>();
+    takeBack.put("sluice.columns.accept.loss", "public\\.events\\.cost");
+    ConnectClient.Reply patched = rest.call("PATCH", "/connectors/" + accepting + "/config", takeBack);
+    assertEquals(400, patched.status(), patched.body());
+    String patchMessage = patched.json().path("message").asText();
+    assertTrue(patchMessage.contains("1 error(s)") && patchMessage.contains("at_local"), patchMessage);
+    assertEquals("public\\.events\\.(at_local|cost)", rest.call("GET", "/connectors/" + accepting + "/config", null)
+        .json().path("sluice.columns.accept.loss").asText(), "a refused update changes nothing");
+    Map<String, String> replaced = new LinkedHashMap<>(accepted);
+    replaced.remove("sluice.columns.accept.loss");
+    replaced.put("database.password", "${sluice:" + accepting + ":database.password}");
+    ConnectClient.Reply put = rest.call("PUT", "/connectors/" + accepting + "/config", replaced);
+    assertEquals(400, put.status(), put.body());
+    assertTrue(put.json().path("message").asText().contains("2 error(s)"), put.body());
+    assertEquals(204, rest.call("DELETE", "/connectors/" + accepting, null).status());
+  }
+
+  @Test
+  void domainsArraysAndUnknownTypesAreJudgedByWhatTheyCarry() {
+    Map<String, String> config = source(pipeline.name + "_shifts", "public\\.shifts,public\\.time.*",
+        Map.of());
+    List<String> found = errors(validate(pipeline.name + "-shifts", config))
+        .getOrDefault("column.exclude.list", List.of());
+    assertEquals(4, found.size(), String.join("\n", found));
+    assertTrue(found.get(0).contains("Column starts of table public.shifts (local_time, a domain over time with "
+        + "time zone)"), found.get(0));
+    assertTrue(found.get(1).contains("Column breaks of table public.shifts (time with time zone[])"), found.get(1));
+    assertTrue(found.get(2).contains("Column lsn of table public.shifts (pg_lsn)"), found.get(2));
+    assertTrue(found.get(2).contains("does not know the type"), found.get(2));
+    assertTrue(found.get(3).contains("Column at of table public.timesheet (time with time zone)"),
+        found.get(3));
+
+    // Excluded by table, not by column: only what is captured counts.
+    config.put("table.include.list", "public\\.shifts");
+    config.put("column.exclude.list", "public\\.shifts\\.(starts|breaks)");
+    found = errors(validate(pipeline.name + "-shifts", config)).getOrDefault("column.exclude.list", List.of());
+    assertEquals(1, found.size(), String.join("\n", found));
+    assertTrue(found.get(0).contains("lsn"), found.get(0));
+
+    // A wrong acceptance list is an error on Sluice's key.
+    config.put("sluice.columns.accept.loss", "public\\.shifts\\.(lsn");
+    Map<String, List<String>> errors = errors(validate(pipeline.name + "-shifts", config));
+    assertEquals(1, errors.getOrDefault("sluice.columns.accept.loss", List.of()).size(), errors.toString());
+    assertFalse(errors.containsKey("column.exclude.list"), errors.toString());
+  }
+
+  @Test
+  void anUnreachableDatabaseIsLeftToDebeziumsOwnValidation() {
+    Map<String, String> config = source(pipeline.name + "_gone", "public\\.events",
+        Map.of("database.port", String.valueOf(TestWorkers.freePort())));
+    JsonNode verdict = validate(pipeline.name + "-gone", config);
+    Map<String, List<String>> errors = errors(verdict);
+    assertFalse(errors.containsKey("column.exclude.list"), errors.toString());
+    assertTrue(errors.containsKey("database.hostname"), "Debezium reports the connection itself: " + errors);
+    int debeziums = errors.values().stream().mapToInt(List::size).sum();
+    assertEquals(debeziums, verdict.path("error_count").asInt(), verdict.toString());
+  }
+}
