@@ -14,8 +14,9 @@ import org.postgresql.util.PGobject;
  * Carries the PostgreSQL columns whose Debezium representation loses information, or which Debezium drops, as
  * PostgreSQL's own text form of the value, so that a PostgreSQL sink writes back exactly what was read:
  * <ul>
- *   <li>{@code numeric} without a scale: Debezium's variable-scale decimal has no NaN or infinity, and sinks write it
- *       as a double (3.14159265358979323846264338327950288 arrives as 3.141592653589793);
+ *   <li>{@code numeric} without a scale, and arrays of it: Debezium's variable-scale decimal has no NaN or infinity,
+ *       and sinks write it as a double (3.14159265358979323846264338327950288 arrives as 3.141592653589793) or, in
+ *       an array, cannot write it at all;
  *   <li>{@code interval}: Debezium's microseconds count a month as 30 days (1 year 2 mons arrives as 10,200 hours);
  *   <li>{@code varbit}: Debezium sends the bytes and the declared length, not the value's (B'101' in a varbit(16)
  *       arrives as 16 bits);
@@ -61,11 +62,11 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
   static String postgresType(RelationalColumn column) {
     String name = column.typeName() == null ? "" : column.typeName().toLowerCase(Locale.ROOT);
     switch (name) {
-      case "numeric", "decimal" -> {
+      case "numeric", "decimal", "_numeric" -> {
         // No length, or none declared: the snapshot's column says 131,089, the replication stream's -1.
         int length = column.length().orElse(-1);
         boolean unconstrained = length <= 0 || length > MAX_DECLARED_PRECISION;
-        return unconstrained ? "numeric" : null;
+        return unconstrained ? (name.startsWith("_") ? "numeric[]" : "numeric") : null;
       }
       case "interval", "xml", "hstore" -> {
         return name;
@@ -91,6 +92,9 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
     }
     if (value instanceof PGobject object) {
       return object.getValue();
+    }
+    if (value instanceof java.sql.Array array) {
+      return array.toString(); // PgJDBC's array as PostgreSQL wrote it: {1.5,NULL,-2.25}
     }
     if (value instanceof java.sql.SQLXML xml) {
       try {

@@ -20,6 +20,7 @@ class PostgresTextConverterTest {
     assertEquals("numeric", PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(-1))),
         "as the replication stream's relation describes it");
     assertNull(PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(20))), "a scaled numeric is exact");
+    assertEquals("numeric[]", PostgresTextConverter.postgresType(column("_numeric", OptionalInt.of(-1))));
     assertEquals("varbit(16)", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(16))));
     assertEquals("varbit", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(Integer.MAX_VALUE))));
     assertEquals("interval", PostgresTextConverter.postgresType(column("interval", OptionalInt.empty())));

@@ -35,5 +35,8 @@ public final class TypeRebinding {
       java.util.List.of(io.sluice.sink.jdbc.types.PostgresTextType.INSTANCE,
           io.sluice.sink.jdbc.types.SourceTypedDecimalType.INSTANCE,
           io.sluice.sink.jdbc.types.SourceNamedType.MACADDR8,
-          io.sluice.sink.jdbc.types.EnumTypeOfTarget.INSTANCE);
+          io.sluice.sink.jdbc.types.EnumTypeOfTarget.INSTANCE,
+          io.sluice.sink.jdbc.types.FullDayTimeType.MILLIS,
+          io.sluice.sink.jdbc.types.FullDayTimeType.MICROS,
+          io.sluice.sink.jdbc.types.FullDayTimeType.NANOS);
 }

@@ -37,15 +37,23 @@ public final class EnumTypeOfTarget extends AbstractType {
 
   @Override
   public String getTypeName(Schema schema, boolean isKey) {
-    String source = getSourceColumnType(schema).orElse("").toLowerCase(Locale.ROOT);
-    if (source.matches("[a-z_][a-z0-9_]*") && TYPES.getOrDefault(getDialect(), Set.of()).contains(source)) {
-      return source;
-    }
-    return ConnectStringType.INSTANCE.getTypeName(schema, isKey);
+    String target = targetType(schema);
+    return target != null ? target : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
   }
 
   @Override
   public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
-    return ConnectStringType.INSTANCE.getQueryBinding(column, schema, value);
+    // Cast: bound as varchar, PostgreSQL refuses the value for an enum column ("is of type mood but expression is of
+    // type character varying") unless the driver sends text untyped.
+    String target = targetType(schema);
+    return target != null ? "cast(? as " + target + ")" : ConnectStringType.INSTANCE.getQueryBinding(column, schema,
+        value);
+  }
+
+  /** The source column's enum type where the target database has a type of that name, else null. */
+  private String targetType(Schema schema) {
+    String source = getSourceColumnType(schema).orElse("").toLowerCase(Locale.ROOT);
+    return source.matches("[a-z_][a-z0-9_]*") && TYPES.getOrDefault(getDialect(), Set.of()).contains(source) ? source
+        : null;
   }
 }

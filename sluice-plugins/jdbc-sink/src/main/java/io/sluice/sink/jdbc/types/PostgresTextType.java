@@ -50,6 +50,6 @@ public final class PostgresTextType extends AbstractType {
     }
     String type = schema.parameters().get(TYPE);
     // Only what the source's converter writes: a type name with an optional length, nothing to inject.
-    return type != null && type.matches("[a-z][a-z0-9_ ]*(\\([0-9]+\\))?") ? type : null;
+    return type != null && type.matches("[a-z][a-z0-9_ ]*(\\([0-9]+\\))?(\\[\\])?") ? type : null;
   }
 }
