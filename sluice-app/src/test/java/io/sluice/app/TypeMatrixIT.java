@@ -71,7 +71,10 @@ class TypeMatrixIT {
    * Losses not yet mended, as {@code format/target/column} (a {@code *} matching any) → what happens to the value.
    * Each must still differ; mend one and remove it here.
    */
-  static final Map<String, String> KNOWN = new LinkedHashMap<>();
+  static final Map<String, String> KNOWN = new LinkedHashMap<>(Map.of(
+      "*/*/c_timetz", "Debezium's pgoutput decoding normalises it to UTC before any converter sees it: the instant is"
+          + " kept, the offset is not (12:34:56+05:30 arrives as 07:04:56+00); refused before data flows unless"
+          + " accepted (sluice.columns.accept.loss, as here)"));
 
   @TempDir static Path dir;
   private static PackagedSluice.Up up;
@@ -226,18 +229,19 @@ class TypeMatrixIT {
 
   /**
    * Why a column's values at the sink are not the source's, or null where every row's are: the sink's value read as
-   * the source's type, as text, against the source's text; in a table the sink made, also the column's type.
+   * the source's type, in that type's text form (its output function, as any client reads it), against the source's;
+   * in a table the sink made, also the column's type.
    */
   private static String difference(Family f, Column col, String db, boolean typeToo) {
     Map<Integer, String> want;
     try {
-      want = values(sourceDb, "SELECT id, " + col.name() + "::text FROM public." + f.table());
+      want = values(sourceDb, "SELECT id, " + col.name() + " FROM public." + f.table());
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
     Map<Integer, String> have;
     try {
-      have = values(db, "SELECT id, " + col.name() + "::" + col.readAs() + "::text FROM public." + f.table());
+      have = values(db, "SELECT id, " + col.name() + "::" + col.readAs() + " FROM public." + f.table());
     } catch (SQLException e) {
       return "not readable as " + col.type() + ": " + e.getMessage().lines().findFirst().orElse("");
     }
