@@ -21,6 +21,8 @@ import org.postgresql.util.PGobject;
  *   <li>{@code varbit}: Debezium sends the bytes and the declared length, not the value's (B'101' in a varbit(16)
  *       arrives as 16 bits);
  *   <li>{@code xml}: the snapshot's read drops an XML declaration;
+ *   <li>arrays of dates, times, timestamps and of the types above: the sink cannot bind Debezium's date and time
+ *       numbers in an array, and Debezium has no schema for arrays of the others;
  *   <li>{@code hstore}: Debezium's JSON form turns a NULL value into the string {@code "null"};
  *   <li>the geometric types: Debezium leaves {@code box}, {@code lseg}, {@code path} and {@code polygon} out of the
  *       change event, and writes {@code point} as PostGIS' WKB, which a sink writes back only where PostGIS is
@@ -38,6 +40,13 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
   public static final String TYPE = "io.sluice.postgres.type";
   /** Beyond PostgreSQL's largest declared numeric precision (1,000): Debezium's length of an unconstrained numeric. */
   private static final int MAX_DECLARED_PRECISION = 1000;
+  /**
+   * Element types whose arrays travel as text: Debezium's sink binds an array's elements as Debezium's numbers (days,
+   * microseconds), which PostgreSQL refuses for a date ("invalid input syntax for type date: 10957"), and Debezium
+   * has no schema at all for arrays of the other types here.
+   */
+  private static final Set<String> TEXT_ARRAYS = Set.of("date", "time", "timetz", "timestamp", "timestamptz",
+      "interval", "money", "xml", "varbit", "bit", "box", "lseg", "path", "polygon", "point", "line", "circle");
   private static final Set<String> GEOMETRIC = Set.of("box", "lseg", "path", "polygon", "point", "line", "circle");
 
   @Override
@@ -77,6 +86,9 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
         return declared ? "varbit(" + column.length().getAsInt() + ")" : "varbit";
       }
       default -> {
+        if (name.startsWith("_") && TEXT_ARRAYS.contains(name.substring(1))) {
+          return name.substring(1) + "[]";
+        }
         return GEOMETRIC.contains(name) ? name : null;
       }
     }

@@ -21,6 +21,9 @@ class PostgresTextConverterTest {
         "as the replication stream's relation describes it");
     assertNull(PostgresTextConverter.postgresType(column("numeric", OptionalInt.of(20))), "a scaled numeric is exact");
     assertEquals("numeric[]", PostgresTextConverter.postgresType(column("_numeric", OptionalInt.of(-1))));
+    assertEquals("date[]", PostgresTextConverter.postgresType(column("_date", OptionalInt.empty())));
+    assertEquals("timestamptz[]", PostgresTextConverter.postgresType(column("_timestamptz", OptionalInt.empty())));
+    assertNull(PostgresTextConverter.postgresType(column("_int4", OptionalInt.empty())), "Debezium's arrays carry it");
     assertEquals("varbit(16)", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(16))));
     assertEquals("varbit", PostgresTextConverter.postgresType(column("varbit", OptionalInt.of(Integer.MAX_VALUE))));
     assertEquals("interval", PostgresTextConverter.postgresType(column("interval", OptionalInt.empty())));

@@ -29,6 +29,13 @@ public final class TypeRebinding {
     for (JdbcType type : SLUICE_TYPES) {
       ((GeneralDatabaseDialect) dialect).registerType(type);
     }
+    // Each stands in for the dialect's own type of its name, which differs by dialect.
+    for (String name : io.sluice.sink.jdbc.types.InfiniteTemporalType.SCHEMA_NAMES) {
+      JdbcType own = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.int64().name(name).build());
+      if (!(own instanceof io.sluice.sink.jdbc.types.InfiniteTemporalType)) {
+        ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.InfiniteTemporalType.over(own, name));
+      }
+    }
   }
 
   private static final java.util.List<JdbcType> SLUICE_TYPES =
