@@ -120,8 +120,16 @@ public final class PostgresTypeFidelity {
    * Arrays Debezium's PostgreSQL connector leaves out of the change event whatever their element (it has no schema for
    * them, and {@code include.unknown.datatypes} does not bring them back).
    */
-  static final Set<String> LOST_ARRAYS = Set.of("_xml", "_money", "_name", "_point", "_interval", "_varbit",
-      "_refcursor");
+  static final Set<String> LOST_ARRAYS = Set.of("_name", "_refcursor");
+
+  /**
+   * Arrays Sluice's converter ({@code PostgresTextConverter}) carries in PostgreSQL's text form whatever their element
+   * holds: read as PostgreSQL writes the array, an element's offset or NaN is kept. Debezium alone leaves most of them
+   * out or cannot write them back.
+   */
+  static final Set<String> TEXT_ARRAYS = Set.of("_date", "_time", "_timetz", "_timestamp", "_timestamptz",
+      "_interval", "_money", "_xml", "_varbit", "_bit", "_box", "_lseg", "_path", "_polygon", "_point", "_line",
+      "_circle");
 
   private static final NotCarried UNKNOWN = new NotCarried("Debezium's PostgreSQL connector does not know the type: "
       + "it leaves the column out of the change event, or with include.unknown.datatypes=true sends its binary form, "
@@ -140,7 +148,8 @@ public final class PostgresTypeFidelity {
   public static Verdict verdict(ColumnType type) {
     return switch (type.kind()) {
       case DOMAIN -> verdict(type.inner());
-      case ARRAY -> LOST_ARRAYS.contains(type.name()) ? LOST_ARRAY : verdict(type.inner());
+      case ARRAY -> LOST_ARRAYS.contains(type.name()) ? LOST_ARRAY
+          : TEXT_ARRAYS.contains(type.name()) ? new Carried() : verdict(type.inner());
       case ENUM, RANGE -> type.kind() == Kind.RANGE && !CARRIED.contains(type.name()) ? UNKNOWN : new Carried();
       case COMPOSITE -> COMPOSITE;
       case BASE -> CARRIED.contains(type.name()) ? new Carried()
