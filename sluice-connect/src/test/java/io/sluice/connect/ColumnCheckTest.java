@@ -48,7 +48,7 @@ class ColumnCheckTest {
     // Types beside them: a domain and an array over timetz (the array is carried as text), a type Debezium does not
     // know; and a table not captured.
     pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.shifts (id int PRIMARY KEY, starts public.local_time, "
-        + "breaks timetz[], lsn pg_lsn, hours int4range, mood_money money)");
+        + "breaks timetz[], grid int[][], lsn pg_lsn, hours int4range, mood_money money)");
     pipeline.execute(pipeline.sourceDb, "CREATE TABLE public.timesheet (id int PRIMARY KEY, at timetz)");
   }
 
@@ -153,17 +153,20 @@ class ColumnCheckTest {
     List<String> found = errors(validate(pipeline.name + "-shifts", config))
         .getOrDefault("column.exclude.list", List.of());
     // An array of timetz travels in PostgreSQL's text form, offsets and all (Sluice's converter): not refused.
-    assertEquals(3, found.size(), String.join("\n", found));
+    // An array declared with two dimensions is read with one.
+    assertEquals(4, found.size(), String.join("\n", found));
     assertTrue(found.get(0).contains("Column starts of table public.shifts (local_time, a domain over time with "
         + "time zone)"), found.get(0));
-    assertTrue(found.get(1).contains("Column lsn of table public.shifts (pg_lsn)"), found.get(1));
-    assertTrue(found.get(1).contains("does not know the type"), found.get(1));
-    assertTrue(found.get(2).contains("Column at of table public.timesheet (time with time zone)"),
-        found.get(2));
+    assertTrue(found.get(1).contains("Column grid of table public.shifts (integer[])")
+        && found.get(1).contains("one dimension"), found.get(1));
+    assertTrue(found.get(2).contains("Column lsn of table public.shifts (pg_lsn)"), found.get(2));
+    assertTrue(found.get(2).contains("does not know the type"), found.get(2));
+    assertTrue(found.get(3).contains("Column at of table public.timesheet (time with time zone)"),
+        found.get(3));
 
     // Excluded by table, not by column: only what is captured counts.
     config.put("table.include.list", "public\\.shifts");
-    config.put("column.exclude.list", "public\\.shifts\\.(starts|breaks)");
+    config.put("column.exclude.list", "public\\.shifts\\.(starts|breaks|grid)");
     found = errors(validate(pipeline.name + "-shifts", config)).getOrDefault("column.exclude.list", List.of());
     assertEquals(1, found.size(), String.join("\n", found));
     assertTrue(found.get(0).contains("lsn"), found.get(0));

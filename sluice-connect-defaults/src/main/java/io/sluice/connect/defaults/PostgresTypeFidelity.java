@@ -144,6 +144,20 @@ public final class PostgresTypeFidelity {
       + "array of this type and leaves the column out of the change event", "cast it to text[] in a column of its own and "
       + "capture that instead ({c}_text text[] GENERATED ALWAYS AS ({c}::text[]) STORED" + GENERATED + ")");
 
+  private static final NotCarried MULTI_DIMENSIONAL = new NotCarried("Debezium's PostgreSQL connector reads arrays "
+      + "of one dimension: a value of more ({{1,2},{3,4}}) does not arrive as it left", TEXT_CAST);
+
+  /**
+   * The verdict for a column of this type declared with {@code dimensions} array dimensions
+   * ({@code pg_attribute.attndims}, as {@code integer[][]} declares 2): an array Debezium carries itself is refused
+   * when declared with more than one, as Debezium reads one; one that travels as text keeps them all.
+   */
+  public static Verdict verdict(ColumnType type, int dimensions) {
+    Verdict verdict = verdict(type);
+    boolean debeziums = type.kind() == Kind.ARRAY && !TEXT_ARRAYS.contains(type.name());
+    return debeziums && dimensions > 1 && verdict instanceof Carried ? MULTI_DIMENSIONAL : verdict;
+  }
+
   /** The verdict for a column of this type. */
   public static Verdict verdict(ColumnType type) {
     return switch (type.kind()) {

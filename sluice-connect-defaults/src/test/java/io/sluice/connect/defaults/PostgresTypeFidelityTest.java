@@ -52,6 +52,10 @@ class PostgresTypeFidelityTest {
         null)));
     assertInstanceOf(NotCarried.class, PostgresTypeFidelity.verdict(new ColumnType("int4multirange", null,
         Kind.MULTIRANGE, null)));
+    // Declared with two dimensions: Debezium reads one; an array that travels as text keeps both.
+    assertInstanceOf(NotCarried.class, PostgresTypeFidelity.verdict(array(ColumnType.base("int4")), 2));
+    assertInstanceOf(Carried.class, PostgresTypeFidelity.verdict(array(ColumnType.base("int4")), 1));
+    assertInstanceOf(Carried.class, PostgresTypeFidelity.verdict(array(ColumnType.base("date")), 2));
     // Arrays Debezium has no schema for: Sluice's converter carries most as text; these it does not.
     assertInstanceOf(NotCarried.class, PostgresTypeFidelity.verdict(array(ColumnType.base("name"))));
     assertInstanceOf(Carried.class, PostgresTypeFidelity.verdict(array(ColumnType.base("interval"))));

@@ -39,7 +39,7 @@ public final class PostgresColumnCheck {
   private static final int SOCKET_TIMEOUT_SECONDS = 30;
 
   private static final String COLUMNS = """
-      SELECT n.nspname, c.relname, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod)
+      SELECT n.nspname, c.relname, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod), a.attndims
       FROM pg_catalog.pg_attribute a
       JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
       JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -143,7 +143,7 @@ public final class PostgresColumnCheck {
             continue;
           }
           ColumnType type = columnType(types, rs.getLong(4), 0);
-          if (!(PostgresTypeFidelity.verdict(type) instanceof NotCarried lost)) {
+          if (!(PostgresTypeFidelity.verdict(type, rs.getInt(6)) instanceof NotCarried lost)) {
             continue;
           }
           String shown = rs.getString(5);
