@@ -1,6 +1,5 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
 import io.debezium.connector.jdbc.type.AbstractType;
 import io.debezium.connector.jdbc.type.debezium.MicroTimeType;
 import io.debezium.connector.jdbc.type.debezium.NanoTimeType;
@@ -16,40 +15,23 @@ import org.apache.kafka.connect.data.Schema;
  * its sink turns into a {@code LocalTime}, which cannot hold it ("Invalid value for NanoOfDay"), failing the record.
  * That value is written as the text {@code 24:00:00}, which both databases read as their own.
  */
-public final class FullDayTimeType extends AbstractType {
+public final class FullDayTimeType extends DelegatingType {
   public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
   public static final FullDayTimeType MICROS = new FullDayTimeType(MicroTimeType.INSTANCE, 86_400_000_000L);
   public static final FullDayTimeType NANOS = new FullDayTimeType(NanoTimeType.INSTANCE, 86_400_000_000_000L);
 
-  private final AbstractType debezium;
   private final long day;
 
   private FullDayTimeType(AbstractType debezium, long day) {
-    this.debezium = debezium;
+    super(debezium);
     this.day = day;
-  }
-
-  @Override
-  public String[] getRegistrationKeys() {
-    return debezium.getRegistrationKeys();
-  }
-
-  @Override
-  public String getTypeName(Schema schema, boolean isKey) {
-    return debezium.getTypeName(schema, isKey);
   }
 
   @Override
   public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
     // Into PostgreSQL the text must be cast (bound as varchar it is refused), and so may every other value of the
     // column: a statement's binding is made once for all its rows.
-    return getDialect() instanceof PostgresDatabaseDialect ? "cast(? as time)"
-        : debezium.getQueryBinding(column, schema, value);
-  }
-
-  @Override
-  public String getDefaultValueBinding(Schema schema, Object value) {
-    return debezium.getDefaultValueBinding(schema, value);
+    return postgres() ? "cast(? as time)" : super.getQueryBinding(column, schema, value);
   }
 
   @Override
@@ -57,6 +39,6 @@ public final class FullDayTimeType extends AbstractType {
     if (value instanceof Number n && n.longValue() == day) {
       return List.of(new ValueBindDescriptor(index, "24:00:00"));
     }
-    return debezium.bind(index, schema, value);
+    return super.bind(index, schema, value);
   }
 }

@@ -1,7 +1,5 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
-import io.debezium.connector.jdbc.type.AbstractType;
 import io.debezium.connector.jdbc.type.JdbcType;
 import io.debezium.sink.column.ColumnDescriptor;
 import io.debezium.sink.valuebinding.ValueBindDescriptor;
@@ -17,7 +15,7 @@ import org.apache.kafka.connect.data.Schema;
  * ("date out of range: 5877611-06-21", "timestamp out of range: 292278994-08-16"), which the database refused. A value
  * beyond PostgreSQL's range can only have been an infinity, and is written as one.
  */
-public final class InfiniteTemporalType extends AbstractType {
+public final class InfiniteTemporalType extends DelegatingType {
   /** The unit of a Debezium temporal type's number, by its schema name. */
   private enum Unit {
     DAYS("io.debezium.time.Date", 1),
@@ -45,11 +43,10 @@ public final class InfiniteTemporalType extends AbstractType {
   private static final long FIRST_SECOND = LocalDateTime.of(-4712, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
   private static final long LAST_SECOND = LocalDateTime.of(294_276, 12, 31, 23, 59, 59).toEpochSecond(ZoneOffset.UTC);
 
-  private final JdbcType debezium;
   private final Unit unit;
 
   private InfiniteTemporalType(JdbcType debezium, Unit unit) {
-    this.debezium = debezium;
+    super(debezium);
     this.unit = unit;
   }
 
@@ -69,20 +66,10 @@ public final class InfiniteTemporalType extends AbstractType {
   }
 
   @Override
-  public String getTypeName(Schema schema, boolean isKey) {
-    return debezium.getTypeName(schema, isKey);
-  }
-
-  @Override
   public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
     // A statement's binding is made once for all its rows: cast, so that the text of an infinity is read as the type.
     return postgres() ? "cast(? as " + debezium.getTypeName(schema, false) + ")"
-        : debezium.getQueryBinding(column, schema, value);
-  }
-
-  @Override
-  public String getDefaultValueBinding(Schema schema, Object value) {
-    return debezium.getDefaultValueBinding(schema, value);
+        : super.getQueryBinding(column, schema, value);
   }
 
   @Override
@@ -93,7 +80,7 @@ public final class InfiniteTemporalType extends AbstractType {
         return List.of(new ValueBindDescriptor(index, infinity));
       }
     }
-    return debezium.bind(index, schema, value);
+    return super.bind(index, schema, value);
   }
 
   /** {@code infinity} or {@code -infinity} where {@code value} lies beyond PostgreSQL's range, else null. */
@@ -111,9 +98,5 @@ public final class InfiniteTemporalType extends AbstractType {
     long seconds = Math.floorDiv(v, unit.perSecond);
     return seconds > LAST_SECOND || v == Long.MAX_VALUE ? "infinity"
         : seconds < FIRST_SECOND || v == Long.MIN_VALUE ? "-infinity" : null;
-  }
-
-  private boolean postgres() {
-    return getDialect() instanceof PostgresDatabaseDialect;
   }
 }
