@@ -1,5 +1,6 @@
 package io.sluice.app;
 
+import io.sluice.app.cli.ExitCode;
 import io.sluice.alerts.AlertRouter;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.http.client.HttpClientConfig;
@@ -46,7 +47,7 @@ final class CheckConfigCommand implements Callable<Integer> {
         problems.forEach(p -> System.out.println("  " + p));
       }
     }
-    return failed ? 1 : 0;
+    return (failed ? ExitCode.NO : ExitCode.OK).code();
   }
 
   /** Every problem of one file; relative paths in it are taken from the working directory, as sluice up does. */

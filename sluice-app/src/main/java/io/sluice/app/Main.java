@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
 import io.sluice.app.cli.CommandAudit;
+import io.sluice.app.cli.CommandErrors;
 import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.cluster.ClusterCommand;
 import io.sluice.app.connectors.ConnectorsCommand;
@@ -71,7 +72,9 @@ public final class Main implements Runnable {
   }
 
   /**
-   * The command line that runs {@code args}. Picocli builds a subcommand's model by reflection over every option of it
+   * The command line that runs {@code args}, with the one error contract of every command ({@link CommandErrors}: an
+   * error's type decides its exit code, and {@code sluice --help} lists the codes).
+   * Picocli builds a subcommand's model by reflection over every option of it
    * and of its own subcommands, which for all of them is a noticeable part of each start of {@code sluice up} and of
    * each of its planes; a command line that names a subcommand gets that one only. Anything else (no subcommand, help,
    * a misspelt name) gets them all, for the usage and the suggestions.
@@ -81,7 +84,7 @@ public final class Main implements Runnable {
     List<Class<?>> named = args.length == 0 ? List.of()
         : SUBCOMMANDS.stream().filter(c -> names(c).contains(args[0])).toList();
     (named.isEmpty() ? SUBCOMMANDS : named).forEach(line::addSubcommand);
-    return line;
+    return CommandErrors.install(line);
   }
 
   private static List<String> names(Class<?> subcommand) {

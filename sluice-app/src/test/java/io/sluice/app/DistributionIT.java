@@ -1503,7 +1503,7 @@ class DistributionIT {
         "config", Map.of("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector", "topics", "t",
             "tasks.max", "many"))));
     Run refused = sluice(with(c, "connectors", "apply", "-f", bad.toString()));
-    assertEquals(1, refused.exit(), refused::toString);
+    assertEquals(3, refused.exit(), refused::toString);
     assertTrue(refused.err().contains("tasks.max: Invalid value many"), refused::toString);
     assertTrue(connect.config(name + "-bad").isEmpty(), "nothing created");
 
@@ -1512,13 +1512,13 @@ class DistributionIT {
     // Each state-changing command is one audit line, refused ones too; read-only ones are not.
     String audit = Files.readString(dir.resolve("data").resolve("audit.log"));
     assertTrue(audit.contains(" cli connectors delete " + name + " user="), audit);
-    assertTrue(audit.contains(" cli connectors apply user=") && audit.contains("status=exit 1"), audit);
+    assertTrue(audit.contains(" cli connectors apply user=") && audit.contains("status=exit 3"), audit);
     assertTrue(!audit.contains("connectors describe"), audit);
     Run gone = sluice(with(c, "connectors", "describe", name));
-    assertEquals(1, gone.exit(), gone::toString);
+    assertEquals(3, gone.exit(), gone::toString);
     assertTrue(gone.err().contains("no connector " + name), gone::toString);
     Run unreachable = sluice("connectors", "list", "--connect-url", "http://127.0.0.1:" + freePort());
-    assertEquals(3, unreachable.exit(), unreachable::toString);
+    assertEquals(4, unreachable.exit(), unreachable::toString);
   }
 
   /** The README's quickstart block, one command a line, comments dropped. */
@@ -1891,7 +1891,7 @@ class DistributionIT {
     String[] c = {"--data-dir", data.toString(), "--connect-url", connectUrl, "--alerts-url", alertsUrl,
         "--registry", registryUrl, "--metrics-url", metricsUrl};
     Run none = sluice(with(c, "demo", "--check"));
-    assertEquals(1, none.exit(), none::toString);
+    assertEquals(3, none.exit(), none::toString);
     assertTrue(none.err().contains("no demo is running"), none::toString);
 
     int sourcePort = freePort();
@@ -1924,7 +1924,7 @@ class DistributionIT {
       assertTrue(check.out().contains("demo check: source and sink are equal"), check::toString);
 
       Run again = sluice(with(c, "demo"));
-      assertEquals(1, again.exit(), again::toString);
+      assertEquals(5, again.exit(), again::toString);
       assertTrue(again.err().contains("already running"), again::toString);
 
       Run stop = sluice(with(c, readmeArgs(commands.get(3))));

@@ -413,7 +413,7 @@ class SecureUpIT {
     String[] check = {"schema", "check", "--subject", "secured-value", "--file", avsc.toString(), "--registry", registry,
         "--cacert", dir.resolve("tls.crt").toString()};
     PackagedSluice.Run refused = PackagedSluice.run(dir, check);
-    assertEquals(2, refused.exit(), refused::toString);
+    assertEquals(3, refused.exit(), refused::toString);
     assertTrue(refused.err().contains("401"), refused::toString);
     String[] withUser = java.util.stream.Stream.concat(java.util.Arrays.stream(check),
         java.util.stream.Stream.of("--user", "reader", "--password-file", password.toString())).toArray(String[]::new);

@@ -1,5 +1,6 @@
 package io.sluice.app.alerts;
 
+import io.sluice.app.cli.ExitCode;
 import io.sluice.alerts.AlertRouter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ public final class AlertsCommand implements Runnable {
         }
         System.out.println();
       }
-      return failed ? 1 : 0;
+      return (failed ? ExitCode.NO : ExitCode.OK).code();
     }
   }
 }

@@ -46,6 +46,12 @@ public final class CommandAudit implements CommandLine.IExecutionStrategy {
       int exit = inner.execute(parsed);
       status = "exit " + exit;
       return exit;
+    } catch (CommandLine.ExecutionException e) {
+      status = "exit " + CommandErrors.classify(e.getCause()).code();
+      throw e;
+    } catch (CommandLine.ParameterException e) {
+      status = "exit " + ExitCode.USAGE.code();
+      throw e;
     } finally {
       write(cluster, dir, command + (operands.isEmpty() ? "" : " " + operands), status);
     }

@@ -1,5 +1,7 @@
 package io.sluice.app.cluster;
 
+import io.sluice.app.cli.CommandError;
+import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -44,9 +46,9 @@ import picocli.CommandLine.Parameters;
     description = "The nodes of a Sluice cluster and the Kafka brokers under them.",
     subcommands = {ClusterCommand.Status.class, ClusterCommand.Targets.class})
 public final class ClusterCommand implements Runnable {
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int UNREACHABLE = 3;
+  static final int OK = ExitCode.OK.code();
+  /** Status: the cluster is not whole. */
+  static final int NOT_WHOLE = ExitCode.NO.code();
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -68,7 +70,7 @@ public final class ClusterCommand implements Runnable {
   @Command(name = "status", mixinStandardHelpOptions = true,
       description = "List the nodes, their components, the connectors and tasks each runs, and the Kafka brokers "
           + "with under-replicated partitions. Exit 0 when every node is live and no partition is under-replicated, "
-          + "1 otherwise, 3 when Kafka cannot be reached.")
+          + "1 otherwise, 4 when Kafka cannot be reached.")
   static final class Status implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
     @Mixin OutputFormat output;
@@ -92,7 +94,10 @@ public final class ClusterCommand implements Runnable {
       } catch (TopicLog.TopicLogException e) {
         err.println("error: " + e.getMessage() + (e.timedOut() ? "" : " (is any sluice up running on "
             + cluster.bootstrapServers() + "?)"));
-        return e.timedOut() ? UNREACHABLE : FAILED;
+        if (e.timedOut()) {
+          throw e;
+        }
+        return NOT_WHOLE;
       }
       Map<String, List<String>> connectorsOn = new TreeMap<>();
       Map<String, List<String>> tasksOn = new TreeMap<>();
@@ -130,12 +135,11 @@ public final class ClusterCommand implements Runnable {
         }
         weak = Replication.weak(admin, cluster.stateTopics(), 30_000);
       } catch (ExecutionException | TimeoutException e) {
-        err.println("error: cannot describe the Kafka cluster at " + cluster.bootstrapServers() + ": "
-            + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
-        return UNREACHABLE;
+        throw CommandError.unreachable("cannot describe the Kafka cluster at " + cluster.bootstrapServers() + ": "
+            + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return 130;
+        return ExitCode.INTERRUPTED.code();
       }
       List<NodeView> views = new ArrayList<>();
       for (Membership.Seen s : seen) {
@@ -150,7 +154,7 @@ public final class ClusterCommand implements Runnable {
       }
       boolean healthy = views.stream().allMatch(NodeView::live) && underReplicated == 0 && connectProblem == null
           && weak.isEmpty();
-      return healthy ? OK : FAILED;
+      return healthy ? OK : NOT_WHOLE;
     }
 
     /**
@@ -272,16 +276,12 @@ public final class ClusterCommand implements Runnable {
     @Override
     public Integer call() {
       if (!Set.of("exporter", "alerts", "metrics", "registry", "connect", "ui").contains(component)) {
-        System.err.println("error: unknown component " + component
-            + " (exporter, alerts, metrics, registry, connect, ui)");
-        return 2;
+        throw CommandError.usage("unknown component " + component + " (exporter, alerts, metrics, registry, connect, ui)");
       }
+      // A cluster topic out of reach or missing goes up to CommandErrors: unreachable or refused.
       try (Membership m = watch(cluster)) {
         System.out.print(FileSdTargets.json(m.live(), component));
         return OK;
-      } catch (TopicLog.TopicLogException e) {
-        System.err.println("error: " + e.getMessage());
-        return e.timedOut() ? UNREACHABLE : FAILED;
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -111,7 +112,7 @@ final class ApplyCommand extends ConnectorsBase {
       } else {
         refusal(wanted.name(), change.problems()).forEach(err::println);
       }
-      return ConnectorsCommand.REFUSED;
+      return ExitCode.REFUSED.code();
     }
     ConfigChange.Action action = change.action(resendSecrets);
     List<ConfigDiff.Line> lines = action != ConfigChange.Action.UNCHANGED ? change.diff().lines() : List.of();
@@ -127,7 +128,7 @@ final class ApplyCommand extends ConnectorsBase {
             .put("before", SecretMask.shown(l.key(), l.before())).put("after", SecretMask.shown(l.key(), l.after()));
       }
       printJson(o);
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
     String verb = switch (action) {
       case CREATE -> dryRun ? "would be created" : "created";
@@ -139,6 +140,6 @@ final class ApplyCommand extends ConnectorsBase {
     if (action == ConfigChange.Action.UNCHANGED && !change.diff().isEmpty()) {
       out.println("  (secrets not compared: the worker keeps them as references; --resend-secrets sends them again)");
     }
-    return ConnectorsCommand.OK;
+    return ExitCode.OK.code();
   }
 }

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.app.cli.ClusterOptions;
 import io.sluice.app.cli.OutputFormat;
-import io.sluice.client.HttpTransport;
-import io.sluice.connect.client.ConnectApiException;
 import io.sluice.connect.client.ConnectRestClient;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
-/** What every {@code sluice connectors} subcommand shares: where Connect is, the output format, exit codes. */
+/** What every {@code sluice connectors} subcommand shares: where Connect is, the output format. */
 abstract class ConnectorsBase implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -30,23 +28,10 @@ abstract class ConnectorsBase implements Callable<Integer> {
     return connect;
   }
 
+  /** Errors go up to {@link io.sluice.app.cli.CommandErrors}, which gives every command the same exit codes. */
   @Override
-  public final Integer call() {
-    try {
-      return execute();
-    } catch (HttpTransport.UnreachableException e) {
-      err.println("error: " + e.getMessage());
-      return ConnectorsCommand.UNREACHABLE;
-    } catch (ConnectApiException e) {
-      err.println("error: " + e.connectMessage() + " (HTTP " + e.status() + ")");
-      return ConnectorsCommand.REFUSED;
-    } catch (IllegalArgumentException | IllegalStateException | java.io.IOException e) {
-      err.println("error: " + e.getMessage());
-      return ConnectorsCommand.REFUSED;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 130;
-    }
+  public final Integer call() throws java.io.IOException, InterruptedException {
+    return execute();
   }
 
   abstract int execute() throws java.io.IOException, InterruptedException;

@@ -10,13 +10,6 @@ import picocli.CommandLine.Command;
         ControlCommands.Resume.class, ControlCommands.Restart.class, ControlCommands.Stop.class,
         ControlCommands.Delete.class, WatchCommand.class})
 public final class ConnectorsCommand implements Runnable {
-  /** The command ran and did what it was asked. */
-  static final int OK = 0;
-  /** Connect refused (an unknown connector, a config that does not validate), or a wait ran out. */
-  static final int REFUSED = 1;
-  /** Kafka Connect (or the alert router) could not be reached. */
-  static final int UNREACHABLE = 3;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override

@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.app.cli.ExitCode;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.gofmt.GoDuration;
 import java.time.Duration;
@@ -62,7 +63,7 @@ final class ControlCommands {
               + " on " + cluster.alertsUrl() + ")");
         }
       }
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -74,7 +75,7 @@ final class ControlCommands {
       connect().awaitStatus(name, s -> "RUNNING".equals(s.path("connector").path("state").asText()), SETTLE,
           "RUNNING");
       said("resumed");
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -87,7 +88,7 @@ final class ControlCommands {
     int execute() {
       connect().restart(name, includeTasks);
       said(includeTasks ? "restarted with its tasks" : "restarted");
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -100,7 +101,7 @@ final class ControlCommands {
         throw new IllegalStateException("Kafka Connect at " + connect().baseUrl() + " has no stop (Kafka 3.5 or newer)");
       }
       said("stopped");
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -110,7 +111,7 @@ final class ControlCommands {
     int execute() {
       connect().delete(name);
       said("deleted");
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
@@ -51,7 +52,7 @@ final class DescribeCommand extends ConnectorsBase {
       o.set("topics", JSON.valueToTree(topics));
       o.set("failures", JSON.valueToTree(failures.stream().map(f -> failureJson(f, status, list)).toList()));
       printJson(o);
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
     JsonNode c = status.path("connector");
     out.println("Name:    " + name);
@@ -98,7 +99,7 @@ final class DescribeCommand extends ConnectorsBase {
     TextTable t = new TextTable("KEY", "VALUE").indent("  ");
     masked.fields().forEachRemaining(e -> t.row(e.getKey(), e.getValue().asText()));
     t.print(out);
-    return ConnectorsCommand.OK;
+    return ExitCode.OK.code();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,15 +50,15 @@ final class ListCommand extends ConnectorsBase {
         o.putObject("tasks").put("running", r.running()).put("total", r.tasks());
       }
       printJson(a);
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
     if (rows.isEmpty()) {
       out.println("no connectors on " + connect().baseUrl());
-      return ConnectorsCommand.OK;
+      return ExitCode.OK.code();
     }
     TextTable t = new TextTable("NAME", "TYPE", "STATE", "TASKS", "WORKER", "DELIVERY");
     rows.forEach(r -> t.row(r.name(), r.type(), r.state(), r.running() + "/" + r.tasks(), r.worker(), r.delivery()));
     t.print(out);
-    return ConnectorsCommand.OK;
+    return ExitCode.OK.code();
   }
 }

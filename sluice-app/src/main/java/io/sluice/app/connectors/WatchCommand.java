@@ -1,5 +1,6 @@
 package io.sluice.app.connectors;
 
+import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.client.ConnectApiException;
 import io.sluice.gofmt.GoDuration;
@@ -45,7 +46,7 @@ final class WatchCommand extends ControlCommands.OnOne {
       } catch (ConnectApiException e) {
         if (e.status() == 404 && !last.isEmpty()) {
           line("connector", "DELETED", "");
-          return ConnectorsCommand.REFUSED;
+          return ExitCode.NO.code();
         }
         throw e;
       }
@@ -67,11 +68,11 @@ final class WatchCommand extends ControlCommands.OnOne {
       }
       last = now;
       if (wanted != null && wanted.equals(c.path("state").asText())) {
-        return ConnectorsCommand.OK;
+        return ExitCode.OK.code();
       }
       if (clock.instant().isAfter(deadline)) {
         err.println("error: connector " + name + " was not " + wanted + " within " + timeout);
-        return ConnectorsCommand.REFUSED;
+        return ExitCode.NO.code();
       }
       Thread.sleep(every.toMillis());
     }

@@ -1,5 +1,6 @@
 package io.sluice.app.demo;
 
+import io.sluice.app.cli.CommandError;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.Platform;
@@ -99,9 +100,8 @@ public final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createDirectories(demoDir());
     Optional<DemoState> already = DemoState.running(dir);
     if (already.isPresent()) {
-      err.println("error: a demo is already running (pid " + already.get().pid() + "); sluice demo --check compares "
-          + "it, sluice demo stop ends it");
-      return 1;
+      throw CommandError.busy("a demo is already running (pid " + already.get().pid() + "); sluice demo --check "
+          + "compares it, sluice demo stop ends it");
     }
     ConnectRestClient connect = new ConnectRestClient(cluster.connectUrl());
     Platform platform = null;
@@ -109,9 +109,8 @@ public final class DemoCommand implements Callable<Integer> {
       connect.connectorNames();
     } catch (HttpTransport.UnreachableException e) {
       if (cluster.connectUrlGiven()) {
-        err.println("error: no Kafka Connect at " + cluster.connectUrl() + " (start it, or leave out --connect-url "
-            + "and the demo starts a sluice up of its own)");
-        return 3;
+        throw CommandError.unreachable("no Kafka Connect at " + cluster.connectUrl() + " (start it, or leave out "
+            + "--connect-url and the demo starts a sluice up of its own)", e);
       }
       out.println("no sluice up at " + cluster.connectUrl() + ": starting one in this process; it stops with the demo");
       out.flush();
@@ -348,8 +347,7 @@ public final class DemoCommand implements Callable<Integer> {
     Path dir = demoDir();
     Optional<DemoState> running = DemoState.running(dir);
     if (running.isEmpty()) {
-      err.println("error: no demo is running under " + dir + " (start one with ./sluice demo)");
-      return 1;
+      throw CommandError.refused("no demo is running under " + dir + " (start one with ./sluice demo)");
     }
     DemoState s = running.get();
     Path hold = dir.resolve("hold");
@@ -450,8 +448,7 @@ public final class DemoCommand implements Callable<Integer> {
       }
       Path dir = cluster.dataDir().resolve("demo");
       if (DemoState.running(dir).isEmpty()) {
-        System.err.println("error: no demo is running under " + dir + " (start one with ./sluice demo)");
-        return 1;
+        throw CommandError.refused("no demo is running under " + dir + " (start one with ./sluice demo)");
       }
 
       String applied = noDlq ? kind + " --no-dlq" : kind;

@@ -7,10 +7,9 @@ import io.sluice.app.cli.OutputFormat;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
-import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Mixin;
 
-/** What every {@code sluice dlq} subcommand shares: where the cluster is, the output format, error reporting. */
+/** What every {@code sluice dlq} subcommand shares: where the cluster is, the output format. */
 abstract class DlqCommandBase implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -33,14 +32,10 @@ abstract class DlqCommandBase implements Callable<Integer> {
         .build();
   }
 
+  /** Errors go up to {@link io.sluice.app.cli.CommandErrors}, which gives every command the same exit codes. */
   @Override
   public final Integer call() {
-    try {
-      return execute();
-    } catch (IllegalArgumentException | IllegalStateException | KafkaException e) {
-      err.println("error: " + e.getMessage());
-      return 1;
-    }
+    return execute();
   }
 
   abstract int execute() throws IllegalArgumentException, IllegalStateException;

@@ -4,7 +4,6 @@ import io.sluice.app.cli.TextTable;
 import io.sluice.ops.dlq.RecordFilter;
 import io.sluice.ops.dlq.ReplayRequest;
 import io.sluice.ops.dlq.ReplayResult;
-import io.sluice.ops.dlq.ReplayRunning;
 import io.sluice.ops.dlq.ReplayTarget;
 import io.sluice.ops.progress.Progress;
 import io.sluice.ops.progress.ProgressBar;
@@ -24,11 +23,9 @@ import picocli.CommandLine.Parameters;
         "A record that was replayed before and failed again is skipped unless --include-replayed.",
         "Another replay of the same group, anywhere on the cluster (another CLI, a console), refuses this one: it would "
             + "resume from the same offsets and produce the same records. A dry run is never refused.",
-        "Exit 0 on success, 1 on failure (progress up to the failure is kept), 3 when another replay of the group is "
-            + "running (nothing was changed)."})
+        "Exit 5 (busy) when another replay of the group is running: nothing was changed, try again later; a failure"
+            + " keeps the progress up to it. Every exit code: sluice --help."})
 final class ReplayCommand extends DlqCommandBase {
-  /** Apart from 1, so that a script can tell "try again later" from a failure. */
-  static final int RUNNING_ELSEWHERE = 3;
 
   @Parameters(index = "0", paramLabel = "TOPIC", description = "the dead-letter topic")
   String topic;
@@ -64,13 +61,9 @@ final class ReplayCommand extends DlqCommandBase {
         parseRate(rate), dryRun, includeReplayed, group, limit);
     Progress progress = output.json() ? Progress.NONE
         : ProgressBar.onStderr(dryRun ? "replay (dry run)" : "replay");
-    ReplayResult r;
-    try {
-      r = dlq().replay(request, progress);
-    } catch (ReplayRunning e) {
-      err.println("error: " + e.getMessage());
-      return RUNNING_ELSEWHERE;
-    }
+    // Another replay of the group (ReplayRunning) ends as busy, apart from a failure, so that a script can tell "try
+    // again later" from it.
+    ReplayResult r = dlq().replay(request, progress);
     if (output.json()) {
       var n = JSON.valueToTree(r);
       printJson(n);

@@ -5,8 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code sluice offsets}: the operator's side of {@link io.sluice.ops.offsets.OffsetSurgery}. Exit codes: 0 done,
- * 1 failed (the message says what state was left), 2 bad usage, 3 refused (nothing was changed).
+ * {@code sluice offsets}: the operator's side of {@link io.sluice.ops.offsets.OffsetSurgery}. Exit codes are
+ * {@link io.sluice.app.cli.ExitCode}'s: 3 refused (nothing was changed), 6 failed part way (the message says what state
+ * was left and which backup to restore).
  */
 @Command(name = "offsets", mixinStandardHelpOptions = true,
     description = "Offset surgery: a source's positions in connect-offsets, a sink's consumer group offsets (skip,"

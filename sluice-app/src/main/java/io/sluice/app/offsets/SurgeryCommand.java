@@ -2,15 +2,16 @@ package io.sluice.app.offsets;
 
 import io.sluice.app.cli.ClusterOptions;
 import io.sluice.ops.offsets.OffsetSurgery;
-import io.sluice.ops.offsets.OffsetSurgeryException;
 import io.sluice.ops.progress.ProgressBar;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
-/** What every {@code sluice offsets} subcommand shares: where the cluster is, how to print, how errors exit. */
+/**
+ * What every {@code sluice offsets} subcommand shares: where the cluster is, how to print. A refused surgery (nothing
+ * changed) ends with {@link io.sluice.app.cli.ExitCode#REFUSED}, one that failed part way (the message says what state
+ * it left) with {@link io.sluice.app.cli.ExitCode#PARTIAL}, as {@link io.sluice.app.cli.CommandErrors} maps them.
+ */
 abstract class SurgeryCommand implements Callable<Integer> {
-  static final int FAILED = 1;
-  static final int REFUSED = 3;
 
   @CommandLine.Mixin ClusterOptions cluster;
   @CommandLine.Mixin Output output;
@@ -53,24 +54,6 @@ abstract class SurgeryCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() {
-    try {
-      return execute();
-    } catch (CommandLine.ParameterException e) {
-      throw e; // bad usage: picocli says so with the usage, exit 2
-    } catch (OffsetSurgeryException e) {
-      boolean refused = e.kind() == OffsetSurgeryException.Kind.REFUSED;
-      System.err.println((refused ? "refused: " : "failed: ") + e.getMessage());
-      if (refused) {
-        System.err.println("nothing was changed");
-      }
-      return refused ? REFUSED : FAILED;
-    } catch (IllegalArgumentException e) {
-      System.err.println("refused: " + e.getMessage());
-      System.err.println("nothing was changed");
-      return REFUSED;
-    } catch (RuntimeException e) {
-      System.err.println("failed: " + e.getMessage());
-      return FAILED;
-    }
+    return execute();
   }
 }

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.ClusterOptions;
+import io.sluice.app.cli.CommandError;
+import io.sluice.app.cli.CommandErrors;
+import io.sluice.app.cli.ExitCode;
 import io.sluice.ops.progress.ProgressBar;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.ops.offsets.SourceDatabase;
@@ -28,18 +31,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code sluice reconcile}: exit 0 when every table agrees, 1 when any differs, 2 when any cannot be compared. */
+/**
+ * {@code sluice reconcile}: exit 0 when every table agrees, 1 when any differs; a table that cannot be compared ends it
+ * with its error's code of {@link ExitCode} (4 a database out of reach, 3 a table refused), after the others.
+ */
 @Command(name = "reconcile", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Prove that a source table and its sink table agree, or say exactly how they differ.",
         "Both databases compute row counts and checksums per key segment; only differing segments are read.",
-        "PostgreSQL, MySQL and MariaDB on either side. Needs only read access."},
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:every table agrees (after --repair --apply: agrees now)", "1:some table differs",
-        "2:error (connection, table, SQL, usage)"})
+        "PostgreSQL, MySQL and MariaDB on either side. Needs only read access.",
+        "Exit 0 when every table agrees (after --repair --apply: agrees now), 1 when some table differs; every exit "
+            + "code: sluice --help."})
 public final class ReconcileCommand implements Callable<Integer> {
-  static final int EQUAL = 0;
-  static final int DIFFERENT = 1;
-  static final int ERROR = 2;
+  static final int EQUAL = ExitCode.OK.code();
+  static final int DIFFERENT = ExitCode.NO.code();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @Mixin ClusterOptions cluster;
@@ -133,25 +137,22 @@ public final class ReconcileCommand implements Callable<Integer> {
       return restore(out, err);
     }
     if (apply && !repair) {
-      err.println("sluice reconcile: --apply goes with --repair");
-      return ERROR;
+      throw CommandError.usage("--apply goes with --repair");
     }
     if (repair && explain) {
-      err.println("sluice reconcile: --repair and --explain do not go together");
-      return ERROR;
+      throw CommandError.usage("--repair and --explain do not go together");
     }
     List<Reconciler.Builder> jobs;
     try {
       jobs = jobs();
-    } catch (IOException | IllegalArgumentException | IllegalStateException e) {
-      err.println("sluice reconcile: " + e.getMessage());
-      return ERROR;
+    } catch (IOException | IllegalArgumentException e) {
+      throw CommandError.usage(e.getMessage());
     }
     if (!"table".equals(output) && !"json".equals(output)) {
-      err.println("sluice reconcile: -o must be table or json, not " + output);
-      return ERROR;
+      throw CommandError.usage("-o must be table or json, not " + output);
     }
     int exit = EQUAL;
+    ExitCode error = null;
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     ArrayNode results = json.createArrayNode();
     for (Reconciler.Builder job : jobs) {
@@ -181,9 +182,11 @@ public final class ReconcileCommand implements Callable<Integer> {
         } else {
           ReportTable.print(report, verbose(), out);
         }
-      } catch (ReconcileException e) {
-        exit = ERROR;
-        err.println("sluice reconcile: " + e.getMessage());
+      } catch (ReconcileException | CommandError e) {
+        // The other tables are still compared; the first error decides the exit code.
+        error = error != null ? error : CommandErrors.classify(e);
+        err.println((e instanceof CommandError c && c.code() == ExitCode.PARTIAL ? "failed: " : "error: ")
+            + e.getMessage());
         if ("json".equals(output)) {
           results.add(json.createObjectNode().put("status", "error").put("error", e.getMessage()));
         }
@@ -192,7 +195,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     if ("json".equals(output)) {
       ObjectNode root = json.createObjectNode();
       if (!explain) {
-        root.put("status", exit == EQUAL ? "equal" : exit == DIFFERENT ? "different" : "error");
+        root.put("status", error != null ? "error" : exit == EQUAL ? "equal" : "different");
       }
       root.set(explain ? "explain" : "tables", results);
       try {
@@ -202,7 +205,7 @@ public final class ReconcileCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return exit;
+    return error != null ? error.code() : exit;
   }
 
   /**
@@ -227,9 +230,8 @@ public final class ReconcileCommand implements Callable<Integer> {
     if (!yes) {
       java.io.Console console = System.console();
       if (console == null) {
-        err.println("sluice reconcile: " + plan.changes().size() + " change(s) to " + report.sinkTable()
+        throw CommandError.usage(plan.changes().size() + " change(s) to " + report.sinkTable()
             + " need confirmation: run at a terminal, or add --yes");
-        return ERROR;
       }
       String answer = console.readLine("Apply %d change(s) to %s? [y/N] ", plan.changes().size(), report.sinkTable());
       if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) {
@@ -240,8 +242,15 @@ public final class ReconcileCommand implements Callable<Integer> {
     Path file = backup != null ? backup : cluster.dataDir().resolve("reconcile-backups").resolve(
         report.sinkTable().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + java.time.Instant.now().toString()
             .replace(":", "") + ".jsonl");
-    Repair.Applied done = plan.apply(sourceUrl, job.sourceProperties(), sinkUrl, job.sinkProperties(), file,
-        Math.max(1, batchSize), ProgressBar.onStderr("repair " + report.sinkTable()));
+    Repair.Applied done;
+    try {
+      done = plan.apply(sourceUrl, job.sourceProperties(), sinkUrl, job.sinkProperties(), file,
+          Math.max(1, batchSize), ProgressBar.onStderr("repair " + report.sinkTable()));
+    } catch (ReconcileException e) {
+      // The batches before the failing one are committed: the backup puts them back.
+      throw CommandError.partial(e.getMessage() + " (backup of the sink rows: " + file
+          + "; sluice reconcile --restore puts it back)", e);
+    }
     out.println("repaired " + report.sinkTable() + ": " + done.inserted() + " inserted, " + done.updated()
         + " updated, " + done.deleted() + " deleted in " + done.batches() + " batch(es); backup " + file
         + " (sluice reconcile --restore " + file + " --sink … puts it back)");
@@ -256,17 +265,11 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   private int restore(PrintWriter out, PrintWriter err) {
     if (sink == null) {
-      err.println("sluice reconcile: --restore needs --sink");
-      return ERROR;
+      throw CommandError.usage("--restore needs --sink");
     }
-    try {
-      int n = Repair.restore(restore, sink, credentials(sinkUser, sinkPassword, "SLUICE_SINK_PASSWORD"));
-      out.println("restored " + n + " row(s) from " + restore);
-      return EQUAL;
-    } catch (ReconcileException e) {
-      err.println("sluice reconcile: " + e.getMessage());
-      return ERROR;
-    }
+    int n = Repair.restore(restore, sink, credentials(sinkUser, sinkPassword, "SLUICE_SINK_PASSWORD"));
+    out.println("restored " + n + " row(s) from " + restore);
+    return EQUAL;
   }
 
   /** One configured reconciler per table, from the flags and the YAML file. */

@@ -3,8 +3,12 @@ package io.sluice.app.schema;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.app.cli.ClusterOptions;
+import io.sluice.app.cli.CommandError;
+import io.sluice.app.cli.ExitCode;
+import io.sluice.client.HttpTransport;
 import io.sluice.ops.evolution.EvolutionCheck;
 import io.sluice.ops.evolution.EvolutionReport;
+import io.sluice.registry.client.RegistryApiException;
 import io.sluice.schema.InvalidSchemaException;
 import io.sluice.schema.SchemaReference;
 import io.sluice.schema.SchemaType;
@@ -24,16 +28,16 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sluice schema check}: what registering a schema would do, before it is registered. Exit code 0 when the
- * subject's mode accepts it, 1 when it does not, 2 on errors.
+ * subject's mode accepts it, 1 when it does not; errors end with {@link ExitCode}'s codes (2 a file or flag that is
+ * wrong, 3 the registry refused, 4 it is out of reach).
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = {"Check a new schema against a subject before registering it: the verdict under the subject's mode "
         + "and every other mode, each incompatibility with its path, the safe rollout order and good-practice "
-        + "warnings.", "Exit codes: 0 compatible, 1 incompatible, 2 error."})
+        + "warnings.", "Exit 0 compatible, 1 incompatible; every exit code: sluice --help."})
 public final class SchemaCheckCommand implements Callable<Integer> {
-  static final int COMPATIBLE = 0;
-  static final int INCOMPATIBLE = 1;
-  static final int ERROR = 2;
+  static final int COMPATIBLE = ExitCode.OK.code();
+  static final int INCOMPATIBLE = ExitCode.NO.code();
 
   @Mixin ClusterOptions cluster;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -57,7 +61,6 @@ public final class SchemaCheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     try {
       SchemaType schemaType = type != null
           ? SchemaType.forName(type).orElseThrow(() -> new IllegalArgumentException("unknown --type " + type))
@@ -74,14 +77,19 @@ public final class SchemaCheckCommand implements Callable<Integer> {
       out.flush();
       return report.compatible() ? COMPATIBLE : INCOMPATIBLE;
     } catch (InvalidSchemaException e) {
-      err.println("error: " + file + " is not a valid schema: " + e.getMessage());
+      throw CommandError.usage(file + " is not a valid schema: " + e.getMessage());
     } catch (IOException e) {
-      err.println("error: " + e.getMessage());
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      err.println("error: " + e.getMessage());
+      // The check says the registry's refusals and its silence as IOExceptions, as it does reading the file.
+      if (e.getCause() instanceof HttpTransport.UnreachableException) {
+        throw CommandError.unreachable(e.getMessage(), e);
+      }
+      if (e.getCause() instanceof RegistryApiException) {
+        throw CommandError.refused(e.getMessage());
+      }
+      throw CommandError.usage(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw CommandError.usage(e.getMessage());
     }
-    err.flush();
-    return ERROR;
   }
 
   private List<SchemaReference> parseReferences() {

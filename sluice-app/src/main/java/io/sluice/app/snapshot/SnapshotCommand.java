@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.ClusterOptions;
+import io.sluice.app.cli.ExitCode;
 import io.sluice.app.cli.OutputFormat;
 import io.sluice.app.cli.TextTable;
-import io.sluice.client.HttpTransport;
-import io.sluice.connect.client.ConnectApiException;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.ops.progress.ProgressBar;
@@ -29,8 +28,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code sluice snapshot}: ad-hoc snapshots of a running Debezium source through its Kafka signal channel. Exit codes:
- * 0 done, 1 failed, 2 bad usage, 3 refused (nothing sent or changed), 4 unreachable.
+ * {@code sluice snapshot}: ad-hoc snapshots of a running Debezium source through its Kafka signal channel. Exit codes
+ * are {@link ExitCode}'s: a refused snapshot (nothing sent or changed) is {@link ExitCode#REFUSED}, a {@code status
+ * --wait} that ran out is {@link ExitCode#NO}.
  */
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
     description = "Re-read tables of a running source without a restart or an offset reset (Debezium's signals):"
@@ -38,10 +38,6 @@ import picocli.CommandLine.Parameters;
     subcommands = {SnapshotCommand.Start.class, SnapshotCommand.Status.class, SnapshotCommand.Pause.class,
         SnapshotCommand.Resume.class, SnapshotCommand.Stop.class})
 public final class SnapshotCommand implements Runnable {
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int REFUSED = 3;
-  static final int UNREACHABLE = 4;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -51,7 +47,7 @@ public final class SnapshotCommand implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  /** What every subcommand shares: where the platform is, the output format, the exit codes. */
+  /** What every subcommand shares: where the platform is, the output format. */
   abstract static class Base implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
 
@@ -70,26 +66,10 @@ public final class SnapshotCommand implements Runnable {
           secretsTopic, Clock.systemUTC());
     }
 
+    /** Errors go up to {@link io.sluice.app.cli.CommandErrors}, which gives every command the same exit codes. */
     @Override
-    public final Integer call() {
-      try {
-        return execute();
-      } catch (AdHocSnapshot.Refused e) {
-        err.println("refused: " + e.getMessage());
-        return REFUSED;
-      } catch (HttpTransport.UnreachableException e) {
-        err.println("error: " + e.getMessage());
-        return UNREACHABLE;
-      } catch (ConnectApiException e) {
-        err.println("error: " + e.connectMessage() + " (HTTP " + e.status() + ")");
-        return FAILED;
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        err.println("error: " + e.getMessage());
-        return FAILED;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 130;
-      }
+    public final Integer call() throws InterruptedException {
+      return execute();
     }
 
     abstract int execute() throws InterruptedException;
@@ -164,7 +144,7 @@ public final class SnapshotCommand implements Runnable {
           new AdHocSnapshot.Options(readOnly, createSignalTable, Optional.ofNullable(signalTable)));
       said(sent, request.type().lower() + " snapshot of " + String.join(", ", request.tables())
           + request.filter().map(f -> " where " + f).orElse("") + " requested from " + connector);
-      return OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -177,7 +157,7 @@ public final class SnapshotCommand implements Runnable {
     @Override
     int execute() {
       said(snapshots().pause(connector), "pause of the incremental snapshot of " + connector + " requested");
-      return OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -190,7 +170,7 @@ public final class SnapshotCommand implements Runnable {
     @Override
     int execute() {
       said(snapshots().resume(connector), "resume of the incremental snapshot of " + connector + " requested");
-      return OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -206,7 +186,7 @@ public final class SnapshotCommand implements Runnable {
     @Override
     int execute() {
       said(snapshots().stop(connector, tables), "stop of the incremental snapshot of " + connector + " requested");
-      return OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -240,7 +220,7 @@ public final class SnapshotCommand implements Runnable {
             err.print("\r\033[K");
           }
           print(status);
-          return !await || over ? OK : FAILED;
+          return (!await || over ? ExitCode.OK : ExitCode.NO).code();
         }
         if (terminal) {
           err.print("\r\033[K" + connector + " " + status.state() + " " + ProgressBar.bar(status.percent().orElse(0.0)

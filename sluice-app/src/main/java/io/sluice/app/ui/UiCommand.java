@@ -1,5 +1,6 @@
 package io.sluice.app.ui;
 
+import io.sluice.app.cli.CommandError;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.ui.auth.Accounts;
 import java.io.Console;
@@ -80,12 +81,10 @@ public final class UiCommand {
         apply(accounts(), password());
         System.out.println(done());
         return 0;
-      } catch (IllegalArgumentException | SluiceConfig.ConfigException e) {
-        System.err.println("sluice: " + e.getMessage());
-        return 1;
+      } catch (SluiceConfig.ConfigException e) {
+        throw CommandError.usage(e.getMessage());
       } catch (IOException e) {
-        System.err.println("sluice: cannot read the password: " + e.getMessage());
-        return 1;
+        throw CommandError.usage("cannot read the password: " + e.getMessage());
       }
     }
   }

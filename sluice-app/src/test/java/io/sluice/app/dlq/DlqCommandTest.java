@@ -1,5 +1,7 @@
 package io.sluice.app.dlq;
 
+import io.sluice.app.Main;
+import io.sluice.app.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,7 +96,10 @@ class DlqCommandTest {
       all[args.length + 3] = "http://127.0.0.1:1";
       all[args.length + 4] = "--data-dir";
       all[args.length + 5] = dataDir.toString();
-      int exit = new CommandLine(new DlqCommand()).execute(all);
+      String[] line = new String[all.length + 1];
+      line[0] = "dlq";
+      System.arraycopy(all, 0, line, 1, all.length);
+      int exit = Main.commandLine(line).execute(line);
       return new Run(exit, out instanceof ByteArrayOutputStream bytes ? bytes.toString(StandardCharsets.UTF_8) : "",
           err.toString(StandardCharsets.UTF_8));
     } finally {
@@ -122,10 +127,10 @@ class DlqCommandTest {
 
     assertEquals(2, run("inspect", dlq, "-o", "json", "--max-messages", "2").json().path("records").size());
     Run bad = run("inspect", dlq, "--filter", "colour=red");
-    assertEquals(1, bad.exit());
-    assertTrue(bad.err().startsWith("error: bad filter field 'colour'"), bad.err());
+    assertEquals(ExitCode.REFUSED.code(), bad.exit());
+    assertTrue(bad.err().startsWith("refused: bad filter field 'colour'"), bad.err());
     Run missing = run("inspect", SharedKafka.unique("no-such-topic"));
-    assertEquals(1, missing.exit());
+    assertEquals(ExitCode.REFUSED.code(), missing.exit());
     assertTrue(missing.err().contains("does not exist"), missing.err());
   }
 
@@ -213,10 +218,10 @@ class DlqCommandTest {
     assertEquals(3, dry.path("replayed").asInt());
     assertEquals(3, dry.path("perTarget").path(original).asInt());
     Run missing = run("replay", dlq, "--to", SharedKafka.unique("absent"));
-    assertEquals(1, missing.exit());
+    assertEquals(ExitCode.REFUSED.code(), missing.exit());
     assertTrue(missing.err().contains("does not exist; create it first"), missing.err());
     Run rate = run("replay", dlq, "--rate", "fast");
-    assertEquals(1, rate.exit());
+    assertEquals(ExitCode.REFUSED.code(), rate.exit());
     assertTrue(rate.err().contains("--rate takes a number"), rate.err());
 
     Run real = run("replay", dlq, "--filter", "stage=TRANSFORMATION");
@@ -246,7 +251,7 @@ class DlqCommandTest {
     DeadLetterQueue elsewhere = DeadLetterQueue.builder().bootstrapServers(SharedKafka.bootstrapServers()).build();
     try (ReplayClaim running = elsewhere.claim(ReplayRequest.of(dlq).withGroup(group))) {
       Run refused = run("replay", dlq, "--group", group, "--to", target);
-      assertEquals(3, refused.exit(), refused.err());
+      assertEquals(ExitCode.BUSY.code(), refused.exit(), refused.err());
       assertTrue(refused.err().startsWith("error: another replay in group " + group + " is running"), refused.err());
       assertEquals(0, run("replay", dlq, "--group", group, "--dry-run").exit(), "a dry run is not refused");
     }
@@ -265,7 +270,7 @@ class DlqCommandTest {
     assertEquals("orders-sink", json.path("sinks").get(0).path("connector").asText(), "named by the headers");
     assertTrue(json.path("warning").asText().contains("unreachable"), json.toString());
     Run all = run("stats");
-    assertEquals(1, all.exit());
+    assertEquals(ExitCode.UNREACHABLE.code(), all.exit());
     assertTrue(all.err().contains("unreachable"), all.err());
   }
 }

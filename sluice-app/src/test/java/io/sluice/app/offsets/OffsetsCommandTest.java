@@ -1,5 +1,6 @@
 package io.sluice.app.offsets;
 
+import io.sluice.app.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,7 +41,7 @@ class OffsetsCommandTest {
   void resetWithoutASnapshotDecisionIsRefusedAndSaysWhatEachChoiceDoes() {
     // An unreachable cluster: the refusal comes before any connection.
     Run r = run("offsets", "reset", "orders-source", "--bootstrap", "127.0.0.1:1", "--connect-url", "http://127.0.0.1:1");
-    assertEquals(SurgeryCommand.REFUSED, r.exit());
+    assertEquals(ExitCode.REFUSED.code(), r.exit());
     assertTrue(r.err().contains("refused: reset needs an explicit snapshot decision"), r.err());
     for (String mode : new String[] {"initial:", "schema_only:", "never:"}) {
       assertTrue(r.err().contains(mode), r.err());
@@ -51,15 +52,15 @@ class OffsetsCommandTest {
   @Test
   void malformedAndMixedPositionsAreRefused() {
     Run malformed = run("offsets", "set", "orders-source", "--lsn", "16/XYZ", "--connect-url", "http://127.0.0.1:1");
-    assertEquals(SurgeryCommand.REFUSED, malformed.exit());
+    assertEquals(ExitCode.REFUSED.code(), malformed.exit());
     assertTrue(malformed.err().contains("malformed LSN '16/XYZ'"), malformed.err());
 
     Run mixed = run("offsets", "set", "orders-source", "--lsn", "0/1", "--file", "mysql-bin.000001", "--pos", "4");
-    assertEquals(SurgeryCommand.REFUSED, mixed.exit());
+    assertEquals(ExitCode.REFUSED.code(), mixed.exit());
     assertTrue(mixed.err().contains("give exactly one position"), mixed.err());
 
     Run unknownMode = run("offsets", "reset", "orders-source", "--snapshot", "sometimes");
-    assertEquals(SurgeryCommand.REFUSED, unknownMode.exit());
+    assertEquals(ExitCode.REFUSED.code(), unknownMode.exit());
     assertTrue(unknownMode.err().contains("unknown snapshot mode 'sometimes'"), unknownMode.err());
   }
 
@@ -94,9 +95,9 @@ class OffsetsCommandTest {
   }
 
   @Test
-  void anUnreachableClusterFailsWithExitCodeOne() {
+  void anUnreachableClusterEndsAsUnreachable() {
     Run r = run("offsets", "show", "orders-source", "--bootstrap", "127.0.0.1:1", "--connect-url", "http://127.0.0.1:1");
-    assertEquals(SurgeryCommand.FAILED, r.exit());
+    assertEquals(ExitCode.UNREACHABLE.code(), r.exit(), r.err());
     assertTrue(r.err().contains("cannot reach Kafka Connect at http://127.0.0.1:1"), r.err());
   }
 

@@ -1,5 +1,7 @@
 package io.sluice.app.reconcile;
 
+import io.sluice.app.Main;
+import io.sluice.app.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,16 +99,16 @@ class ReconcileCommandTest {
   }
 
   @Test
-  void errorsExitTwo() {
+  void errorsExitWithTheirKind() {
     Run missing = run("--source", source, "--sink", sink, "--table", "nope");
-    assertEquals(2, missing.exit());
+    assertEquals(ExitCode.REFUSED.code(), missing.exit());
     assertTrue(missing.err().contains("source table nope not found"), missing.err());
     Run usage = run("--source", source, "--table", "orders");
     assertEquals(2, usage.exit());
     assertTrue(usage.err().contains("--source and --sink are required"), usage.err());
     Run unreachable = run("--source", "jdbc:postgresql://127.0.0.1:1/x?user=a&password=secret", "--sink", sink,
         "--table", "orders", "-o", "json");
-    assertEquals(2, unreachable.exit());
+    assertEquals(ExitCode.UNREACHABLE.code(), unreachable.exit(), unreachable.err());
     assertTrue(unreachable.err().contains("cannot connect to the source"), unreachable.err());
     assertTrue(!unreachable.err().contains("secret"), "passwords are not printed");
     assertTrue(unreachable.out().contains("\"status\" : \"error\""), unreachable.out());
@@ -117,10 +119,10 @@ class ReconcileCommandTest {
     Run both = run("--pipeline", "orders-source", "--source", source, "--sink", sink);
     assertEquals(2, both.exit());
     assertTrue(both.err().contains("--pipeline takes the tables and connections from the connectors"), both.err());
-    // Connect not there: the error names it, exit 2 (the console's page answers 502 for the same).
+    // Connect not there: the error names it, exit 4 (the console's page answers 502 for the same).
     Run noConnect = run("--pipeline", "orders-source", "--connect-url", "http://127.0.0.1:1");
-    assertEquals(2, noConnect.exit(), noConnect.err());
-    assertTrue(noConnect.err().startsWith("sluice reconcile: "), noConnect.err());
+    assertEquals(ExitCode.UNREACHABLE.code(), noConnect.exit(), noConnect.err());
+    assertTrue(noConnect.err().startsWith("error: "), noConnect.err());
   }
 
   @Test

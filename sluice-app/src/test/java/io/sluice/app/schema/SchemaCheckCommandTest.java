@@ -1,5 +1,7 @@
 package io.sluice.app.schema;
 
+import io.sluice.app.Main;
+import io.sluice.app.cli.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,12 +53,15 @@ class SchemaCheckCommandTest {
   record Run(int exit, String out, String err) {}
 
   private static Run run(String... args) {
-    CommandLine cli = new CommandLine(new SchemaCommand());
+    String[] line = new String[args.length + 1];
+    line[0] = "schema";
+    System.arraycopy(args, 0, line, 1, args.length);
+    CommandLine cli = Main.commandLine(line);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
-    int exit = cli.execute(args);
+    int exit = cli.execute(line);
     return new Run(exit, out.toString(), err.toString());
   }
 
@@ -93,7 +98,7 @@ class SchemaCheckCommandTest {
   }
 
   @Test
-  void errorsExitTwoOnStderr(@TempDir Path dir) throws Exception {
+  void errorsExitWithTheirKindOnStderr(@TempDir Path dir) throws Exception {
     Path broken = Files.writeString(dir.resolve("broken.proto"), "syntax = \"proto3\";\nmessage {");
     Run invalid = run("check", "--subject", subject, "--file", broken.toString(), "--registry", registry.url());
     assertEquals(2, invalid.exit());
@@ -105,7 +110,7 @@ class SchemaCheckCommandTest {
         registry.url()).exit());
     Path ok = Files.writeString(dir.resolve("ok.proto"), V1);
     Run down = run("check", "--subject", subject, "--file", ok.toString(), "--registry", "http://127.0.0.1:1");
-    assertEquals(2, down.exit());
+    assertEquals(ExitCode.UNREACHABLE.code(), down.exit(), "the registry out of reach, not a bad file");
     assertTrue(down.err().contains("not reachable"), down.err());
   }
 }

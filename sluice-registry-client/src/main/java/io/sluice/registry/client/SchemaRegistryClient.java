@@ -242,8 +242,8 @@ public final class SchemaRegistryClient {
       return body;
     }
     if (r.ok()) {
-      throw new IllegalStateException("cannot " + doing + ": the schema registry answered something that is not "
-          + "JSON: " + r.body());
+      // An answer, if not the protocol's: a refusal of the registry's, not the registry out of reach.
+      throw new RegistryApiException(doing, r.status(), r.status(), "not JSON: " + r.body());
     }
     int code = body != null && body.has("error_code") ? body.path("error_code").asInt() : r.status();
     String message = body != null && body.has("message") ? body.path("message").asText() : r.body();

@@ -1,5 +1,6 @@
 package io.sluice.serde.avro;
 
+import io.sluice.client.HttpTransport;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
@@ -78,7 +79,7 @@ public final class AvroDeserializer implements Deserializer<Object> {
       return parsed;
     } catch (RegistryApiException e) {
       throw new SerializationException("Error retrieving Avro schema for id " + id + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry for id " + id + ": " + e.getMessage(), e);
     }
   }

@@ -1,5 +1,6 @@
 package io.sluice.serde.avro;
 
+import io.sluice.client.HttpTransport;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
@@ -64,7 +65,7 @@ public final class AvroSerializer implements Serializer<Object> {
       id = config.useLatestVersion() ? latest(subject).id() : idOf(subject, schema);
     } catch (RegistryApiException e) {
       throw new SerializationException("Error registering Avro schema for subject " + subject + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry for subject " + subject + ": "
           + e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package io.sluice.serde.connect;
 
+import io.sluice.client.HttpTransport;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.serde.avro.AvroSchemas;
 import io.sluice.serde.avro.ReaderSchema;
@@ -172,7 +173,7 @@ public final class AvroConverter extends RegistryConverter {
       s = client.schemaById(id);
     } catch (RegistryApiException e) {
       throw new DataException("Failed to fetch schema id " + id + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
     }
     if (!"AVRO".equals(s.type())) {

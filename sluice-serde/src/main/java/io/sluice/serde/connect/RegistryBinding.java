@@ -1,5 +1,6 @@
 package io.sluice.serde.connect;
 
+import io.sluice.client.HttpTransport;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
@@ -44,7 +45,7 @@ record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
     } catch (RegistryApiException e) {
       throw new DataException("Failed to register the " + schema.type() + " schema of topic " + topic
           + " under subject " + subject + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
     }
   }

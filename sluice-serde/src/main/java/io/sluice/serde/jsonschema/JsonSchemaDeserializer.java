@@ -1,5 +1,6 @@
 package io.sluice.serde.jsonschema;
 
+import io.sluice.client.HttpTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
@@ -43,7 +44,7 @@ public final class JsonSchemaDeserializer implements Deserializer<JsonNode> {
     } catch (RegistryApiException e) {
       throw new SerializationException("Error retrieving JSON schema for id " + framed.schemaId() + ": "
           + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
     }
     if (!"JSON".equals(schema.type())) {

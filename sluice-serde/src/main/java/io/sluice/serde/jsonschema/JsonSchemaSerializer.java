@@ -1,5 +1,6 @@
 package io.sluice.serde.jsonschema;
 
+import io.sluice.client.HttpTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.serde.SerdeConfig;
@@ -81,7 +82,7 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
       }
     } catch (RegistryApiException e) {
       throw new SerializationException("Error registering JSON schema for topic " + topic + ": " + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {
       throw new SerializationException("Error serializing JSON message: " + e.getMessage(), e);

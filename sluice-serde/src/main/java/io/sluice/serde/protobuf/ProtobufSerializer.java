@@ -1,5 +1,6 @@
 package io.sluice.serde.protobuf;
 
+import io.sluice.client.HttpTransport;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Message;
@@ -59,7 +60,7 @@ public final class ProtobufSerializer implements Serializer<Message> {
     } catch (RegistryApiException e) {
       throw new SerializationException("Error registering Protobuf schema for subject " + subject + ": "
           + e.getMessage(), e);
-    } catch (IllegalStateException e) {
+    } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
     }
     byte[] indexes = WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor));

@@ -1,5 +1,7 @@
 package io.sluice.serde.view;
 
+import io.sluice.registry.client.RegistryApiException;
+import io.sluice.client.HttpTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.DynamicMessage;
@@ -134,8 +136,8 @@ public final class PayloadDecoder {
     String type;
     try {
       type = registry.schemaById(id).type();
-    } catch (IllegalStateException e) {
-      // RegistryApiException (the id unknown: "Schema 7 not found") or the registry out of reach.
+    } catch (RegistryApiException | HttpTransport.UnreachableException e) {
+      // The id unknown ("Schema 7 not found"), or the registry out of reach.
       return undecoded(id, null, bytes, e.getMessage());
     }
     try {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
+import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -122,6 +123,38 @@ class AvroSerdeTest {
         () -> serializer(false, SerdeConfig.VALUE_STRATEGY, "NoSuchStrategy"));
     assertThrows(org.apache.kafka.common.config.ConfigException.class, () -> new AvroSerializer().configure(Map.of(),
         false));
+  }
+
+  @Test
+  void aRegistryOutOfReachIsSaidSoAndAnAnswerThatIsNotJsonIsTheRegistrysError() throws Exception {
+    AvroSerializer nowhere = new AvroSerializer();
+    nowhere.configure(Map.of(SerdeConfig.REGISTRY_URL, "http://127.0.0.1:1"), false);
+    SerializationException down = assertThrows(SerializationException.class,
+        () -> nowhere.serialize("orders", order(1, "a")));
+    assertTrue(down.getMessage().startsWith("Error reaching the schema registry"), down.getMessage());
+    assertTrue(down.getCause() instanceof io.sluice.client.HttpTransport.UnreachableException, down.toString());
+
+    // Reached, but not speaking the protocol: the registry's error, not "out of reach".
+    com.sun.net.httpserver.HttpServer html = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    html.createContext("/", x -> {
+      byte[] body = "<html>a proxy's page</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      x.sendResponseHeaders(200, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    html.start();
+    try {
+      AvroSerializer proxied = new AvroSerializer();
+      proxied.configure(Map.of(SerdeConfig.REGISTRY_URL, "http://127.0.0.1:" + html.getAddress().getPort()), false);
+      SerializationException e = assertThrows(SerializationException.class,
+          () -> proxied.serialize("orders", order(1, "a")));
+      assertTrue(e.getMessage().startsWith("Error registering Avro schema") && e.getMessage().contains("not JSON"),
+          e.getMessage());
+      assertTrue(e.getCause() instanceof RegistryApiException, e.toString());
+    } finally {
+      html.stop(0);
+    }
   }
 
   @Test
