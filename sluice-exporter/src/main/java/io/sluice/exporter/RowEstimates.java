@@ -1,5 +1,6 @@
 package io.sluice.exporter;
 
+import io.sluice.source.Engine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,10 +23,13 @@ sealed interface RowEstimates permits RowEstimates.Postgres, RowEstimates.MySql 
 
   /** The estimates for a connector class, or null when Sluice has none for it. */
   static RowEstimates forClass(String connectorClass) {
-    return switch (connectorClass) {
-      case "io.debezium.connector.postgresql.PostgresConnector" -> new Postgres();
-      case "io.debezium.connector.mysql.MySqlConnector", "io.debezium.connector.mariadb.MariaDbConnector" ->
-          new MySql();
+    Engine engine = Engine.ofConnectorClass(connectorClass).orElse(null);
+    if (engine == null) {
+      return null;
+    }
+    return switch (engine) {
+      case POSTGRESQL -> new Postgres();
+      case MYSQL, MARIADB -> new MySql();
       default -> null;
     };
   }

@@ -3,6 +3,7 @@ package io.sluice.exporter;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
+import io.sluice.source.SourceConnection;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TransactionMarkers;
 import java.time.Clock;
@@ -138,9 +139,9 @@ final class SlowReadings implements AutoCloseable {
       }
       try {
         Map<String, String> config = resolved(c);
-        out.put(c.name(), new Reach(new Session(new SourceConnections.Server(probe.jdbcUrl(config),
-            config.getOrDefault("database.user", ""), config.getOrDefault("database.password", "")),
-            c.connectorClass()), config));
+        // The config's references are resolved already.
+        SourceConnection source = SourceConnection.of(config, SourceConnection.Secrets.AS_GIVEN);
+        out.put(c.name(), new Reach(new Session(new SourceConnections.Server(source), c.connectorClass()), config));
       } catch (RuntimeException e) {
         log.debug("retention of {} not read: {}", c.name(), e.toString());
         Timed<SourceRetention.Reading> last = prev.retention().get(c.name());

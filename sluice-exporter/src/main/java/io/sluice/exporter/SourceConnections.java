@@ -1,5 +1,7 @@
 package io.sluice.exporter;
 
+import io.sluice.source.Engine;
+import io.sluice.source.SourceConnection;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
@@ -34,10 +36,15 @@ final class SourceConnections implements AutoCloseable {
    * Where a probe connects. Connectors with equal ones share a connection; the password is part of it so that a
    * connector with a wrong one gets no readings through another's session.
    */
-  record Server(String url, String user, String password) {
+  record Server(SourceConnection source) {
+    String url() {
+      return source.jdbcUrl();
+    }
+
+    /** The user and URL; never the password. */
     @Override
     public String toString() {
-      return user + "@" + url;
+      return source.user() + "@" + url();
     }
   }
 
@@ -120,10 +127,9 @@ final class SourceConnections implements AutoCloseable {
     }
     try {
       Driver driver = driverFor(connectorClass, server.url());
-      Properties props = new Properties();
-      props.setProperty("user", server.user());
-      props.setProperty("password", server.password());
-      boolean mysql = !server.url().startsWith("jdbc:postgresql:");
+      // User, password and the TLS settings the connector's config gives the driver.
+      Properties props = server.source().properties();
+      boolean mysql = server.source().engine() != Engine.POSTGRESQL;
       // PostgreSQL's driver takes seconds for these, MySQL's and MariaDB's milliseconds.
       String timeout = Long.toString(mysql ? TIMEOUT.toMillis() : TIMEOUT.toSeconds());
       props.setProperty("connectTimeout", timeout);

@@ -1,5 +1,6 @@
 package io.sluice.exporter;
 
+import io.sluice.source.Engine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,19 +27,21 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
   /** Age of the oldest binary log the server still has, and how long it keeps them. */
   record MySqlReading(double oldestAgeSeconds, double retentionSeconds) implements Reading {}
 
-  /** The probe for a connector class, or null when Sluice has none for it. */
+  /**
+   * The probe for a connector class, or null when Sluice has none for it. It reads through the connection the
+   * connector's config describes ({@link io.sluice.source.SourceConnection}).
+   */
   static SourceRetention forClass(String connectorClass, Clock clock) {
-    return switch (connectorClass) {
-      case "io.debezium.connector.postgresql.PostgresConnector" -> new PostgresSlot();
-      case "io.debezium.connector.mysql.MySqlConnector" -> new MySqlBinlog(clock, "mysql");
-      // The MariaDB plugin carries MariaDB's driver only, which takes its own URL scheme.
-      case "io.debezium.connector.mariadb.MariaDbConnector" -> new MySqlBinlog(clock, "mariadb");
+    Engine engine = Engine.ofConnectorClass(connectorClass).orElse(null);
+    if (engine == null) {
+      return null;
+    }
+    return switch (engine) {
+      case POSTGRESQL -> new PostgresSlot();
+      case MYSQL, MARIADB -> new MySqlBinlog(clock);
       default -> null;
     };
   }
-
-  /** The JDBC URL for the connector's {@code database.*} settings. */
-  String jdbcUrl(Map<String, String> config);
 
   /**
    * The reading of each connector, by name, given each one's config; every connector reaches the database through
@@ -49,12 +52,6 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
 
   /** PostgreSQL: the slot's restart LSN against the current WAL position, and its {@code wal_status}. */
   final class PostgresSlot implements SourceRetention {
-    @Override
-    public String jdbcUrl(Map<String, String> c) {
-      return "jdbc:postgresql://" + c.getOrDefault("database.hostname", "localhost") + ":"
-          + c.getOrDefault("database.port", "5432") + "/" + c.getOrDefault("database.dbname", "postgres");
-    }
-
     /**
      * Every connector's slot and the server's {@code max_slot_wal_keep_size} in one statement: the settings row has
      * no slot name, each slot row no setting. The slots are the server's, whichever database the connection is on.
@@ -116,17 +113,9 @@ sealed interface SourceRetention permits SourceRetention.PostgresSlot, SourceRet
   final class MySqlBinlog implements SourceRetention {
     private final Clock clock;
     private final Map<String, Long> firstSeenMs = new ConcurrentHashMap<>();
-    private final String scheme;
 
-    MySqlBinlog(Clock clock, String scheme) {
+    MySqlBinlog(Clock clock) {
       this.clock = clock;
-      this.scheme = scheme;
-    }
-
-    @Override
-    public String jdbcUrl(Map<String, String> c) {
-      return "jdbc:" + scheme + "://" + c.getOrDefault("database.hostname", "localhost") + ":"
-          + c.getOrDefault("database.port", "3306") + "/";
     }
 
     /** The server's logs are the same for every connector of it: read once, the same reading for each. */

@@ -2,6 +2,7 @@ package io.sluice.exporter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
@@ -78,11 +79,18 @@ class DerivationsTest {
 
   @Test
   void binlogProbesUseTheDriverTheirPluginCarries() {
-    Map<String, String> db = Map.of("database.hostname", "h", "database.port", "3307");
-    assertEquals("jdbc:mysql://h:3307/", SourceRetention.forClass("io.debezium.connector.mysql.MySqlConnector",
-        java.time.Clock.systemUTC()).jdbcUrl(db));
-    assertEquals("jdbc:mariadb://h:3307/", SourceRetention.forClass("io.debezium.connector.mariadb.MariaDbConnector",
-        java.time.Clock.systemUTC()).jdbcUrl(db));
+    // The URL the probes connect with is the source's own (sluice-source): MariaDB's plugin has MariaDB's driver only.
+    String mariaDb = "io.debezium.connector.mariadb.MariaDbConnector";
+    assertEquals("jdbc:mariadb://h:3307/", io.sluice.source.SourceConnection.of(Map.of("connector.class", mariaDb,
+        "database.hostname", "h", "database.port", "3307"), io.sluice.source.SourceConnection.Secrets.AS_GIVEN)
+        .jdbcUrl());
+    assertTrue(SourceRetention.forClass("io.debezium.connector.mysql.MySqlConnector",
+        java.time.Clock.systemUTC()) instanceof SourceRetention.MySqlBinlog);
+    assertTrue(SourceRetention.forClass(mariaDb, java.time.Clock.systemUTC()) instanceof SourceRetention.MySqlBinlog);
+    assertTrue(SourceRetention.forClass("io.debezium.connector.postgresql.PostgresConnector",
+        java.time.Clock.systemUTC()) instanceof SourceRetention.PostgresSlot);
+    assertNull(SourceRetention.forClass("io.debezium.connector.sqlserver.SqlServerConnector",
+        java.time.Clock.systemUTC()));
     assertNull(SourceRetention.forClass("io.debezium.connector.jdbc.JdbcSinkConnector", java.time.Clock.systemUTC()));
   }
 

@@ -36,9 +36,11 @@ class MySqlBinlogRetentionTest {
       int port = server.port();
       TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
       SourceRetention probe = SourceRetention.forClass("io.debezium.connector.mysql.MySqlConnector", clock);
-      Map<String, String> config = Map.of("database.hostname", "127.0.0.1", "database.port", String.valueOf(port),
-          "database.user", "root", "database.password", "");
-      String url = probe.jdbcUrl(config);
+      Map<String, String> config = Map.of("connector.class", "io.debezium.connector.mysql.MySqlConnector",
+          "database.hostname", "127.0.0.1", "database.port", String.valueOf(port), "database.user", "root",
+          "database.password", "");
+      String url = io.sluice.source.SourceConnection.of(config, io.sluice.source.SourceConnection.Secrets.AS_GIVEN)
+          .jdbcUrl();
       Driver driver = connectorDriver(url);
       Properties props = new Properties();
       props.setProperty("user", "root");

@@ -1,5 +1,6 @@
 package io.sluice.connect.defaults;
 
+import io.sluice.source.Engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,7 @@ public final class ConnectorDefaults {
         out.put(k, v);
       }
     });
-    if (POSTGRES_CLASS.equals(config.get("connector.class"))) {
+    if (Engine.ofConnectorClass(config.get("connector.class")).orElse(null) == Engine.POSTGRESQL) {
       postgresSource(config).forEach((k, v) -> {
         if (!config.containsKey(k)) {
           out.put(k, v);
@@ -152,8 +153,6 @@ public final class ConnectorDefaults {
     }
     return out;
   }
-
-  private static final String POSTGRES_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
 
   /**
    * {@link #POSTGRES_SOURCE}, each part where the config says nothing of its own about it: a source that names

@@ -1,6 +1,7 @@
 package io.sluice.connect.defaults;
 
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
+import io.sluice.source.Engine;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -29,16 +30,11 @@ public final class SignalChannel {
   public static final String READ_ONLY = "read.only";
   private static final String CONSUMER = "signal.consumer.";
 
-  /** The relational Debezium sources whose signal channels Sluice knows. */
-  private static final Set<String> SOURCES = Set.of("io.debezium.connector.postgresql.PostgresConnector",
-      "io.debezium.connector.mysql.MySqlConnector", "io.debezium.connector.mariadb.MariaDbConnector",
-      "io.debezium.connector.sqlserver.SqlServerConnector");
-
   private SignalChannel() {}
 
-  /** Whether {@code connectorClass} is a Debezium source Sluice gives a signal channel. */
+  /** Whether {@code connectorClass} is a Debezium source Sluice gives a signal channel: one of a known {@link Engine}. */
   public static boolean supports(String connectorClass) {
-    return connectorClass != null && SOURCES.contains(connectorClass);
+    return Engine.ofConnectorClass(connectorClass).isPresent();
   }
 
   /**

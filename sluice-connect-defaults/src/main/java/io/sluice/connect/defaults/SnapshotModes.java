@@ -1,5 +1,6 @@
 package io.sluice.connect.defaults;
 
+import io.sluice.source.Engine;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,12 +19,6 @@ public final class SnapshotModes {
 
   private static final Map<String, String> TO_DEBEZIUM =
       Map.of("initial", "initial", "schema_only", "no_data", "never", "no_data");
-
-  private static final List<String> SOURCES = List.of(
-      "io.debezium.connector.postgresql.PostgresConnector",
-      "io.debezium.connector.mysql.MySqlConnector",
-      "io.debezium.connector.sqlserver.SqlServerConnector",
-      "io.debezium.connector.mariadb.MariaDbConnector");
 
   private SnapshotModes() {}
 
@@ -48,9 +43,9 @@ public final class SnapshotModes {
       return Optional.of(new Translation.Refused("Invalid value " + value + " for configuration " + KEY
           + ": must be one of " + String.join(", ", ALLOWED)));
     }
-    if (connectorClass == null || !SOURCES.contains(connectorClass)) {
+    if (Engine.ofConnectorClass(connectorClass).isEmpty()) {
       return Optional.of(new Translation.Refused("Configuration " + KEY + " applies only to the Debezium source "
-          + "connectors (" + String.join(", ", SOURCES) + "), not to " + connectorClass));
+          + "connectors (" + String.join(", ", Engine.allConnectorClasses()) + "), not to " + connectorClass));
     }
     if (explicitSnapshotMode != null && !explicitSnapshotMode.equals(mode)) {
       return Optional.of(new Translation.Refused("Configuration " + KEY + "=" + value + " means " + DEBEZIUM_KEY + "="

@@ -4,6 +4,8 @@ import io.sluice.connect.defaults.PostgresTypeFidelity;
 import io.sluice.connect.defaults.PostgresTypeFidelity.ColumnType;
 import io.sluice.connect.defaults.PostgresTypeFidelity.Kind;
 import io.sluice.connect.defaults.PostgresTypeFidelity.NotCarried;
+import io.sluice.source.Engine;
+import io.sluice.source.SourceConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,7 +28,6 @@ import java.util.regex.PatternSyntaxException;
  * reports the connection on {@code database.hostname}, and Connect refuses such a config without help.
  */
 public final class PostgresColumnCheck {
-  public static final String CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
   /**
    * Sluice's key for a loss the user accepts: a comma-separated list of regular expressions matched against fully
    * qualified column names ({@code schema.table.column}), as Debezium matches {@code column.exclude.list}.
@@ -57,7 +58,7 @@ public final class PostgresColumnCheck {
 
   /** Whether the check applies to a connector of this class. */
   public static boolean appliesTo(String connectorClass) {
-    return CONNECTOR_CLASS.equals(connectorClass);
+    return Engine.ofConnectorClass(connectorClass).orElse(null) == Engine.POSTGRESQL;
   }
 
   /** A column the pipeline cannot carry faithfully. */
@@ -121,15 +122,14 @@ public final class PostgresColumnCheck {
     } catch (PatternSyntaxException e) {
       return new Skipped("a table or column filter is not a valid regular expression (Debezium reports it)");
     }
-    String host = config.get("database.hostname");
-    String db = config.get("database.dbname");
-    if (host == null || host.isBlank() || db == null || db.isBlank()) {
-      return new Skipped("no database.hostname or database.dbname (Debezium reports it)");
+    SourceConnection source;
+    try {
+      source = SourceConnection.of(Engine.POSTGRESQL, config, SourceConnection.Secrets.AS_GIVEN);
+    } catch (SourceConnection.Incomplete e) {
+      return new Skipped(e.getMessage() + " (Debezium reports it)");
     }
-    String port = config.getOrDefault("database.port", "5432").trim();
-    String url = "jdbc:postgresql://" + (host.contains(":") && !host.startsWith("[") ? "[" + host.trim() + "]"
-        : host.trim()) + ":" + port + "/" + db.trim();
-    try (Connection c = connect(url, config)) {
+    String url = source.jdbcUrl();
+    try (Connection c = connect(source)) {
       c.setReadOnly(true);
       Map<Long, TypeRow> types = types(c);
       List<Finding> refused = new ArrayList<>();
@@ -156,30 +156,19 @@ public final class PostgresColumnCheck {
       }
       return new Checked(refused, accepted);
     } catch (SQLException e) {
-      return new Skipped("cannot read the columns of " + url + " as " + config.get("database.user") + ": "
+      return new Skipped("cannot read the columns of " + url + " as " + source.user() + ": "
           + firstLine(e.getMessage()));
     }
   }
 
-  private static Connection connect(String url, Map<String, String> config) throws SQLException {
-    Properties p = new Properties();
-    if (config.get("database.user") != null) {
-      p.setProperty("user", config.get("database.user"));
-    }
-    if (config.get("database.password") != null) {
-      p.setProperty("password", config.get("database.password"));
-    }
+  private static Connection connect(SourceConnection source) throws SQLException {
+    // User, password and Debezium's TLS settings, under the names the driver gives them.
+    Properties p = source.properties();
+    String url = source.jdbcUrl();
     p.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
     p.setProperty("loginTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
     p.setProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_SECONDS));
     p.setProperty("ApplicationName", "sluice-column-check");
-    // Debezium's TLS settings, under the names the driver gives them.
-    for (String key : List.of("sslmode", "sslcert", "sslkey", "sslpassword", "sslrootcert", "sslfactory")) {
-      String v = config.get("database." + key);
-      if (v != null && !v.isBlank()) {
-        p.setProperty(key, v);
-      }
-    }
     // The driver itself, not DriverManager: the REST extension's class loader is not the worker's plugins'.
     Connection c = new org.postgresql.Driver().connect(url, p);
     if (c == null) {

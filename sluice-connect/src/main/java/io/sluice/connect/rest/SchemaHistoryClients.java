@@ -1,6 +1,7 @@
 package io.sluice.connect.rest;
 
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
+import io.sluice.source.Engine;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,10 +18,9 @@ import java.util.TreeMap;
 final class SchemaHistoryClients {
   private static final String PREFIX = "schema.history.internal";
   private static final String KAFKA_HISTORY = "io.debezium.storage.kafka.history.KafkaSchemaHistory";
-  private static final Set<String> WITH_HISTORY = Set.of("io.debezium.connector.mysql.MySqlConnector",
-      "io.debezium.connector.mariadb.MariaDbConnector", "io.debezium.connector.sqlserver.SqlServerConnector",
-      "io.debezium.connector.oracle.OracleConnector", "io.debezium.connector.db2.Db2Connector",
-      "io.debezium.connector.informix.InformixConnector");
+  /** Debezium's sources with a schema history that Sluice has no {@link Engine} for; its own are asked of Engine. */
+  private static final Set<String> OTHERS_WITH_HISTORY = Set.of("io.debezium.connector.oracle.OracleConnector",
+      "io.debezium.connector.db2.Db2Connector", "io.debezium.connector.informix.InformixConnector");
 
   private SchemaHistoryClients() {}
 
@@ -30,8 +30,9 @@ final class SchemaHistoryClients {
     String store = config.get(PREFIX);
     String connectorClass = config.get("connector.class");
     // Set.of refuses to look up null: a config without a class (Connect refuses it itself) gets nothing.
-    if (connectorClass == null || !WITH_HISTORY.contains(connectorClass)
-        || (store != null && !store.equals(KAFKA_HISTORY))) {
+    boolean withHistory = connectorClass != null && Engine.ofConnectorClass(connectorClass)
+        .map(Engine::keepsSchemaHistory).orElse(OTHERS_WITH_HISTORY.contains(connectorClass));
+    if (!withHistory || (store != null && !store.equals(KAFKA_HISTORY))) {
       return out;
     }
     String topic = config.get("topic.prefix");

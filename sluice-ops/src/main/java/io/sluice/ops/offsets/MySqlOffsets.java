@@ -2,6 +2,7 @@ package io.sluice.ops.offsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.source.Engine;
 import java.util.List;
 import java.util.Map;
 
@@ -12,12 +13,23 @@ import java.util.Map;
  * {@code server_id}.
  */
 final class MySqlOffsets implements OffsetFormat {
+  private final Engine engine;
+
+  /** MySQL's or MariaDB's: the same binlog position, the same fields. */
+  MySqlOffsets(Engine engine) {
+    this.engine = engine;
+  }
+
+  MySqlOffsets() {
+    this(Engine.MYSQL);
+  }
+
   private static final List<String> ORDER =
       List.of("file", "pos", "gtids", "row", "event", "ts_sec", "server_id", "transaction_id");
 
   @Override
-  public String database() {
-    return "MySQL";
+  public Engine engine() {
+    return engine;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.sluice.ops.offsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.source.Engine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,8 +18,13 @@ import java.util.Set;
  */
 public sealed interface OffsetFormat permits PostgresOffsets, MySqlOffsets, SqlServerOffsets {
 
-  /** The connector type, as operators name it: PostgreSQL, MySQL, SQL Server. */
-  String database();
+  /** The source's engine: MySQL's format serves MariaDB too. */
+  Engine engine();
+
+  /** The connector type, as operators name it: PostgreSQL, MySQL, MariaDB, SQL Server. */
+  default String database() {
+    return engine().displayName();
+  }
 
   /** The {@code set} flags this type takes, for messages. */
   String targetFlags();
@@ -48,16 +54,12 @@ public sealed interface OffsetFormat permits PostgresOffsets, MySqlOffsets, SqlS
 
   /** The format of a connector class, if Sluice knows it. */
   static Optional<OffsetFormat> forConnectorClass(String connectorClass) {
-    if (connectorClass == null) {
-      return Optional.empty();
-    }
-    return switch (connectorClass) {
-      case "io.debezium.connector.postgresql.PostgresConnector" -> Optional.of(new PostgresOffsets());
-      case "io.debezium.connector.mysql.MySqlConnector", "io.debezium.connector.mariadb.MariaDbConnector" ->
-          Optional.of(new MySqlOffsets());
-      case "io.debezium.connector.sqlserver.SqlServerConnector" -> Optional.of(new SqlServerOffsets());
+    return Engine.ofConnectorClass(connectorClass).flatMap(engine -> switch (engine) {
+      case POSTGRESQL -> Optional.of(new PostgresOffsets());
+      case MYSQL, MARIADB -> Optional.of(new MySqlOffsets(engine));
+      case SQL_SERVER -> Optional.of(new SqlServerOffsets());
       default -> Optional.empty();
-    };
+    });
   }
 
   /** The fields of {@code offset}: the known ones first, in {@code order}, then the rest as stored. */

@@ -2,6 +2,7 @@ package io.sluice.ops.offsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.source.Engine;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,8 +23,8 @@ final class PostgresOffsets implements OffsetFormat {
       "transaction_id", "xmin");
 
   @Override
-  public String database() {
-    return "PostgreSQL";
+  public Engine engine() {
+    return Engine.POSTGRESQL;
   }
 
   @Override

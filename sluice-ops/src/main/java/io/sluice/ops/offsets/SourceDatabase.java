@@ -4,26 +4,35 @@ import io.sluice.topics.KafkaCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.connect.secrets.SecretStore;
+import io.sluice.source.Engine;
+import io.sluice.source.SourceConnection;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How to reach a connector's source database for the read-only checks: JDBC URL and credentials from the connector's
- * config (a {@code ${sluice:…}} password is looked up in Sluice's secret topic, as the worker does), each overridable.
- * Connections are opened read-only: nothing here writes to the source.
+ * How to reach a connector's source database for the read-only checks: the connection its config describes
+ * ({@link SourceConnection}: URL, credentials, TLS; a {@code ${sluice:…}} reference is looked up in Sluice's secret
+ * topic, as the worker does), with the URL, user and password each overridable. Connections are opened read-only:
+ * nothing here writes to the source.
  */
-public record SourceDatabase(String kind, String jdbcUrl, String user, String password, String slotName,
-    String publicationName) {
+public record SourceDatabase(Engine engine, String jdbcUrl, String user, String password, Map<String, String> tls,
+    String slotName, String publicationName) {
 
   private static final Pattern HOST_PORT = Pattern.compile("^jdbc:[a-z]+://(?:\\[([^\\]]+)]|([^:/?,;]+))(?::(\\d+))?");
   private static final Pattern SLUICE_SECRET = Pattern.compile("\\$\\{" + SecretConfigProvider.NAME + ":([^:}]+):([^}]+)}");
+
+  public SourceDatabase {
+    tls = tls == null ? Map.of() : Map.copyOf(tls);
+  }
 
   /** Explicit connection settings that win over the connector config; any may be null. */
   record Overrides(String jdbcUrl, String user, String password) {
@@ -32,25 +41,50 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
 
   static SourceDatabase from(OffsetFormat format, JsonNode config, Overrides override, KafkaCluster cluster,
       String secretsTopic) {
-    String host = text(config, "database.hostname", "127.0.0.1");
-    String port = text(config, "database.port", null);
-    String url = override.jdbcUrl();
-    String kind = format.database();
-    if (url == null) {
-      url = switch (kind) {
-        case "PostgreSQL" -> "jdbc:postgresql://" + host + ":" + (port == null ? "5432" : port) + "/"
-            + text(config, "database.dbname", "postgres");
-        case "MySQL" -> "jdbc:mysql://" + host + ":" + (port == null ? "3306" : port) + "/";
-        default -> "jdbc:sqlserver://" + host + ":" + (port == null ? "1433" : port);
-      };
+    Map<String, String> c = new HashMap<>();
+    config.fields().forEachRemaining(e -> {
+      if (!e.getValue().isNull()) {
+        c.put(e.getKey(), e.getValue().asText());
+      }
+    });
+    // What the operator gives is not read (nor resolved) from the config.
+    if (override.user() != null) {
+      c.remove(SourceConnection.USER);
     }
-    String user = override.user() != null ? override.user() : text(config, "database.user", null);
-    String password = override.password();
-    if (password == null) {
-      password = resolve(text(config, "database.password", null), cluster, secretsTopic);
+    if (override.password() != null) {
+      c.remove(SourceConnection.PASSWORD);
     }
-    return new SourceDatabase(kind, url, user, password, text(config, "slot.name", "debezium"),
+    SourceConnection.Secrets secrets = secrets(cluster, secretsTopic);
+    String url;
+    String user;
+    String password;
+    Map<String, String> tls;
+    if (override.jdbcUrl() == null) {
+      SourceConnection source = SourceConnection.of(format.engine(), c, secrets);
+      url = source.jdbcUrl();
+      user = source.user();
+      password = source.password();
+      tls = source.tls();
+    } else {
+      // The operator's URL says where and how (its own TLS parameters): only the credentials come from the config.
+      url = override.jdbcUrl();
+      user = text(config, SourceConnection.USER, null);
+      String p = c.get(SourceConnection.PASSWORD);
+      password = p == null || p.isEmpty() ? null : secrets.resolve(SourceConnection.PASSWORD, p);
+      tls = Map.of();
+    }
+    return new SourceDatabase(format.engine(), url, override.user() != null ? override.user() : user,
+        override.password() != null ? override.password() : password, tls, text(config, "slot.name", "debezium"),
         text(config, "publication.name", "dbz_publication"));
+  }
+
+  /**
+   * How the CLI's tools resolve the references in a source config: Sluice's own from its secret topic
+   * ({@link #resolve(String, KafkaCluster, String)}); any other provider's is refused, saying so.
+   */
+  public static SourceConnection.Secrets secrets(KafkaCluster cluster, String secretsTopic) {
+    return (key, value) -> SourceConnection.PASSWORD.equals(key) ? resolve(value, cluster, secretsTopic)
+        : resolve(value, cluster, secretsTopic, "the source's " + key, "put the value in the connector's config");
   }
 
   /** A password as the worker would see it; a config-provider reference other than Sluice's cannot be resolved here. */
@@ -84,6 +118,7 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
     if (password != null) {
       p.setProperty("password", password);
     }
+    tls.forEach(p::setProperty);
     Connection c = DriverManager.getConnection(jdbcUrl, p);
     c.setReadOnly(true);
     return c;
@@ -101,7 +136,7 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
 
   @Override
   public String toString() {
-    return kind + " " + jdbcUrl + " as " + user;
+    return engine + " " + jdbcUrl + " as " + user;
   }
 
   private static String text(JsonNode config, String key, String fallback) {

@@ -2,6 +2,7 @@ package io.sluice.ops.offsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.source.Engine;
 import java.util.List;
 import java.util.Map;
 
@@ -14,8 +15,8 @@ final class SqlServerOffsets implements OffsetFormat {
   private static final List<String> ORDER = List.of("change_lsn", "commit_lsn", "event_serial_no", "transaction_id");
 
   @Override
-  public String database() {
-    return "SQL Server";
+  public Engine engine() {
+    return Engine.SQL_SERVER;
   }
 
   @Override

@@ -2,12 +2,14 @@ package io.sluice.ops.reconcile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.client.ConnectRestClient;
+import io.sluice.source.Engine;
+import io.sluice.source.SourceConnection;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -30,8 +32,16 @@ public final class PipelineTables {
     String resolve(String value, String what);
   }
 
-  /** One database as the reconciler opens it. */
-  public record Database(String jdbcUrl, String user, String password) {
+  /** One database as the reconciler opens it; {@code tls} are driver properties (a source's TLS settings). */
+  public record Database(String jdbcUrl, String user, String password, Map<String, String> tls) {
+    public Database {
+      tls = tls == null ? Map.of() : Map.copyOf(tls);
+    }
+
+    public Database(String jdbcUrl, String user, String password) {
+      this(jdbcUrl, user, password, Map.of());
+    }
+
     Properties properties() {
       Properties p = new Properties();
       if (user != null) {
@@ -40,9 +50,19 @@ public final class PipelineTables {
       if (password != null) {
         p.setProperty("password", password);
       }
+      tls.forEach(p::setProperty);
       return p;
     }
+
+    /** Without the password. */
+    @Override
+    public String toString() {
+      return jdbcUrl + " as " + user;
+    }
   }
+
+  /** The engines reconcile has a {@link Dialect} for. */
+  private static final Set<Engine> COMPARED = EnumSet.of(Engine.POSTGRESQL, Engine.MYSQL, Engine.MARIADB);
 
   /** A source table and the sink table it is copied to, through {@code topic}. */
   public record Pair(String topic, String sourceTable, String sinkTable, Database source, Database sink) {
@@ -166,21 +186,11 @@ public final class PipelineTables {
 
   static Database sourceDatabase(Map<String, String> c, Secrets secrets) {
     String type = text(c, "connector.class", "");
-    String host = text(c, "database.hostname", null);
-    if (host == null) {
-      throw new IllegalArgumentException("the source " + type + " has no database.hostname");
-    }
-    String engine = type.substring(type.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
-    String url = switch (engine) {
-      case "postgresconnector" -> "jdbc:postgresql://" + host + ":" + text(c, "database.port", "5432") + "/"
-          + text(c, "database.dbname", "postgres");
-      case "mysqlconnector" -> "jdbc:mysql://" + host + ":" + text(c, "database.port", "3306") + "/";
-      case "mariadbconnector" -> "jdbc:mariadb://" + host + ":" + text(c, "database.port", "3306") + "/";
-      default -> throw new IllegalArgumentException("reconcile compares PostgreSQL, MySQL and MariaDB sources, not "
-          + type);
-    };
-    return new Database(url, text(c, "database.user", null),
-        secrets.resolve(text(c, "database.password", null), "the source's database.password"));
+    Engine engine = Engine.ofConnectorClass(type).filter(COMPARED::contains).orElseThrow(() ->
+        new IllegalArgumentException("reconcile compares PostgreSQL, MySQL and MariaDB sources, not " + type));
+    SourceConnection source = SourceConnection.of(engine, c, (key, value) -> secrets.resolve(value,
+        "the source's " + key));
+    return new Database(source.jdbcUrl(), source.user(), source.password(), source.tls());
   }
 
   static Database sinkDatabase(Map<String, String> c, Secrets secrets) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.defaults.SignalChannel;
+import io.sluice.source.Engine;
 import io.sluice.topics.KafkaCluster;
 import java.io.IOException;
 import java.time.Clock;
@@ -66,8 +67,9 @@ public final class AdHocSnapshot {
       return t == null || t.isBlank() ? Optional.empty() : Optional.of(t.trim());
     }
 
-    String engine() {
-      return connectorClass.substring(connectorClass.lastIndexOf('.') + 1).replace("Connector", "");
+    /** Its engine: a source is made only of a class {@link SignalChannel#supports}, which is one of an engine's. */
+    Engine engine() {
+      return Engine.ofConnectorClass(connectorClass).orElseThrow();
     }
   }
 
@@ -167,7 +169,7 @@ public final class AdHocSnapshot {
    * would keep that stale row until the key changes again.
    */
   private static Optional<String> staleReadsOf(Source source, boolean asked) {
-    if (!"MariaDb".equals(source.engine())) {
+    if (source.engine() != Engine.MARIADB) {
       return Optional.empty();
     }
     return Optional.of("a read-only incremental snapshot of MariaDB is refused: Debezium's watermarks come from"
@@ -180,8 +182,8 @@ public final class AdHocSnapshot {
 
   private static String readOnlyNeeds(Source source) {
     return switch (source.engine()) {
-      case "Postgres" -> "PostgreSQL 13 or newer";
-      case "MySql" -> "MySQL with gtid_mode=ON";
+      case POSTGRESQL -> "PostgreSQL 13 or newer";
+      case MYSQL -> "MySQL with gtid_mode=ON";
       default -> "";
     };
   }

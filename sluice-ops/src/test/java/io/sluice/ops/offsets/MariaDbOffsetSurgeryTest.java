@@ -186,7 +186,7 @@ class MariaDbOffsetSurgeryTest {
   @Order(2)
   void showDecodesTheBinlogPosition() throws Exception {
     OffsetSurgery.Positions p = surgery().show(SOURCE);
-    assertEquals("MySQL", p.database());
+    assertEquals("MariaDB", p.database());
     assertEquals(1, p.positions().size());
     OffsetSurgery.Position pos = p.positions().get(0);
     assertEquals(prefix, pos.partition().path("server").asText());
@@ -349,7 +349,7 @@ class MariaDbOffsetSurgeryTest {
 
     String wrongType = rig.refusedLeavingTopicUntouched(() -> surgery.set(SOURCE, Target.lsn("0/16B3748"),
         OffsetSurgery.Options.NONE)).getMessage();
-    assertTrue(wrongType.contains("wrong position type for a MySQL source") && wrongType.contains("--file"), wrongType);
+    assertTrue(wrongType.contains("wrong position type for a MariaDB source") && wrongType.contains("--file"), wrongType);
 
     String unknown = rig.refusedLeavingTopicUntouched(() -> surgery.set("no-such-connector",
         Target.binlog("mysql-bin.000001", "4", null), OffsetSurgery.Options.NONE)).getMessage();

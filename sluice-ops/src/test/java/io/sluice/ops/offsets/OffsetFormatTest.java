@@ -35,7 +35,7 @@ class OffsetFormatTest {
         .orElseThrow().database());
     assertEquals("MySQL", OffsetFormat.forConnectorClass("io.debezium.connector.mysql.MySqlConnector").orElseThrow()
         .database());
-    assertEquals("MySQL", OffsetFormat.forConnectorClass("io.debezium.connector.mariadb.MariaDbConnector").orElseThrow()
+    assertEquals("MariaDB", OffsetFormat.forConnectorClass("io.debezium.connector.mariadb.MariaDbConnector").orElseThrow()
         .database());
     assertEquals("SQL Server", OffsetFormat.forConnectorClass("io.debezium.connector.sqlserver.SqlServerConnector")
         .orElseThrow().database());

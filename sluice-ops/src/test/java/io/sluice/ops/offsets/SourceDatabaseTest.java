@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class SourceDatabaseTest {
   private static InetSocketAddress address(String jdbcUrl) {
-    return new SourceDatabase("MySQL", jdbcUrl, "u", "p", null, null).address(3306);
+    return new SourceDatabase(io.sluice.source.Engine.MYSQL, jdbcUrl, "u", "p", java.util.Map.of(), null, null).address(3306);
   }
 
   @Test
