@@ -1,6 +1,7 @@
 package io.sluice.app.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.TransactionMarkers;
@@ -26,8 +27,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The {@code poison --no-dlq} fault: a change the copy's own SQL refuses. The copy's {@code orders} table gets a CHECK
  * constraint the shop's does not have (only the statuses the shop's load writes), then one order's status is set to
- * one outside it and, once the sink has failed on that, to one inside. The sink's task fails on the first change and stays failed: the
- * JDBC sink hands SQL errors to no dead letter queue, so this is what any sink without one does on a poison record.
+ * one outside it and, once the sink has failed on that, to one inside. The sink's task fails on the first change and
+ * stays failed: the fault first sets the sink to fail on a record its database refuses (by default Sluice's sink sends
+ * it to its dead letter queue), so this is what Debezium's sink, or any sink without a dead letter queue, does on a
+ * poison record.
  * Skipping that one record with {@code sluice offsets skip} lets the second change bring the row to where the shop
  * has it, so the two sides end equal.
  *
@@ -57,6 +60,7 @@ final class ConstraintPoison {
     hold();
     try {
       long order = latestOrder();
+      failOnRefusedRecords();
       awaitSinkCaughtUp();
       guardTheCopy();
       try (Connection c = dbs.source()) {
@@ -72,8 +76,10 @@ final class ConstraintPoison {
       return "order " + order + "'s status went to '" + REFUSED_STATUS + "' and, once the sink failed on it, to"
           + " 'delivered' in the shop. The copy's orders table has a CHECK constraint the shop's has not (" + CONSTRAINT + ": the"
           + " statuses the load writes), so " + DemoCommand.SINK + "'s task failed on the first change, " + TOPIC
-          + " partition 0" + (offset == null ? "" : " offset " + offset) + ", and stays failed: the JDBC sink hands"
-          + " SQL errors to no dead letter queue, as any sink without one fails on a poison record."
+          + " partition 0" + (offset == null ? "" : " offset " + offset) + ", and stays failed: the fault set the sink"
+          + " to fail on a record its database refuses (" + REFUSED + "=fail; by default Sluice's sink sends it to"
+          + " its dead letter queue and writes the rest), as Debezium's sink and any sink without a dead letter queue"
+          + " fail on a poison record."
           + " ConnectConnectorDown fires for it after 2 minutes. Look: ./sluice connectors describe "
           + DemoCommand.SINK + ". Recover: ./sluice offsets skip " + DemoCommand.SINK + " --topic " + TOPIC
           + " --partition 0 " + at + " --to-dlq (the record is kept in " + DemoCommand.SINK + ".dlq; the change after"
@@ -83,6 +89,35 @@ final class ConstraintPoison {
       Files.deleteIfExists(dir.resolve("hold"));
     }
   }
+
+  /**
+   * Has the sink fail on a record its database refuses ({@code sluice.sink.refused=fail}) instead of sending it to its
+   * dead letter queue, as Sluice's sink does by default, and waits for its task to run with that: this fault
+   * rehearses a sink that fails on a poison record, as Debezium's does and any sink without a dead letter queue.
+   */
+  private void failOnRefusedRecords() throws InterruptedException {
+    ObjectNode config = connect.config(DemoCommand.SINK).orElseThrow(() -> new IllegalStateException(
+        DemoCommand.SINK + " is not in Kafka Connect; start the demo first"));
+    if (!"fail".equals(config.path(REFUSED).asText())) {
+      config.put(REFUSED, "fail");
+      connect.putConfig(DemoCommand.SINK, config);
+    }
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      boolean configured = connect.taskConfigs(DemoCommand.SINK).stream()
+          .anyMatch(t -> "fail".equals(t.path(REFUSED).asText()));
+      JsonNode task = connect.status(DemoCommand.SINK).path("tasks").path(0);
+      if (configured && "RUNNING".equals(task.path("state").asText())) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException(DemoCommand.SINK + "'s task did not run with " + REFUSED + "=fail within "
+        + WAIT.toSeconds() + " s");
+  }
+
+  /** The sink's key for what it does with a record its database refuses (Sluice's JDBC sink). */
+  static final String REFUSED = "sluice.sink.refused";
 
   /** Holds the load as {@code demo --check} does, so that nothing but the fault's own changes reaches the sink. */
   private void hold() throws IOException, InterruptedException {

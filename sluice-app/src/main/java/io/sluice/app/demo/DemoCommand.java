@@ -424,8 +424,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Command(name = "fault", mixinStandardHelpOptions = true,
       description = "Rehearse a fault on the running demo: sink-down (the copy's database stops), lag (the sink "
           + "pauses while the load goes on), poison (a record the sink cannot read, kept in its dead letter queue); "
-          + "recover undoes these. poison --no-dlq: a change the copy's SQL refuses, which no dead letter queue "
-          + "catches: the sink fails until the record is skipped with sluice offsets skip.")
+          + "recover undoes these. poison --no-dlq: a change the copy's SQL refuses, with the sink set to fail on "
+          + "such a record rather than keep it in its dead letter queue: the sink fails until the record is skipped "
+          + "with sluice offsets skip.")
   static final class Fault implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
 

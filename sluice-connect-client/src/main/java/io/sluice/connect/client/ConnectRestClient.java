@@ -142,6 +142,14 @@ public final class ConnectRestClient {
     }
   }
 
+  /** The configs of the connector's tasks as Connect last generated them: {@code GET /connectors/{name}/tasks}. */
+  public List<JsonNode> taskConfigs(String connector) {
+    Reply r = http.send("GET", path(connector) + "/tasks", null, true);
+    List<JsonNode> out = new ArrayList<>();
+    json(expect(r, 200, "read the tasks of connector " + connector)).forEach(t -> out.add(t.path("config")));
+    return out;
+  }
+
   /** The topics the connector has used: {@code GET /connectors/{name}/topics}. */
   public List<String> topics(String connector) {
     Reply r = http.send("GET", path(connector) + "/topics", null, true);

@@ -61,9 +61,16 @@ final class RecordByRecordWriter implements AutoCloseable {
     this.connector = connector;
   }
 
+  /**
+   * What the sink does with a record the database refuses: {@code dlq} (the default) sends it to the dead letter
+   * queue and writes the rest; {@code fail} fails the task on it, as Debezium's sink does.
+   */
+  static final String REFUSED = "sluice.sink.refused";
+
   /** Whether a put that failed with {@code failure} is one this writer can take on. */
   static boolean takesOver(Map<String, String> props, Throwable failure) {
-    return "upsert".equalsIgnoreCase(props.getOrDefault("insert.mode", "insert").trim()) && causedByRecord(failure);
+    return "upsert".equalsIgnoreCase(props.getOrDefault("insert.mode", "insert").trim())
+        && !"fail".equalsIgnoreCase(props.getOrDefault(REFUSED, "dlq").trim()) && causedByRecord(failure);
   }
 
   /** A writer of its own for the task with {@code props}: its failures are not retried, each record is tried once. */

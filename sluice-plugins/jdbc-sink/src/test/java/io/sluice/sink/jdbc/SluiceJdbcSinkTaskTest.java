@@ -193,6 +193,24 @@ class SluiceJdbcSinkTaskTest {
   }
 
   @Test
+  void aSinkSetToFailOnARefusedRecordFailsAsDebeziumsDoes() throws SQLException {
+    ChangeEvents events = ChangeEvents.ofIntKey("strict.public.orders");
+    try (DrivenTask task = new DrivenTask(url, "strict", events.topic, "orders_strict", Map.of("errors.tolerance", "all",
+        "errors.deadletterqueue.topic.name", "strict.dlq", RecordByRecordWriter.REFUSED, "fail"))) {
+      task.put(List.of(events.insert(100, events.row(1))), 1);
+      try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE orders_strict ADD CONSTRAINT small_ids CHECK (id < 100)");
+      }
+      task.task.put(new ArrayList<>(List.of(events.insert(200, events.row(500)), events.insert(201, events.row(2)))));
+      ConnectException failed = assertThrows(ConnectException.class, () -> task.task.put(new ArrayList<>()));
+      assertTrue(String.valueOf(failed.getCause()).contains("small_ids")
+          || String.valueOf(failed.getCause().getCause()).contains("small_ids"), String.valueOf(failed.getCause()));
+      assertTrue(task.deadLetters.isEmpty(), "nothing sent to the dead letter queue");
+    }
+    assertEquals(Set.of(1), ids("orders_strict"));
+  }
+
+  @Test
   void theHeapDoesNotGrowWithTheSnapshot() {
     int rows = 300_000;
     int measuredFrom = 20_000;
