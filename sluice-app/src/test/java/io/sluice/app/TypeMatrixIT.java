@@ -66,8 +66,9 @@ class TypeMatrixIT {
 
   /**
    * The sinks each format's source feeds: Sluice's into tables made beforehand ({@code pre}) and into tables it makes
-   * ({@code made}), which the test holds to the matrix; and Debezium's own JdbcSinkConnector the same two ways, whose
-   * score is only reported beside Sluice's.
+   * ({@code made}), which the test holds to the matrix; and Debezium's own JdbcSinkConnector the same two ways, fed by
+   * a source with Debezium's own defaults (the engines' defaults, as the benchmarks' baselines), whose score is only
+   * reported beside Sluice's.
    */
   static final List<String> TARGETS = List.of("pre", "made", "dbzpre", "dbzmade");
 
@@ -139,13 +140,16 @@ class TypeMatrixIT {
         String db = sinkDb(format, target);
         SharedPostgres.createDatabase(db);
         prepare(db, madeBeforehand(target));
-        Map<String, String> sink = sinkConfig(format, db);
+        Map<String, String> sink = sinkConfig(format, db, debeziums(target));
         if (debeziums(target)) {
           sink.put("connector.class", DEBEZIUM_SINK);
+          // As Debezium's sink binds, not with the untyped text Sluice's defaults give a PostgreSQL sink.
+          sink.put("hibernate.agroal.jdbcProperties", "");
         }
         apply(format.name + "-" + target + "-sink", converted(sink, format));
       }
-      apply(format.name + "-source", converted(sourceConfig(format), format));
+      apply(format.name + "-source", converted(sourceConfig(format, false), format));
+      apply(format.name + "-engines-source", converted(sourceConfig(format, true), format));
     }
     // Every source's slot exists, so the changes below are streamed, not read by a snapshot.
     awaitSlots();
@@ -413,8 +417,8 @@ class TypeMatrixIT {
       return format.name + "-" + target + "-sink: task " + task.path("state").asText() + ", "
           + dead.values().stream().mapToInt(Integer::intValue).sum() + " records in its dead letter queue"
           + dead.entrySet().stream().map(e -> "\n- " + e.getValue() + " × " + e.getKey()).reduce("", String::concat)
-          + (task.has("trace") ? ": " + task.path("trace").asText().lines().limit(3).reduce("", (a, b) -> a + " " + b)
-          : "") + "\n";
+          + (task.has("trace") ? "; its root cause: " + task.path("trace").asText().lines()
+              .filter(l -> l.startsWith("Caused by")).reduce((a, b) -> b).orElse("(none given)") : "") + "\n";
     } catch (RuntimeException e) {
       return format.name + "-" + target + "-sink: " + e + "\n";
     }
@@ -457,7 +461,7 @@ class TypeMatrixIT {
       try {
         Map<Integer, String> slots = values("postgres", "SELECT count(*)::int, 'x' FROM pg_replication_slots"
             + " WHERE database = '" + sourceDb + "'");
-        if (slots.size() == 1 && slots.keySet().iterator().next() >= FORMATS.size()) {
+        if (slots.size() == 1 && slots.keySet().iterator().next() >= 2 * FORMATS.size()) {
           return;
         }
       } catch (SQLException e) {
@@ -470,7 +474,11 @@ class TypeMatrixIT {
     }
   }
 
-  private static Map<String, String> sourceConfig(Format format) {
+  /**
+   * A source of the families' tables in {@code format}: with Sluice's defaults, or ({@code engines}) with Debezium's
+   * own, no column types carried and no converter of Sluice's, feeding Debezium's sink as the engines' defaults do.
+   */
+  private static Map<String, String> sourceConfig(Format format, boolean engines) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
     c.put("plugin.name", "pgoutput");
@@ -479,8 +487,12 @@ class TypeMatrixIT {
     c.put("database.user", Pipeline.CDC_USER);
     c.put("database.password", Pipeline.CDC_PASSWORD);
     c.put("database.dbname", sourceDb);
-    c.put("topic.prefix", sourceDb + "_" + format.name);
-    c.put("slot.name", sourceDb + "_" + format.name);
+    c.put("topic.prefix", prefix(format, engines));
+    c.put("slot.name", prefix(format, engines));
+    if (engines) {
+      c.put("converters", "");
+      c.put("column.propagate.source.type", "");
+    }
     c.put("publication.name", sourceDb + "_pub");
     c.put("table.include.list", "public\\.t_.*");
     // The matrix measures every column, so it accepts the losses Sluice would otherwise refuse before data flows.
@@ -488,7 +500,11 @@ class TypeMatrixIT {
     return c;
   }
 
-  private static Map<String, String> sinkConfig(Format format, String db) {
+  private static String prefix(Format format, boolean engines) {
+    return sourceDb + "_" + format.name + (engines ? "_dbz" : "");
+  }
+
+  private static Map<String, String> sinkConfig(Format format, String db, boolean engines) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
     c.put("connection.url", SharedPostgres.jdbcUrl(db));
@@ -498,7 +514,7 @@ class TypeMatrixIT {
     c.put("delete.enabled", "true");
     c.put("primary.key.mode", "record_key");
     c.put("schema.evolution", "basic");
-    c.put("topics.regex", sourceDb + "_" + format.name + "\\.public\\.t_.*");
+    c.put("topics.regex", prefix(format, engines) + "\\.public\\.t_.*");
     c.put("collection.name.format", "${source.table}");
     c.put("tasks.max", "1");
     return c;
