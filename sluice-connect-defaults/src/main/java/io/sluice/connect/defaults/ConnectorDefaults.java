@@ -176,6 +176,21 @@ public final class ConnectorDefaults {
    */
   static final String TOPIC_DISCOVERY_MS = "5000";
 
+  /**
+   * The keys of {@code config} that say "none" by being blank, to be left out of the config Connect stores: a source
+   * that writes {@code converters=} wants no converter, Sluice's neither, and Debezium fails on a blank list.
+   */
+  public static java.util.Set<String> cleared(Map<String, String> config) {
+    String value = config.get("converters");
+    return value != null && value.isBlank() && isDebeziumSource(config.get("connector.class"))
+        ? java.util.Set.of("converters") : java.util.Set.of();
+  }
+
+  private static boolean isDebeziumSource(String connectorClass) {
+    return connectorClass != null && connectorClass.startsWith("io.debezium.connector.")
+        && connectorClass.endsWith("Connector") && !isSink(connectorClass);
+  }
+
   /** Hibernate's Agroal pool, which Debezium's JDBC sink connects through, hands these to the JDBC driver. */
   static final String DRIVER_PROPERTIES = "hibernate.agroal.jdbcProperties";
 

@@ -43,6 +43,11 @@ class ConnectorDefaultsTest {
         "converters", "mine", "datatype.propagate.source.type", ".+\\.NUMERIC"));
     assertFalse(own.containsKey("converters") || own.containsKey("sluice.type")
         || own.containsKey("column.propagate.source.type"), own.toString());
+    // A blank list of converters says "none": neither Sluice's nor one Debezium would fail to find.
+    Map<String, String> none = Map.of("connector.class", postgres, "converters", "");
+    assertFalse(ConnectorDefaults.missing("s", none).containsKey("converters"));
+    assertEquals(java.util.Set.of("converters"), ConnectorDefaults.cleared(none));
+    assertEquals(java.util.Set.of(), ConnectorDefaults.cleared(Map.of("connector.class", postgres, "converters", "x")));
     // Other sources are Debezium's as they were.
     assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class",
         "io.debezium.connector.mysql.MySqlConnector")).containsKey("converters"));

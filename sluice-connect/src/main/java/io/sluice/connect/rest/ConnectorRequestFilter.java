@@ -232,6 +232,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     Map<String, String> given = new HashMap<>();
     config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
     ConnectorDefaults.missing(connector != null ? connector : given.get("name"), given).forEach(config::put);
+    ConnectorDefaults.cleared(given).forEach(config::remove);
     SchemaHistoryClients.missing(given, settings.cluster().security().keySet()).forEach(config::put);
     SignalChannel.missing(given, settings.cluster().security().keySet()).forEach(config::put);
     if (settings.exactlyOnceSource()) {
