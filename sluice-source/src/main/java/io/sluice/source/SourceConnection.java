@@ -112,6 +112,11 @@ public record SourceConnection(Engine engine, String host, int port, String data
 
   /** The driver properties: user, password and TLS settings, where the config has them. */
   public Properties properties() {
+    return driverProperties(user, password, tls);
+  }
+
+  /** A JDBC driver's properties for {@code user} with {@code password} (each where not null) and {@code tls}. */
+  public static Properties driverProperties(String user, String password, Map<String, String> tls) {
     Properties p = new Properties();
     if (user != null) {
       p.setProperty("user", user);

@@ -43,15 +43,7 @@ public final class PipelineTables {
     }
 
     Properties properties() {
-      Properties p = new Properties();
-      if (user != null) {
-        p.setProperty("user", user);
-      }
-      if (password != null) {
-        p.setProperty("password", password);
-      }
-      tls.forEach(p::setProperty);
-      return p;
+      return io.sluice.source.SourceConnection.driverProperties(user, password, tls);
     }
 
     /** Without the password. */
