@@ -14,7 +14,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -111,15 +110,7 @@ public record SourceDatabase(Engine engine, String jdbcUrl, String user, String 
   }
 
   Connection connect() throws SQLException {
-    Properties p = new Properties();
-    if (user != null) {
-      p.setProperty("user", user);
-    }
-    if (password != null) {
-      p.setProperty("password", password);
-    }
-    tls.forEach(p::setProperty);
-    Connection c = DriverManager.getConnection(jdbcUrl, p);
+    Connection c = DriverManager.getConnection(jdbcUrl, SourceConnection.driverProperties(user, password, tls));
     c.setReadOnly(true);
     return c;
   }

@@ -12,7 +12,6 @@ import io.debezium.openlineage.ConnectorContext;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,8 +72,11 @@ final class RecordByRecordWriter implements AutoCloseable {
         && !"fail".equalsIgnoreCase(props.getOrDefault(REFUSED, "dlq").trim()) && causedByRecord(failure);
   }
 
-  /** A writer of its own for the task with {@code props}: its failures are not retried, each record is tried once. */
-  static RecordByRecordWriter open(Map<String, String> props, ErrantRecordReporter dlq) {
+  /**
+   * A writer of its own for the task with {@code props}, whose database has the enum types {@code enumTypes}: its
+   * failures are not retried, each record is tried once.
+   */
+  static RecordByRecordWriter open(Map<String, String> props, ErrantRecordReporter dlq, Set<String> enumTypes) {
     Map<String, String> own = new HashMap<>(props);
     own.put(JdbcSinkConnectorConfig.FLUSH_MAX_RETRIES, "0");
     JdbcSinkConnectorConfig config = new JdbcSinkConnectorConfig(own);
@@ -83,8 +85,7 @@ final class RecordByRecordWriter implements AutoCloseable {
       StatelessSession session = sessions.openStatelessSession();
       DatabaseDialect dialect = DatabaseDialectResolver.resolve(config, sessions);
       TypeRebinding.extend(dialect);
-      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(dialect, TargetTypes.enums(props.get("connection.url"),
-          props.get("connection.username"), props.get("connection.password")));
+      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(dialect, enumTypes);
       String name = props.getOrDefault("name", "");
       ConnectorContext context = new ConnectorContext(name, "sluice-jdbc-sink", props.getOrDefault("task.id", "0"),
           "", UUID.randomUUID(), Map.of());
@@ -118,11 +119,11 @@ final class RecordByRecordWriter implements AutoCloseable {
       return;
     } catch (RuntimeException whole) {
       if (!causedByRecord(whole)) {
-        throw new ConnectException("Writing " + records.size() + " records failed: " + causes(whole), whole);
+        throw new ConnectException("Writing " + records.size() + " records failed: " + ErrorText.reasons(whole), whole);
       }
       if (records.size() > 1) {
         LOG.info("Sink {}: the database refused a put of {} records ({}); writing them one at a time", connector,
-            records.size(), causes(whole));
+            records.size(), ErrorText.reasons(whole));
       }
     }
     for (SinkRecord r : records) {
@@ -130,7 +131,7 @@ final class RecordByRecordWriter implements AutoCloseable {
         sink.execute(List.of(r));
       } catch (RuntimeException e) {
         if (!causedByRecord(e)) {
-          throw new ConnectException("Writing the record at " + where(r) + " failed: " + causes(e), e);
+          throw new ConnectException("Writing the record at " + where(r) + " failed: " + ErrorText.reasons(e), e);
         }
         refuse(r, e);
       }
@@ -138,7 +139,8 @@ final class RecordByRecordWriter implements AutoCloseable {
   }
 
   private void refuse(SinkRecord r, RuntimeException e) {
-    String message = "The database refused the record at " + where(r) + " for table " + table(r) + ": " + causes(e);
+    String message = "The database refused the record at " + where(r) + " for table " + table(r) + ": "
+        + ErrorText.reasons(e);
     if (dlq == null) {
       throw new ConnectException(message + " (the sink has no dead letter queue: set errors.tolerance=all and"
           + " errors.deadletterqueue.topic.name to keep such records and go on)", e);
@@ -150,7 +152,7 @@ final class RecordByRecordWriter implements AutoCloseable {
       throw new ConnectException("Interrupted while sending a refused record to the dead letter queue", interrupted);
     } catch (ExecutionException notSent) {
       throw new ConnectException(message + "; and it could not be sent to the dead letter queue: "
-          + causes(notSent.getCause()), e);
+          + ErrorText.reasons(notSent.getCause()), e);
     }
     refused++;
     LOG.warn("Sink {}: {}; sent to the dead letter queue", connector, message);
@@ -185,21 +187,6 @@ final class RecordByRecordWriter implements AutoCloseable {
       }
     }
     return true;
-  }
-
-  /** An error's messages down its causes, without repeats: the database's own words come last. */
-  static String causes(Throwable e) {
-    Set<String> messages = new LinkedHashSet<>();
-    for (Throwable c = e; c != null; c = c.getCause()) {
-      String m = String.valueOf(c.getMessage()).strip();
-      if (c instanceof SQLException sql && sql.getNextException() != null) {
-        m = String.valueOf(sql.getNextException().getMessage()).strip();
-      }
-      // Hibernate repeats the whole batch's SQL; the database's reason is at the end.
-      int reason = m.lastIndexOf("ERROR: ");
-      messages.add(reason > 0 ? m.substring(reason) : m.length() > 500 ? m.substring(0, 500) + "…" : m);
-    }
-    return String.join("; ", messages);
   }
 
   @Override

@@ -10,11 +10,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -88,6 +86,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
    * failure at every later put ({@link RecordByRecordWriter}); null until then.
    */
   private RecordByRecordWriter byRecord;
+  /** The sink database's enum types, read once as the task starts (tables the sink makes give them to enum columns). */
+  private java.util.Set<String> enumTypes = java.util.Set.of();
 
   @Override
   public void start(Map<String, String> props) {
@@ -95,9 +95,10 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     this.props = Map.copyOf(props);
     this.binding = SinkDialects.start(config, props.get("connection.url"), props.getOrDefault("name", ""),
         () -> super.start(props));
+    this.enumTypes = TargetTypes.enums(props.get("connection.url"), props.get("connection.username"),
+        props.get("connection.password"));
     if (binding.dialect() != null) {
-      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(binding.dialect(), TargetTypes.enums(props.get("connection.url"),
-          props.get("connection.username"), props.get("connection.password")));
+      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(binding.dialect(), enumTypes);
     }
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
@@ -143,7 +144,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       }
     } catch (SQLException e) {
       LOG.warn("Snapshots this sink was following cannot be taken up ({}); their rest is written as Debezium's sink"
-          + " writes it, and nothing is removed at their end", cause(e));
+          + " writes it, and nothing is removed at their end", ErrorText.of(e));
     }
   }
 
@@ -234,7 +235,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
         }
       } catch (SQLException | RuntimeException e) {
         copyFailures++;
-        LOG.warn("Writing {} records by COPY failed ({}); they go through Debezium's sink{}", batch.size(), cause(e),
+        LOG.warn("Writing {} records by COPY failed ({}); they go through Debezium's sink{}", batch.size(),
+            ErrorText.of(e),
             copyFailures >= MAX_COPY_FAILURES ? ", and so does every later put until the task restarts" : "");
         if (copyFailures >= MAX_COPY_FAILURES) {
           copy.close();
@@ -252,8 +254,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (failure != null && !batch.isEmpty() && RecordByRecordWriter.takesOver(props, failure)) {
       LOG.warn("Sink {}: the database refused a put of {} records ({}); from now on this task writes a refused put"
           + " one record at a time and sends what the database refuses to the dead letter queue",
-          props.getOrDefault("name", ""), batch.size(), RecordByRecordWriter.causes(failure));
-      byRecord = RecordByRecordWriter.open(props, errantRecordReporter());
+          props.getOrDefault("name", ""), batch.size(), ErrorText.reasons(failure));
+      byRecord = RecordByRecordWriter.open(props, errantRecordReporter(), enumTypes);
       byRecord.write(batch);
       markWritten(batch);
     }
@@ -305,7 +307,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     } catch (SQLException e) {
       w.unsure = true;
       LOG.warn("Snapshot of topic {} begun, but its keys cannot be kept in the sink database ({}): the sink holds its"
-          + " committed offset at the snapshot's first record, and removes nothing at its end", w.topic, cause(e));
+          + " committed offset at the snapshot's first record, and removes nothing at its end", w.topic,
+          ErrorText.of(e));
     }
   }
 
@@ -328,7 +331,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       if (!w.unsure) {
         w.unsure = true;
         LOG.warn("Snapshot of topic {}: its keys could not be kept in table {} ({}); the rows it no longer holds will"
-            + " not be removed at its end", w.topic, store.scratch(w.topic), cause(e));
+            + " not be removed at its end", w.topic, store.scratch(w.topic), ErrorText.of(e));
       }
       save(w);
     }
@@ -341,7 +344,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     } catch (SQLException e) {
       if (w.durable) {
         LOG.warn("Snapshot of topic {}: its state could not be saved in table {} ({}); the sink holds its committed"
-            + " offset at the snapshot's first record until it ends", w.topic, WindowStore.STATE_TABLE, cause(e));
+            + " offset at the snapshot's first record until it ends", w.topic, WindowStore.STATE_TABLE,
+            ErrorText.of(e));
       }
       w.durable = false;
     }
@@ -440,7 +444,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       }
     } catch (SQLException | RuntimeException e) {
       LOG.warn("Snapshot of topic {} written; could not remove the rows it no longer holds from table {}: {}",
-          w.topic, table, cause(e));
+          w.topic, table, ErrorText.of(e));
     }
     forget(w);
   }
@@ -451,7 +455,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     } catch (SQLException e) {
       LOG.warn("Snapshot of topic {}: its state could not be dropped from table {} and {} ({}); a task started again"
           + " drops it once it reads past the snapshot", w.topic, WindowStore.STATE_TABLE, store.scratch(w.topic),
-          cause(e));
+          ErrorText.of(e));
     }
   }
 
@@ -471,17 +475,5 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     return Arrays.stream(name.split("\\."))
         .map(part -> PLAIN_IDENTIFIER.matcher(part).matches() ? dialect.quote + part + dialect.quote : part)
         .collect(Collectors.joining("."));
-  }
-
-  /** An error with what caused it, for a warning that must say why without a stack trace. */
-  private static String cause(Exception e) {
-    Set<String> messages = new LinkedHashSet<>();
-    for (Throwable c = e; c != null; c = c.getCause()) {
-      messages.add(String.valueOf(c.getMessage()).strip());
-      if (c instanceof SQLException sql && sql.getNextException() != null) {
-        messages.add(String.valueOf(sql.getNextException().getMessage()).strip());
-      }
-    }
-    return String.join("; ", messages);
   }
 }

@@ -1,9 +1,6 @@
 package io.sluice.sink.jdbc.types;
 
 import io.debezium.connector.jdbc.dialect.DatabaseDialect;
-import io.debezium.connector.jdbc.type.AbstractType;
-import io.debezium.connector.jdbc.type.connect.ConnectStringType;
-import io.debezium.sink.column.ColumnDescriptor;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -17,10 +14,10 @@ import org.apache.kafka.connect.data.Schema;
  * database while it names a column's type, so each sink task says, as it starts, which such types its database has
  * ({@link #know}).
  */
-public final class EnumTypeOfTarget extends AbstractType {
+public final class EnumTypeOfTarget extends PostgresCastString {
   public static final EnumTypeOfTarget INSTANCE = new EnumTypeOfTarget();
   private static final String ENUM = "io.debezium.data.Enum";
-  /** The enum and domain types of each live dialect's database, in lower case. */
+  /** The enum types of each live dialect's database, in lower case. */
   private static final Map<DatabaseDialect, Set<String>> TYPES = Collections.synchronizedMap(new WeakHashMap<>());
 
   private EnumTypeOfTarget() {}
@@ -35,23 +32,9 @@ public final class EnumTypeOfTarget extends AbstractType {
     return new String[] {ENUM};
   }
 
-  @Override
-  public String getTypeName(Schema schema, boolean isKey) {
-    String target = targetType(schema);
-    return target != null ? target : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
-  }
-
-  @Override
-  public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
-    // Cast: bound as varchar, PostgreSQL refuses the value for an enum column ("is of type mood but expression is of
-    // type character varying") unless the driver sends text untyped.
-    String target = targetType(schema);
-    return target != null ? "cast(? as " + target + ")" : ConnectStringType.INSTANCE.getQueryBinding(column, schema,
-        value);
-  }
-
   /** The source column's enum type where the target database has a type of that name, else null. */
-  private String targetType(Schema schema) {
+  @Override
+  String postgresType(Schema schema) {
     String source = getSourceColumnType(schema).orElse("").toLowerCase(Locale.ROOT);
     return source.matches("[a-z_][a-z0-9_]*") && TYPES.getOrDefault(getDialect(), Set.of()).contains(source) ? source
         : null;

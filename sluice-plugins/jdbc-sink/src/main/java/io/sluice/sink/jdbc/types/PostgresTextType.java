@@ -1,9 +1,5 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
-import io.debezium.sink.column.ColumnDescriptor;
-import io.debezium.connector.jdbc.type.AbstractType;
-import io.debezium.connector.jdbc.type.connect.ConnectStringType;
 import org.apache.kafka.connect.data.Schema;
 
 /**
@@ -12,7 +8,7 @@ import org.apache.kafka.connect.data.Schema;
  * the geometric types). Into PostgreSQL it is written as the source column's own type, which the schema names, and
  * cast to it on the way in; into another database as the text it is.
  */
-public final class PostgresTextType extends AbstractType {
+public final class PostgresTextType extends PostgresCastString {
   public static final PostgresTextType INSTANCE = new PostgresTextType();
   /** The Connect schema name the source gives such a value (the converter's, which this plugin cannot load). */
   static final String NAME = "io.sluice.data.PostgresText";
@@ -27,25 +23,14 @@ public final class PostgresTextType extends AbstractType {
   }
 
   @Override
-  public String getTypeName(Schema schema, boolean isKey) {
-    String type = postgresType(schema);
-    return type != null ? type : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
-  }
-
-  @Override
-  public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
-    String type = postgresType(schema);
-    return type != null ? "cast(? as " + type + ")" : super.getQueryBinding(column, schema, value);
-  }
-
-  @Override
   public String getDefaultValueBinding(Schema schema, Object value) {
     return null; // the source's default is an expression of the source's; the sink applies none
   }
 
   /** The source column's type where the sink writes to PostgreSQL, else null. */
-  private String postgresType(Schema schema) {
-    if (!(getDialect() instanceof PostgresDatabaseDialect) || schema.parameters() == null) {
+  @Override
+  String postgresType(Schema schema) {
+    if (!postgres() || schema.parameters() == null) {
       return null;
     }
     String type = schema.parameters().get(TYPE);

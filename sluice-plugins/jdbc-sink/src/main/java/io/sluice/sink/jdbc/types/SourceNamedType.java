@@ -1,9 +1,5 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
-import io.debezium.connector.jdbc.type.AbstractType;
-import io.debezium.connector.jdbc.type.connect.ConnectStringType;
-import io.debezium.sink.column.ColumnDescriptor;
 import java.util.Locale;
 import org.apache.kafka.connect.data.Schema;
 
@@ -12,7 +8,7 @@ import org.apache.kafka.connect.data.Schema;
  * table the sink makes, the column gets that type ({@code macaddr8} rather than {@code text}); elsewhere the string
  * as Debezium writes it.
  */
-public final class SourceNamedType extends AbstractType {
+public final class SourceNamedType extends PostgresCastString {
   public static final SourceNamedType MACADDR8 = new SourceNamedType("MACADDR8");
 
   private final String sourceType;
@@ -27,17 +23,7 @@ public final class SourceNamedType extends AbstractType {
   }
 
   @Override
-  public String getTypeName(Schema schema, boolean isKey) {
-    return postgres() ? sourceType.toLowerCase(Locale.ROOT) : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
-  }
-
-  @Override
-  public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
-    return postgres() ? "cast(? as " + sourceType.toLowerCase(Locale.ROOT) + ")"
-        : ConnectStringType.INSTANCE.getQueryBinding(column, schema, value);
-  }
-
-  private boolean postgres() {
-    return getDialect() instanceof PostgresDatabaseDialect;
+  String postgresType(Schema schema) {
+    return postgres() ? sourceType.toLowerCase(Locale.ROOT) : null;
   }
 }
