@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Offset surgery on Kafka Connect's {@code connect-offsets} topic, made safe: every change is checked (types, the
@@ -381,20 +382,23 @@ public final class OffsetSurgery {
         via = "topic " + topic.topic();
       }
       log.accept("written through " + via + "; reading back");
-      Map<String, OffsetRecord> written = latestSince(before, connector);
-      List<String> mismatches = new ArrayList<>();
-      for (PositionChange c : changes) {
-        OffsetRecord r = written.remove(c.key());
-        if (r == null) {
-          mismatches.add("nothing was written under the connector's exact key bytes " + c.key());
-        } else if (r.value() == null || !normalized(r.value()).equals(c.after().toString())) {
-          mismatches.add("under " + c.key() + " the topic holds " + r.value() + ", expected " + c.after());
+      List<String> mismatches = untilReadable(() -> {
+        Map<String, OffsetRecord> written = latestSince(before, connector);
+        List<String> found = new ArrayList<>();
+        for (PositionChange c : changes) {
+          OffsetRecord r = written.remove(c.key());
+          if (r == null) {
+            found.add("nothing was written under the connector's exact key bytes " + c.key());
+          } else if (r.value() == null || !normalized(r.value()).equals(c.after().toString())) {
+            found.add("under " + c.key() + " the topic holds " + r.value() + ", expected " + c.after());
+          }
         }
-      }
-      for (OffsetRecord stray : written.values()) {
-        strays.add(stray.key());
-        mismatches.add("a record under other key bytes was written: " + stray.key());
-      }
+        for (OffsetRecord stray : written.values()) {
+          strays.add(stray.key());
+          found.add("a record under other key bytes was written: " + stray.key());
+        }
+        return found;
+      });
       if (!mismatches.isEmpty()) {
         throw new IllegalStateException("read-back differs: " + String.join("; ", mismatches));
       }
@@ -414,7 +418,7 @@ public final class OffsetSurgery {
     try {
       Map<Integer, Long> before = topic.endOffsets(readTimeout);
       writer.write(back, Progress.NONE);
-      List<String> mismatches = verifyExact(back, before);
+      List<String> mismatches = untilReadable(() -> verifyExact(back, before));
       if (!mismatches.isEmpty()) {
         throw new IllegalStateException("restore verification failed: " + String.join("; ", mismatches));
       }
@@ -584,6 +588,27 @@ public final class OffsetSurgery {
   }
 
   /** Every expected record is the latest of its key among those written since {@code before}, byte for byte. */
+  /**
+   * Reads back until nothing differs or the verify timeout passes. A read-committed reader sees a write only once the
+   * last stable offset passes it: the runtime's offsets API writes in a transaction whose commit markers reach the
+   * partition after the commit returns, and an open transaction of a running exactly-once source holds back the
+   * records written after it. One read right after the write can miss a write that did land.
+   */
+  private List<String> untilReadable(Supplier<List<String>> readBack) {
+    long deadline = System.nanoTime() + verifyTimeout.toNanos();
+    List<String> mismatches = readBack.get();
+    while (!mismatches.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return mismatches;
+      }
+      mismatches = readBack.get();
+    }
+    return mismatches;
+  }
+
   private List<String> verifyExact(List<OffsetRecord> expected, Map<Integer, Long> before) {
     Map<String, OffsetRecord> actual = new HashMap<>();
     for (OffsetRecord r : topic.latestSince(before, verifyTimeout)) {
