@@ -1,5 +1,7 @@
 package io.sluice.app;
 
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +16,9 @@ import java.util.Map;
  * answers before either is up, and a plane started again must come back where it was.
  */
 final class Ports {
-  static final List<String> KEYS = List.of(SluiceConfig.KAFKA_PORT, SluiceConfig.CONNECT_PORT,
-      SluiceConfig.REGISTRY_PORT, SluiceConfig.METRICS_PORT, SluiceConfig.ALERTS_PORT, SluiceConfig.EXPORTER_PORT,
-      SluiceConfig.UI_PORT);
+  static final List<ConfigKey<Integer>> KEYS = List.of(ConfigDefinitions.KAFKA_PORT, ConfigDefinitions.CONNECT_PORT,
+      ConfigDefinitions.REGISTRY_PORT, ConfigDefinitions.METRICS_PORT, ConfigDefinitions.ALERTS_PORT, ConfigDefinitions.EXPORTER_PORT,
+      ConfigDefinitions.UI_PORT);
 
   private Ports() {}
 
@@ -24,9 +26,9 @@ final class Ports {
   static SluiceConfig pinned(SluiceConfig config) {
     Map<String, String> values = new HashMap<>(config.values());
     boolean changed = false;
-    for (String key : KEYS) {
-      if (config.port(key) == 0) {
-        values.put(key, String.valueOf(free(config.host())));
+    for (ConfigKey<Integer> key : KEYS) {
+      if (config.get(key) == 0) {
+        values.put(key.name(), String.valueOf(free(config.host())));
         changed = true;
       }
     }

@@ -3,6 +3,7 @@ package io.sluice.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -47,10 +48,10 @@ class DistributionFilesTest {
     }
     Path uncommented = Files.write(dir.resolve("all.yaml"), lines);
     Set<String> shown = SluiceConfig.readYaml(uncommented).keySet();
-    Set<String> missing = new TreeSet<>(SluiceConfig.KEYS);
+    Set<String> missing = new TreeSet<>(ConfigDefinitions.KEYS);
     missing.removeAll(shown);
     assertEquals(Set.of(), missing, "settings conf/sluice.yaml does not show");
-    for (String prefix : SluiceConfig.PREFIXES) {
+    for (String prefix : ConfigDefinitions.PREFIXES) {
       assertTrue(shown.stream().anyMatch(k -> k.startsWith(prefix)), "an example of " + prefix + "*");
     }
     Set<String> unknown = new TreeSet<>(shown);
@@ -63,9 +64,9 @@ class DistributionFilesTest {
     for (Field f : SluiceConfig.class.getFields()) {
       if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
         String key = (String) f.get(null);
-        assertTrue(key.endsWith(".") ? SluiceConfig.PREFIXES.contains(key) : SluiceConfig.KEYS.contains(key)
-            || key.equals(SluiceConfig.WEB_CONFIG_FILE) || key.equals(SluiceConfig.WEB_ROLES_FILE),
-            f.getName() + " (" + key + ") missing from SluiceConfig.KEYS or PREFIXES");
+        assertTrue(key.endsWith(".") ? ConfigDefinitions.PREFIXES.contains(key) : ConfigDefinitions.KEYS.contains(key)
+            || key.equals(ConfigDefinitions.WEB_CONFIG_FILE) || key.equals(ConfigDefinitions.WEB_ROLES_FILE),
+            f.getName() + " (" + key + ") missing from ConfigDefinitions.KEYS or PREFIXES");
       }
     }
     assertTrue(SluiceConfig.known("metrics.web.config.file") && SluiceConfig.known("ui.web.roles.file"));
