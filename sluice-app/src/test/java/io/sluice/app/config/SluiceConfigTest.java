@@ -39,7 +39,7 @@ class SluiceConfigTest {
           worker:
             producer.linger.ms: 20
         """);
-    SluiceConfig c = SluiceConfig.load(Optional.of(file), Map.of(ConfigDefinitions.CONNECT_PORT, "9183"));
+    SluiceConfig c = SluiceConfig.load(Optional.of(file), Map.of(ConfigDefinitions.CONNECT_PORT.name(), "9183"));
     assertEquals(Optional.of("kafka-1:9092,kafka-2:9092"), c.externalKafka());
     assertEquals(Path.of("/var/lib/sluice"), c.dataDir());
     assertEquals(9183, c.get(ConfigDefinitions.CONNECT_PORT));
@@ -57,7 +57,7 @@ class SluiceConfigTest {
     var yaml = assertThrows(SluiceConfig.ConfigException.class, () -> SluiceConfig.load(Optional.of(broken), Map.of()));
     assertTrue(yaml.getMessage().contains("not valid YAML"), yaml.getMessage());
 
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.KAFKA_PORT, "ninety"));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.KAFKA_PORT.name(), "ninety"));
     var port = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.KAFKA_PORT));
     assertTrue(port.getMessage().contains("kafka.port"), port.getMessage());
   }
@@ -69,12 +69,12 @@ class SluiceConfigTest {
     assertEquals(10L << 20, d.get(ConfigDefinitions.METRICS_MAX_REQUEST));
     assertEquals(4L << 20, d.get(ConfigDefinitions.ALERTS_MAX_REQUEST));
     assertEquals(64L << 10, d.get(ConfigDefinitions.EXPORTER_MAX_REQUEST));
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.REGISTRY_MAX_REQUEST, "512KiB",
-        ConfigDefinitions.METRICS_MAX_REQUEST, "1000", ConfigDefinitions.ALERTS_MAX_REQUEST, "2 MB",
-        ConfigDefinitions.EXPORTER_MAX_REQUEST, "lots"));
-    assertEquals(512 * 1024, c.get(ConfigDefinitions.REGISTRY_MAX_REQUEST));
-    assertEquals(1000, c.get(ConfigDefinitions.METRICS_MAX_REQUEST));
-    assertEquals(2_000_000, c.get(ConfigDefinitions.ALERTS_MAX_REQUEST));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.REGISTRY_MAX_REQUEST.name(), "512KiB",
+        ConfigDefinitions.METRICS_MAX_REQUEST.name(), "1000", ConfigDefinitions.ALERTS_MAX_REQUEST.name(), "2 MB",
+        ConfigDefinitions.EXPORTER_MAX_REQUEST.name(), "lots"));
+    assertEquals(512L * 1024, c.get(ConfigDefinitions.REGISTRY_MAX_REQUEST));
+    assertEquals(1000L, c.get(ConfigDefinitions.METRICS_MAX_REQUEST));
+    assertEquals(2_000_000L, c.get(ConfigDefinitions.ALERTS_MAX_REQUEST));
     var bad = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.EXPORTER_MAX_REQUEST));
     assertEquals("exporter.max.request.bytes must be a size such as 4MiB or 1048576, not 'lots'", bad.getMessage());
   }
@@ -83,22 +83,33 @@ class SluiceConfigTest {
   @Test
   void theQuerySampleLimitFitsTheControlPlanesHeap() {
     SluiceConfig d = SluiceConfig.load(Optional.empty(), Map.of());
-    assertEquals(5_000_000, d.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
+    assertEquals(5_000_000L, d.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
     assertEquals("512m", d.get(ConfigDefinitions.CONTROL_PLANE_HEAP));
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES, "50000000"));
-    assertEquals(50_000_000, c.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
-    SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES, "5M"));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES.name(), "50000000"));
+    assertEquals(50_000_000L, c.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
+    SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES.name(), "5M"));
     var e = assertThrows(SluiceConfig.ConfigException.class, () -> bad.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
     assertEquals("metrics.query.max.samples must be a whole number of at least 1, not '5M'", e.getMessage());
   }
 
   @Test
+  void aValueIsReadAsItsKeysTypeAndABlankOneWithoutDefaultIsOff() {
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.EXPORTER_MOVE_HOLD.name(), "1m30s",
+        ConfigDefinitions.METRICS_CONFIG.name(), " ", ConfigDefinitions.KAFKA_NODE_ID.name(), "3"));
+    assertEquals(java.time.Duration.ofSeconds(90), c.get(ConfigDefinitions.EXPORTER_MOVE_HOLD));
+    assertEquals(java.time.Duration.ofDays(15), c.get(ConfigDefinitions.METRICS_RETENTION));
+    assertEquals(Optional.empty(), c.find(ConfigDefinitions.METRICS_CONFIG));
+    assertEquals(Optional.of(3L), c.find(ConfigDefinitions.KAFKA_NODE_ID));
+    assertEquals(List.of(), c.problems());
+  }
+
+  @Test
   void theDataPlaneRunsAtNiceTenUnlessSetFromZeroTo19() {
-    assertEquals(10, SluiceConfig.load(Optional.empty(), Map.of()).get(ConfigDefinitions.DATA_PLANE_NICE));
-    assertEquals(0, SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE, "0"))
+    assertEquals(10L, SluiceConfig.load(Optional.empty(), Map.of()).get(ConfigDefinitions.DATA_PLANE_NICE));
+    assertEquals(0L, SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE.name(), "0"))
         .get(ConfigDefinitions.DATA_PLANE_NICE));
     for (String bad : List.of("20", "-5", "low")) {
-      SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE, bad));
+      SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE.name(), bad));
       var e = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.DATA_PLANE_NICE));
       assertEquals("dataplane.nice must be a nice value from 0 to 19, not '" + bad + "'", e.getMessage());
     }
