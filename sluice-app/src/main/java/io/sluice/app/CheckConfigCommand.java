@@ -75,8 +75,8 @@ final class CheckConfigCommand implements Callable<Integer> {
     checkKafkaClients(config, problems);
 
     problems.addAll(WebSurfaces.check(config));
-    find(config, ConfigDefinitions.METRICS_CONFIG).ifPresent(f ->
-        MetricsServer.checkConfig(f).forEach(p -> problems.add(ConfigDefinitions.METRICS_CONFIG.name() + " " + f + ": " + p)));
+    find(config, ConfigDefinitions.METRICS_CONFIG).ifPresent(f -> MetricsServer.checkConfig(f)
+        .forEach(p -> problems.add(ConfigDefinitions.METRICS_CONFIG.name() + " " + f + ": " + p)));
     find(config, ConfigDefinitions.ALERTS_CONFIG).ifPresent(f -> {
       List<String> found = Files.isRegularFile(f) ? AlertRouter.checkConfig(f) : List.of("no such file");
       found.forEach(p -> problems.add(ConfigDefinitions.ALERTS_CONFIG.name() + " " + f + ": " + p));

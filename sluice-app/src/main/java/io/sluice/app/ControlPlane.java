@@ -251,7 +251,8 @@ final class ControlPlane implements AutoCloseable {
         .dataDir(dataDir.resolve("ui"))
         .metricsUrl(config.find(ConfigDefinitions.UI_METRICS_URL).orElse(urls.get("metrics")))
         .alertsUrl(config.find(ConfigDefinitions.UI_ALERTS_URL).orElse(routerUrl))
-        .upstream(dashboardClient(config, ConfigDefinitions.UI_METRICS_URL, ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE),
+        .upstream(
+            dashboardClient(config, ConfigDefinitions.UI_METRICS_URL, ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE),
             dashboardClient(config, ConfigDefinitions.UI_ALERTS_URL, ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE))
         .webConfig(web.of("ui"))
         .connect(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.CONNECT_PORT), ownSurface("connect"))
@@ -261,7 +262,8 @@ final class ControlPlane implements AutoCloseable {
         .auditDir(dataDir)
         .kafka(cluster)
         // The registry starts beside the console (it waits for Kafka); its address is known from the configuration.
-        .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT), ownSurface("registry"))
+        .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT),
+            ownSurface("registry"))
         .start();
     started.push(ui::close);
     urls.put("ui", ui.url());

@@ -157,7 +157,7 @@ final class DataPlane implements AutoCloseable {
    * the {@code sasl.username} shorthand is its one user.
    */
   static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
-    String protocol = config.withPrefix(ConfigDefinitions.KAFKA_CLIENT.prefix()).getOrDefault("security.protocol", "PLAINTEXT");
+    String protocol = config.withPrefix(ConfigDefinitions.KAFKA_CLIENT).getOrDefault("security.protocol", "PLAINTEXT");
     if (!protocol.startsWith("SASL_")) {
       return;
     }

@@ -16,9 +16,8 @@ import java.util.Map;
  * answers before either is up, and a plane started again must come back where it was.
  */
 final class Ports {
-  static final List<ConfigKey<Integer>> KEYS = List.of(ConfigDefinitions.KAFKA_PORT, ConfigDefinitions.CONNECT_PORT,
-      ConfigDefinitions.REGISTRY_PORT, ConfigDefinitions.METRICS_PORT, ConfigDefinitions.ALERTS_PORT, ConfigDefinitions.EXPORTER_PORT,
-      ConfigDefinitions.UI_PORT);
+  /** Every port a component of {@code sluice up} listens on: every port of the table. */
+  static final List<ConfigKey<Integer>> KEYS = ConfigDefinitions.ports();
 
   private Ports() {}
 

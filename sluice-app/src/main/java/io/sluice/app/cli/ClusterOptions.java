@@ -71,7 +71,8 @@ public final class ClusterOptions {
   /** The configuration a platform started on behalf of a command runs with (--config, and --data-dir over it). */
   public SluiceConfig platformConfig() {
     return dataDir == null ? config()
-        : SluiceConfig.load(Optional.ofNullable(configFile), Map.of(ConfigDefinitions.DATA_DIR.name(), dataDir.toString()));
+        : SluiceConfig.load(Optional.ofNullable(configFile),
+            Map.of(ConfigDefinitions.DATA_DIR.name(), dataDir.toString()));
   }
 
   /** The Kafka cluster with the client security settings of sluice.yaml's kafka.client section. */
@@ -97,7 +98,8 @@ public final class ClusterOptions {
   }
 
   public String connectUrl() {
-    return connectUrl != null ? connectUrl : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.CONNECT_PORT);
+    return connectUrl != null ? connectUrl
+        : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.CONNECT_PORT);
   }
 
   public String registryUrl() {

@@ -199,6 +199,19 @@ public final class ConfigDefinitions {
     return keys(ALL);
   }
 
+  /** Every key whose value is a port, in the table's order. */
+  public static List<ConfigKey<Integer>> ports() {
+    List<ConfigKey<Integer>> out = new ArrayList<>();
+    for (ConfigKey<?> k : keys()) {
+      if (k.type() instanceof ConfigType.Port) {
+        @SuppressWarnings("unchecked") // A key's value is its type's: a Port's is an Integer.
+        ConfigKey<Integer> port = (ConfigKey<Integer>) k;
+        out.add(port);
+      }
+    }
+    return out;
+  }
+
   /** The prefixes of raw settings handed to Kafka as they are. */
   public static List<ConfigPrefix> prefixes() {
     return ALL.stream().filter(ConfigPrefix.class::isInstance).map(ConfigPrefix.class::cast).toList();

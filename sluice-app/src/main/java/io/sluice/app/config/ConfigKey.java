@@ -59,7 +59,9 @@ public record ConfigKey<T>(String name, ConfigType<T> type, Optional<String> def
     return read(name, type, raw);
   }
 
-  /** {@code raw}, the value of {@code key}, read as {@code type}; refused with the key, the value and what is allowed. */
+  /**
+   * {@code raw}, the value of {@code key}, read as {@code type}; refused with the key, the value and what is allowed.
+   */
   static <T> T read(String key, ConfigType<T> type, String raw) {
     try {
       return type.parse(raw.trim());
