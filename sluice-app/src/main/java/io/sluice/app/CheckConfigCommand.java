@@ -2,6 +2,8 @@ package io.sluice.app;
 
 import io.sluice.app.cli.ExitCode;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.kafka.EmbeddedKafka;
@@ -21,9 +23,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice check-config FILE}: a whole {@code sluice.yaml} checked as {@code sluice up} would read it, without
- * starting, binding or connecting to anything. Each part is checked by the code that reads it at start (the ports and
- * sizes by {@link SluiceConfig}, the web configurations by {@link WebSurfaces}, the metrics server's prometheus.yml and
- * rule files by {@link MetricsServer#checkConfig}, the router's alertmanager.yml by {@link AlertRouter#checkConfig}),
+ * starting, binding or connecting to anything. Each part is checked by the code that reads it at start (every value by
+ * its entry in {@link ConfigDefinitions}, as {@code sluice up} refuses it; the web configurations by
+ * {@link WebSurfaces}, the metrics server's prometheus.yml and rule files by {@link MetricsServer#checkConfig}, the
+ * router's alertmanager.yml by {@link AlertRouter#checkConfig}),
  * and every problem is listed, not only the first.
  */
 @Command(name = "check-config", mixinStandardHelpOptions = true,
@@ -59,69 +62,69 @@ final class CheckConfigCommand implements Callable<Integer> {
     } catch (SluiceConfig.ConfigException e) {
       return List.of(e.getMessage());
     }
-    set.keySet().stream().filter(k -> !SluiceConfig.known(k)).forEach(k -> problems.add(unknown(k)));
+    set.keySet().stream().filter(k -> !ConfigDefinitions.known(k)).forEach(k -> problems.add(unknown(k)));
     SluiceConfig config = SluiceConfig.load(Optional.of(file), Map.of());
 
+    // Each value by its entry in the table, as sluice up refuses them; then what one value cannot say alone.
+    problems.addAll(config.problems());
     checkHost(config, problems);
     checkPorts(config, problems);
-    for (String heap : List.of(SluiceConfig.DATA_PLANE_HEAP, SluiceConfig.CONTROL_PLANE_HEAP)) {
-      check(problems, () -> config.heap(heap));
-    }
-    for (String size : List.of(SluiceConfig.REGISTRY_MAX_REQUEST, SluiceConfig.REGISTRY_SCHEMA_CACHE,
-        SluiceConfig.METRICS_MAX_REQUEST, SluiceConfig.ALERTS_MAX_REQUEST, SluiceConfig.EXPORTER_MAX_REQUEST)) {
-      check(problems, () -> config.bytes(size));
-    }
-    check(problems, () -> config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
-    check(problems, () -> config.nice(SluiceConfig.DATA_PLANE_NICE));
-    check(problems, () -> config.duration(SluiceConfig.EXPORTER_MOVE_HOLD));
-    check(problems, () -> {
-      try {
-        MetricsServer.builder().retention(config.get(SluiceConfig.METRICS_RETENTION));
-      } catch (IllegalArgumentException e) {
-        throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + ": " + e.getMessage());
-      }
-    });
     checkDataDir(config, problems);
-    config.find(SluiceConfig.PLUGIN_PATH).map(Path::of).filter(p -> !Files.isDirectory(p))
-        .ifPresent(p -> problems.add(SluiceConfig.PLUGIN_PATH + ": the folder " + p + " does not exist"));
+    find(config, ConfigDefinitions.PLUGIN_PATH).filter(p -> !Files.isDirectory(p))
+        .ifPresent(p -> problems.add(ConfigDefinitions.PLUGIN_PATH.name() + ": the folder " + p + " does not exist"));
     checkKafkaClients(config, problems);
 
     problems.addAll(WebSurfaces.check(config));
-    config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(f ->
-        MetricsServer.checkConfig(f).forEach(p -> problems.add(SluiceConfig.METRICS_CONFIG + " " + f + ": " + p)));
-    config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(f -> {
+    find(config, ConfigDefinitions.METRICS_CONFIG).ifPresent(f -> MetricsServer.checkConfig(f)
+        .forEach(p -> problems.add(ConfigDefinitions.METRICS_CONFIG.name() + " " + f + ": " + p)));
+    find(config, ConfigDefinitions.ALERTS_CONFIG).ifPresent(f -> {
       List<String> found = Files.isRegularFile(f) ? AlertRouter.checkConfig(f) : List.of("no such file");
-      found.forEach(p -> problems.add(SluiceConfig.ALERTS_CONFIG + " " + f + ": " + p));
+      found.forEach(p -> problems.add(ConfigDefinitions.ALERTS_CONFIG.name() + " " + f + ": " + p));
     });
-    for (String key : List.of(SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE)) {
-      config.find(key).map(Path::of).ifPresent(f -> {
+    for (ConfigKey<Path> key : List.of(ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE,
+        ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE)) {
+      find(config, key).ifPresent(f -> {
         try {
           HttpClientConfig.load(f);
         } catch (IllegalArgumentException e) {
-          problems.add(key + " " + f + ": " + e.getMessage());
+          problems.add(key.name() + " " + f + ": " + e.getMessage());
         }
       });
     }
     return problems;
   }
 
-  /** Each port valid, and no two components on the same one (0, a free port chosen at start, excepted). */
+  /**
+   * A path key's value; absent when not set, or when the table refused it (a problem listed already), so that the
+   * file checks go on with the rest.
+   */
+  private static Optional<Path> find(SluiceConfig config, ConfigKey<Path> key) {
+    try {
+      return config.find(key);
+    } catch (SluiceConfig.ConfigException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * No two components on the same port (0, a free port chosen at start, excepted); a port the table refused is listed
+   * already.
+   */
   private static void checkPorts(SluiceConfig config, List<String> problems) {
     Map<Integer, String> taken = new LinkedHashMap<>();
-    for (String key : Ports.KEYS) {
-      if (key.equals(SluiceConfig.KAFKA_PORT) && config.externalKafka().isPresent()) {
+    for (ConfigKey<Integer> key : Ports.KEYS) {
+      if (key.equals(ConfigDefinitions.KAFKA_PORT) && config.externalKafka().isPresent()) {
         continue;   // No embedded broker: nothing binds it.
       }
       int port;
       try {
-        port = config.port(key);
+        port = config.get(key);
       } catch (SluiceConfig.ConfigException e) {
-        problems.add(e.getMessage());
         continue;
       }
-      String other = port == 0 ? null : taken.putIfAbsent(port, key);
+      String other = port == 0 ? null : taken.putIfAbsent(port, key.name());
       if (other != null) {
-        problems.add(other + " and " + key + " are both " + port + ": each component needs a port of its own");
+        problems.add(other + " and " + key.name() + " are both " + port + ": each component needs a port of its own");
       }
     }
   }
@@ -130,7 +133,7 @@ final class CheckConfigCommand implements Callable<Integer> {
     try {
       InetAddress.getByName(config.host());
     } catch (UnknownHostException e) {
-      problems.add(SluiceConfig.HOST + ": " + config.host() + " is no address of this machine's resolver");
+      problems.add(ConfigDefinitions.HOST.name() + ": " + config.host() + " is no address of this machine's resolver");
     }
   }
 
@@ -145,9 +148,9 @@ final class CheckConfigCommand implements Callable<Integer> {
       return;
     }
     if (!Files.isDirectory(existing)) {
-      problems.add(SluiceConfig.DATA_DIR + ": " + existing + " is not a folder");
+      problems.add(ConfigDefinitions.DATA_DIR.name() + ": " + existing + " is not a folder");
     } else if (!Files.isWritable(existing)) {
-      problems.add(SluiceConfig.DATA_DIR + ": " + existing + " cannot be written by this user"
+      problems.add(ConfigDefinitions.DATA_DIR.name() + ": " + existing + " cannot be written by this user"
           + (existing.equals(dir) ? "" : " (to make " + dir + " in it)"));
     }
   }
@@ -155,7 +158,7 @@ final class CheckConfigCommand implements Callable<Integer> {
   /** kafka.client.*: what every Kafka client of Sluice will use, and the embedded broker's SASL login. */
   private static void checkKafkaClients(SluiceConfig config, List<String> problems) {
     check(problems, () -> config.kafkaCluster(config.externalKafka()
-        .orElse(config.host() + ":" + config.port(SluiceConfig.KAFKA_PORT))));
+        .orElse(config.host() + ":" + config.get(ConfigDefinitions.KAFKA_PORT))));
     if (config.externalKafka().isEmpty()) {
       check(problems, () -> DataPlane.requireSasl(config, EmbeddedKafka.builder()));
     }
@@ -176,11 +179,11 @@ final class CheckConfigCommand implements Callable<Integer> {
     String message = key + ": not a setting of Sluice's, so it would be ignored";
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
-    for (String k : SluiceConfig.KEYS) {
-      int d = distance(key, k);
+    for (ConfigKey<?> k : ConfigDefinitions.keys()) {
+      int d = distance(key, k.name());
       if (d < bestDistance) {
         bestDistance = d;
-        best = k;
+        best = k.name();
       }
     }
     return best != null && bestDistance <= 3 ? message + " (did you mean " + best + "?)" : message;

@@ -2,6 +2,8 @@ package io.sluice.app;
 
 import io.sluice.alerts.AlertRouter;
 import io.sluice.alerts.state.KafkaStateStore;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
 import io.sluice.http.client.HttpClientConfig;
@@ -79,12 +81,12 @@ final class ControlPlane implements AutoCloseable {
         });
     // Silences and the notification log live in Kafka so that every node of a cluster shares them.
     Starting<KafkaStateStore> state = Starting.after(broker, "sluice-alerts-state-start",
-        () -> KafkaStateStore.start(cluster, config.get(SluiceConfig.ALERTS_STATE_TOPIC), KAFKA_TIMEOUT),
+        () -> KafkaStateStore.start(cluster, config.get(ConfigDefinitions.ALERTS_STATE_TOPIC), KAFKA_TIMEOUT),
         KafkaStateStore::close);
     Starting<SchemaRegistry> registry = Starting.after(broker, "sluice-registry-start",
         () -> startRegistry(config, host), SchemaRegistry::close);
     Starting<Membership> membership = Starting.after(broker, "sluice-cluster-start",
-        () -> Membership.open(cluster, config.get(SluiceConfig.CLUSTER_TOPIC), KAFKA_TIMEOUT), Membership::close);
+        () -> Membership.open(cluster, config.get(ConfigDefinitions.CLUSTER_TOPIC), KAFKA_TIMEOUT), Membership::close);
     try {
       startMetricsServer(config, host, dataDir, routerUrl);
       startDashboard(config, host, dataDir, routerUrl);
@@ -112,7 +114,7 @@ final class ControlPlane implements AutoCloseable {
    * alerts it and the dashboard reaches it from before it has started.
    */
   static String routerUrl(SluiceConfig config, String scheme) {
-    return scheme + "://" + config.host() + ":" + config.port(SluiceConfig.ALERTS_PORT);
+    return scheme + "://" + config.host() + ":" + config.get(ConfigDefinitions.ALERTS_PORT);
   }
 
   static ControlPlane start(SluiceConfig config, WebSurfaces web, KafkaCluster cluster, Map<String, String> dataUrls) {
@@ -135,16 +137,16 @@ final class ControlPlane implements AutoCloseable {
    * and before its state store, to which it writes as it stops: both go to the far end of the stop order.
    */
   private void startAlertRouter(SluiceConfig config, String host, Path dataDir, KafkaStateStore state) {
-    int port = config.port(SluiceConfig.ALERTS_PORT);
+    int port = config.get(ConfigDefinitions.ALERTS_PORT);
     AlertRouter.Builder b = AlertRouter.builder()
         .host(host)
         .port(port)
-        .maxRequestBytes(config.bytes(SluiceConfig.ALERTS_MAX_REQUEST))
+        .maxRequestBytes(config.get(ConfigDefinitions.ALERTS_MAX_REQUEST))
         .dataDir(dataDir.resolve("alerts"))
         .webConfig(web.of("alerts"))
         .stateStore(state)
         .reloadOnSighup();
-    config.find(SluiceConfig.ALERTS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    config.find(ConfigDefinitions.ALERTS_CONFIG).ifPresent(b::configFile);
     AlertRouter router;
     try {
       router = b.start();
@@ -165,24 +167,20 @@ final class ControlPlane implements AutoCloseable {
   private void startMetricsServer(SluiceConfig config, String host, Path dataDir, String routerUrl) {
     MetricsServer.Builder b = MetricsServer.builder()
         .host(host)
-        .port(config.port(SluiceConfig.METRICS_PORT))
-        .maxRequestBytes(config.bytes(SluiceConfig.METRICS_MAX_REQUEST))
-        .maxSamples(config.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES))
+        .port(config.get(ConfigDefinitions.METRICS_PORT))
+        .maxRequestBytes(config.get(ConfigDefinitions.METRICS_MAX_REQUEST))
+        .maxSamples(config.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES))
         .dataDir(dataDir.resolve("metrics"))
         .webConfig(web.of("metrics"))
-        .exporter("127.0.0.1:" + config.port(SluiceConfig.EXPORTER_PORT))
+        .exporter("127.0.0.1:" + config.get(ConfigDefinitions.EXPORTER_PORT))
         .internalClient(web.scheme(), web.internalClient());
-    try {
-      b.retention(config.get(SluiceConfig.METRICS_RETENTION));
-    } catch (IllegalArgumentException e) {
-      throw new SluiceConfig.ConfigException(SluiceConfig.METRICS_RETENTION + ": " + e.getMessage());
-    }
+    b.retention(config.get(ConfigDefinitions.METRICS_RETENTION));
     // The default configuration (no metrics.config) alerts this node's router, wherever it listens.
     URI router = URI.create(routerUrl);
     b.alertmanager(router.getHost() + ":" + router.getPort());
     // The other nodes' exporters and routers, as the cluster membership finds them (announce writes the files).
     b.discoveryFiles(dataDir.resolve(EXPORTER_TARGETS), dataDir.resolve(ROUTER_TARGETS));
-    config.find(SluiceConfig.METRICS_CONFIG).map(Path::of).ifPresent(b::configFile);
+    config.find(ConfigDefinitions.METRICS_CONFIG).ifPresent(b::configFile);
     MetricsServer metrics;
     try {
       metrics = b.start();
@@ -249,21 +247,23 @@ final class ControlPlane implements AutoCloseable {
   private void startDashboard(SluiceConfig config, String host, Path dataDir, String routerUrl) {
     Dashboard ui = Dashboard.builder()
         .host(host)
-        .port(config.port(SluiceConfig.UI_PORT))
+        .port(config.get(ConfigDefinitions.UI_PORT))
         .dataDir(dataDir.resolve("ui"))
-        .metricsUrl(config.find(SluiceConfig.UI_METRICS_URL).orElse(urls.get("metrics")))
-        .alertsUrl(config.find(SluiceConfig.UI_ALERTS_URL).orElse(routerUrl))
-        .upstream(dashboardClient(config, SluiceConfig.UI_METRICS_URL, SluiceConfig.UI_METRICS_HTTP_CONFIG_FILE),
-            dashboardClient(config, SluiceConfig.UI_ALERTS_URL, SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE))
+        .metricsUrl(config.find(ConfigDefinitions.UI_METRICS_URL).orElse(urls.get("metrics")))
+        .alertsUrl(config.find(ConfigDefinitions.UI_ALERTS_URL).orElse(routerUrl))
+        .upstream(
+            dashboardClient(config, ConfigDefinitions.UI_METRICS_URL, ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE),
+            dashboardClient(config, ConfigDefinitions.UI_ALERTS_URL, ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE))
         .webConfig(web.of("ui"))
-        .connect(web.scheme() + "://" + host + ":" + config.port(SluiceConfig.CONNECT_PORT), ownSurface("connect"))
-        .silences(config.find(SluiceConfig.UI_ALERTS_URL).orElse(routerUrl),
-            config.find(SluiceConfig.UI_ALERTS_URL).isEmpty() ? ownSurface("alerts")
+        .connect(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.CONNECT_PORT), ownSurface("connect"))
+        .silences(config.find(ConfigDefinitions.UI_ALERTS_URL).orElse(routerUrl),
+            config.find(ConfigDefinitions.UI_ALERTS_URL).isEmpty() ? ownSurface("alerts")
                 : silencesClient(config))
         .auditDir(dataDir)
         .kafka(cluster)
         // The registry starts beside the console (it waits for Kafka); its address is known from the configuration.
-        .registry(web.scheme() + "://" + host + ":" + config.port(SluiceConfig.REGISTRY_PORT), ownSurface("registry"))
+        .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT),
+            ownSurface("registry"))
         .start();
     started.push(ui::close);
     urls.put("ui", ui.url());
@@ -273,13 +273,12 @@ final class ControlPlane implements AutoCloseable {
    * How the dashboard reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
    * {@code http_config} file given for it, if any (Sluice's internal user is for Sluice's own servers only).
    */
-  private HttpClientConfig dashboardClient(SluiceConfig config, String urlKey, String fileKey) {
+  private HttpClientConfig dashboardClient(SluiceConfig config, ConfigKey<String> urlKey, ConfigKey<Path> fileKey) {
     if (config.find(urlKey).isEmpty()) {
       return web.internalClient();
     }
     try {
-      return config.find(fileKey).map(f -> HttpClientConfig.load(Path.of(f)))
-          .orElse(HttpClientConfig.none());
+      return config.find(fileKey).map(HttpClientConfig::load).orElse(HttpClientConfig.none());
     } catch (IllegalArgumentException e) {
       throw new SluiceConfig.ConfigException(fileKey + ": " + e.getMessage());
     }
@@ -306,8 +305,8 @@ final class ControlPlane implements AutoCloseable {
    */
   private static ClientOptions silencesClient(SluiceConfig config) {
     ClientOptions options = ClientOptions.defaults();
-    Optional<HttpClientConfig> http = config.find(SluiceConfig.UI_ALERTS_HTTP_CONFIG_FILE)
-        .map(f -> HttpClientConfig.load(Path.of(f)));
+    Optional<HttpClientConfig> http = config.find(ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE)
+        .map(HttpClientConfig::load);
     if (http.isPresent() && http.get().username().isPresent()) {
       HttpClientConfig h = http.get();
       options = options.withBasicAuth(h.username().get(), () -> h.password().map(Secret::reveal).orElse(""));
@@ -321,11 +320,11 @@ final class ControlPlane implements AutoCloseable {
   private SchemaRegistry startRegistry(SluiceConfig config, String host) {
     return SchemaRegistry.builder()
         .cluster(cluster)
-        .topic(config.get(SluiceConfig.REGISTRY_TOPIC))
+        .topic(config.get(ConfigDefinitions.REGISTRY_TOPIC))
         .host(host)
-        .port(config.port(SluiceConfig.REGISTRY_PORT))
-        .maxRequestBytes(config.bytes(SluiceConfig.REGISTRY_MAX_REQUEST))
-        .schemaCacheBytes(config.bytes(SluiceConfig.REGISTRY_SCHEMA_CACHE))
+        .port(config.get(ConfigDefinitions.REGISTRY_PORT))
+        .maxRequestBytes(config.get(ConfigDefinitions.REGISTRY_MAX_REQUEST))
+        .schemaCacheBytes(config.get(ConfigDefinitions.REGISTRY_SCHEMA_CACHE))
         .webConfig(web.of("registry"))
         .start();
   }

@@ -1,5 +1,6 @@
 package io.sluice.app;
 
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.secrets.SecretStore;
@@ -41,18 +42,18 @@ final class DataPlane implements AutoCloseable {
     Path dataDir = config.dataDir().toAbsolutePath();
     ConnectRuntime.Builder connectBuilder = ConnectRuntime.builder()
         .restHost(host)
-        .restPort(config.port(SluiceConfig.CONNECT_PORT))
-        .groupId(config.get(SluiceConfig.CONNECT_GROUP))
+        .restPort(config.get(ConfigDefinitions.CONNECT_PORT))
+        .groupId(config.get(ConfigDefinitions.CONNECT_GROUP))
         .pluginPath(pluginPath)
         .dataDir(dataDir)
         .consumerInterceptor(MetricsExporter.FRESHNESS)
         .webConfig(web.of("connect"))
-        .workerProperties(config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
+        .workerProperties(config.withPrefix(ConfigDefinitions.CONNECT_WORKER));
     EmbeddedKafka.Builder kafkaBuilder = config.externalKafka().isPresent() ? null : EmbeddedKafka.builder()
         .dataDir(dataDir.resolve("kafka"))
         .host(host)
-        .port(config.port(SluiceConfig.KAFKA_PORT))
-        .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
+        .port(config.get(ConfigDefinitions.KAFKA_PORT))
+        .brokerProperties(config.withPrefix(ConfigDefinitions.KAFKA_BROKER));
     if (kafkaBuilder != null) {
       requireSasl(config, kafkaBuilder);
       connectBuilder.clusterStarting(true);
@@ -70,7 +71,7 @@ final class DataPlane implements AutoCloseable {
         if (kafkaBuilder != null) {
           EmbeddedKafka kafka = kafkaBuilder.start();
           started.push(kafka::close);
-          prepareCoordinator(cluster, config.get(SluiceConfig.CONNECT_GROUP));
+          prepareCoordinator(cluster, config.get(ConfigDefinitions.CONNECT_GROUP));
         }
         urls.put("kafka", bootstrap);
       } catch (RuntimeException e) {
@@ -82,9 +83,9 @@ final class DataPlane implements AutoCloseable {
       MetricsExporter exporter;
       try {
         exporter = MetricsExporter.builder(connect).host(host)
-            .port(config.port(SluiceConfig.EXPORTER_PORT)).webConfig(web.of("exporter"))
-            .maxRequestBytes(config.bytes(SluiceConfig.EXPORTER_MAX_REQUEST))
-            .moveHold(config.duration(SluiceConfig.EXPORTER_MOVE_HOLD)).start();
+            .port(config.get(ConfigDefinitions.EXPORTER_PORT)).webConfig(web.of("exporter"))
+            .maxRequestBytes(config.get(ConfigDefinitions.EXPORTER_MAX_REQUEST))
+            .moveHold(config.get(ConfigDefinitions.EXPORTER_MOVE_HOLD)).start();
       } catch (RuntimeException e) {
         connect.close();
         throw e;
@@ -114,10 +115,10 @@ final class DataPlane implements AutoCloseable {
   static Map<String, String> expectedUrls(SluiceConfig config, String scheme) {
     Map<String, String> out = new LinkedHashMap<>();
     String host = config.host();
-    out.put("kafka", config.externalKafka().orElse(host + ":" + config.port(SluiceConfig.KAFKA_PORT)));
+    out.put("kafka", config.externalKafka().orElse(host + ":" + config.get(ConfigDefinitions.KAFKA_PORT)));
     String reached = host.equals("0.0.0.0") || host.isEmpty() ? "127.0.0.1" : host;
-    out.put("connect", scheme + "://" + reached + ":" + config.port(SluiceConfig.CONNECT_PORT));
-    out.put("exporter", scheme + "://" + host + ":" + config.port(SluiceConfig.EXPORTER_PORT));
+    out.put("connect", scheme + "://" + reached + ":" + config.get(ConfigDefinitions.CONNECT_PORT));
+    out.put("exporter", scheme + "://" + host + ":" + config.get(ConfigDefinitions.EXPORTER_PORT));
     return out;
   }
 
@@ -156,13 +157,13 @@ final class DataPlane implements AutoCloseable {
    * the {@code sasl.username} shorthand is its one user.
    */
   static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
-    String protocol = config.withPrefix(SluiceConfig.KAFKA_CLIENT_PREFIX).getOrDefault("security.protocol", "PLAINTEXT");
+    String protocol = config.withPrefix(ConfigDefinitions.KAFKA_CLIENT).getOrDefault("security.protocol", "PLAINTEXT");
     if (!protocol.startsWith("SASL_")) {
       return;
     }
     SluiceConfig.KafkaLogin login = config.kafkaLogin().orElseThrow(() -> new SluiceConfig.ConfigException(
         "the embedded broker requires SASL when kafka.client.security.protocol is " + protocol + ": give "
-            + SluiceConfig.KAFKA_CLIENT_PREFIX + "sasl.username and sasl.password.file, its user"));
+            + ConfigDefinitions.KAFKA_CLIENT.prefix() + "sasl.username and sasl.password.file, its user"));
     try {
       kafka.requireSasl(protocol, login.mechanism(), login.user(), login.password());
     } catch (IllegalArgumentException e) {
@@ -182,7 +183,7 @@ final class DataPlane implements AutoCloseable {
       // Connect reports an unreachable cluster itself, in the words operators know.
       return Map.of();
     }
-    Map<String, String> worker = config.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX);
+    Map<String, String> worker = config.withPrefix(ConfigDefinitions.CONNECT_WORKER);
     Map<String, String> out = new LinkedHashMap<>();
     for (String store : List.of("offset", "config", "status")) {
       if (!worker.containsKey(store + ".storage.replication.factor")) {

@@ -1,14 +1,20 @@
 package io.sluice.app;
 
 import io.sluice.app.cli.KafkaClientLogs;
+import io.sluice.app.cli.ConfigFlags;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.kafka.EmbeddedKafka;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,7 +22,7 @@ import picocli.CommandLine.Option;
  * users without a Kafka cluster of their own. Three of them with the same {@code --voters} make a replicated cluster
  * that {@code sluice up --kafka-bootstrap} joins.
  */
-@Command(name = "kafka", mixinStandardHelpOptions = true,
+@Command(name = "kafka", mixinStandardHelpOptions = true, modelTransformer = KafkaCommand.Flags.class,
     description = "Run one Kafka broker and KRaft controller: alone, or with --node-id and --voters as one node of a "
         + "multi-node cluster (start every node with the same --voters).")
 final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
@@ -25,27 +31,28 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--config", description = "sluice.yaml (kafka.port, kafka.node.id, kafka.voters, kafka.broker.*)")
   Path configFile;
 
-  @Option(names = "--data-dir", description = "where the broker keeps its log, under kafka/ (default ./data)")
-  String dataDir;
-
-  @Option(names = "--host", description = "address the broker binds to and advertises (default 127.0.0.1)")
-  String host;
-
-  @Option(names = "--kafka-port", description = "client port (default 9092)")
-  Integer kafkaPort;
-
-  @Option(names = "--node-id", description = "this node's id among the voters (default 1)")
-  Integer nodeId;
-
-  @Option(names = "--voters", paramLabel = "ID@HOST:PORT[,...]",
-      description = "every controller of the quorum, this node's own controller port among them")
-  String voters;
-
-  @Option(names = "--cluster-id", description = "the cluster id to format with (default: derived from --voters)")
-  String clusterId;
-
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any configuration key, e.g. kafka.broker.num.partitions=3")
   Map<String, String> extra = new HashMap<>();
+
+  /** The keys of a node of a multi-node quorum: {@code sluice kafka}'s alone among the flags. */
+  static final List<ConfigKey<?>> QUORUM_KEYS = List.of(ConfigDefinitions.KAFKA_NODE_ID,
+      ConfigDefinitions.KAFKA_VOTERS, ConfigDefinitions.KAFKA_CLUSTER_ID);
+  /** The flags of sluice.yaml keys {@code sluice kafka} takes. */
+  static final List<ConfigKey<?>> FLAG_KEYS = List.of(ConfigDefinitions.DATA_DIR, ConfigDefinitions.HOST,
+      ConfigDefinitions.KAFKA_PORT, ConfigDefinitions.KAFKA_NODE_ID, ConfigDefinitions.KAFKA_VOTERS,
+      ConfigDefinitions.KAFKA_CLUSTER_ID);
+
+  /** The flags of sluice.yaml keys given on this command line, by key. */
+  final Map<String, String> given = new HashMap<>();
+
+  /** Adds the flags of {@link #FLAG_KEYS} to the command's model, before its command line is parsed. */
+  static final class Flags implements CommandLine.IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      ConfigFlags.add(spec, FLAG_KEYS, ((KafkaCommand) spec.userObject()).given);
+      return spec;
+    }
+  }
 
   @Override
   public Integer call() {
@@ -53,26 +60,26 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
     // cluster. Set before the first logger exists, which is why this class has no static one.
     KafkaClientLogs.show();
     Map<String, String> flags = new HashMap<>(extra);
-    SluiceConfig.putGiven(flags, SluiceConfig.DATA_DIR, dataDir);
-    SluiceConfig.putGiven(flags, SluiceConfig.HOST, host);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_NODE_ID, nodeId);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_VOTERS, voters);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_CLUSTER_ID, clusterId);
+    flags.putAll(given);
     EmbeddedKafka.Builder b;
     SluiceConfig config;
     try {
       config = SluiceConfig.load(Optional.ofNullable(configFile), flags);
+      List<String> problems = config.problems();
+      if (!problems.isEmpty()) {
+        problems.forEach(p -> System.err.println("sluice: " + p));
+        return 2;
+      }
       b = EmbeddedKafka.builder()
           .dataDir(config.dataDir().resolve("kafka"))
           .host(config.host())
-          .port(config.port(SluiceConfig.KAFKA_PORT))
-          .brokerProperties(config.withPrefix(SluiceConfig.KAFKA_BROKER_PREFIX));
-      Optional<String> quorum = config.find(SluiceConfig.KAFKA_VOTERS);
+          .port(config.get(ConfigDefinitions.KAFKA_PORT))
+          .brokerProperties(config.withPrefix(ConfigDefinitions.KAFKA_BROKER));
+      Optional<String> quorum = config.find(ConfigDefinitions.KAFKA_VOTERS);
       if (quorum.isPresent()) {
-        b.node(Integer.parseInt(config.find(SluiceConfig.KAFKA_NODE_ID).orElse("1")), quorum.get(),
-            config.find(SluiceConfig.KAFKA_CLUSTER_ID).orElse(null));
-      } else if (config.find(SluiceConfig.KAFKA_NODE_ID).isPresent()) {
+        b.node(config.find(ConfigDefinitions.KAFKA_NODE_ID).orElse(1L).intValue(), quorum.get(),
+            config.find(ConfigDefinitions.KAFKA_CLUSTER_ID).orElse(null));
+      } else if (config.find(ConfigDefinitions.KAFKA_NODE_ID).isPresent()) {
         throw new SluiceConfig.ConfigException("--node-id needs --voters: every controller of the quorum");
       }
     } catch (SluiceConfig.ConfigException | IllegalArgumentException e) {
@@ -89,7 +96,7 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
       return 1;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "sluice-kafka-shutdown"));
-    System.out.println("sluice kafka ready node=" + config.find(SluiceConfig.KAFKA_NODE_ID).orElse("1")
+    System.out.println("sluice kafka ready node=" + config.find(ConfigDefinitions.KAFKA_NODE_ID).orElse(1L)
         + " bootstrap=" + kafka.bootstrapServers());
     System.out.flush();
     stop.await();

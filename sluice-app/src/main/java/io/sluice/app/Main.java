@@ -83,7 +83,9 @@ public final class Main implements Runnable {
     CommandLine line = new CommandLine(new Main());
     List<Class<?>> named = args.length == 0 ? List.of()
         : SUBCOMMANDS.stream().filter(c -> names(c).contains(args[0])).toList();
-    (named.isEmpty() ? SUBCOMMANDS : named).forEach(line::addSubcommand);
+    // Each made a command line of its own first: picocli applies a command's model transformer (sluice up's flags of
+    // sluice.yaml keys, ConfigFlags) only to a command line made so, not to one a parent makes of a class.
+    (named.isEmpty() ? SUBCOMMANDS : named).forEach(c -> line.addSubcommand(new CommandLine(c)));
     return CommandErrors.install(line);
   }
 

@@ -1,5 +1,7 @@
 package io.sluice.app;
 
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +16,8 @@ import java.util.Map;
  * answers before either is up, and a plane started again must come back where it was.
  */
 final class Ports {
-  static final List<String> KEYS = List.of(SluiceConfig.KAFKA_PORT, SluiceConfig.CONNECT_PORT,
-      SluiceConfig.REGISTRY_PORT, SluiceConfig.METRICS_PORT, SluiceConfig.ALERTS_PORT, SluiceConfig.EXPORTER_PORT,
-      SluiceConfig.UI_PORT);
+  /** Every port a component of {@code sluice up} listens on: every port of the table. */
+  static final List<ConfigKey<Integer>> KEYS = ConfigDefinitions.ports();
 
   private Ports() {}
 
@@ -24,9 +25,9 @@ final class Ports {
   static SluiceConfig pinned(SluiceConfig config) {
     Map<String, String> values = new HashMap<>(config.values());
     boolean changed = false;
-    for (String key : KEYS) {
-      if (config.port(key) == 0) {
-        values.put(key, String.valueOf(free(config.host())));
+    for (ConfigKey<Integer> key : KEYS) {
+      if (config.get(key) == 0) {
+        values.put(key.name(), String.valueOf(free(config.host())));
         changed = true;
       }
     }

@@ -1,6 +1,8 @@
 package io.sluice.app;
 
 import io.sluice.app.cli.KafkaClientLogs;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import java.io.BufferedReader;
 import java.io.File;
@@ -80,18 +82,25 @@ final class Supervisor implements AutoCloseable {
 
   /** The two processes, in the order they stop. */
   enum Plane {
-    CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, dashboard)"),
-    DATA("data", "data-plane", "the data plane (broker, Connect, exporter)");
+    CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, dashboard)",
+        ConfigDefinitions.CONTROL_PLANE_HEAP, ConfigDefinitions.CONTROL_PLANE_JAVA_OPTIONS),
+    DATA("data", "data-plane", "the data plane (broker, Connect, exporter)", ConfigDefinitions.DATA_PLANE_HEAP,
+        ConfigDefinitions.DATA_PLANE_JAVA_OPTIONS);
 
     final String name;
     /** The {@code component} label of its {@link ComponentAlert}. */
     final String component;
     final String what;
+    /** The settings of its JVM: its heap and more options. */
+    final ConfigKey<String> heap;
+    final ConfigKey<String> javaOptions;
 
-    Plane(String name, String component, String what) {
+    Plane(String name, String component, String what, ConfigKey<String> heap, ConfigKey<String> javaOptions) {
       this.name = name;
       this.component = component;
       this.what = what;
+      this.heap = heap;
+      this.javaOptions = javaOptions;
     }
   }
 
@@ -136,10 +145,11 @@ final class Supervisor implements AutoCloseable {
   /** Starts both planes and returns once both answer; {@link StartFailure} when either ends first. */
   static Supervisor start(SluiceConfig config, Path plugins) throws StartFailure {
     SluiceConfig pinned = Ports.pinned(config);
-    for (Plane p : Plane.values()) {
-      pinned.heap(p.name + "plane.heap");
+    // Every value as the table allows it, before a process is started with one.
+    List<String> problems = pinned.problems();
+    if (!problems.isEmpty()) {
+      throw new SluiceConfig.ConfigException(String.join("; ", problems));
     }
-    pinned.nice(SluiceConfig.DATA_PLANE_NICE);
     archiveFolder().ifPresent(Supervisor::dropOrphanedRecordings);
     Supervisor s = new Supervisor(pinned, plugins, WebSurfaces.load(pinned));
     try {
@@ -423,13 +433,12 @@ final class Supervisor implements AutoCloseable {
     private List<String> command() {
       List<String> c = new ArrayList<>();
       if (plane == Plane.DATA) {
-        c.addAll(lowerPriority(config.nice(SluiceConfig.DATA_PLANE_NICE)));
+        c.addAll(lowerPriority(config.get(ConfigDefinitions.DATA_PLANE_NICE).intValue()));
       }
       c.add(ProcessHandle.current().info().command().orElse("java"));
-      String prefix = plane.name + "plane.";
-      c.add("-Xmx" + config.heap(prefix + "heap"));
+      c.add("-Xmx" + config.get(plane.heap));
       c.addAll(COMPILE_LATER);
-      c.addAll(Arrays.stream(config.find(prefix + "java.options").orElse("").trim().split("\\s+"))
+      c.addAll(Arrays.stream(config.find(plane.javaOptions).orElse("").trim().split("\\s+"))
           .filter(s -> !s.isEmpty()).toList());
       c.add("-XX:+ExitOnOutOfMemoryError");
       c.addAll(List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off"));

@@ -1,100 +1,57 @@
 package io.sluice.app;
 
+import io.sluice.app.cli.ConfigFlags;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** {@code sluice up}: runs the whole stack, supervised ({@link Supervisor}), until SIGTERM or Ctrl-C. */
-@Command(name = "up", mixinStandardHelpOptions = true,
+@Command(name = "up", mixinStandardHelpOptions = true, modelTransformer = UpCommand.Flags.class,
     description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard: a data plane and a control plane, each its own process, supervised as one.")
 final class UpCommand implements java.util.concurrent.Callable<Integer> {
 
   @Option(names = "--config", description = "sluice.yaml with every port and path (flags override it)")
   Path configFile;
 
-  @Option(names = "--data-dir", description = "broker logs, backups and caches (default ./data)")
-  String dataDir;
-
-  @Option(names = "--host", description = "address every component binds to (default 127.0.0.1)")
-  String host;
-
-  @Option(names = "--kafka-bootstrap", paramLabel = "HOST:PORT[,...]",
-      description = "join this Kafka cluster instead of running an embedded broker")
-  String kafkaBootstrap;
-
-  @Option(names = "--kafka-port", description = "embedded broker's client port (default 9092)")
-  Integer kafkaPort;
-
-  @Option(names = "--connect-port", description = "Kafka Connect REST port (default 8083)")
-  Integer connectPort;
-
-  @Option(names = "--connect-group", description = "Connect cluster group id (default sluice)")
-  String connectGroup;
-
-  @Option(names = "--registry-port", description = "schema registry port (default 8081)")
-  Integer registryPort;
-
-  @Option(names = "--metrics-port", description = "metrics server (Prometheus API) port (default 9090)")
-  Integer metricsPort;
-
-  @Option(names = "--metrics-config", description = "prometheus.yml for the metrics server (default: scrape Sluice)")
-  Path metricsConfig;
-
-  @Option(names = "--storage.retention", description = "how long the metrics server keeps samples (default 15d)")
-  String metricsRetention;
-
-  @Option(names = "--alerts-port", description = "alert router port (default 9093)")
-  Integer alertsPort;
-
-  @Option(names = "--exporter-port", description = "metrics exporter (/metrics) port (default 5556)")
-  Integer exporterPort;
-
-  @Option(names = "--ui-port", description = "dashboard port (default 3000)")
-  Integer uiPort;
-
-  @Option(names = "--alerts-config", description = "alertmanager.yml for the alert router (default: the bundled CDC routing)")
-  Path alertsConfig;
-
-  @Option(names = "--web.config.file", paramLabel = "FILE", description = "TLS, users (bcrypt) and roles for every "
-      + "HTTP surface, in the format of Prometheus' web configuration file (default: none, plain HTTP on 127.0.0.1)")
-  Path webConfigFile;
-
-  @Option(names = "--web.roles.file", paramLabel = "FILE", description = "the users' roles (sluice_roles: user: "
-      + "read|operate|admin) in a file of their own, so the web configuration stays valid for Prometheus")
-  Path webRolesFile;
-
-  @Option(names = "--plugin-path", description = "folder of connector plugin folders (default: the bundled ones)")
-  Path pluginPath;
-
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "any configuration key, e.g. connect.worker.producer.linger.ms=5")
   Map<String, String> extra = new HashMap<>();
+
+  /** The flags of sluice.yaml keys given on this command line, by key. */
+  final Map<String, String> given = new HashMap<>();
+
+  /**
+   * The flags of sluice.yaml keys {@code sluice up} takes: every key's that has one, but those of {@code sluice kafka}'s
+   * quorum.
+   */
+  static List<ConfigKey<?>> flagKeys() {
+    return ConfigDefinitions.keys().stream().filter(k -> k.flag().isPresent())
+        .filter(k -> !KafkaCommand.QUORUM_KEYS.contains(k)).toList();
+  }
+
+  /** Adds the flags of {@link #flagKeys()} to the command's model, before its command line is parsed. */
+  static final class Flags implements CommandLine.IModelTransformer {
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      ConfigFlags.add(spec, flagKeys(), ((UpCommand) spec.userObject()).given);
+      return spec;
+    }
+  }
 
   @Override
   public Integer call() {
     Map<String, String> flags = new HashMap<>(extra);
-    SluiceConfig.putGiven(flags, SluiceConfig.DATA_DIR, dataDir);
-    SluiceConfig.putGiven(flags, SluiceConfig.HOST, host);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_BOOTSTRAP, kafkaBootstrap);
-    SluiceConfig.putGiven(flags, SluiceConfig.KAFKA_PORT, kafkaPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.CONNECT_PORT, connectPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.CONNECT_GROUP, connectGroup);
-    SluiceConfig.putGiven(flags, SluiceConfig.REGISTRY_PORT, registryPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.ALERTS_PORT, alertsPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_PORT, metricsPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.EXPORTER_PORT, exporterPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.UI_PORT, uiPort);
-    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_CONFIG, metricsConfig);
-    SluiceConfig.putGiven(flags, SluiceConfig.METRICS_RETENTION, metricsRetention);
-    SluiceConfig.putGiven(flags, SluiceConfig.ALERTS_CONFIG, alertsConfig);
-    SluiceConfig.putGiven(flags, SluiceConfig.PLUGIN_PATH, pluginPath);
-    SluiceConfig.putGiven(flags, SluiceConfig.WEB_CONFIG_FILE, webConfigFile);
-    SluiceConfig.putGiven(flags, SluiceConfig.WEB_ROLES_FILE, webRolesFile);
+    flags.putAll(given);
     SluiceConfig config;
     try {
       config = SluiceConfig.load(Optional.ofNullable(configFile), flags);
@@ -102,7 +59,12 @@ final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + e.getMessage());
       return 2;
     }
-    Path plugins = config.find(SluiceConfig.PLUGIN_PATH).map(Path::of).orElseGet(Platform::bundledPlugins);
+    List<String> problems = config.problems();
+    if (!problems.isEmpty()) {
+      problems.forEach(p -> System.err.println("sluice: " + p));
+      return 2;
+    }
+    Path plugins = config.find(ConfigDefinitions.PLUGIN_PATH).orElseGet(Platform::bundledPlugins);
     if (!Files.isDirectory(plugins)) {
       System.err.println("sluice: plugin folder " + plugins + " does not exist (build with ./mvnw package, or pass --plugin-path)");
       return 2;

@@ -1,5 +1,6 @@
 package io.sluice.app;
 
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.client.Secret;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * any file Sluice reads.
  */
 final class WebSurfaces {
-  static final List<String> COMPONENTS = SluiceConfig.WEB_COMPONENTS;
+  static final List<String> COMPONENTS = ConfigDefinitions.WEB_COMPONENTS;
   static final String INTERNAL_USER = "sluice-internal";
 
   private final Map<String, WebConfig> configs;
@@ -115,14 +116,12 @@ final class WebSurfaces {
 
   /** The web configuration of one component: its own file or the global one, with its roles file if any. */
   private static WebConfig loadOne(SluiceConfig config, String component) {
-    Optional<String> file = config.find(component + "." + SluiceConfig.WEB_CONFIG_FILE)
-        .or(() -> config.find(SluiceConfig.WEB_CONFIG_FILE));
-    Path roles = config.find(component + "." + SluiceConfig.WEB_ROLES_FILE)
-        .or(() -> config.find(SluiceConfig.WEB_ROLES_FILE)).map(Path::of).orElse(null);
+    Optional<Path> file = config.find(ConfigDefinitions.COMPONENT_WEB_CONFIG_FILE, component);
+    Path roles = config.find(ConfigDefinitions.COMPONENT_WEB_ROLES_FILE, component).orElse(null);
     if (file.isEmpty() && roles != null) {
       throw new IllegalArgumentException("a roles file (" + roles + ") needs a web configuration with its users");
     }
-    return file.map(f -> WebConfig.load(Path.of(f), roles)).orElse(WebConfig.none());
+    return file.map(f -> WebConfig.load(f, roles)).orElse(WebConfig.none());
   }
 
   /**

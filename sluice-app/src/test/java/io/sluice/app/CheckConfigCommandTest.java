@@ -84,13 +84,15 @@ class CheckConfigCommandTest {
     List<String> problems = CheckConfigCommand.problems(file);
     List<String> expected = List.of(
         "kafka.prot: not a setting of Sluice's, so it would be ignored (did you mean kafka.port?)",
-        "connect.port and registry.port are both 8081",
+        // Each value by its entry in the table, in the table's order, as sluice up refuses them.
+        "metrics.retention must be a duration such as 15s, 1m30s or 15d, not 'forever'",
+        "metrics.query.max.samples must be a whole number of at least 1, not '5M'",
+        "alerts.max.request.bytes must be a size such as 4MiB or 1048576, not 'much'",
         "exporter.port must be a port number (0-65535), not '70000'",
         "dataplane.heap must be a heap size such as 512m or 1g, not 'lots'",
-        "alerts.max.request.bytes must be a size such as 4MiB or 1048576, not 'much'",
-        "metrics.query.max.samples must be a whole number of at least 1, not '5M'",
         "dataplane.nice must be a nice value from 0 to 19, not '20'",
-        "metrics.retention: retention must be a duration such as 15d, not 'forever'",
+        // Then what one value cannot say alone.
+        "connect.port and registry.port are both 8081",
         "web configuration of the connect, metrics, alerts, exporter, ui: a roles file (" + dir.resolve("roles.yml")
             + ") needs a web configuration with its users",
         "web configuration of the registry: ",

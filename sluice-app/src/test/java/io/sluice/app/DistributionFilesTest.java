@@ -3,9 +3,9 @@ package io.sluice.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigPrefix;
 import io.sluice.app.config.SluiceConfig;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,8 +33,8 @@ class DistributionFilesTest {
   @Test
   void theShippedConfigurationSetsEveryDefaultAtItsDefaultAndNothingElse() {
     SluiceConfig shipped = SluiceConfig.load(Optional.of(DIST.resolve("conf/sluice.yaml")), Map.of());
-    assertEquals(SluiceConfig.defaults(), shipped.values());
-    assertEquals(SluiceConfig.defaults().keySet(),
+    assertEquals(ConfigDefinitions.defaults(), shipped.values());
+    assertEquals(ConfigDefinitions.defaults().keySet(),
         SluiceConfig.readYaml(DIST.resolve("conf/sluice.yaml")).keySet(), "every default written out");
   }
 
@@ -47,30 +47,16 @@ class DistributionFilesTest {
     }
     Path uncommented = Files.write(dir.resolve("all.yaml"), lines);
     Set<String> shown = SluiceConfig.readYaml(uncommented).keySet();
-    Set<String> missing = new TreeSet<>(SluiceConfig.KEYS);
+    Set<String> missing = new TreeSet<>();
+    ConfigDefinitions.keys().forEach(k -> missing.add(k.name()));
     missing.removeAll(shown);
     assertEquals(Set.of(), missing, "settings conf/sluice.yaml does not show");
-    for (String prefix : SluiceConfig.PREFIXES) {
-      assertTrue(shown.stream().anyMatch(k -> k.startsWith(prefix)), "an example of " + prefix + "*");
+    for (ConfigPrefix prefix : ConfigDefinitions.prefixes()) {
+      assertTrue(shown.stream().anyMatch(k -> k.startsWith(prefix.prefix())), "an example of " + prefix.prefix() + "*");
     }
     Set<String> unknown = new TreeSet<>(shown);
-    unknown.removeIf(SluiceConfig::known);
+    unknown.removeIf(ConfigDefinitions::known);
     assertEquals(Set.of(), unknown, "conf/sluice.yaml shows keys Sluice does not read");
-  }
-
-  @Test
-  void everySettingSluiceConfigNamesIsAKnownOne() throws Exception {
-    for (Field f : SluiceConfig.class.getFields()) {
-      if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-        String key = (String) f.get(null);
-        assertTrue(key.endsWith(".") ? SluiceConfig.PREFIXES.contains(key) : SluiceConfig.KEYS.contains(key)
-            || key.equals(SluiceConfig.WEB_CONFIG_FILE) || key.equals(SluiceConfig.WEB_ROLES_FILE),
-            f.getName() + " (" + key + ") missing from SluiceConfig.KEYS or PREFIXES");
-      }
-    }
-    assertTrue(SluiceConfig.known("metrics.web.config.file") && SluiceConfig.known("ui.web.roles.file"));
-    assertTrue(!SluiceConfig.known("kafka.prot") && !SluiceConfig.known("connect.worker.")
-        && !SluiceConfig.known("broker.web.config.file"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.sluice.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Pipeline;
@@ -22,14 +23,14 @@ class PlatformTest {
 
   private static SluiceConfig config(Path dataDir, int kafkaPort, int connectPort, Map<String, String> extra) {
     Map<String, String> flags = new java.util.HashMap<>(extra);
-    flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
-    flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(kafkaPort));
-    flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(connectPort));
-    flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(TestWorkers.freePort()));
-    flags.put(SluiceConfig.ALERTS_PORT, String.valueOf(TestWorkers.freePort()));
-    flags.put(SluiceConfig.METRICS_PORT, String.valueOf(TestWorkers.freePort()));
-    flags.put(SluiceConfig.EXPORTER_PORT, String.valueOf(TestWorkers.freePort()));
-    flags.put(SluiceConfig.UI_PORT, String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.DATA_DIR.name(), dataDir.toString());
+    flags.put(ConfigDefinitions.KAFKA_PORT.name(), String.valueOf(kafkaPort));
+    flags.put(ConfigDefinitions.CONNECT_PORT.name(), String.valueOf(connectPort));
+    flags.put(ConfigDefinitions.REGISTRY_PORT.name(), String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.ALERTS_PORT.name(), String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.METRICS_PORT.name(), String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.EXPORTER_PORT.name(), String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.UI_PORT.name(), String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 
@@ -98,9 +99,9 @@ class PlatformTest {
   void joiningAnExistingClusterRunsNoBrokerOfItsOwn(@TempDir Path dataDir) {
     int kafkaPort = TestWorkers.freePort();
     SluiceConfig config = config(dataDir, kafkaPort, TestWorkers.freePort(), Map.of(
-        SluiceConfig.KAFKA_BOOTSTRAP, SharedKafka.bootstrapServers(),
-        SluiceConfig.CONNECT_GROUP, SharedKafka.unique("joined"),
-        SluiceConfig.ALERTS_STATE_TOPIC, SharedKafka.unique("alerts-state")));
+        ConfigDefinitions.KAFKA_BOOTSTRAP.name(), SharedKafka.bootstrapServers(),
+        ConfigDefinitions.CONNECT_GROUP.name(), SharedKafka.unique("joined"),
+        ConfigDefinitions.ALERTS_STATE_TOPIC.name(), SharedKafka.unique("alerts-state")));
     try (Platform platform = Platform.start(config, plugins())) {
       assertEquals(SharedKafka.bootstrapServers(), platform.urls().get("kafka"));
       // The registry, too, keeps its state in the joined cluster.
@@ -114,7 +115,7 @@ class PlatformTest {
           java.time.Instant.now().plus(java.time.Duration.ofHours(1))));
       assertEquals(200, silence.status(), silence.body());
       try (var state = io.sluice.alerts.state.KafkaStateStore.start(SharedKafka.bootstrapServers(),
-          config.get(SluiceConfig.ALERTS_STATE_TOPIC), java.time.Duration.ofSeconds(60))) {
+          config.get(ConfigDefinitions.ALERTS_STATE_TOPIC), java.time.Duration.ofSeconds(60))) {
         String snapshot = new String(state.load("silences").orElseThrow(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(snapshot.contains("held in kafka"), snapshot);
       }

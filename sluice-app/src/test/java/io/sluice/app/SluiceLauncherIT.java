@@ -139,6 +139,23 @@ class SluiceLauncherIT {
         .map(a -> List.of(a).contains(marker)).orElse(false)), "the control plane of this start is left running");
   }
 
+  /**
+   * Every value the table of settings refuses, from a flag or {@code --set} alike, is named before anything starts:
+   * the key, the value and what is allowed; exit 2.
+   */
+  @Test
+  void badValuesAreRefusedByKeyBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+    PackagedSluice.Run run = PackagedSluice.run(dir, "up", "--data-dir", dir.resolve("data").toString(),
+        "--kafka-port", "ninety", "--set", "dataplane.nice=20", "--set", "registry.max.request.bytes=lots");
+    assertEquals(2, run.exit(), run.toString());
+    for (String said : List.of("sluice: kafka.port must be a port number (0-65535), not 'ninety'",
+        "sluice: registry.max.request.bytes must be a size such as 4MiB or 1048576, not 'lots'",
+        "sluice: dataplane.nice must be a nice value from 0 to 19, not '20'")) {
+      assertTrue(run.err().contains(said), said + " in " + run.err());
+    }
+    assertTrue(!run.out().contains("sluice ready"), run.out());
+  }
+
   private static int freePort() throws java.io.IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();

@@ -1,6 +1,8 @@
 package io.sluice.bench.platform;
 
 import io.sluice.app.Platform;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.bench.reconcile.MariaDbProcess;
 import io.sluice.ops.reconcile.ReconcileReport;
@@ -324,14 +326,14 @@ public final class PipelineThroughput {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
     flags.putAll(overrides("bench.worker.", "connect.worker."));
-    flags.put(SluiceConfig.DATA_DIR, dataDir.toString());
-    flags.put(SluiceConfig.KAFKA_PORT, String.valueOf(freePort()));
-    flags.put(SluiceConfig.CONNECT_PORT, String.valueOf(freePort()));
-    flags.put(SluiceConfig.REGISTRY_PORT, String.valueOf(freePort()));
+    flags.put(ConfigDefinitions.DATA_DIR.name(), dataDir.toString());
+    flags.put(ConfigDefinitions.KAFKA_PORT.name(), String.valueOf(freePort()));
+    flags.put(ConfigDefinitions.CONNECT_PORT.name(), String.valueOf(freePort()));
+    flags.put(ConfigDefinitions.REGISTRY_PORT.name(), String.valueOf(freePort()));
     // Every server on a port of its own: another Sluice on this machine must not make the run fail.
-    for (String port : List.of(SluiceConfig.METRICS_PORT, SluiceConfig.ALERTS_PORT, SluiceConfig.EXPORTER_PORT,
-        SluiceConfig.UI_PORT)) {
-      flags.put(port, String.valueOf(freePort()));
+    for (ConfigKey<Integer> port : List.of(ConfigDefinitions.METRICS_PORT, ConfigDefinitions.ALERTS_PORT,
+        ConfigDefinitions.EXPORTER_PORT, ConfigDefinitions.UI_PORT)) {
+      flags.put(port.name(), String.valueOf(freePort()));
     }
     try (Platform platform = Platform.start(SluiceConfig.load(Optional.empty(), flags), plugins)) {
       Rest rest = new Rest(platform.connect().restUrl());

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
 import java.io.IOException;
@@ -70,7 +71,8 @@ public final class ClusterOptions {
   /** The configuration a platform started on behalf of a command runs with (--config, and --data-dir over it). */
   public SluiceConfig platformConfig() {
     return dataDir == null ? config()
-        : SluiceConfig.load(Optional.ofNullable(configFile), Map.of(SluiceConfig.DATA_DIR, dataDir.toString()));
+        : SluiceConfig.load(Optional.ofNullable(configFile),
+            Map.of(ConfigDefinitions.DATA_DIR.name(), dataDir.toString()));
   }
 
   /** The Kafka cluster with the client security settings of sluice.yaml's kafka.client section. */
@@ -85,33 +87,34 @@ public final class ClusterOptions {
 
   /** The topic the nodes of the cluster announce themselves in. */
   public String clusterTopic() {
-    return config().get(SluiceConfig.CLUSTER_TOPIC);
+    return config().get(ConfigDefinitions.CLUSTER_TOPIC);
   }
 
   public String bootstrapServers() {
     if (bootstrap != null) {
       return bootstrap;
     }
-    return config().externalKafka().orElse(config().host() + ":" + config().port(SluiceConfig.KAFKA_PORT));
+    return config().externalKafka().orElse(config().host() + ":" + config().get(ConfigDefinitions.KAFKA_PORT));
   }
 
   public String connectUrl() {
-    return connectUrl != null ? connectUrl : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.CONNECT_PORT);
+    return connectUrl != null ? connectUrl
+        : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.CONNECT_PORT);
   }
 
   public String registryUrl() {
     return registryUrl != null ? registryUrl
-        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.REGISTRY_PORT);
+        : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.REGISTRY_PORT);
   }
 
   public String metricsUrl() {
     return metricsUrl != null ? metricsUrl
-        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.METRICS_PORT);
+        : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.METRICS_PORT);
   }
 
   public String alertsUrl() {
     return alertsUrl != null ? alertsUrl
-        : scheme() + "://" + config().host() + ":" + config().port(SluiceConfig.ALERTS_PORT);
+        : scheme() + "://" + config().host() + ":" + config().get(ConfigDefinitions.ALERTS_PORT);
   }
 
   /**
@@ -155,9 +158,9 @@ public final class ClusterOptions {
    */
   private String scheme() {
     if (scheme == null) {
-      scheme = config().find(SluiceConfig.WEB_CONFIG_FILE).map(f -> {
+      scheme = config().find(ConfigDefinitions.WEB_CONFIG_FILE).map(f -> {
         try {
-          return io.sluice.http.web.WebConfig.load(Path.of(f)).tls() != null ? "https" : "http";
+          return io.sluice.http.web.WebConfig.load(f).tls() != null ? "https" : "http";
         } catch (IllegalArgumentException e) {
           return "http";
         }

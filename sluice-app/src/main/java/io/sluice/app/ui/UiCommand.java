@@ -1,6 +1,7 @@
 package io.sluice.app.ui;
 
 import io.sluice.app.cli.CommandError;
+import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.ui.auth.Accounts;
 import java.io.Console;
@@ -35,7 +36,7 @@ public final class UiCommand {
 
     Accounts accounts() {
       SluiceConfig config = SluiceConfig.load(Optional.ofNullable(configFile),
-          dataDir == null ? Map.of() : Map.of(SluiceConfig.DATA_DIR, dataDir));
+          dataDir == null ? Map.of() : Map.of(ConfigDefinitions.DATA_DIR.name(), dataDir));
       return Accounts.in(config.dataDir().resolve("ui"));
     }
   }

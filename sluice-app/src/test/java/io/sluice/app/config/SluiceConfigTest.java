@@ -18,11 +18,11 @@ class SluiceConfigTest {
   void defaultsBindToLoopbackOnTheStandardPorts() {
     SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of());
     assertEquals("127.0.0.1", c.host());
-    assertEquals(9092, c.port(SluiceConfig.KAFKA_PORT));
-    assertEquals(8083, c.port(SluiceConfig.CONNECT_PORT));
-    assertEquals(8081, c.port(SluiceConfig.REGISTRY_PORT));
-    assertEquals(9090, c.port(SluiceConfig.METRICS_PORT));
-    assertEquals(9093, c.port(SluiceConfig.ALERTS_PORT));
+    assertEquals(9092, c.get(ConfigDefinitions.KAFKA_PORT));
+    assertEquals(8083, c.get(ConfigDefinitions.CONNECT_PORT));
+    assertEquals(8081, c.get(ConfigDefinitions.REGISTRY_PORT));
+    assertEquals(9090, c.get(ConfigDefinitions.METRICS_PORT));
+    assertEquals(9093, c.get(ConfigDefinitions.ALERTS_PORT));
     assertEquals(Path.of("./data"), c.dataDir());
     assertTrue(c.externalKafka().isEmpty());
   }
@@ -39,11 +39,11 @@ class SluiceConfigTest {
           worker:
             producer.linger.ms: 20
         """);
-    SluiceConfig c = SluiceConfig.load(Optional.of(file), Map.of(SluiceConfig.CONNECT_PORT, "9183"));
+    SluiceConfig c = SluiceConfig.load(Optional.of(file), Map.of(ConfigDefinitions.CONNECT_PORT.name(), "9183"));
     assertEquals(Optional.of("kafka-1:9092,kafka-2:9092"), c.externalKafka());
     assertEquals(Path.of("/var/lib/sluice"), c.dataDir());
-    assertEquals(9183, c.port(SluiceConfig.CONNECT_PORT));
-    assertEquals(Map.of("producer.linger.ms", "20"), c.withPrefix(SluiceConfig.CONNECT_WORKER_PREFIX));
+    assertEquals(9183, c.get(ConfigDefinitions.CONNECT_PORT));
+    assertEquals(Map.of("producer.linger.ms", "20"), c.withPrefix(ConfigDefinitions.CONNECT_WORKER));
   }
 
   @Test
@@ -57,25 +57,25 @@ class SluiceConfigTest {
     var yaml = assertThrows(SluiceConfig.ConfigException.class, () -> SluiceConfig.load(Optional.of(broken), Map.of()));
     assertTrue(yaml.getMessage().contains("not valid YAML"), yaml.getMessage());
 
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.KAFKA_PORT, "ninety"));
-    var port = assertThrows(SluiceConfig.ConfigException.class, () -> c.port(SluiceConfig.KAFKA_PORT));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.KAFKA_PORT.name(), "ninety"));
+    var port = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.KAFKA_PORT));
     assertTrue(port.getMessage().contains("kafka.port"), port.getMessage());
   }
 
   @Test
   void requestBodyLimitsHaveDefaultsPerSurfaceAndTakeUnits() {
     SluiceConfig d = SluiceConfig.load(Optional.empty(), Map.of());
-    assertEquals(8L << 20, d.bytes(SluiceConfig.REGISTRY_MAX_REQUEST));
-    assertEquals(10L << 20, d.bytes(SluiceConfig.METRICS_MAX_REQUEST));
-    assertEquals(4L << 20, d.bytes(SluiceConfig.ALERTS_MAX_REQUEST));
-    assertEquals(64L << 10, d.bytes(SluiceConfig.EXPORTER_MAX_REQUEST));
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.REGISTRY_MAX_REQUEST, "512KiB",
-        SluiceConfig.METRICS_MAX_REQUEST, "1000", SluiceConfig.ALERTS_MAX_REQUEST, "2 MB",
-        SluiceConfig.EXPORTER_MAX_REQUEST, "lots"));
-    assertEquals(512 * 1024, c.bytes(SluiceConfig.REGISTRY_MAX_REQUEST));
-    assertEquals(1000, c.bytes(SluiceConfig.METRICS_MAX_REQUEST));
-    assertEquals(2_000_000, c.bytes(SluiceConfig.ALERTS_MAX_REQUEST));
-    var bad = assertThrows(SluiceConfig.ConfigException.class, () -> c.bytes(SluiceConfig.EXPORTER_MAX_REQUEST));
+    assertEquals(8L << 20, d.get(ConfigDefinitions.REGISTRY_MAX_REQUEST));
+    assertEquals(10L << 20, d.get(ConfigDefinitions.METRICS_MAX_REQUEST));
+    assertEquals(4L << 20, d.get(ConfigDefinitions.ALERTS_MAX_REQUEST));
+    assertEquals(64L << 10, d.get(ConfigDefinitions.EXPORTER_MAX_REQUEST));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.REGISTRY_MAX_REQUEST.name(), "512KiB",
+        ConfigDefinitions.METRICS_MAX_REQUEST.name(), "1000", ConfigDefinitions.ALERTS_MAX_REQUEST.name(), "2 MB",
+        ConfigDefinitions.EXPORTER_MAX_REQUEST.name(), "lots"));
+    assertEquals(512L * 1024, c.get(ConfigDefinitions.REGISTRY_MAX_REQUEST));
+    assertEquals(1000L, c.get(ConfigDefinitions.METRICS_MAX_REQUEST));
+    assertEquals(2_000_000L, c.get(ConfigDefinitions.ALERTS_MAX_REQUEST));
+    var bad = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.EXPORTER_MAX_REQUEST));
     assertEquals("exporter.max.request.bytes must be a size such as 4MiB or 1048576, not 'lots'", bad.getMessage());
   }
 
@@ -83,23 +83,34 @@ class SluiceConfigTest {
   @Test
   void theQuerySampleLimitFitsTheControlPlanesHeap() {
     SluiceConfig d = SluiceConfig.load(Optional.empty(), Map.of());
-    assertEquals(5_000_000, d.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
-    assertEquals("512m", d.heap(SluiceConfig.CONTROL_PLANE_HEAP));
-    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.METRICS_QUERY_MAX_SAMPLES, "50000000"));
-    assertEquals(50_000_000, c.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
-    SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.METRICS_QUERY_MAX_SAMPLES, "5M"));
-    var e = assertThrows(SluiceConfig.ConfigException.class, () -> bad.count(SluiceConfig.METRICS_QUERY_MAX_SAMPLES));
+    assertEquals(5_000_000L, d.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
+    assertEquals("512m", d.get(ConfigDefinitions.CONTROL_PLANE_HEAP));
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES.name(), "50000000"));
+    assertEquals(50_000_000L, c.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
+    SluiceConfig bad = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES.name(), "5M"));
+    var e = assertThrows(SluiceConfig.ConfigException.class, () -> bad.get(ConfigDefinitions.METRICS_QUERY_MAX_SAMPLES));
     assertEquals("metrics.query.max.samples must be a whole number of at least 1, not '5M'", e.getMessage());
   }
 
   @Test
+  void aValueIsReadAsItsKeysTypeAndABlankOneWithoutDefaultIsOff() {
+    SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.EXPORTER_MOVE_HOLD.name(), "1m30s",
+        ConfigDefinitions.METRICS_CONFIG.name(), " ", ConfigDefinitions.KAFKA_NODE_ID.name(), "3"));
+    assertEquals(java.time.Duration.ofSeconds(90), c.get(ConfigDefinitions.EXPORTER_MOVE_HOLD));
+    assertEquals(java.time.Duration.ofDays(15), c.get(ConfigDefinitions.METRICS_RETENTION));
+    assertEquals(Optional.empty(), c.find(ConfigDefinitions.METRICS_CONFIG));
+    assertEquals(Optional.of(3L), c.find(ConfigDefinitions.KAFKA_NODE_ID));
+    assertEquals(List.of(), c.problems());
+  }
+
+  @Test
   void theDataPlaneRunsAtNiceTenUnlessSetFromZeroTo19() {
-    assertEquals(10, SluiceConfig.load(Optional.empty(), Map.of()).nice(SluiceConfig.DATA_PLANE_NICE));
-    assertEquals(0, SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.DATA_PLANE_NICE, "0"))
-        .nice(SluiceConfig.DATA_PLANE_NICE));
+    assertEquals(10L, SluiceConfig.load(Optional.empty(), Map.of()).get(ConfigDefinitions.DATA_PLANE_NICE));
+    assertEquals(0L, SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE.name(), "0"))
+        .get(ConfigDefinitions.DATA_PLANE_NICE));
     for (String bad : List.of("20", "-5", "low")) {
-      SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(SluiceConfig.DATA_PLANE_NICE, bad));
-      var e = assertThrows(SluiceConfig.ConfigException.class, () -> c.nice(SluiceConfig.DATA_PLANE_NICE));
+      SluiceConfig c = SluiceConfig.load(Optional.empty(), Map.of(ConfigDefinitions.DATA_PLANE_NICE.name(), bad));
+      var e = assertThrows(SluiceConfig.ConfigException.class, () -> c.get(ConfigDefinitions.DATA_PLANE_NICE));
       assertEquals("dataplane.nice must be a nice value from 0 to 19, not '" + bad + "'", e.getMessage());
     }
   }
