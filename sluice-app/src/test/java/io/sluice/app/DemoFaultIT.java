@@ -256,6 +256,19 @@ class DemoFaultIT {
       Run check = PackagedSluice.run(dir, with("demo", "--check", "--timeout", "150"));
       assertEquals(0, check.exit(), check::toString);
 
+      // The demo's source has watermarks: a snapshot of one of its tables starts as the README's reader tries it, and
+      // its status comes from the exporter serving the source's task, as it is now, not from the last scrape.
+      Run snapshot = PackagedSluice.run(dir, with("snapshot", "start", "demo-shop-source", "public.orders"));
+      assertEquals(0, snapshot.exit(), snapshot::toString);
+      Run snapshotDone = PackagedSluice.run(dir, with("snapshot", "status", "demo-shop-source", "--wait", "--timeout",
+          "3m", "-o", "json"));
+      assertEquals(0, snapshotDone.exit(), snapshotDone::toString);
+      assertEquals("completed", snapshotDone.json().path("state").asText(), snapshotDone::toString);
+      assertEquals("exporter", snapshotDone.json().path("metricsFrom").asText(), snapshotDone::toString);
+      Run snapshotText = PackagedSluice.run(dir, with("snapshot", "status", "demo-shop-source"));
+      assertTrue(snapshotText.out().contains("metrics read from the exporter at http://127.0.0.1:"),
+          snapshotText::toString);
+
       Run bad = PackagedSluice.run(dir, with("demo", "fault", "meteor"));
       assertEquals(2, bad.exit(), bad::toString);
       Run stop = PackagedSluice.run(dir, with("demo", "stop"));

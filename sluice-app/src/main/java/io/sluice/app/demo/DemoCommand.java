@@ -299,6 +299,9 @@ public final class DemoCommand implements Callable<Integer> {
     c.put("slot.name", SLOT);
     c.put("table.include.list", "public.customers,public.orders,public.order_lines");
     c.put("heartbeat.interval.ms", "10000");
+    // Watermarks from PostgreSQL's transaction snapshots: `sluice snapshot start demo-shop-source public.orders`
+    // works as a reader of the README tries it, with nothing written to the shop's database.
+    c.put("read.only", "true");
     return JSON.valueToTree(c);
   }
 

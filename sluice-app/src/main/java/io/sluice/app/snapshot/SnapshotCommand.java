@@ -16,6 +16,7 @@ import io.sluice.ops.snapshot.SnapshotStatus;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -192,8 +193,8 @@ public final class SnapshotCommand implements Runnable {
 
   @Command(name = "status", mixinStandardHelpOptions = true,
       description = {"Where the source's snapshot stands: the last one asked for (from its signal topic) and its"
-          + " progress per table, rows read of the database's estimate, from the metrics server (as of its last"
-          + " scrape).", "With --wait, until it has completed or stopped."})
+          + " progress per table, rows read of the database's estimate, read now from the exporter serving"
+          + " the source's task (which the metrics server names), else from the metrics server's last scrape.", "With --wait, until it has completed or stopped."})
   static final class Status extends Base {
     @Parameters(index = "0", paramLabel = "CONNECTOR")
     String connector;
@@ -212,14 +213,15 @@ public final class SnapshotCommand implements Runnable {
       long deadline = System.nanoTime() + GoDuration.parse(timeout).toNanos();
       boolean terminal = await && System.console() != null && !output.json();
       while (true) {
+        Optional<SnapshotMetrics.Reading> reading = metrics.read(connector);
         SnapshotStatus status = SnapshotStatus.of(connector, SnapshotStatus.lastRequested(
-            snapshots.history(connector)), metrics.read(connector));
+            snapshots.history(connector)), reading.map(SnapshotMetrics.Reading::metrics));
         boolean over = Set.of("completed", "stopped", "idle").contains(status.state());
         if (!await || over || System.nanoTime() > deadline) {
           if (terminal) {
             err.print("\r\033[K");
           }
-          print(status);
+          print(status, reading);
           return (!await || over ? ExitCode.OK : ExitCode.NO).code();
         }
         if (terminal) {
@@ -231,7 +233,7 @@ public final class SnapshotCommand implements Runnable {
       }
     }
 
-    private void print(SnapshotStatus s) {
+    private void print(SnapshotStatus s, Optional<SnapshotMetrics.Reading> reading) {
       if (output.json()) {
         ObjectNode o = JSON.createObjectNode().put("connector", s.connector()).put("state", s.state());
         s.requested().ifPresentOrElse(r -> {
@@ -255,6 +257,8 @@ public final class SnapshotCommand implements Runnable {
         o.put("tablesTotal", s.tablesTotal()).put("tablesRemaining", s.tablesRemaining())
             .put("durationSeconds", s.durationSeconds());
         s.seenAt().ifPresentOrElse(t -> o.put("metricsAt", t.toString()), () -> o.putNull("metricsAt"));
+        reading.ifPresentOrElse(r -> o.put("metricsFrom", r.fresh() ? "exporter" : "metrics-server"),
+            () -> o.putNull("metricsFrom"));
         OutputFormat.printJson(out, o);
         return;
       }
@@ -273,7 +277,7 @@ public final class SnapshotCommand implements Runnable {
         }
         out.print(table.render());
       }
-      out.println(s.seenAt().map(t -> "metrics as of " + t + " (the metrics server's last scrape)")
+      out.println(reading.map(r -> r.describe(Instant.now()))
           .orElse("no snapshot metrics for " + s.connector() + " on " + cluster.metricsUrl()
               + " yet (its task not running, or not scraped yet)"));
     }
