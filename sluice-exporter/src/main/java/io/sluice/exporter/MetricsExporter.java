@@ -75,7 +75,8 @@ public final class MetricsExporter implements AutoCloseable {
       "svc_topic_partition_current_offset", "svc_connect_sink_consumer_lag",
       "svc_postgres_replication_slot_retained_wal_bytes", "svc_postgres_replication_slot_wal_status",
       "svc_postgres_max_slot_wal_keep_size_bytes", "svc_mysql_binlog_oldest_age_seconds",
-      "svc_mysql_binlog_retention_seconds");
+      "svc_mysql_binlog_retention_seconds", "svc_connect_task_transaction_open_seconds",
+      "svc_connect_task_transaction_timeout_seconds");
 
   /** How often the exporter looks for tasks that started, restarted, left or were deleted. */
   private static final Duration PASS = Duration.ofSeconds(1);

@@ -282,6 +282,15 @@ final class RuntimeCollector implements MultiCollector {
             "topic", topic);
       });
     }
+    Timed<Map<TaskKey, SlowReadings.Transaction>> txns = r.transactions();
+    txns.value().forEach((task, t) -> {
+      f.timedGauge("svc_connect_task_transaction_open_seconds", "How long the exactly-once source task's open "
+          + "transaction has been open, from its coordinator; 0 when none is open.", t.openSeconds(), txns.readAt(),
+          "connector", task.connector(), "task", task.task());
+      f.timedGauge("svc_connect_task_transaction_timeout_seconds", "The transaction timeout of the source task's "
+          + "producer: its coordinator aborts a transaction open longer.", t.timeoutSeconds(), txns.readAt(),
+          "connector", task.connector(), "task", task.task());
+    });
     for (Connector c : connectors) {
       Timed<Map<TopicPartition, Long>> lag = r.sinkLag().get(c.name());
       if (lag != null) {

@@ -1,5 +1,6 @@
 package io.sluice.exporter;
 
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.connect.secrets.SecretConfigProvider;
 import io.sluice.exporter.ConnectorCatalog.Connector;
 import io.sluice.exporter.ConnectorCatalog.Kind;
@@ -22,12 +23,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTransactionsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
@@ -59,9 +63,17 @@ final class SlowReadings implements AutoCloseable {
 
   /** Everything read so far; replaced whole after each pass. */
   record Readings(Timed<Map<TopicPartition, Long>> endOffsets, Map<String, Timed<Map<TopicPartition, Long>>> sinkLag,
-      Map<String, Timed<SourceRetention.Reading>> retention, Map<String, Timed<Map<String, Long>>> rowEstimates) {
-    static final Readings EMPTY = new Readings(new Timed<>(Map.of(), 0), Map.of(), Map.of(), Map.of());
+      Map<String, Timed<SourceRetention.Reading>> retention, Map<String, Timed<Map<String, Long>>> rowEstimates,
+      Timed<Map<TaskKey, Transaction>> transactions) {
+    static final Readings EMPTY = new Readings(new Timed<>(Map.of(), 0), Map.of(), Map.of(), Map.of(),
+        new Timed<>(Map.of(), 0));
   }
+
+  /**
+   * An exactly-once source task's transaction as its coordinator describes it: how long the open one has been open
+   * (0 when none is), and the timeout past which the coordinator aborts it.
+   */
+  record Transaction(double openSeconds, double timeoutSeconds) {}
 
   private final ConnectorCatalog catalog;
   private final Admin admin;
@@ -70,6 +82,8 @@ final class SlowReadings implements AutoCloseable {
   private final Map<String, SourceRetention> probes = new ConcurrentHashMap<>();
   private final SourceConnections connections;
   private final KafkaCluster cluster;
+  /** The worker's group id, which Connect puts before each source task's transactional id. */
+  private final String groupId;
   /** Made at the first lag that may be transaction markers only; used by the refresh thread alone. */
   private KafkaConsumer<byte[], byte[]> markerProbe;
   private volatile Readings readings = Readings.EMPTY;
@@ -80,6 +94,7 @@ final class SlowReadings implements AutoCloseable {
     this.connections = new SourceConnections(herder, clock);
     KafkaCluster cluster = KafkaCluster.from(workerConfig);
     this.cluster = cluster;
+    this.groupId = workerConfig.get("group.id");
     this.admin = Admin.create(cluster.clientConfig(Map.of("client.id", "sluice-exporter",
         "request.timeout.ms", "10000", "default.api.timeout.ms", "10000")));
     SecretConfigProvider provider = new SecretConfigProvider();
@@ -122,7 +137,49 @@ final class SlowReadings implements AutoCloseable {
     retention.putAll(retention(reachOf, prev));
     Map<String, Timed<Map<String, Long>>> estimates = sources.isEmpty() ? Map.of() : estimates(sources, reachOf);
     connections.keepOnly(reachOf.values().stream().map(r -> r.session().server()).collect(Collectors.toSet()));
-    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates));
+    Timed<Map<TaskKey, Transaction>> transactions = prev.transactions();
+    try {
+      transactions = new Timed<>(transactions(sources), now());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    readings = new Readings(ends, Map.copyOf(lag), Map.copyOf(retention), Map.copyOf(estimates), transactions);
+  }
+
+  /**
+   * The transaction of each task of an exactly-once source, from the transaction coordinator (one round trip for
+   * all): Connect's transactional id of a source task is {@code <group.id>-<connector>-<task>}. A task whose id the
+   * coordinator does not know yet (no transaction begun) has none open.
+   */
+  private Map<TaskKey, Transaction> transactions(List<Connector> sources) throws InterruptedException {
+    Map<String, TaskKey> ids = new LinkedHashMap<>();
+    for (Connector c : sources) {
+      if (ExactlyOnce.guarantee(c.config()) == ExactlyOnce.Guarantee.EXACTLY_ONCE) {
+        c.tasks().forEach(t -> ids.put(groupId + "-" + c.name() + "-" + t.id(),
+            new TaskKey(c.name(), Integer.toString(t.id()))));
+      }
+    }
+    if (ids.isEmpty() || groupId == null) {
+      return Map.of();
+    }
+    DescribeTransactionsResult described = admin.describeTransactions(ids.keySet());
+    long now = clock.millis();
+    Map<TaskKey, Transaction> out = new LinkedHashMap<>();
+    for (Map.Entry<String, TaskKey> id : ids.entrySet()) {
+      try {
+        TransactionDescription d = described.description(id.getKey()).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        boolean open = d.state() == TransactionState.ONGOING || d.state() == TransactionState.PREPARE_COMMIT
+            || d.state() == TransactionState.PREPARE_ABORT;
+        double openSeconds = open && d.transactionStartTimeMs().isPresent()
+            ? Math.max(0, now - d.transactionStartTimeMs().getAsLong()) / 1000.0 : 0;
+        out.put(id.getValue(), new Transaction(openSeconds, d.transactionTimeoutMs() / 1000.0));
+      } catch (ExecutionException | TimeoutException e) {
+        // Not known to the coordinator yet, or not answered: no reading for this task this pass.
+        log.debug("transaction {} not described: {}", id.getKey(), e.toString());
+      }
+    }
+    return out;
   }
 
   /**

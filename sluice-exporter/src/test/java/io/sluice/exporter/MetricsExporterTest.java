@@ -145,7 +145,8 @@ class MetricsExporterTest {
             "topic", pipeline.topic(), "partition", "0") == 0
         && x.first("svc_postgres_replication_slot_retained_wal_bytes", "connector", source).isPresent()
         && x.first("svc_debezium_behind_source_seconds", "connector", source).isPresent()
-        && x.first("svc_connect_dlq_records_total", "connector", sink).isPresent());
+        && x.first("svc_connect_dlq_records_total", "connector", sink).isPresent()
+        && x.first("svc_connect_task_transaction_timeout_seconds", "connector", source, "task", "0").isPresent());
 
     assertEquals(0, e.value(ERRORS, "connector", sink, "task", "0"));
     assertEquals(0, e.value(ERRORS, "connector", source, "task", "0"));
@@ -155,6 +156,14 @@ class MetricsExporterTest {
     assertTrue(e.value("svc_kafka_producer_txn_commit_time_seconds_total", "connector", source, "task", "0") > 0);
     assertEquals(0, e.value("svc_kafka_producer_txn_abort_time_seconds_total", "connector", source, "task", "0"));
     assertTrue(e.value("svc_connect_source_task_metrics_transaction_size_max", "connector", source, "task", "0") >= 1);
+    // Its transaction as the coordinator describes it: the producer's timeout (Kafka's default, 60 s), and an open
+    // transaction's age within it (a source with nothing to write opens none).
+    double timeout = e.value("svc_connect_task_transaction_timeout_seconds", "connector", source, "task", "0");
+    assertEquals(60, timeout);
+    double open = e.value("svc_connect_task_transaction_open_seconds", "connector", source, "task", "0");
+    assertTrue(open >= 0 && open < timeout, "open for " + open + " s");
+    assertTrue(e.first("svc_connect_task_transaction_open_seconds", "connector", sink).isEmpty(),
+        "a sink writes no transactions");
     assertEquals(1, e.value(STATUS, "connector", source));
     assertEquals(1, e.value(STATUS + "_info", "connector", sink, "state", "RUNNING"));
     assertEquals(1, e.value(STATUS, "connector", sink, "pipeline", source), "the sink's status names its pipeline");

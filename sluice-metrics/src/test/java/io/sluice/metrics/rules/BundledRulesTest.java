@@ -67,7 +67,7 @@ class BundledRulesTest {
     }
     assertEquals(new java.util.TreeSet<>(List.of("ConnectHighLag", "ConnectNoOffsetCommits", "ConnectDlqVolumeSpike",
         "ConnectConnectorDown", "ConnectHighErrorRate", "ConnectLowSourceLogRetention", "ConnectExcessiveRestarts",
-        "ConnectLowThroughput", "ConnectTaskSaturation", "ConnectSlowBatchProcessing", "CdcFreshnessSloBreach",
+        "ConnectTransactionsAborting", "ConnectTransactionOpenTooLong", "ConnectLowThroughput", "ConnectTaskSaturation", "ConnectSlowBatchProcessing", "CdcFreshnessSloBreach",
         "CdcAvailabilitySloBreach", "CdcCompletenessRisk")), names);
     RuleFile.RuleSpec lag = f.groups().get(0).rules().get(0);
     assertEquals("ConnectHighLag", lag.alert());
