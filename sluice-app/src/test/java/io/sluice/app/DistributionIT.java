@@ -1478,6 +1478,33 @@ class DistributionIT {
     JsonNode describedJson = sluice(with(c, "connectors", "describe", name, "-o", "json")).json();
     assertEquals(name, describedJson.path("name").asText());
     assertFalse(describedJson.path("config").path("connection.password").asText().equals(password));
+    assertEquals("at least once", describedJson.path("delivery").path("guarantee").asText(), describedJson::toString);
+    assertTrue(describedJson.path("delivery").path("transactions").isNull(), "a sink writes no transactions");
+
+    // The pipeline's source delivers exactly once: listed so, and described with its transactions as the metrics
+    // server scraped them (commits counted, none failed, the timeout its coordinator holds).
+    assertTrue(list.out().lines().anyMatch(l -> l.startsWith(source + " ") && l.endsWith("exactly once")),
+        list::toString);
+    JsonNode sourceListed = null;
+    for (JsonNode n : listed) {
+      sourceListed = n.path("name").asText().equals(source) ? n : sourceListed;
+    }
+    assertEquals("exactly once", sourceListed.path("delivery").asText(), listed::toString);
+    assertEquals("at least once", mine.path("delivery").asText(), listed::toString);
+    JsonNode transactions = Eventually.await("the source's transactions in describe", WAIT, () -> {
+      try {
+        return sluice(with(c, "connectors", "describe", source, "--metrics-url", metricsUrl, "-o", "json")).json()
+            .path("delivery");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }, d -> d.path("transactions").path("committed").asLong() > 0).path("transactions");
+    assertEquals(0, transactions.path("failed").asLong(), transactions::toString);
+    assertTrue(transactions.path("open").isArray(), transactions::toString);
+    Run sourceDescribed = sluice(with(c, "connectors", "describe", source, "--metrics-url", metricsUrl));
+    assertTrue(sourceDescribed.out().contains("Delivery: exactly once (a transaction per poll batch)")
+        && sourceDescribed.out().contains("Transactions: ") && sourceDescribed.out().contains(" committed, 0 failed"
+        + " (aborted) since the tasks started"), sourceDescribed::toString);
 
     Run paused = sluice(with(c, "connectors", "pause", name, "--silence", "1h", "--comment", "planned maintenance"));
     assertEquals(0, paused.exit(), paused::toString);

@@ -38,14 +38,21 @@ final class DescribeCommand extends ConnectorsBase {
     String type = status.path("type").asText();
     ExactlyOnce.Guarantee delivery = ExactlyOnce.guarantee(sorted);
     String why = ExactlyOnce.whyAtLeastOnce(type, sorted);
+    Transactions transactions = delivery == ExactlyOnce.Guarantee.EXACTLY_ONCE
+        ? Transactions.read(cluster.metricsUrl(), cluster.clientOptions(), name) : null;
 
     if (output.json()) {
       ObjectNode o = JSON.createObjectNode();
       o.put("name", name);
       o.put("type", type);
-      o.putObject("delivery").put("guarantee", delivery.text()).put("why", why)
+      ObjectNode d = o.putObject("delivery").put("guarantee", delivery.text()).put("why", why)
           .put("transaction_boundary", delivery == ExactlyOnce.Guarantee.EXACTLY_ONCE
               ? sorted.getOrDefault(ExactlyOnce.BOUNDARY, "poll") : null);
+      if (transactions instanceof Transactions.Figures f) {
+        d.set("transactions", f.json());
+      } else if (transactions instanceof Transactions.Unread u) {
+        d.putNull("transactions").put("transactions_unread", u.why());
+      }
       o.set("config", masked);
       o.set("status", status);
       o.set("offsets", offsets.map(x -> x.path("offsets")).orElse(JSON.nullNode()));
@@ -68,6 +75,10 @@ final class DescribeCommand extends ConnectorsBase {
           case "connector" -> "boundary the connector defines";
           default -> "poll batch";
         } + ")"));
+    if (transactions != null) {
+      out.println("Transactions: " + (transactions instanceof Transactions.Figures f ? f.line()
+          : "not read (" + ((Transactions.Unread) transactions).why() + ")"));
+    }
     out.println();
     out.println("Tasks:");
     if (status.path("tasks").isEmpty()) {
