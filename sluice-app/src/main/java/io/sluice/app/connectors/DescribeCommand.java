@@ -50,8 +50,11 @@ final class DescribeCommand extends ConnectorsBase {
               ? sorted.getOrDefault(ExactlyOnce.BOUNDARY, "poll") : null);
       if (transactions instanceof Transactions.Figures f) {
         d.set("transactions", f.json());
-      } else if (transactions instanceof Transactions.Unread u) {
-        d.putNull("transactions").put("transactions_unread", u.why());
+      } else {
+        d.putNull("transactions");
+        if (transactions instanceof Transactions.Unread u) {
+          d.put("transactions_unread", u.why());
+        }
       }
       o.set("config", masked);
       o.set("status", status);

@@ -182,9 +182,12 @@ public final class MessageBrowser implements AutoCloseable {
   private Page forward(KafkaConsumer<byte[], byte[]> consumer, String topic, List<TopicPartition> tps,
       Map<TopicPartition, Long> begin, Map<TopicPartition, Long> end, Map<TopicPartition, Long> start, Filter filter,
       int limit, Map<Integer, long[]> bounds) {
-    // Without a filter a page needs at most `limit` records of each partition: read no further.
+    // Without a filter a page needs at most `limit` records of each partition, which lie within twice as many
+    // offsets: a transaction's commit marker takes an offset of its own, one at most per record (every source
+    // writes in transactions). Read no further; the page ends once each partition has its records.
     Map<TopicPartition, Long> stop = new HashMap<>();
-    tps.forEach(tp -> stop.put(tp, filter.none() ? Math.min(end.get(tp), start.get(tp) + limit) : end.get(tp)));
+    tps.forEach(tp -> stop.put(tp, filter.none() ? Math.min(end.get(tp), start.get(tp) + 2L * limit)
+        : end.get(tp)));
     Map<Integer, List<Message>> kept = new TreeMap<>();
     Map<Integer, Long> readTo = new HashMap<>();
     tps.forEach(tp -> {
@@ -230,8 +233,9 @@ public final class MessageBrowser implements AutoCloseable {
   private Page backward(KafkaConsumer<byte[], byte[]> consumer, String topic, List<TopicPartition> tps,
       Map<TopicPartition, Long> begin, Map<TopicPartition, Long> end, BrowsePosition position, Filter filter,
       int limit, Map<Integer, long[]> bounds) {
-    // Each partition is read in a window below its end: a page without a filter, its share of the budget with one.
-    long window = filter.none() ? limit : Math.max(limit, SCAN_BUDGET / tps.size());
+    // Each partition is read in a window below its end: a page without a filter (twice its records in offsets, room
+    // for a commit marker after each), its share of the budget with one.
+    long window = filter.none() ? 2L * limit : Math.max(limit, SCAN_BUDGET / tps.size());
     Map<TopicPartition, Long> stop = new HashMap<>();
     Map<TopicPartition, Long> start = new HashMap<>();
     Map<Integer, Long> readFrom = new HashMap<>();

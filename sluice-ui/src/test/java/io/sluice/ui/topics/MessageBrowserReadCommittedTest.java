@@ -48,6 +48,33 @@ class MessageBrowserReadCommittedTest {
     }
   }
 
+  @Test
+  void aPageHoldsItsRecordsWhenCommitMarkersTakeOffsetsBetweenThem() throws Exception {
+    String topic = SharedKafka.unique("browse-markers");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+    }
+    try (KafkaProducer<String, String> p = producer();
+         MessageBrowser browser = new MessageBrowser(KafkaCluster.of(SharedKafka.bootstrapServers()),
+             new PayloadDecoder(null))) {
+      // A transaction per record, as a source whose polls return one change each writes: every other offset is a
+      // commit marker.
+      for (int i = 0; i < 30; i++) {
+        p.beginTransaction();
+        p.send(new ProducerRecord<>(topic, "k" + i, "v" + i)).get();
+        p.commitTransaction();
+      }
+      MessageBrowser.Page page = browser.read(topic, BrowsePosition.parse("start", null, null, null, null, null),
+          new MessageBrowser.Filter("", ""), 10);
+      assertEquals(10, page.messages().size(), "a page of 10 from the start: " + page.messages());
+      assertEquals("v0", page.messages().get(0).value().text());
+      assertEquals("v9", page.messages().get(9).value().text());
+      MessageBrowser.Page last = browser.read(topic, BrowsePosition.parse("end", null, null, null, null, null),
+          new MessageBrowser.Filter("", ""), 10);
+      assertEquals(10, last.messages().size(), "a page of 10 from the end: " + last.messages());
+    }
+  }
+
   private static KafkaProducer<String, String> producer() {
     KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", SharedKafka.bootstrapServers(),
         "transactional.id", SharedKafka.unique("browse-txn-producer")), new StringSerializer(), new StringSerializer());
