@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.config.ConfigChange;
 import io.sluice.connect.config.ConfigDiff;
-import io.sluice.connect.config.SecretMask;
+import io.sluice.connect.secrets.SecretMask;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package io.sluice.connect.config;
 
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
+import io.sluice.connect.secrets.SecretMask;
 import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;

@@ -14,7 +14,7 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.connect.config.ConfigChange;
 import io.sluice.connect.config.ConfigDiff;
-import io.sluice.connect.config.SecretMask;
+import io.sluice.connect.secrets.SecretMask;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.web.Role;

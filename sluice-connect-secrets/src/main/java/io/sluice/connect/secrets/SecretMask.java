@@ -1,0 +1,36 @@
+package io.sluice.connect.secrets;
+
+import java.util.Locale;
+
+/**
+ * Which connector config keys hold a secret: the one rule behind both what a Sluice worker moves into its secret store
+ * (leaving a {@code ${sluice:connector:key}} reference) and what the CLI and the console never show. A key is a secret
+ * when, in any case, it ends in {@code password} ({@code connection.password}, {@code ssl.keystore.password}), ends in
+ * {@code token} or {@code .key} ({@code api.key}, {@code ssl.keystore.key}), contains {@code secret} or
+ * {@code credentials}, or carries a password inside it ({@code sasl.jaas.config}, a registry client's
+ * {@code basic.auth.user.info}). Where credentials come from ({@code basic.auth.credentials.source}) is no secret.
+ * A config-provider reference ({@code ${provider:path:key}}) is not a secret either and is shown as it is.
+ */
+public final class SecretMask {
+  public static final String MASK = "********";
+
+  private SecretMask() {}
+
+  public static boolean isSecretKey(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    if (k.endsWith("credentials.source")) {
+      return false;
+    }
+    return k.endsWith("password") || k.endsWith("token") || k.endsWith(".key") || k.contains("secret")
+        || k.contains("credentials") || k.endsWith("sasl.jaas.config") || k.endsWith("basic.auth.user.info");
+  }
+
+  public static boolean isReference(String value) {
+    return value != null && value.startsWith("${") && value.endsWith("}");
+  }
+
+  /** The value as it may be shown. */
+  public static String shown(String key, String value) {
+    return value != null && isSecretKey(key) && !isReference(value) ? MASK : value;
+  }
+}
