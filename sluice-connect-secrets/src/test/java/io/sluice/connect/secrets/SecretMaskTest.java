@@ -17,7 +17,7 @@ class SecretMaskTest {
         "schema.history.internal.consumer.sasl.jaas.config", "signal.consumer.sasl.jaas.config",
         "basic.auth.user.info", "value.converter.basic.auth.user.info", "key.converter.basic.auth.user.info",
         "client.secret", "sasl.oauthbearer.client.credentials.client.secret", "aws.secret.access.key", "api.key",
-        "ssl.keystore.key", "bearer.auth.token", "access.token", "gcp.credentials", "credentials.json");
+        "ssl.keystore.key", "aws.access.key", "private.key", "bearer.auth.token", "access.token", "gcp.credentials", "credentials.json");
     for (String key : secrets) {
       assertTrue(SecretMask.isSecretKey(key), key + " must be redacted");
     }
@@ -29,7 +29,8 @@ class SecretMaskTest {
         "primary.key.fields", "message.key.columns", "database.user", "connection.username", "database.hostname",
         "ssl.keystore.location", "ssl.keystore.type", "ssl.truststore.location", "security.protocol",
         "sasl.mechanism", "sasl.oauthbearer.token.endpoint.url", "value.converter.basic.auth.credentials.source",
-        "basic.auth.credentials.source", "topic.prefix", "tasks.max", "connector.class");
+        "basic.auth.credentials.source", "topic.prefix", "tasks.max", "connector.class",
+        "transforms.outbox.table.field.event.key", "transforms.route.key", "record.key");
     for (String key : shown) {
       assertFalse(SecretMask.isSecretKey(key), key + " must be shown");
     }
