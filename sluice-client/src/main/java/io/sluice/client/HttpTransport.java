@@ -1,23 +1,17 @@
 package io.sluice.client;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.util.Base64;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * One base URL reached the way {@link ClientOptions} says: the JDK HTTP client with its timeouts, basic
@@ -155,21 +149,8 @@ public final class HttpTransport {
   }
 
   private static SSLContext trusting(java.nio.file.Path caFile) {
-    try (InputStream in = Files.newInputStream(caFile)) {
-      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-      store.load(null, null);
-      int i = 0;
-      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-        store.setCertificateEntry("ca-" + i++, c);
-      }
-      if (i == 0) {
-        throw new IllegalArgumentException("no certificate in CA file " + caFile);
-      }
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(store);
-      SSLContext ssl = SSLContext.getInstance("TLS");
-      ssl.init(null, tmf.getTrustManagers(), null);
-      return ssl;
+    try {
+      return ClientTls.context(null, caFile, false);
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot read CA file " + caFile + ": " + e.getMessage(), e);
     }

@@ -4,7 +4,7 @@ import io.sluice.app.cli.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.TextTable;
-import io.sluice.connect.config.SecretMask;
+import io.sluice.connect.secrets.SecretMask;
 import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.ops.offsets.TaskFailure;
 import io.sluice.ops.offsets.TopicOffset;

@@ -12,6 +12,7 @@ import io.sluice.connect.offsets.OffsetsSnapshot;
 import io.sluice.connect.offsets.OffsetsTopic;
 import io.sluice.connect.secrets.KafkaClientConfigProvider;
 import io.sluice.connect.secrets.SecretConfigProvider;
+import io.sluice.connect.secrets.SecretMask;
 import io.sluice.connect.secrets.SecretStore;
 import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
@@ -421,7 +422,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     config.fields().forEachRemaining(e -> {
       String key = e.getKey();
       JsonNode value = e.getValue();
-      if (isSecretKey(key) && value.isTextual() && !isReferenceToKeep(connector, key, value.asText())) {
+      if (SecretMask.isSecretKey(key) && value.isTextual() && !isReferenceToKeep(connector, key, value.asText())) {
         clear.put(key, value.asText());
       }
     });
@@ -486,15 +487,6 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
   /** {@code ${provider:path:key}} or {@code ${provider:key}}, as Kafka's config transformer reads references. */
   private static final Pattern REFERENCE =
       Pattern.compile("\\$\\{([\\w.-]+):[^}]*\\}");
-
-  /**
-   * Passwords, and the settings that carry one inside them: a registry client's {@code user:password}, a Kafka
-   * client override's JAAS configuration.
-   */
-  static boolean isSecretKey(String key) {
-    return key.equals("password") || key.endsWith(".password") || key.endsWith("basic.auth.user.info")
-        || key.endsWith("sasl.jaas.config");
-  }
 
   /**
    * Stops the connector, backs up and removes its offsets, deletes it (waiting out a rebalance the stop may cause) and

@@ -3,16 +3,15 @@ package io.sluice.http.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.client.ClientTls;
 import io.sluice.http.tls.Pem;
 import java.io.IOException;
-import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -24,10 +23,6 @@ import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * How Prometheus and Alertmanager reach an HTTP endpoint, their common {@code http_config} ({@code basic_auth},
@@ -316,56 +311,15 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
    */
   public SSLContext sslContext() {
     try {
-      SSLContext ssl = SSLContext.getInstance("TLS");
       KeyManager[] keys = null;
       if (tls.certFile() != null) {
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(Pem.keyStore(tls.certFile(), tls.keyFile()), Pem.NO_PASSWORD);
         keys = kmf.getKeyManagers();
       }
-      TrustManager[] trust;
-      if (tls.insecureSkipVerify()) {
-        trust = new TrustManager[] {TRUST_ANY};
-      } else if (tls.caFile() != null) {
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(Pem.trustStore(tls.caFile()));
-        trust = tmf.getTrustManagers();
-      } else {
-        trust = null;
-      }
-      ssl.init(keys, trust, null);
-      return ssl;
+      return ClientTls.context(keys, tls.caFile(), tls.insecureSkipVerify());
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException("cannot load tls_config files: " + e.getMessage(), e);
     }
   }
-
-  /**
-   * {@code insecure_skip_verify}: an extended trust manager is where JSSE checks the host name, so accepting
-   * everything here skips that check too, as Go's option does.
-   */
-  private static final X509ExtendedTrustManager TRUST_ANY = new X509ExtendedTrustManager() {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
-    }
-  };
 }

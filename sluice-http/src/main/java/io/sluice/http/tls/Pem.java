@@ -1,5 +1,6 @@
 package io.sluice.http.tls;
 
+import io.sluice.client.ClientTls;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -8,8 +9,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -26,14 +25,9 @@ public final class Pem {
 
   private Pem() {}
 
+  /** The certificates of {@code file}, as every client reads a CA file ({@link ClientTls#certificates}). */
   public static List<Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
-    try (var in = Files.newInputStream(file)) {
-      List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
-      if (out.isEmpty()) {
-        throw new IOException(file + " holds no certificate");
-      }
-      return out;
-    }
+    return ClientTls.certificates(file);
   }
 
   public static PrivateKey privateKey(Path file) throws IOException {
@@ -59,14 +53,8 @@ public final class Pem {
     return keys;
   }
 
-  /** A key store trusting every certificate of {@code caFile}. */
+  /** A key store trusting every certificate of {@code caFile} ({@link ClientTls#trustStore}). */
   public static KeyStore trustStore(Path caFile) throws IOException, GeneralSecurityException {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    int i = 0;
-    for (Certificate c : certificates(caFile)) {
-      trust.setCertificateEntry("ca-" + i++, c);
-    }
-    return trust;
+    return ClientTls.trustStore(caFile);
   }
 }

@@ -7,12 +7,15 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.source.Engine;
 import io.sluice.topics.KafkaCluster;
+import io.sluice.topics.TopicScan;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +26,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -213,34 +213,30 @@ public final class AdHocSnapshot {
    */
   public List<Signal> history(String connector) {
     Source source = source(connector);
+    return signals(cluster, source.signalTopic(), source.topicPrefix());
+  }
+
+  /** The JSON signals keyed {@code key} among the last {@value #HISTORY} records of partition 0 of {@code topic}. */
+  static List<Signal> signals(KafkaCluster cluster, String topic, String key) {
     List<Signal> out = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cluster.consumerConfig(Map.of(
-        "enable.auto.commit", "false", "client.id", "sluice-snapshot-status")), new StringDeserializer(),
-        new StringDeserializer())) {
-      TopicPartition tp = new TopicPartition(source.signalTopic(), 0);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(List.of(tp), TIMEOUT);
-      long end = ends.getOrDefault(tp, 0L);
-      if (end == 0) {
-        return out;
-      }
-      consumer.assign(List.of(tp));
-      long begin = consumer.beginningOffsets(List.of(tp), TIMEOUT).getOrDefault(tp, 0L);
-      consumer.seek(tp, Math.max(begin, end - HISTORY));
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      while (consumer.position(tp) < end && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-          if (source.topicPrefix().equals(r.key()) && r.value() != null) {
-            try {
-              out.add(new Signal(JSON.readTree(r.value()), Instant.ofEpochMilli(r.timestamp())));
-            } catch (IOException notJson) {
-              // Debezium skips it too.
-            }
+    try {
+      TopicScan scan = TopicScan.of(cluster, topic).timeout(TIMEOUT).clientId("sluice-snapshot-status");
+      // Debezium reads partition 0 alone, so only its last records count; any other partition is left unread.
+      Map<Integer, Long> from = new HashMap<>();
+      scan.endOffsets().forEach((partition, end) -> from.put(partition, partition == 0 ? end - HISTORY : end));
+      scan.from(from).read(r -> {
+        if (r.partition() == 0 && r.key() != null && r.value() != null
+            && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
+          try {
+            out.add(new Signal(JSON.readTree(r.value()), Instant.ofEpochMilli(r.timestamp())));
+          } catch (IOException notJson) {
+            // Debezium skips it too.
           }
         }
-      }
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      throw new IllegalStateException("cannot read signal topic " + source.signalTopic() + " on " + cluster
-          + ": " + e.getMessage(), e);
+      });
+    } catch (IllegalStateException | KafkaException e) {
+      throw new IllegalStateException("cannot read signal topic " + topic + " on " + cluster + ": " + e.getMessage(),
+          e);
     }
     return Collections.unmodifiableList(out);
   }

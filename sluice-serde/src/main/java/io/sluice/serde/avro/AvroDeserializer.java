@@ -1,8 +1,7 @@
 package io.sluice.serde.avro;
 
-import io.sluice.client.HttpTransport;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
@@ -69,18 +68,8 @@ public final class AvroDeserializer implements Deserializer<Object> {
     if (client == null) {
       throw new SerializationException("AvroDeserializer is not configured: schema.registry.url is needed");
     }
-    try {
-      SchemaRegistryClient.Schema s = client.schemaById(id);
-      if (!"AVRO".equals(s.type())) {
-        throw new SerializationException("Schema " + id + " is " + s.type() + ", not Avro");
-      }
-      Schema parsed = new Schema.Parser().parse(s.schema());
-      schemas.put(id, parsed);
-      return parsed;
-    } catch (RegistryApiException e) {
-      throw new SerializationException("Error retrieving Avro schema for id " + id + ": " + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new SerializationException("Error reaching the schema registry for id " + id + ": " + e.getMessage(), e);
-    }
+    Schema parsed = new Schema.Parser().parse(SchemaIds.writerSchema(client, id, SchemaIds.Format.AVRO).schema());
+    schemas.put(id, parsed);
+    return parsed;
   }
 }

@@ -1,8 +1,7 @@
 package io.sluice.serde.avro;
 
-import io.sluice.client.HttpTransport;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.ByteArrayOutputStream;
@@ -10,7 +9,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
@@ -32,22 +30,20 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class AvroSerializer implements Serializer<Object> {
   private SerdeConfig config;
-  private SchemaRegistryClient client;
-  private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
-  private final Map<String, SchemaRegistryClient.SubjectVersion> latest = new ConcurrentHashMap<>();
+  private SchemaIds ids;
 
   public AvroSerializer() {}
 
   /** A serializer on an existing client, for callers that share one. */
   public AvroSerializer(SchemaRegistryClient client, Map<String, ?> configs, boolean isKey) {
     this.config = SerdeConfig.of(configs, isKey);
-    this.client = client;
+    this.ids = new SchemaIds(config, client, SchemaIds.Format.AVRO);
   }
 
   @Override
   public void configure(Map<String, ?> configs, boolean isKey) {
     config = SerdeConfig.of(configs, isKey);
-    client = config.client();
+    ids = new SchemaIds(config, config.client(), SchemaIds.Format.AVRO);
   }
 
   @Override
@@ -60,34 +56,9 @@ public final class AvroSerializer implements Serializer<Object> {
     }
     Schema schema = AvroSchemas.of(value);
     String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(schema));
-    int id;
-    try {
-      id = config.useLatestVersion() ? latest(subject).id() : idOf(subject, schema);
-    } catch (RegistryApiException e) {
-      throw new SerializationException("Error registering Avro schema for subject " + subject + ": " + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new SerializationException("Error reaching the schema registry for subject " + subject + ": "
-          + e.getMessage(), e);
-    }
+    int id = ids.idFor(subject, schema,
+        () -> new SchemaRegistryClient.Schema(SchemaIds.Format.AVRO.type(), schema.toString(), List.of()));
     return WireFormat.frame(id, encode(schema, value));
-  }
-
-  private int idOf(String subject, Schema schema) {
-    Integer known = ids.get(schema);
-    if (known != null) {
-      return known;
-    }
-    SchemaRegistryClient.Schema s = new SchemaRegistryClient.Schema("AVRO", schema.toString(), List.of());
-    int id = config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
-        new SerializationException("Error retrieving Avro schema for subject " + subject + ": Schema not found; "
-            + "auto.register.schemas is false"));
-    ids.put(schema, id);
-    return id;
-  }
-
-  private SchemaRegistryClient.SubjectVersion latest(String subject) {
-    return latest.computeIfAbsent(subject, s -> client.latest(s).orElseThrow(() -> new SerializationException(
-        "Error retrieving the latest version of subject " + s + ": Subject not found")));
   }
 
   @SuppressWarnings("unchecked")

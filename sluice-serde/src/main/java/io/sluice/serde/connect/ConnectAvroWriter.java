@@ -4,7 +4,6 @@ import io.sluice.serde.avro.AvroSchemas;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -44,11 +43,10 @@ final class ConnectAvroWriter {
 
   /** The Avro binary of a non-null value, after {@code offset} bytes left free for the caller (a header). */
   byte[] write(Object value, int offset) {
-    Output out = new Output(offset + sizeHint);
-    out.pos = offset;
+    Output out = new Output(offset, sizeHint);
     root.write(value, out);
     sizeHint = out.pos - offset + 16;
-    return out.buf.length == out.pos ? out.buf : Arrays.copyOf(out.buf, out.pos);
+    return out.bytes();
   }
 
   private static Slot slot(Schema schema, org.apache.avro.Schema avro) {
@@ -231,19 +229,10 @@ final class ConnectAvroWriter {
     }
   }
 
-  /** A growing byte array: what Avro's buffered encoder does, without the stream behind it. */
-  private static final class Output {
-    byte[] buf;
-    int pos;
-
-    Output(int capacity) {
-      buf = new byte[capacity];
-    }
-
-    void ensure(int more) {
-      if (buf.length - pos < more) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + more));
-      }
+  /** Avro's binary encoding on the shared buffer. */
+  private static final class Output extends ByteOutput {
+    Output(int offset, int sizeHint) {
+      super(offset, sizeHint);
     }
 
     void writeInt(int n) {
@@ -273,9 +262,7 @@ final class ConnectAvroWriter {
 
     void writeBytes(byte[] b, int from, int length) {
       writeInt(length);
-      ensure(length);
-      System.arraycopy(b, from, buf, pos, length);
-      pos += length;
+      put(b, from, length);
     }
 
     /** UTF-8 after its length; ASCII, the common case, copied as it is checked, as Avro's encoder does. */
@@ -284,15 +271,10 @@ final class ConnectAvroWriter {
       int start = pos;
       writeInt(length);
       ensure(length);
-      for (int i = 0; i < length; i++) {
-        char c = s.charAt(i);
-        if (c >= 0x80) {
-          pos = start;
-          byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-          writeBytes(utf8, 0, utf8.length);
-          return;
-        }
-        buf[pos++] = (byte) c;
+      if (!ascii(s)) {
+        pos = start;
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        writeBytes(utf8, 0, utf8.length);
       }
     }
   }

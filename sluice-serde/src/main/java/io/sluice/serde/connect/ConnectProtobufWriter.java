@@ -5,7 +5,6 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +49,10 @@ final class ConnectProtobufWriter {
 
   /** The message's bytes after {@code offset} bytes left free for the caller (the framing). */
   byte[] write(Struct value, int offset) {
-    Output out = new Output(offset + sizeHint);
-    out.pos = offset;
+    Output out = new Output(offset, sizeHint);
     root.write(value, out);
     sizeHint = out.pos - offset + 16;
-    return out.buf.length == out.pos ? out.buf : Arrays.copyOf(out.buf, out.pos);
+    return out.bytes();
   }
 
   // ---- the plan ---------------------------------------------------------------------------------------------------
@@ -430,19 +428,10 @@ final class ConnectProtobufWriter {
     }
   }
 
-  /** A growing byte array, with Protobuf's varints, little-endian fixed numbers and length-prefixed runs. */
-  private static final class Output {
-    byte[] buf;
-    int pos;
-
-    Output(int capacity) {
-      buf = new byte[capacity];
-    }
-
-    void ensure(int more) {
-      if (buf.length - pos < more) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + more));
-      }
+  /** Protobuf's varints, little-endian fixed numbers and length-prefixed runs on the shared buffer. */
+  private static final class Output extends ByteOutput {
+    Output(int offset, int sizeHint) {
+      super(offset, sizeHint);
     }
 
     void tag(int tag) {
@@ -513,9 +502,7 @@ final class ConnectProtobufWriter {
 
     void writeBytes(byte[] b, int from, int length) {
       writeVarint32(length);
-      ensure(length);
-      System.arraycopy(b, from, buf, pos, length);
-      pos += length;
+      put(b, from, length);
     }
 
     /**
@@ -528,17 +515,10 @@ final class ConnectProtobufWriter {
         ensure(1 + length);
         int start = pos;
         buf[pos++] = (byte) length;
-        for (int i = 0; i < length; i++) {
-          char c = s.charAt(i);
-          if (c >= 0x80) {
-            pos = start;
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            writeBytes(utf8, 0, utf8.length);
-            return;
-          }
-          buf[pos++] = (byte) c;
+        if (ascii(s)) {
+          return;
         }
-        return;
+        pos = start;
       }
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
       writeBytes(utf8, 0, utf8.length);

@@ -1,9 +1,8 @@
 package io.sluice.serde.jsonschema;
 
-import io.sluice.client.HttpTransport;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
@@ -38,18 +37,7 @@ public final class JsonSchemaDeserializer implements Deserializer<JsonNode> {
       throw new SerializationException("JsonSchemaDeserializer is not configured: schema.registry.url is needed");
     }
     WireFormat.Framed framed = WireFormat.unframe(data);
-    SchemaRegistryClient.Schema schema;
-    try {
-      schema = client.schemaById(framed.schemaId());
-    } catch (RegistryApiException e) {
-      throw new SerializationException("Error retrieving JSON schema for id " + framed.schemaId() + ": "
-          + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
-    }
-    if (!"JSON".equals(schema.type())) {
-      throw new SerializationException("Schema " + framed.schemaId() + " is " + schema.type() + ", not JSON Schema");
-    }
+    SchemaRegistryClient.Schema schema = SchemaIds.writerSchema(client, framed.schemaId(), SchemaIds.Format.JSON);
     JsonNode value;
     try {
       ByteBuffer p = framed.payload();

@@ -3,13 +3,13 @@ package io.sluice.serde.jsonschema;
 import io.sluice.client.HttpTransport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -26,15 +26,15 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
   private SerdeConfig config;
   private SchemaRegistryClient client;
   private JsonSchemas schemas;
+  private SchemaIds ids;
   private boolean validate;
-  private final Map<String, SchemaRegistryClient.SubjectVersion> latest = new ConcurrentHashMap<>();
-  private final Map<String, Integer> ids = new ConcurrentHashMap<>();
 
   @Override
   public void configure(Map<String, ?> configs, boolean isKey) {
     config = SerdeConfig.of(configs, isKey);
     client = config.client();
     schemas = new JsonSchemas(client);
+    ids = new SchemaIds(config, client, SchemaIds.Format.JSON);
     Object v = configs.get(FAIL_INVALID_SCHEMA);
     validate = v != null && Boolean.parseBoolean(v.toString().trim());
   }
@@ -59,15 +59,17 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
     try {
       if (isEnvelope(value)) {
         ObjectNode envelope = (ObjectNode) value;
-        schema = new SchemaRegistryClient.Schema("JSON", envelope.get("schema").toString(), List.of());
+        schema = new SchemaRegistryClient.Schema(SchemaIds.Format.JSON.type(), envelope.get("schema").toString(),
+            List.of());
         payload = envelope.get("payload");
         // Parsed before it is named, as Confluent's serializer does: an invalid schema is refused with the parser's
         // error, not with a naming strategy's complaint that it has no title.
         schemas.parse(schema);
         subject = config.strategy().subject(topic, config.isKey(), JsonSchemas.title(schema.schema()));
-        id = config.useLatestVersion() ? latest(subject).id() : idOf(subject, schema);
+        SchemaRegistryClient.Schema carried = schema;
+        id = ids.idFor(subject, carried.schema(), () -> carried);
         if (config.useLatestVersion()) {
-          schema = latest(subject).schema();
+          schema = ids.latest(subject).schema();
         }
       } else {
         if (!config.useLatestVersion()) {
@@ -76,7 +78,7 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
         }
         payload = value instanceof JsonNode n ? n : SerdeConfig.JSON.valueToTree(value);
         subject = config.strategy().subject(topic, config.isKey(), "");
-        SchemaRegistryClient.SubjectVersion v = latest(subject);
+        SchemaRegistryClient.SubjectVersion v = ids.latest(subject);
         schema = v.schema();
         id = v.id();
       }
@@ -98,17 +100,5 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new SerializationException("Error serializing JSON message: " + e.getMessage(), e);
     }
-  }
-
-  private int idOf(String subject, SchemaRegistryClient.Schema schema) {
-    return ids.computeIfAbsent(subject + '\u0000' + schema.schema(), k -> config.autoRegister()
-        ? client.register(subject, schema)
-        : client.idOf(subject, schema).orElseThrow(() -> new SerializationException("Error retrieving JSON schema "
-            + "for subject " + subject + ": Schema not found; auto.register.schemas is false")));
-  }
-
-  private SchemaRegistryClient.SubjectVersion latest(String subject) {
-    return latest.computeIfAbsent(subject, s -> client.latest(s).orElseThrow(() -> new SerializationException(
-        "Error retrieving the latest version of subject " + s + ": Subject not found")));
   }
 }

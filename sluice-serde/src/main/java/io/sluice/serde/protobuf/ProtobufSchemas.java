@@ -5,6 +5,7 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import io.sluice.schema.protobuf.ProtoDescriptors;
 import io.sluice.schema.protobuf.ProtobufSchemaProvider;
 import io.sluice.registry.client.SchemaRegistryClient;
+import io.sluice.serde.SchemaIds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,18 +33,14 @@ public final class ProtobufSchemas {
 
   /** The {@code .proto} text of schema {@code id}, as the registry holds it. */
   public String text(int id) {
-    SchemaRegistryClient.Schema schema = client.schemaById(id);
-    if (!"PROTOBUF".equals(schema.type())) {
-      throw new SerializationException("Schema " + id + " is " + schema.type() + ", not Protobuf");
-    }
-    return schema.schema();
+    return SchemaIds.writerSchema(client, id, SchemaIds.Format.PROTOBUF).schema();
   }
 
   private FileDescriptor load(int id) {
-    String text = text(id);
+    SchemaRegistryClient.Schema schema = SchemaIds.writerSchema(client, id, SchemaIds.Format.PROTOBUF);
     Map<String, String> imports = new HashMap<>();
-    collect(client.schemaById(id).references(), imports);
-    return build("schema-" + id + ".proto", text, imports);
+    collect(schema.references(), imports);
+    return build("schema-" + id + ".proto", schema.schema(), imports);
   }
 
   /** Links {@code text}; its imports come from {@code imports} (import path → text) or are built in. */

@@ -1,12 +1,11 @@
 package io.sluice.serde.protobuf;
 
-import io.sluice.client.HttpTransport;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Message;
 import io.sluice.schema.protobuf.ProtoDescriptors;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
-import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
@@ -26,13 +25,14 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class ProtobufSerializer implements Serializer<Message> {
   private SerdeConfig config;
   private SchemaRegistryClient client;
-  private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+  private SchemaIds ids;
   private final Map<FileDescriptor, SchemaRegistryClient.Schema> schemas = new ConcurrentHashMap<>();
 
   @Override
   public void configure(Map<String, ?> configs, boolean isKey) {
     config = SerdeConfig.of(configs, isKey);
     client = config.client();
+    ids = new SchemaIds(config, client, SchemaIds.Format.PROTOBUF);
   }
 
   @Override
@@ -45,24 +45,7 @@ public final class ProtobufSerializer implements Serializer<Message> {
     }
     Descriptor descriptor = message.getDescriptorForType();
     String subject = config.strategy().subject(topic, config.isKey(), descriptor.getFullName());
-    int id;
-    try {
-      id = ids.computeIfAbsent(subject + '\u0000' + descriptor.getFile().getName(), k -> {
-        if (config.useLatestVersion()) {
-          return client.latest(subject).orElseThrow(() -> new SerializationException("Error retrieving the latest "
-              + "version of subject " + subject + ": Subject not found")).id();
-        }
-        SchemaRegistryClient.Schema schema = schema(descriptor.getFile());
-        return config.autoRegister() ? client.register(subject, schema) : client.idOf(subject, schema).orElseThrow(
-            () -> new SerializationException("Error retrieving Protobuf schema for subject " + subject
-                + ": Schema not found; auto.register.schemas is false"));
-      });
-    } catch (RegistryApiException e) {
-      throw new SerializationException("Error registering Protobuf schema for subject " + subject + ": "
-          + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new SerializationException("Error reaching the schema registry: " + e.getMessage(), e);
-    }
+    int id = ids.idFor(subject, descriptor.getFile().getName(), () -> schema(descriptor.getFile()));
     byte[] indexes = WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor));
     try {
       return WireFormat.frame(id, out -> {

@@ -1,10 +1,11 @@
-package io.sluice.connect.config;
+package io.sluice.ops.connectors;
 
-import io.sluice.connect.secrets.KafkaClientConfigProvider;
-import io.sluice.connect.defaults.SignalChannel;
-import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
 import io.sluice.connect.defaults.ExactlyOnce;
+import io.sluice.connect.defaults.SignalChannel;
+import io.sluice.connect.defaults.SnapshotModes;
+import io.sluice.connect.secrets.KafkaClientConfigProvider;
+import io.sluice.connect.secrets.SecretMask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.sluice.connect.config;
+package io.sluice.ops.connectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

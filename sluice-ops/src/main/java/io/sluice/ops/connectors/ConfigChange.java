@@ -1,4 +1,4 @@
-package io.sluice.connect.config;
+package io.sluice.ops.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
