@@ -21,6 +21,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * }</pre>
  */
 public final class TopicScan {
+  /** The topic to read does not exist: for some readers (a signal topic no signal was sent to yet) that is no error. */
+  public static final class NoSuchTopic extends IllegalStateException {
+    NoSuchTopic(String message) {
+      super(message);
+    }
+  }
+
   /** Told how far a read got, in records: {@code total} is the sum of the partitions' record ranges. */
   @FunctionalInterface
   public interface Progress {
@@ -136,7 +143,7 @@ public final class TopicScan {
   private List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer) {
     var infos = consumer.partitionsFor(topic, timeout);
     if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("topic " + topic + " does not exist on " + cluster.bootstrapServers());
+      throw new NoSuchTopic("topic " + topic + " does not exist on " + cluster.bootstrapServers());
     }
     return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
   }

@@ -234,6 +234,9 @@ public final class AdHocSnapshot {
           }
         }
       });
+    } catch (TopicScan.NoSuchTopic e) {
+      // No signal was ever sent through it: nothing was asked of the source.
+      return List.of();
     } catch (IllegalStateException | KafkaException e) {
       throw new IllegalStateException("cannot read signal topic " + topic + " on " + cluster + ": " + e.getMessage(),
           e);

@@ -1,7 +1,6 @@
 package io.sluice.ops.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.kafka.testing.SharedKafka;
@@ -52,12 +51,10 @@ class SignalHistoryTest {
   }
 
   @Test
-  void anEmptyTopicHasNoSignalsAndAMissingOneIsAnError() throws Exception {
+  void anEmptyOrMissingTopicHasNoSignals() throws Exception {
     assertTrue(AdHocSnapshot.signals(CLUSTER, topic(1), "shop").isEmpty());
-    String missing = SharedKafka.unique("no-signals");
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> AdHocSnapshot.signals(CLUSTER, missing, "shop"));
-    assertTrue(e.getMessage().startsWith("cannot read signal topic " + missing), e.getMessage());
+    // A source no snapshot was asked of yet: its signal topic was never made.
+    assertTrue(AdHocSnapshot.signals(CLUSTER, SharedKafka.unique("no-signals"), "shop").isEmpty());
   }
 
   private static String topic(int partitions) throws Exception {
