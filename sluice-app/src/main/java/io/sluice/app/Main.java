@@ -1,6 +1,7 @@
 package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
+import io.sluice.app.checkconfig.CheckConfigCommand;
 import io.sluice.app.cli.CommandAudit;
 import io.sluice.app.cli.CommandErrors;
 import io.sluice.app.cli.KafkaClientLogs;
@@ -9,11 +10,16 @@ import io.sluice.app.connectors.ConnectorsCommand;
 import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.export.ExportCommand;
+import io.sluice.app.kafka.KafkaCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
 import io.sluice.app.snapshot.SnapshotCommand;
 import io.sluice.app.ui.UiCommand;
+import io.sluice.app.up.PlaneCommand;
+import io.sluice.app.up.UpCommand;
+import io.sluice.app.version.VersionCommand;
+import io.sluice.app.version.Versions;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.up.Platform;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -48,7 +49,7 @@ final class PackagedSluice {
 
     /** Component name → address, from the ready line. */
     java.util.Map<String, String> urls() {
-      return Supervisor.parseUrls(readyLine().substring("sluice ready".length()));
+      return Platform.parseUrls(readyLine().substring("sluice ready".length()));
     }
   }
 

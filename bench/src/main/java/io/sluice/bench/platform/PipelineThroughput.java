@@ -1,6 +1,6 @@
 package io.sluice.bench.platform;
 
-import io.sluice.app.Platform;
+import io.sluice.app.up.Platform;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;

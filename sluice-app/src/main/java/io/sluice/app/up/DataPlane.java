@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * in reverse: Connect first, so tasks flush their offsets while the broker still runs, then the exporter, which writes
  * the final counts of the tasks Connect stopped.
  */
-final class DataPlane implements AutoCloseable {
+public final class DataPlane implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DataPlane.class);
 
   private final Deque<Stoppable> started = new ArrayDeque<>();
@@ -156,7 +156,7 @@ final class DataPlane implements AutoCloseable {
    * When {@code kafka.client} asks for SASL and the broker is the embedded one, the broker requires it: the login of
    * the {@code sasl.username} shorthand is its one user.
    */
-  static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
+  public static void requireSasl(SluiceConfig config, EmbeddedKafka.Builder kafka) {
     String protocol = config.withPrefix(ConfigDefinitions.KAFKA_CLIENT).getOrDefault("security.protocol", "PLAINTEXT");
     if (!protocol.startsWith("SASL_")) {
       return;

@@ -1,8 +1,9 @@
-package io.sluice.app;
+package io.sluice.app.version;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.app.cli.OutputFormat;
+import io.sluice.app.up.Platform;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code sluice version}: Sluice's version and those of the Kafka and Debezium it bundles. */
 @Command(name = "version", mixinStandardHelpOptions = true,
     description = "Print Sluice's version, the bundled Kafka's, each bundled Debezium connector's, and Java's.")
-final class VersionCommand implements Callable<Integer> {
+public final class VersionCommand implements Callable<Integer> {
   @Option(names = "--plugin-path", paramLabel = "DIR",
       description = "folder of connector plugin folders to read (default: the bundled ones)")
   Path pluginPath;

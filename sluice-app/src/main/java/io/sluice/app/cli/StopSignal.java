@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.cli;
 
 import io.sluice.kafka.ExitControl;
 import java.util.concurrent.CountDownLatch;
@@ -10,13 +10,13 @@ import sun.misc.Signal;
  * to exit (taken over by {@link ExitControl}), and the exit status that follows. Catching the signals, rather than
  * only a shutdown hook, lets the command stop its parts in order and still exit 0.
  */
-final class StopSignal {
+public final class StopSignal {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final AtomicInteger status = new AtomicInteger(0);
 
   private StopSignal() {}
 
-  static StopSignal install() {
+  public static StopSignal install() {
     return install(true);
   }
 
@@ -24,7 +24,7 @@ final class StopSignal {
    * {@code interrupt} false: Ctrl-C is left to the process that started this one, which stops its children in order
    * (a terminal sends SIGINT to the whole process group at once).
    */
-  static StopSignal install(boolean interrupt) {
+  public static StopSignal install(boolean interrupt) {
     StopSignal s = new StopSignal();
     ExitControl.install((code, message) -> {
       s.status.compareAndSet(0, code == 0 ? 1 : code);
@@ -36,12 +36,12 @@ final class StopSignal {
   }
 
   /** Asks for a stop from within: the process that started this one is gone. */
-  void stop() {
+  public void stop() {
     stop.countDown();
   }
 
   /** Blocks until a stop is asked for. */
-  void await() {
+  public void await() {
     try {
       stop.await();
     } catch (InterruptedException e) {
@@ -50,7 +50,7 @@ final class StopSignal {
   }
 
   /** 0 after a signal; the engine's code (1 for its 0) when an engine asked to exit. */
-  int status() {
+  public int status() {
     return status.get();
   }
 }

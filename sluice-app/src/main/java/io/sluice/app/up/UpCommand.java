@@ -1,9 +1,11 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.app.cli.ConfigFlags;
+import io.sluice.app.cli.StopSignal;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.app.kafka.KafkaCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -19,7 +21,7 @@ import picocli.CommandLine.Option;
 /** {@code sluice up}: runs the whole stack, supervised ({@link Supervisor}), until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true, modelTransformer = UpCommand.Flags.class,
     description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard: a data plane and a control plane, each its own process, supervised as one.")
-final class UpCommand implements java.util.concurrent.Callable<Integer> {
+public final class UpCommand implements java.util.concurrent.Callable<Integer> {
 
   @Option(names = "--config", description = "sluice.yaml with every port and path (flags override it)")
   Path configFile;

@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.connect.ConnectRuntime;
@@ -96,6 +96,18 @@ public final class Platform implements AutoCloseable {
     StringBuilder sb = new StringBuilder("sluice ready");
     urls.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
     return sb.toString();
+  }
+
+  /** {@code name=address …} as a ready line gives them after its first words. */
+  public static Map<String, String> parseUrls(String rest) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String part : rest.trim().split(" ")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        out.put(part.substring(0, eq), part.substring(eq + 1));
+      }
+    }
+    return out;
   }
 
   /** Stops the control plane, then the data plane; each failure is logged, the rest still stop. */

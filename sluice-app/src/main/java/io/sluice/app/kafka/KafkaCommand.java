@@ -1,7 +1,8 @@
-package io.sluice.app;
+package io.sluice.app.kafka;
 
 import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.cli.ConfigFlags;
+import io.sluice.app.cli.StopSignal;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
 @Command(name = "kafka", mixinStandardHelpOptions = true, modelTransformer = KafkaCommand.Flags.class,
     description = "Run one Kafka broker and KRaft controller: alone, or with --node-id and --voters as one node of a "
         + "multi-node cluster (start every node with the same --voters).")
-final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
+public final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   private static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(30);
 
   @Option(names = "--config", description = "sluice.yaml (kafka.port, kafka.node.id, kafka.voters, kafka.broker.*)")
@@ -35,10 +36,10 @@ final class KafkaCommand implements java.util.concurrent.Callable<Integer> {
   Map<String, String> extra = new HashMap<>();
 
   /** The keys of a node of a multi-node quorum: {@code sluice kafka}'s alone among the flags. */
-  static final List<ConfigKey<?>> QUORUM_KEYS = List.of(ConfigDefinitions.KAFKA_NODE_ID,
+  public static final List<ConfigKey<?>> QUORUM_KEYS = List.of(ConfigDefinitions.KAFKA_NODE_ID,
       ConfigDefinitions.KAFKA_VOTERS, ConfigDefinitions.KAFKA_CLUSTER_ID);
   /** The flags of sluice.yaml keys {@code sluice kafka} takes. */
-  static final List<ConfigKey<?>> FLAG_KEYS = List.of(ConfigDefinitions.DATA_DIR, ConfigDefinitions.HOST,
+  public static final List<ConfigKey<?>> FLAG_KEYS = List.of(ConfigDefinitions.DATA_DIR, ConfigDefinitions.HOST,
       ConfigDefinitions.KAFKA_PORT, ConfigDefinitions.KAFKA_NODE_ID, ConfigDefinitions.KAFKA_VOTERS,
       ConfigDefinitions.KAFKA_CLUSTER_ID);
 

@@ -1,5 +1,6 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
+import io.sluice.app.Main;
 import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * command still: one {@code sluice ready} line once both planes answer, one SIGTERM stopping both in order (the
  * control plane first, so its last writes reach the broker).
  */
-final class Supervisor implements AutoCloseable {
+public final class Supervisor implements AutoCloseable {
   /** The pause before a start again doubles from this up to {@link #MAX_BACKOFF} ... */
   static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
@@ -53,6 +54,11 @@ final class Supervisor implements AutoCloseable {
    */
   static final Duration CONTROL_STOP = Duration.ofSeconds(60);
   static final Duration DATA_STOP = Duration.ofSeconds(90);
+
+  /** The longest {@code sluice up} takes to stop after SIGTERM: what a service manager must wait for at least. */
+  public static Duration stopTime() {
+    return CONTROL_STOP.plus(DATA_STOP);
+  }
   /**
    * The C2 compiler of each plane waits for methods ten times hotter than its defaults before it compiles them. A
    * plane's start runs a great deal of code a few thousand times (configurations, metadata, class set-up, the first
@@ -309,7 +315,7 @@ final class Supervisor implements AutoCloseable {
       try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line; (line = out.readLine()) != null; ) {
           if (line.startsWith(PlaneCommand.READY + " ") || line.equals(PlaneCommand.READY)) {
-            r.complete(parseUrls(line.substring(PlaneCommand.READY.length())));
+            r.complete(Platform.parseUrls(line.substring(PlaneCommand.READY.length())));
           } else if (line.startsWith(PlaneCommand.FAILED + " ")) {
             failure = line.substring(PlaneCommand.FAILED.length() + 1);
           } else {
@@ -549,17 +555,5 @@ final class Supervisor implements AutoCloseable {
         }
       });
     }
-  }
-
-  /** {@code name=address …} as a plane's ready line gives them. */
-  static Map<String, String> parseUrls(String rest) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (String part : rest.trim().split(" ")) {
-      int eq = part.indexOf('=');
-      if (eq > 0) {
-        out.put(part.substring(0, eq), part.substring(eq + 1));
-      }
-    }
-    return out;
   }
 }

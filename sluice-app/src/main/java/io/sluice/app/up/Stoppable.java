@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import java.util.Deque;
 import org.slf4j.Logger;

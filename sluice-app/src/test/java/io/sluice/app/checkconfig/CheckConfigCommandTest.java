@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.checkconfig;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

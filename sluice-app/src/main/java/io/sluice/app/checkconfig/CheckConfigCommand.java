@@ -1,10 +1,12 @@
-package io.sluice.app;
+package io.sluice.app.checkconfig;
 
-import io.sluice.app.cli.ExitCode;
 import io.sluice.alerts.AlertRouter;
+import io.sluice.app.cli.ExitCode;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.app.up.DataPlane;
+import io.sluice.app.up.WebSurfaces;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.metrics.MetricsServer;
@@ -33,7 +35,7 @@ import picocli.CommandLine.Parameters;
     description = "Check sluice.yaml files without starting anything: settings, ports, heap sizes, the web "
         + "configuration and roles files, the metrics server's prometheus.yml and rule files, the alert router's "
         + "alertmanager.yml. Exit 0 when every file is usable, 1 listing each problem.")
-final class CheckConfigCommand implements Callable<Integer> {
+public final class CheckConfigCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "sluice.yaml files")
   List<Path> files;
 
@@ -112,7 +114,7 @@ final class CheckConfigCommand implements Callable<Integer> {
    */
   private static void checkPorts(SluiceConfig config, List<String> problems) {
     Map<Integer, String> taken = new LinkedHashMap<>();
-    for (ConfigKey<Integer> key : Ports.KEYS) {
+    for (ConfigKey<Integer> key : ConfigDefinitions.ports()) {
       if (key.equals(ConfigDefinitions.KAFKA_PORT) && config.externalKafka().isPresent()) {
         continue;   // No embedded broker: nothing binds it.
       }

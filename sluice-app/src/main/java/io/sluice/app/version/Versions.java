@@ -1,5 +1,6 @@
-package io.sluice.app;
+package io.sluice.app.version;
 
+import io.sluice.app.up.Platform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import picocli.CommandLine;
  * filled it in, Kafka's from its own jar, and the Debezium of each bundled connector from the connector's jar in its
  * plugin folder (each folder brings its own Debezium, and they need not agree).
  */
-final class Versions {
+public final class Versions {
   /** A bundled Debezium connector: its plugin folder, the connector's artifact and its version. */
   record Connector(String plugin, String artifact, String version) {}
 
@@ -107,7 +108,7 @@ final class Versions {
   }
 
   /** {@code sluice --version}: the same as {@code sluice version}. */
-  static final class Provider implements CommandLine.IVersionProvider {
+  public static final class Provider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
       return lines(Platform.bundledPlugins()).toArray(String[]::new);

@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

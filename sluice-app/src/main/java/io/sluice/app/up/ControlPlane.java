@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.alerts.AlertRouter;
 import io.sluice.alerts.state.KafkaStateStore;

@@ -1,10 +1,12 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.app.Main;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
+import io.sluice.app.kafka.KafkaCommand;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;

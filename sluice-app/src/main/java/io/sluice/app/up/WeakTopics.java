@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.Replication;

@@ -1,7 +1,9 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.Main;
+import io.sluice.app.cli.StopSignal;
 import io.sluice.app.config.SluiceConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Parameters;
  * line, {@code sluice plane ready name=address …}, once its components answer.
  */
 @Command(name = "plane", hidden = true, description = "One plane of sluice up, started by it (not for direct use).")
-final class PlaneCommand implements Callable<Integer> {
+public final class PlaneCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(PlaneCommand.class);
   static final String READY = "sluice plane ready";
   /** The line a plane that cannot start ends with, its reason after it, for the supervisor to say. */
@@ -71,7 +73,7 @@ final class PlaneCommand implements Callable<Integer> {
   }
 
   /** The plane named, run without picocli (see {@link Main#main}); its exit status. */
-  static int run(String plane) {
+  public static int run(String plane) {
     PlaneCommand command = new PlaneCommand();
     command.plane = plane;
     try {

@@ -1,4 +1,4 @@
-package io.sluice.app;
+package io.sluice.app.up;
 
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
@@ -23,7 +23,7 @@ import java.util.Optional;
  * at random at start and never written anywhere, so turning authentication on needs no password of the operator's in
  * any file Sluice reads.
  */
-final class WebSurfaces {
+public final class WebSurfaces {
   static final List<String> COMPONENTS = ConfigDefinitions.WEB_COMPONENTS;
   static final String INTERNAL_USER = "sluice-internal";
 
@@ -90,7 +90,7 @@ final class WebSurfaces {
    * Every problem of the web configurations and roles files, read as {@code sluice up} reads them but without starting
    * anything (for {@code sluice check-config}); a file shared by several components is reported once, naming them.
    */
-  static List<String> check(SluiceConfig config) {
+  public static List<String> check(SluiceConfig config) {
     Map<String, List<String>> componentsByProblem = new LinkedHashMap<>();
     Map<String, WebConfig> loaded = new LinkedHashMap<>();
     for (String c : COMPONENTS) {
