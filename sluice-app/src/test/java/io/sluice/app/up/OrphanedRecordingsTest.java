@@ -24,7 +24,7 @@ class OrphanedRecordingsTest {
       Files.writeString(dir.resolve(name), "x");
     }
 
-    Supervisor.dropOrphanedRecordings(dir);
+    ClassDataArchive.dropOrphanedRecordings(dir);
 
     try (Stream<Path> left = Files.list(dir)) {
       assertEquals(List.of("notes.jsa." + dead, "sluice-control.jsa", "sluice-data.jsa", "sluice-data.jsa." + alive,
@@ -35,6 +35,6 @@ class OrphanedRecordingsTest {
 
   @Test
   void aFolderThatIsNotThereIsNoError(@TempDir Path dir) {
-    Supervisor.dropOrphanedRecordings(dir.resolve("absent"));
+    ClassDataArchive.dropOrphanedRecordings(dir.resolve("absent"));
   }
 }
