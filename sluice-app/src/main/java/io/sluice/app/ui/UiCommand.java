@@ -3,7 +3,7 @@ package io.sluice.app.ui;
 import io.sluice.app.cli.CommandError;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
-import io.sluice.ui.auth.Accounts;
+import io.sluice.console.auth.Accounts;
 import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 public final class UiCommand {
 
   @Command(name = "user", mixinStandardHelpOptions = true,
-      description = "Dashboard users: add one, change a password, list them.",
+      description = "ConsoleServer users: add one, change a password, list them.",
       subcommands = {UiCommand.Add.class, UiCommand.Passwd.class, UiCommand.List.class})
   static final class User {}
 

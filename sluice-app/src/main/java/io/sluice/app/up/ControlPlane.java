@@ -6,6 +6,7 @@ import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
+import io.sluice.console.ConsoleServer;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.http.client.Secret;
 import io.sluice.http.web.WebConfig;
@@ -14,7 +15,6 @@ import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.topics.membership.FileSdTargets;
 import io.sluice.topics.membership.Membership;
-import io.sluice.ui.Dashboard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -245,7 +245,7 @@ final class ControlPlane implements AutoCloseable {
   }
 
   private void startDashboard(SluiceConfig config, String host, Path dataDir, String routerUrl) {
-    Dashboard ui = Dashboard.builder()
+    ConsoleServer ui = ConsoleServer.builder()
         .host(host)
         .port(config.get(ConfigDefinitions.UI_PORT))
         .dataDir(dataDir.resolve("ui"))
