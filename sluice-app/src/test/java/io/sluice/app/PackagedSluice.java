@@ -89,9 +89,9 @@ final class PackagedSluice {
       throws Exception {
     List<String> command = new ArrayList<>(List.of(launcher.toString(), "up"));
     command.addAll(args);
-    if (!args.contains("--ui-port")) {
-      // Tests run side by side: the dashboard's default port would be taken by the first.
-      command.addAll(List.of("--ui-port", String.valueOf(freePort())));
+    if (!args.contains("--console-port") && !args.contains("--ui-port")) {
+      // Tests run side by side: the console's default port would be taken by the first.
+      command.addAll(List.of("--console-port", String.valueOf(freePort())));
     }
     Path stderr = dir.resolve("up.stderr");
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile());

@@ -83,8 +83,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
       List<String> found = Files.isRegularFile(f) ? AlertRouter.checkConfig(f) : List.of("no such file");
       found.forEach(p -> problems.add(ConfigDefinitions.ALERTS_CONFIG.name() + " " + f + ": " + p));
     });
-    for (ConfigKey<Path> key : List.of(ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE,
-        ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE)) {
+    for (ConfigKey<Path> key : List.of(ConfigDefinitions.CONSOLE_METRICS_HTTP_CONFIG_FILE,
+        ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE)) {
       find(config, key).ifPresent(f -> {
         try {
           HttpClientConfig.load(f);

@@ -37,13 +37,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The part of {@code sluice up} that watches: the alert router, the metrics server with its rules, the schema registry
- * and the dashboard, and this node's place in the cluster. Its memory grows with configuration (series, rules,
+ * and the console, and this node's place in the cluster. Its memory grows with configuration (series, rules,
  * subjects), never with the data a connector moves, and it lives in a process of its own, so a connector that exhausts
  * the {@link DataPlane}'s heap, or a worker killed outright, leaves it up to page about it.
  *
  * <p>Order: what needs Kafka (the router's state, the registry's schemas, the cluster's membership) waits for the broker
  * in threads of its own, each reading its topic beside the others, while the servers that need no Kafka (the metrics
- * server, the dashboard) start; then the router, once its state is read, and the node announces itself last, once every
+ * server, the console) start; then the router, once its state is read, and the node announces itself last, once every
  * component answers. Kafka may still be starting: the data plane starts it beside this plane.
  */
 final class ControlPlane implements AutoCloseable {
@@ -89,7 +89,7 @@ final class ControlPlane implements AutoCloseable {
         () -> Membership.open(cluster, config.get(ConfigDefinitions.CLUSTER_TOPIC), KAFKA_TIMEOUT), Membership::close);
     try {
       startMetricsServer(config, host, dataDir, routerUrl);
-      startDashboard(config, host, dataDir, routerUrl);
+      startConsole(config, host, dataDir, routerUrl);
       startAlertRouter(config, host, dataDir, state.join());
       SchemaRegistry r = registry.join();
       started.push(r::close);
@@ -111,7 +111,7 @@ final class ControlPlane implements AutoCloseable {
 
   /**
    * The address the router will answer on, known from the configuration alone (every port given): the metrics server
-   * alerts it and the dashboard reaches it from before it has started.
+   * alerts it and the console reaches it from before it has started.
    */
   static String routerUrl(SluiceConfig config, String scheme) {
     return scheme + "://" + config.host() + ":" + config.get(ConfigDefinitions.ALERTS_PORT);
@@ -133,7 +133,7 @@ final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * The router, over its state read from Kafka. It stops after the metrics server and the dashboard, which reach it,
+   * The router, over its state read from Kafka. It stops after the metrics server and the console, which reach it,
    * and before its state store, to which it writes as it stops: both go to the far end of the stop order.
    */
   private void startAlertRouter(SluiceConfig config, String host, Path dataDir, KafkaStateStore state) {
@@ -244,20 +244,27 @@ final class ControlPlane implements AutoCloseable {
     }
   }
 
-  private void startDashboard(SluiceConfig config, String host, Path dataDir, String routerUrl) {
-    ConsoleServer ui = ConsoleServer.builder()
+  /**
+   * The console. Its accounts stay in {@code ui/} of the data directory, and it answers as {@code ui} in the ready
+   * line and in the cluster's membership: the names the console had before, which existing data directories, scripts
+   * and nodes of an older version use.
+   */
+  private void startConsole(SluiceConfig config, String host, Path dataDir, String routerUrl) {
+    ConsoleServer console = ConsoleServer.builder()
         .host(host)
-        .port(config.get(ConfigDefinitions.UI_PORT))
+        .port(config.get(ConfigDefinitions.CONSOLE_PORT))
         .dataDir(dataDir.resolve("ui"))
-        .metricsUrl(config.find(ConfigDefinitions.UI_METRICS_URL).orElse(urls.get("metrics")))
-        .alertsUrl(config.find(ConfigDefinitions.UI_ALERTS_URL).orElse(routerUrl))
+        .metricsUrl(config.find(ConfigDefinitions.CONSOLE_METRICS_URL).orElse(urls.get("metrics")))
+        .alertsUrl(config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).orElse(routerUrl))
         .upstream(
-            dashboardClient(config, ConfigDefinitions.UI_METRICS_URL, ConfigDefinitions.UI_METRICS_HTTP_CONFIG_FILE),
-            dashboardClient(config, ConfigDefinitions.UI_ALERTS_URL, ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE))
-        .webConfig(web.of("ui"))
+            upstreamClient(config, ConfigDefinitions.CONSOLE_METRICS_URL,
+                ConfigDefinitions.CONSOLE_METRICS_HTTP_CONFIG_FILE),
+            upstreamClient(config, ConfigDefinitions.CONSOLE_ALERTS_URL,
+                ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE))
+        .webConfig(web.of("console"))
         .connect(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.CONNECT_PORT), ownSurface("connect"))
-        .silences(config.find(ConfigDefinitions.UI_ALERTS_URL).orElse(routerUrl),
-            config.find(ConfigDefinitions.UI_ALERTS_URL).isEmpty() ? ownSurface("alerts")
+        .silences(config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).orElse(routerUrl),
+            config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).isEmpty() ? ownSurface("alerts")
                 : silencesClient(config))
         .auditDir(dataDir)
         .kafka(cluster)
@@ -265,15 +272,15 @@ final class ControlPlane implements AutoCloseable {
         .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT),
             ownSurface("registry"))
         .start();
-    started.push(ui::close);
-    urls.put("ui", ui.url());
+    started.push(console::close);
+    urls.put("ui", console.url());
   }
 
   /**
-   * How the dashboard reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
+   * How the console reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
    * {@code http_config} file given for it, if any (Sluice's internal user is for Sluice's own servers only).
    */
-  private HttpClientConfig dashboardClient(SluiceConfig config, ConfigKey<String> urlKey, ConfigKey<Path> fileKey) {
+  private HttpClientConfig upstreamClient(SluiceConfig config, ConfigKey<String> urlKey, ConfigKey<Path> fileKey) {
     if (config.find(urlKey).isEmpty()) {
       return web.internalClient();
     }
@@ -300,12 +307,12 @@ final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * How the console silences on an Alertmanager of the operator's ({@code ui.alerts.url}): the basic credentials and
+   * How the console silences on an Alertmanager of the operator's ({@code console.alerts.url}): the basic credentials and
    * CA of its {@code http_config} file, the part of it a Sluice client can present.
    */
   private static ClientOptions silencesClient(SluiceConfig config) {
     ClientOptions options = ClientOptions.defaults();
-    Optional<HttpClientConfig> http = config.find(ConfigDefinitions.UI_ALERTS_HTTP_CONFIG_FILE)
+    Optional<HttpClientConfig> http = config.find(ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE)
         .map(HttpClientConfig::load);
     if (http.isPresent() && http.get().username().isPresent()) {
       HttpClientConfig h = http.get();

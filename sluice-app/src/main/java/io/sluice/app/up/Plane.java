@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /** The two processes {@link Supervisor} runs, in the order they stop. */
 enum Plane {
-  CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, dashboard)",
+  CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, console)",
       ConfigDefinitions.CONTROL_PLANE_HEAP, ConfigDefinitions.CONTROL_PLANE_JAVA_OPTIONS, Duration.ofSeconds(60)),
   /** Given longer to stop: Connect's tasks flush their offsets. */
   DATA("data", "data-plane", "the data plane (broker, Connect, exporter)", ConfigDefinitions.DATA_PLANE_HEAP,

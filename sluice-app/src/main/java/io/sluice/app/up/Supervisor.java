@@ -15,7 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * {@code sluice up} as a supervisor of two processes ({@link PlaneProcess}): the {@link DataPlane} (broker, Connect,
- * exporter) and the {@link ControlPlane} (router, metrics server, registry, dashboard), each with its own heap. A plane
+ * exporter) and the {@link ControlPlane} (router, metrics server, registry, console), each with its own heap. A plane
  * that ends on its own (out of memory, killed, an engine asking to exit) is started again with a growing pause; while
  * the data plane is down the router hears of it ({@link ComponentAlert}), and hears again when it is back. To the
  * operator it is one command still: one {@code sluice ready} line once both planes answer, one SIGTERM stopping both in

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 
 /** {@code sluice up}: runs the whole stack, supervised ({@link Supervisor}), until SIGTERM or Ctrl-C. */
 @Command(name = "up", mixinStandardHelpOptions = true, modelTransformer = UpCommand.Flags.class,
-    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the dashboard: a data plane and a control plane, each its own process, supervised as one.")
+    description = "Start Kafka, Kafka Connect with the bundled connectors, the schema registry, the metrics server, the alert router and the console: a data plane and a control plane, each its own process, supervised as one.")
 public final class UpCommand implements java.util.concurrent.Callable<Integer> {
 
   @Option(names = "--config", description = "sluice.yaml with every port and path (flags override it)")

@@ -45,7 +45,7 @@ class CheckConfigCommandTest {
           roles.file: %1$s/roles.yml
         connect.worker.producer.linger.ms: 5
         kafka.broker.num.partitions: 3
-        ui.web.config.file: %1$s/web.yml
+        ui.web.config.file: %1$s/web.yml     # the console's, under its older name
         dataplane.heap: 2g
         """.formatted(dir));
     assertEquals(List.of(), CheckConfigCommand.problems(file));
@@ -93,7 +93,7 @@ class CheckConfigCommandTest {
         "dataplane.nice must be a nice value from 0 to 19, not '20'",
         // Then what one value cannot say alone.
         "connect.port and registry.port are both 8081",
-        "web configuration of the connect, metrics, alerts, exporter, ui: a roles file (" + dir.resolve("roles.yml")
+        "web configuration of the connect, metrics, alerts, exporter, console: a roles file (" + dir.resolve("roles.yml")
             + ") needs a web configuration with its users",
         "web configuration of the registry: ",
         "metrics.config " + dir.resolve("prometheus.yml") + ": " + dir.resolve("bad.rules.yml")

@@ -27,6 +27,17 @@ class ConfigFlagsTest {
     assertEquals(Map.of("ui.port", "3001"), up.extra);
   }
 
+  /** A flag's older name, which scripts may still give, sets the same key; the help shows the new name only. */
+  @Test
+  void aFlagsOlderNameStillWorks() {
+    CommandLine line = Main.commandLine("up");
+    CommandLine.ParseResult parsed = line.parseArgs("up", "--ui-port", "3001");
+    assertEquals(Map.of("console.port", "3001"), ((UpCommand) parsed.subcommand().commandSpec().userObject()).given);
+    CommandLine.Model.CommandSpec up = line.getSubcommands().get("up").getCommandSpec();
+    assertTrue(up.findOption("--ui-port").hidden());
+    assertTrue(!up.findOption("--console-port").hidden());
+  }
+
   @Test
   void theHelpNamesEachFlagsKeyAndDefault() {
     CommandLine.Model.CommandSpec up = Main.commandLine("up").getSubcommands().get("up").getCommandSpec();

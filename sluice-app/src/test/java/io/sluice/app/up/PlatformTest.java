@@ -30,7 +30,7 @@ class PlatformTest {
     flags.put(ConfigDefinitions.ALERTS_PORT.name(), String.valueOf(TestWorkers.freePort()));
     flags.put(ConfigDefinitions.METRICS_PORT.name(), String.valueOf(TestWorkers.freePort()));
     flags.put(ConfigDefinitions.EXPORTER_PORT.name(), String.valueOf(TestWorkers.freePort()));
-    flags.put(ConfigDefinitions.UI_PORT.name(), String.valueOf(TestWorkers.freePort()));
+    flags.put(ConfigDefinitions.CONSOLE_PORT.name(), String.valueOf(TestWorkers.freePort()));
     return SluiceConfig.load(Optional.empty(), flags);
   }
 

@@ -1,4 +1,4 @@
-package io.sluice.app.ui;
+package io.sluice.app.console;
 
 import io.sluice.app.cli.CommandError;
 import io.sluice.app.config.ConfigDefinitions;
@@ -16,14 +16,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice ui user add|passwd|list}: the dashboard's users, in {@code ui/users.json} of the data directory. */
-@Command(name = "ui", mixinStandardHelpOptions = true, description = "The dashboard on port 3000.",
-    subcommands = UiCommand.User.class)
-public final class UiCommand {
+/**
+ * {@code sluice console user add|passwd|list}: the console's users, in {@code ui/users.json} of the data directory (the
+ * folder keeps the console's older name, so that existing accounts stay where they are). {@code sluice ui}, its older
+ * name, still works.
+ */
+@Command(name = "console", aliases = "ui", mixinStandardHelpOptions = true, description = "The console on port 3000.",
+    subcommands = ConsoleCommand.User.class)
+public final class ConsoleCommand {
 
   @Command(name = "user", mixinStandardHelpOptions = true,
-      description = "ConsoleServer users: add one, change a password, list them.",
-      subcommands = {UiCommand.Add.class, UiCommand.Passwd.class, UiCommand.List.class})
+      description = "Console users: add one, change a password, list them.",
+      subcommands = {ConsoleCommand.Add.class, ConsoleCommand.Passwd.class, ConsoleCommand.List.class})
   static final class User {}
 
   /** Where the users live, as {@code sluice up} finds them. */
@@ -43,7 +47,9 @@ public final class UiCommand {
 
   /** A command that takes a new password: from a file, the environment, or typed twice. */
   abstract static class WithPassword extends Base implements Callable<Integer> {
-    static final String ENV = "SLUICE_UI_PASSWORD";
+    static final String ENV = "SLUICE_CONSOLE_PASSWORD";
+    /** Its older name, still read when the new one is not set. */
+    static final String OLD_ENV = "SLUICE_UI_PASSWORD";
 
     @Parameters(index = "0", paramLabel = "USER")
     String user;
@@ -57,6 +63,9 @@ public final class UiCommand {
         return Files.readString(passwordFile).strip();
       }
       String env = System.getenv(ENV);
+      if (env == null || env.isEmpty()) {
+        env = System.getenv(OLD_ENV);
+      }
       if (env != null && !env.isEmpty()) {
         return env;
       }
@@ -90,7 +99,7 @@ public final class UiCommand {
     }
   }
 
-  @Command(name = "add", mixinStandardHelpOptions = true, description = "Add a dashboard user.")
+  @Command(name = "add", mixinStandardHelpOptions = true, description = "Add a console user.")
   static final class Add extends WithPassword {
     @Override
     void apply(Accounts accounts, String password) {
@@ -103,7 +112,7 @@ public final class UiCommand {
     }
   }
 
-  @Command(name = "passwd", mixinStandardHelpOptions = true, description = "Change a dashboard user's password.")
+  @Command(name = "passwd", mixinStandardHelpOptions = true, description = "Change a console user's password.")
   static final class Passwd extends WithPassword {
     @Override
     void apply(Accounts accounts, String password) {
@@ -116,7 +125,7 @@ public final class UiCommand {
     }
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the dashboard users.")
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the console users.")
   static final class List extends Base implements Callable<Integer> {
     @Override
     public Integer call() {
