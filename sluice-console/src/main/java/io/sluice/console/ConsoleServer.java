@@ -19,14 +19,14 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * The dashboard, become the operator's console: a login of its own, an overview of every connector and a page of
+ * The operator's console: a login of its own, an overview of every connector and a page of
  * eight panels per pipeline, drawn from the metrics server's and the alert router's HTTP APIs only, and a page per
  * connector to act on it through Kafka Connect's REST API, each action as the user's role allows; the topics with a
  * message browser, the consumer groups and their lag, and the registry's subjects, from Kafka's Admin API and the
  * registry's REST API.
  *
  * <pre>{@code
- * ConsoleServer ui = ConsoleServer.builder().port(3000).dataDir(Path.of("data/ui"))
+ * ConsoleServer console = ConsoleServer.builder().port(3000).dataDir(Path.of("data/ui"))
  *     .metricsUrl("http://127.0.0.1:9090").alertsUrl("http://127.0.0.1:9093").start();
  * }</pre>
  */
@@ -54,8 +54,8 @@ public final class ConsoleServer implements AutoCloseable {
   }
 
   /**
-   * Configures and starts the dashboard, on 127.0.0.1:3000 unless told otherwise, reading request bodies up to
-   * 64 KiB. Of a web configuration it takes TLS and response headers; its users are not asked for, the dashboard's
+   * Configures and starts the console, on 127.0.0.1:3000 unless told otherwise, reading request bodies up to
+   * 64 KiB. Of a web configuration it takes TLS and response headers; its users are not asked for, the console's
    * own login is what guards it.
    */
   public static final class Builder extends ServerOptions.Settings<Builder> {
@@ -163,7 +163,7 @@ public final class ConsoleServer implements AutoCloseable {
           metricsClient, alertsUrl, alertsClient, web.tls() != null, actions);
       WebConfig tlsOnly = new WebConfig(web.tls(), Map.of(), Map.of(), web.headers(), web.source(), null);
       try {
-        HttpServer server = site.register(HttpServer.builder("dashboard", serverOptions().withWeb(tlsOnly))).start();
+        HttpServer server = site.register(HttpServer.builder("console", serverOptions().withWeb(tlsOnly))).start();
         return new ConsoleServer(server, site);
       } catch (RuntimeException e) {
         site.close();

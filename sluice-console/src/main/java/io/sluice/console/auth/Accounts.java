@@ -17,17 +17,17 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The dashboard's users: bcrypt hashes in {@code users.json} of the data directory, readable by its owner alone.
+ * The console's users: bcrypt hashes in {@code users.json} of the data directory, readable by its owner alone.
  * A fresh directory holds the shipped default account, {@code admin} / {@code admin} (as Grafana's), marked so that
  * its password must be changed at the first login before anything is shown. The file is re-read on every call, so
- * {@code sluice ui user} changes it under a running dashboard.
+ * {@code sluice console user} changes it under a running console.
  */
 public final class Accounts {
   public static final String DEFAULT_USER = "admin";
   public static final String DEFAULT_PASSWORD = "admin";
   /**
    * A bcrypt hash (cost 10) of {@link #DEFAULT_PASSWORD}: the password is public and must be changed at first login,
-   * so a salt of its own per installation protects nothing, and hashing it cost every first start of the dashboard a
+   * so a salt of its own per installation protects nothing, and hashing it cost every first start of the console a
    * bcrypt computation before the JIT has compiled bcrypt.
    */
   static final String DEFAULT_HASH = "$2a$10$P0euQlfae2FnkiDeiwCn1.yiSm4jqqVXgA7il8j7C2gOK7E5cz4Mq";
@@ -123,7 +123,7 @@ public final class Accounts {
       root.path("users").fields().forEachRemaining(e -> out.put(e.getKey(), new Account(e.getKey(),
           e.getValue().path("hash").asText(), e.getValue().path("must_change").asBoolean(false))));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the dashboard's users from " + file + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot read the console's users from " + file + ": " + e.getMessage(), e);
     }
     return out;
   }
@@ -144,7 +144,7 @@ public final class Accounts {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the dashboard's users to " + file + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot write the console's users to " + file + ": " + e.getMessage(), e);
     }
   }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Logged-in sessions, in memory: a random id (the {@code HttpOnly}, {@code SameSite=Strict} cookie) names the user,
  * the CSRF token every state-changing request must carry, and whether the password must still be changed. A session
  * ends at logout, after {@link #IDLE} without a request, or {@link #ABSOLUTE} after login, whichever comes first; a
- * restart of the dashboard ends them all. Each login first drops the sessions that have ended, so that what is held is
+ * restart of the console ends them all. Each login first drops the sessions that have ended, so that what is held is
  * the live sessions, not every login since the start.
  */
 public final class Sessions {

@@ -51,7 +51,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dashboard's routes: login, password change and logout; the overview and pipeline pages; their data endpoints
+ * The console's routes: login, password change and logout; the overview and pipeline pages; their data endpoints
  * under {@code /api/}; static files. Without a session a page redirects to the login and {@code /api/} answers 401;
  * with the default password still unchanged, only the password page opens (403 on {@code /api/}); every POST needs
  * the session's CSRF token (the login form a token of its own, sent as a cookie and a field alike).
@@ -205,14 +205,14 @@ public final class Site {
         .get("/api/query_range", r -> api(r, s -> proxy("query_range", r, "query", "start", "end", "step")))
         .get("/api/alerts", r -> api(r, s -> alerts(r)))
         .get("/static/{file}", this::asset)
-        .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Sluice dashboard is healthy.\n"))
+        .get("/-/healthy", r -> HttpResponse.text(200, "text/plain; charset=utf-8", "Sluice console is healthy.\n"))
         .notFound(r -> HttpResponse.text(404, "text/plain; charset=utf-8", "404 page not found\n"))
         .onError(e -> {
           if (e instanceof MalformedRequestException m) {
             // Past the body limit (413) or not HTTP the server can read: the client's error.
             return HttpResponse.text(m.status(), "text/plain; charset=utf-8", m.getMessage() + "\n");
           }
-          log.error("dashboard request failed", e);
+          log.error("console request failed", e);
           return HttpResponse.text(500, "text/plain; charset=utf-8", "internal error\n");
         });
   }
@@ -635,6 +635,7 @@ public final class Site {
         b.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** A login, logout or password change. Its lines keep the older name, which tools reading audit.log may match. */
   private static void audit(String what, String user, String address, int status) {
     AUDIT.info("dashboard {} user={} address={} status={}", what, user == null || user.isEmpty() ? "-"
         : URLEncoder.encode(user, StandardCharsets.UTF_8), address, status);

@@ -13,13 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The two APIs the dashboard reads, and nothing else: the metrics server's Prometheus HTTP API and the alert router's
+ * The two APIs the console reads, and nothing else: the metrics server's Prometheus HTTP API and the alert router's
  * Alertmanager API v2, so that it draws the same against a real Prometheus and Alertmanager.
  */
 final class Upstream {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** An upstream answer the dashboard passes on: its status and body, as the API gave them. */
+  /** An upstream answer the console passes on: its status and body, as the API gave them. */
   record Answer(int status, String body) {
     JsonNode json() {
       try {

@@ -9,9 +9,9 @@ import java.net.http.HttpResponse;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A login to the dashboard as a browser makes it: the form's token from GET /login, sent back as cookie and field. */
-final class DashboardLogin {
-  private DashboardLogin() {}
+/** A login to the console as a browser makes it: the form's token from GET /login, sent back as cookie and field. */
+final class ConsoleLogin {
+  private ConsoleLogin() {}
 
   static HttpResponse<String> login(HttpClient http, String ui, String user, String password) throws Exception {
     HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create(ui + "/login")).build(),
