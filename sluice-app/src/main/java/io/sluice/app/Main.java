@@ -1,19 +1,25 @@
 package io.sluice.app;
 
 import io.sluice.app.alerts.AlertsCommand;
+import io.sluice.app.checkconfig.CheckConfigCommand;
 import io.sluice.app.cli.CommandAudit;
 import io.sluice.app.cli.CommandErrors;
 import io.sluice.app.cli.KafkaClientLogs;
 import io.sluice.app.cluster.ClusterCommand;
 import io.sluice.app.connectors.ConnectorsCommand;
+import io.sluice.app.console.ConsoleCommand;
 import io.sluice.app.demo.DemoCommand;
 import io.sluice.app.dlq.DlqCommand;
 import io.sluice.app.export.ExportCommand;
+import io.sluice.app.kafka.KafkaCommand;
 import io.sluice.app.offsets.OffsetsCommand;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.app.schema.SchemaCommand;
 import io.sluice.app.snapshot.SnapshotCommand;
-import io.sluice.app.ui.UiCommand;
+import io.sluice.app.up.PlaneCommand;
+import io.sluice.app.up.UpCommand;
+import io.sluice.app.version.VersionCommand;
+import io.sluice.app.version.Versions;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
@@ -43,7 +49,7 @@ public final class Main implements Runnable {
       ReconcileCommand.class,
       SchemaCommand.class,
       AlertsCommand.class,
-      UiCommand.class,
+      ConsoleCommand.class,
       ExportCommand.class,
       ClusterCommand.class);
 

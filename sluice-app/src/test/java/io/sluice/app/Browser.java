@@ -12,7 +12,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * A real headless browser for the dashboard's tests: Debian's {@code chromium} driven through its
+ * A real headless browser for the console's tests: Debian's {@code chromium} driven through its
  * {@code chromium-driver} by Selenium, nothing downloaded at run time. Where they are not installed the test is
  * skipped, saying so; under {@code CI} (where {@code .ci/run} installs them) it fails instead ({@link RequiredTool}).
  */

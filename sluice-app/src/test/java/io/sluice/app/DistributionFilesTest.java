@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigPrefix;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.app.up.Supervisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +70,7 @@ class DistributionFilesTest {
     // The signal to sluice up alone: it stops its planes in order; all of them at once would not be.
     assertEquals("mixed", setting(unit, "KillMode"));
     Duration stop = Duration.ofSeconds(Long.parseLong(setting(unit, "TimeoutStopSec")));
-    assertTrue(stop.compareTo(Supervisor.CONTROL_STOP.plus(Supervisor.DATA_STOP)) > 0,
+    assertTrue(stop.compareTo(Supervisor.stopTime()) > 0,
         "TimeoutStopSec " + stop + " must exceed the planes' stop times");
   }
 

@@ -341,9 +341,9 @@ class DistributionIT {
     Run users = sluice("ui", "user", "list", "--data-dir", data.toString());
     assertEquals(0, users.exit(), users::toString);
     assertEquals(List.of("admin", "ops"), users.out().lines().map(l -> l.split("\t")[0]).toList(), users::toString);
-    HttpResponse<String> opsLogin = DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw");
+    HttpResponse<String> opsLogin = ConsoleLogin.login(http, ui, "ops", "ops-dashboard-pw");
     assertEquals(303, opsLogin.statusCode());
-    String opsSession = DashboardLogin.session(opsLogin);
+    String opsSession = ConsoleLogin.session(opsLogin);
     assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(ui + "/api/connectors")).header("Cookie", opsSession)
         .build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     // A password changed from the CLI ends the sessions opened with the old one.
@@ -353,13 +353,13 @@ class DistributionIT {
     assertEquals(0, changed.exit(), changed::toString);
     assertEquals(401, http.send(HttpRequest.newBuilder(URI.create(ui + "/api/connectors")).header("Cookie", opsSession)
         .build(), HttpResponse.BodyHandlers.ofString()).statusCode(), "the session of the old password ended");
-    assertEquals(401, DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw").statusCode());
-    assertEquals(303, DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw-2").statusCode());
+    assertEquals(401, ConsoleLogin.login(http, ui, "ops", "ops-dashboard-pw").statusCode());
+    assertEquals(303, ConsoleLogin.login(http, ui, "ops", "ops-dashboard-pw-2").statusCode());
     // Guessing is slowed down: after three failures the next attempt must wait, whatever its password.
     for (int i = 0; i < 3; i++) {
-      assertEquals(401, DashboardLogin.login(http, ui, "ops", "guess-" + i).statusCode());
+      assertEquals(401, ConsoleLogin.login(http, ui, "ops", "guess-" + i).statusCode());
     }
-    HttpResponse<String> slowed = DashboardLogin.login(http, ui, "ops", "ops-dashboard-pw-2");
+    HttpResponse<String> slowed = ConsoleLogin.login(http, ui, "ops", "ops-dashboard-pw-2");
     assertEquals(429, slowed.statusCode());
     assertTrue(slowed.headers().firstValue("Retry-After").isPresent());
   }

@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.up.Platform;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -48,7 +49,7 @@ final class PackagedSluice {
 
     /** Component name → address, from the ready line. */
     java.util.Map<String, String> urls() {
-      return Supervisor.parseUrls(readyLine().substring("sluice ready".length()));
+      return Platform.parseUrls(readyLine().substring("sluice ready".length()));
     }
   }
 
@@ -88,9 +89,9 @@ final class PackagedSluice {
       throws Exception {
     List<String> command = new ArrayList<>(List.of(launcher.toString(), "up"));
     command.addAll(args);
-    if (!args.contains("--ui-port")) {
-      // Tests run side by side: the dashboard's default port would be taken by the first.
-      command.addAll(List.of("--ui-port", String.valueOf(freePort())));
+    if (!args.contains("--console-port") && !args.contains("--ui-port")) {
+      // Tests run side by side: the console's default port would be taken by the first.
+      command.addAll(List.of("--console-port", String.valueOf(freePort())));
     }
     Path stderr = dir.resolve("up.stderr");
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(stderr.toFile());

@@ -389,7 +389,7 @@ class PlaneIsolationIT {
   private static int indexOf(int from, String status) {
     for (int i = from; i < notifications.size(); i++) {
       JsonNode n = notifications.get(i);
-      if (n.path("groupLabels").path("alertname").asText().equals(ComponentAlert.NAME)
+      if (n.path("groupLabels").path("alertname").asText().equals("SluiceComponentDown")
           && n.path("status").asText().equals(status)) {
         return i;
       }

@@ -177,9 +177,9 @@ class SecureUpIT {
     PackagedSluice.Run added = PackagedSluice.run(dir, "ui", "user", "add", "ops", "--password-file", pw.toString(),
         "--data-dir", dir.resolve("data").toString());
     assertEquals(0, added.exit(), added::toString);
-    HttpResponse<String> login = DashboardLogin.login(client, ui, "ops", "ops-dashboard-pw");
+    HttpResponse<String> login = ConsoleLogin.login(client, ui, "ops", "ops-dashboard-pw");
     assertEquals(303, login.statusCode(), login.body());
-    String session = DashboardLogin.session(login);
+    String session = ConsoleLogin.session(login);
     HttpResponse<String> query = client.send(HttpRequest.newBuilder(URI.create(ui + "/api/query?query=up"))
         .header("Cookie", session).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, query.statusCode(), query.body());

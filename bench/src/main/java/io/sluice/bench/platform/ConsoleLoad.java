@@ -2,7 +2,7 @@ package io.sluice.bench.platform;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.ui.auth.Accounts;
+import io.sluice.console.auth.Accounts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,6 +1,6 @@
 package io.sluice.bench.platform;
 
-import io.sluice.app.Platform;
+import io.sluice.app.up.Platform;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
@@ -332,7 +332,7 @@ public final class PipelineThroughput {
     flags.put(ConfigDefinitions.REGISTRY_PORT.name(), String.valueOf(freePort()));
     // Every server on a port of its own: another Sluice on this machine must not make the run fail.
     for (ConfigKey<Integer> port : List.of(ConfigDefinitions.METRICS_PORT, ConfigDefinitions.ALERTS_PORT,
-        ConfigDefinitions.EXPORTER_PORT, ConfigDefinitions.UI_PORT)) {
+        ConfigDefinitions.EXPORTER_PORT, ConfigDefinitions.CONSOLE_PORT)) {
       flags.put(port.name(), String.valueOf(freePort()));
     }
     try (Platform platform = Platform.start(SluiceConfig.load(Optional.empty(), flags), plugins)) {

@@ -20,7 +20,7 @@ public final class CommandAudit implements CommandLine.IExecutionStrategy {
   static final Set<String> CHANGES = Set.of("connectors apply", "connectors pause", "connectors resume",
       "connectors restart", "connectors stop", "connectors delete", "snapshot start", "snapshot pause",
       "snapshot resume", "snapshot stop", "offsets set", "offsets skip", "offsets restore", "offsets reset",
-      "dlq replay", "ui user add", "ui user passwd");
+      "dlq replay", "console user add", "console user passwd");
 
   private final CommandLine.IExecutionStrategy inner = new CommandLine.RunLast();
 

@@ -32,6 +32,11 @@ public final class ConfigFlags {
       };
       spec.addOption(OptionSpec.builder(flag.name()).paramLabel(flag.label()).type(String.class)
           .description(description(key)).setter(into).build());
+      // An older name of the flag, which scripts may still give: taken as the flag, not shown in the help.
+      for (String old : flag.oldNames()) {
+        spec.addOption(OptionSpec.builder(old).paramLabel(flag.label()).type(String.class).hidden(true)
+            .description(description(key)).setter(into).build());
+      }
     }
   }
 

@@ -131,20 +131,22 @@ public final class ConfigDefinitions {
           + "scrape interval of whatever scrapes the exporters, so that no scrape sees the task on both nodes (and a "
           + "sum over a pipeline counts it twice)."));
 
-  public static final ConfigKey<Integer> UI_PORT = define(ConfigKey.of("ui.port", PORT, "3000",
-      "The dashboard's port.").flag("--ui-port"));
-  public static final ConfigKey<String> UI_METRICS_URL = define(ConfigKey.optional("ui.metrics.url", URL,
-      "The Prometheus API the dashboard draws from; this node's metrics server when absent (a real Prometheus works "
-          + "the same)."));
-  public static final ConfigKey<String> UI_ALERTS_URL = define(ConfigKey.optional("ui.alerts.url", URL,
-      "The Alertmanager API the dashboard draws from; this node's router when absent (a real Alertmanager works the "
-          + "same)."));
-  public static final ConfigKey<Path> UI_METRICS_HTTP_CONFIG_FILE = define(ConfigKey.optional(
-      "ui.metrics.http.config.file", FILE, "How the dashboard reaches `ui.metrics.url` when it is secured: the keys "
-          + "of Prometheus' `http_config` (`basic_auth`, `authorization`, `tls_config`, with their `*_file` forms)."));
-  public static final ConfigKey<Path> UI_ALERTS_HTTP_CONFIG_FILE = define(ConfigKey.optional(
-      "ui.alerts.http.config.file", FILE, "How the dashboard reaches `ui.alerts.url` when it is secured, as "
-          + "`ui.metrics.http.config.file`."));
+  // The console's keys were ui.* until the console had one name everywhere: a file or flag that says ui.* still works.
+  public static final ConfigKey<Integer> CONSOLE_PORT = define(ConfigKey.of("console.port", PORT, "3000",
+      "The console's port.").flag("--console-port").oldFlag("--ui-port").alias("ui.port"));
+  public static final ConfigKey<String> CONSOLE_METRICS_URL = define(ConfigKey.optional("console.metrics.url", URL,
+      "The Prometheus API the console draws from; this node's metrics server when absent (a real Prometheus works "
+          + "the same).").alias("ui.metrics.url"));
+  public static final ConfigKey<String> CONSOLE_ALERTS_URL = define(ConfigKey.optional("console.alerts.url", URL,
+      "The Alertmanager API the console draws from; this node's router when absent (a real Alertmanager works the "
+          + "same).").alias("ui.alerts.url"));
+  public static final ConfigKey<Path> CONSOLE_METRICS_HTTP_CONFIG_FILE = define(ConfigKey.optional(
+      "console.metrics.http.config.file", FILE, "How the console reaches `console.metrics.url` when it is secured: "
+          + "the keys of Prometheus' `http_config` (`basic_auth`, `authorization`, `tls_config`, with their `*_file` "
+          + "forms).").alias("ui.metrics.http.config.file"));
+  public static final ConfigKey<Path> CONSOLE_ALERTS_HTTP_CONFIG_FILE = define(ConfigKey.optional(
+      "console.alerts.http.config.file", FILE, "How the console reaches `console.alerts.url` when it is secured, as "
+          + "`console.metrics.http.config.file`.").alias("ui.alerts.http.config.file"));
 
   public static final ConfigKey<String> CLUSTER_TOPIC = define(ConfigKey.of("cluster.topic", TOPIC, "sluice-cluster",
       "The compacted topic in which every node announces itself and its components' addresses: the cluster's "
@@ -152,7 +154,9 @@ public final class ConfigDefinitions {
 
   /** The components with an HTTP surface, each of which may have {@code <component>.web.config.file} of its own. */
   public static final List<String> WEB_COMPONENTS = List.of("connect", "registry", "metrics", "alerts", "exporter",
-      "ui");
+      "console");
+  /** Older names of those components, still read in their keys: the console's were {@code ui.web.*}. */
+  private static final Map<String, String> OLD_WEB_COMPONENTS = Map.of("ui", "console");
   public static final ConfigKey<Path> WEB_CONFIG_FILE = define(ConfigKey.optional("web.config.file", FILE,
       "TLS, users (bcrypt hashes) and headers of every HTTP surface, in the format of Prometheus' web configuration "
           + "file. Without it every surface serves plain HTTP to anyone who reaches it.").flag("--web.config.file"));
@@ -161,9 +165,10 @@ public final class ConfigDefinitions {
           + "configuration stays valid for Prometheus and Alertmanager, whose parsers refuse keys they do not know.")
       .flag("--web.roles.file"));
   public static final ComponentKeys<Path> COMPONENT_WEB_CONFIG_FILE = define(new ComponentKeys<>(WEB_CONFIG_FILE,
-      WEB_COMPONENTS, "A web configuration file of one component's own, in place of `web.config.file`."));
+      WEB_COMPONENTS, "A web configuration file of one component's own, in place of `web.config.file`.",
+      OLD_WEB_COMPONENTS));
   public static final ComponentKeys<Path> COMPONENT_WEB_ROLES_FILE = define(new ComponentKeys<>(WEB_ROLES_FILE,
-      WEB_COMPONENTS, "A roles file of one component's own, in place of `web.roles.file`."));
+      WEB_COMPONENTS, "A roles file of one component's own, in place of `web.roles.file`.", OLD_WEB_COMPONENTS));
 
   // The data plane: what the single process had, for the same throughput. The parallel collector moves about 20%
   // more change events per second than G1 on 2 cores; a young generation of half the heap lets change events in
@@ -178,12 +183,12 @@ public final class ConfigDefinitions {
   public static final ConfigKey<Long> DATA_PLANE_NICE = define(ConfigKey.of("dataplane.nice",
       new ConfigType.WholeNumber(0, 19, "a nice value from 0 to 19"), "10",
       "The data plane's nice value, 0 (off) to 19: when connectors keep every core busy, the control plane, at 0, is "
-          + "served first, so the router, the metrics server and the dashboard keep answering about them."));
+          + "served first, so the router, the metrics server and the console keep answering about them."));
   // The control plane holds series, rules, alerts and schemas, mostly idle between scrapes and evaluations: the
   // serial collector keeps its footprint small.
   public static final ConfigKey<String> CONTROL_PLANE_HEAP = define(ConfigKey.of("controlplane.heap", HEAP, "512m",
       "The heap (`-Xmx`) of the control plane: the alert router, the metrics server and its rules, the registry, the "
-          + "dashboard."));
+          + "console."));
   public static final ConfigKey<String> CONTROL_PLANE_JAVA_OPTIONS = define(ConfigKey.of("controlplane.java.options",
       JVM_OPTIONS, "-XX:+UseSerialGC", "More JVM options of the control plane, separated by spaces."));
 
@@ -260,7 +265,15 @@ public final class ConfigDefinitions {
   }
 
   static String canonicalName(List<ConfigDefinition> table, String key) {
-    return keys(table).stream().filter(k -> k.aliases().contains(key)).map(ConfigKey::name).findFirst().orElse(key);
+    for (ConfigDefinition d : table) {
+      if (d instanceof ConfigKey<?> k && k.aliases().contains(key)) {
+        return k.name();
+      }
+      if (d instanceof ComponentKeys<?> c && c.renamed(key).isPresent()) {
+        return c.renamed(key).get();
+      }
+    }
+    return key;
   }
 
   /** An older name gives way to the key's own name when a layer sets both. */

@@ -41,7 +41,15 @@ public record ConfigKey<T>(String name, ConfigType<T> type, Optional<String> def
 
   /** This key, overridden on the command line by {@code --name LABEL}. */
   public ConfigKey<T> flag(String flagName, String label) {
-    return new ConfigKey<>(name, type, defaultValue, doc, Optional.of(new Flag(flagName, label)), aliases);
+    return new ConfigKey<>(name, type, defaultValue, doc, Optional.of(new Flag(flagName, label, List.of())), aliases);
+  }
+
+  /** This key's flag, still taken under {@code oldFlagName} (not shown in the help). */
+  public ConfigKey<T> oldFlag(String oldFlagName) {
+    Flag f = flag.orElseThrow(() -> new IllegalStateException(name + " has no flag to give an older name"));
+    List<String> more = new ArrayList<>(f.oldNames());
+    more.add(oldFlagName);
+    return new ConfigKey<>(name, type, defaultValue, doc, Optional.of(new Flag(f.name(), f.label(), more)), aliases);
   }
 
   /** This key, still read under {@code oldName}. */
@@ -81,6 +89,14 @@ public record ConfigKey<T>(String name, ConfigType<T> type, Optional<String> def
     return name;
   }
 
-  /** A command-line flag: {@code --kafka-port PORT}. */
-  public record Flag(String name, String label) {}
+  /**
+   * A command-line flag: {@code --kafka-port PORT}.
+   *
+   * @param oldNames older names of the flag, still taken
+   */
+  public record Flag(String name, String label, List<String> oldNames) {
+    public Flag {
+      oldNames = List.copyOf(oldNames);
+    }
+  }
 }

@@ -2,6 +2,8 @@ package io.sluice.app.config;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The reference of every {@code sluice.yaml} setting in {@code docs/configuration.md}, made from
@@ -33,17 +35,27 @@ public final class ConfigReference {
     // Java 17: no pattern switch over the sealed interface; these are its three kinds.
     if (d instanceof ConfigKey<?> k) {
       String doc = k.doc() + (k.aliases().isEmpty() ? ""
-          : " Also read under its older name" + (k.aliases().size() == 1 ? " " : "s ") + code(k.aliases()) + ".");
+          : " Also read under its older name" + (k.aliases().size() == 1 ? " " : "s ") + code(k.aliases()) + ".")
+          + k.flag().filter(f -> !f.oldNames().isEmpty())
+              .map(f -> " The flag's older name " + code(f.oldNames()) + " still works.").orElse("");
       return cells(code(k.name()), k.type().allowed(), k.defaultValue().map(ConfigReference::code).orElse("none"),
           k.flag().map(f -> code(f.name() + " " + f.label())).orElse(""), doc);
     }
     if (d instanceof ComponentKeys<?> c) {
       return cells(code("<component>." + c.base().name()), c.base().type().allowed(), code(c.base().name()), "",
-          d.doc() + " Components: " + code(c.components()) + ".");
+          d.doc() + " Components: " + code(c.components()) + "." + oldComponents(c));
     }
     ConfigPrefix p = (ConfigPrefix) d;
     return cells(code(p.prefix() + "*"), "the engine's own", "none", code("--set " + p.prefix() + "KEY=VALUE"),
         p.doc() + " Example: " + code(p.example()) + ".");
+  }
+
+  /** The older names of components still read, as the row of their keys says them. */
+  private static String oldComponents(ComponentKeys<?> c) {
+    return c.oldComponents().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> " " + code(c.name(e.getValue())) + " is also read under its older name " + code(e.getKey() + "."
+            + c.base().name()) + ".")
+        .collect(Collectors.joining());
   }
 
   private static String code(List<String> names) {

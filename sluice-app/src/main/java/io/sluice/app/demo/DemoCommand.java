@@ -3,7 +3,7 @@ package io.sluice.app.demo;
 import io.sluice.app.cli.CommandError;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.app.Platform;
+import io.sluice.app.up.Platform;
 import io.sluice.app.cli.ClusterOptions;
 import io.sluice.app.reconcile.ReconcileCommand;
 import io.sluice.client.HttpTransport;

@@ -1,8 +1,8 @@
 package io.sluice.app.export;
 
 import io.sluice.alerts.AlertRouter;
+import io.sluice.console.panels.GrafanaDashboard;
 import io.sluice.metrics.MetricsServer;
-import io.sluice.ui.panels.GrafanaDashboard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

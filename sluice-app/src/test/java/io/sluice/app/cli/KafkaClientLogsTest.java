@@ -59,7 +59,7 @@ class KafkaClientLogsTest {
   /** Sluice's own lines, the broker's and Connect's warnings are as they were, verbose or not. */
   @Test
   void nothingElseChanges() throws Exception {
-    Map<String, Level> expected = Map.of("io.sluice.app.Supervisor", Level.INFO,
+    Map<String, Level> expected = Map.of("io.sluice.app.up.Supervisor", Level.INFO,
         "org.apache.kafka.connect.runtime.WorkerSinkTask", Level.WARN, "kafka.server.ReplicaManager", Level.WARN,
         "org.apache.kafka.common.network.Selector", Level.WARN, "io.debezium.connector.postgresql.PostgresConnector",
         Level.WARN);

@@ -66,6 +66,17 @@ class ConfigDefinitionsTest {
     assertTrue(ConfigDefinitions.definitionOf(table, "console.port").isPresent());
   }
 
+  /** The console's keys were ui.*: a file written for them means the same. */
+  @Test
+  void theConsolesOlderKeysMeanItsKeys() {
+    assertEquals(Map.of("console.port", "3001", "console.alerts.url", "http://am:9093",
+            "console.web.config.file", "web.yml", "metrics.web.config.file", "m.yml"),
+        ConfigDefinitions.canonical(Map.of("ui.port", "3001", "ui.alerts.url", "http://am:9093",
+            "ui.web.config.file", "web.yml", "metrics.web.config.file", "m.yml")));
+    assertTrue(ConfigDefinitions.known("ui.metrics.http.config.file") && ConfigDefinitions.known("ui.web.roles.file"));
+    assertEquals(List.of("--ui-port"), ConfigDefinitions.CONSOLE_PORT.flag().orElseThrow().oldNames());
+  }
+
   @Test
   void aDefaultTheTypeRefusesIsAMistakeInTheTable() {
     var e = assertThrows(IllegalArgumentException.class,

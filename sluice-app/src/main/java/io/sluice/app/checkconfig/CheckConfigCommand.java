@@ -1,0 +1,213 @@
+package io.sluice.app.checkconfig;
+
+import io.sluice.alerts.AlertRouter;
+import io.sluice.app.cli.ExitCode;
+import io.sluice.app.config.ConfigDefinitions;
+import io.sluice.app.config.ConfigKey;
+import io.sluice.app.config.SluiceConfig;
+import io.sluice.app.up.DataPlane;
+import io.sluice.app.up.WebSurfaces;
+import io.sluice.http.client.HttpClientConfig;
+import io.sluice.kafka.EmbeddedKafka;
+import io.sluice.metrics.MetricsServer;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice check-config FILE}: a whole {@code sluice.yaml} checked as {@code sluice up} would read it, without
+ * starting, binding or connecting to anything. Each part is checked by the code that reads it at start (every value by
+ * its entry in {@link ConfigDefinitions}, as {@code sluice up} refuses it; the web configurations by
+ * {@link WebSurfaces}, the metrics server's prometheus.yml and rule files by {@link MetricsServer#checkConfig}, the
+ * router's alertmanager.yml by {@link AlertRouter#checkConfig}),
+ * and every problem is listed, not only the first.
+ */
+@Command(name = "check-config", mixinStandardHelpOptions = true,
+    description = "Check sluice.yaml files without starting anything: settings, ports, heap sizes, the web "
+        + "configuration and roles files, the metrics server's prometheus.yml and rule files, the alert router's "
+        + "alertmanager.yml. Exit 0 when every file is usable, 1 listing each problem.")
+public final class CheckConfigCommand implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "sluice.yaml files")
+  List<Path> files;
+
+  @Override
+  public Integer call() {
+    boolean failed = false;
+    for (Path file : files) {
+      List<String> problems = problems(file);
+      if (problems.isEmpty()) {
+        System.out.println(file + ": OK");
+      } else {
+        failed = true;
+        System.out.println(file + ": " + problems.size() + (problems.size() == 1 ? " problem" : " problems"));
+        problems.forEach(p -> System.out.println("  " + p));
+      }
+    }
+    return (failed ? ExitCode.NO : ExitCode.OK).code();
+  }
+
+  /** Every problem of one file; relative paths in it are taken from the working directory, as sluice up does. */
+  static List<String> problems(Path file) {
+    List<String> problems = new ArrayList<>();
+    Map<String, String> set;
+    try {
+      set = SluiceConfig.readYaml(file);
+    } catch (SluiceConfig.ConfigException e) {
+      return List.of(e.getMessage());
+    }
+    set.keySet().stream().filter(k -> !ConfigDefinitions.known(k)).forEach(k -> problems.add(unknown(k)));
+    SluiceConfig config = SluiceConfig.load(Optional.of(file), Map.of());
+
+    // Each value by its entry in the table, as sluice up refuses them; then what one value cannot say alone.
+    problems.addAll(config.problems());
+    checkHost(config, problems);
+    checkPorts(config, problems);
+    checkDataDir(config, problems);
+    find(config, ConfigDefinitions.PLUGIN_PATH).filter(p -> !Files.isDirectory(p))
+        .ifPresent(p -> problems.add(ConfigDefinitions.PLUGIN_PATH.name() + ": the folder " + p + " does not exist"));
+    checkKafkaClients(config, problems);
+
+    problems.addAll(WebSurfaces.check(config));
+    find(config, ConfigDefinitions.METRICS_CONFIG).ifPresent(f -> MetricsServer.checkConfig(f)
+        .forEach(p -> problems.add(ConfigDefinitions.METRICS_CONFIG.name() + " " + f + ": " + p)));
+    find(config, ConfigDefinitions.ALERTS_CONFIG).ifPresent(f -> {
+      List<String> found = Files.isRegularFile(f) ? AlertRouter.checkConfig(f) : List.of("no such file");
+      found.forEach(p -> problems.add(ConfigDefinitions.ALERTS_CONFIG.name() + " " + f + ": " + p));
+    });
+    for (ConfigKey<Path> key : List.of(ConfigDefinitions.CONSOLE_METRICS_HTTP_CONFIG_FILE,
+        ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE)) {
+      find(config, key).ifPresent(f -> {
+        try {
+          HttpClientConfig.load(f);
+        } catch (IllegalArgumentException e) {
+          problems.add(key.name() + " " + f + ": " + e.getMessage());
+        }
+      });
+    }
+    return problems;
+  }
+
+  /**
+   * A path key's value; absent when not set, or when the table refused it (a problem listed already), so that the
+   * file checks go on with the rest.
+   */
+  private static Optional<Path> find(SluiceConfig config, ConfigKey<Path> key) {
+    try {
+      return config.find(key);
+    } catch (SluiceConfig.ConfigException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * No two components on the same port (0, a free port chosen at start, excepted); a port the table refused is listed
+   * already.
+   */
+  private static void checkPorts(SluiceConfig config, List<String> problems) {
+    Map<Integer, String> taken = new LinkedHashMap<>();
+    for (ConfigKey<Integer> key : ConfigDefinitions.ports()) {
+      if (key.equals(ConfigDefinitions.KAFKA_PORT) && config.externalKafka().isPresent()) {
+        continue;   // No embedded broker: nothing binds it.
+      }
+      int port;
+      try {
+        port = config.get(key);
+      } catch (SluiceConfig.ConfigException e) {
+        continue;
+      }
+      String other = port == 0 ? null : taken.putIfAbsent(port, key.name());
+      if (other != null) {
+        problems.add(other + " and " + key.name() + " are both " + port + ": each component needs a port of its own");
+      }
+    }
+  }
+
+  private static void checkHost(SluiceConfig config, List<String> problems) {
+    try {
+      InetAddress.getByName(config.host());
+    } catch (UnknownHostException e) {
+      problems.add(ConfigDefinitions.HOST.name() + ": " + config.host() + " is no address of this machine's resolver");
+    }
+  }
+
+  /** The data directory, or the nearest folder above it that exists, must be a folder this user can write. */
+  private static void checkDataDir(SluiceConfig config, List<String> problems) {
+    Path dir = config.dataDir().toAbsolutePath();
+    Path existing = dir;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return;
+    }
+    if (!Files.isDirectory(existing)) {
+      problems.add(ConfigDefinitions.DATA_DIR.name() + ": " + existing + " is not a folder");
+    } else if (!Files.isWritable(existing)) {
+      problems.add(ConfigDefinitions.DATA_DIR.name() + ": " + existing + " cannot be written by this user"
+          + (existing.equals(dir) ? "" : " (to make " + dir + " in it)"));
+    }
+  }
+
+  /** kafka.client.*: what every Kafka client of Sluice will use, and the embedded broker's SASL login. */
+  private static void checkKafkaClients(SluiceConfig config, List<String> problems) {
+    check(problems, () -> config.kafkaCluster(config.externalKafka()
+        .orElse(config.host() + ":" + config.get(ConfigDefinitions.KAFKA_PORT))));
+    if (config.externalKafka().isEmpty()) {
+      check(problems, () -> DataPlane.requireSasl(config, EmbeddedKafka.builder()));
+    }
+  }
+
+  private static void check(List<String> problems, Runnable check) {
+    try {
+      check.run();
+    } catch (SluiceConfig.ConfigException e) {
+      if (!problems.contains(e.getMessage())) {
+        problems.add(e.getMessage());
+      }
+    }
+  }
+
+  /** A key Sluice does not read, with the known key it most likely meant. */
+  private static String unknown(String key) {
+    String message = key + ": not a setting of Sluice's, so it would be ignored";
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (ConfigKey<?> k : ConfigDefinitions.keys()) {
+      int d = distance(key, k.name());
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = k.name();
+      }
+    }
+    return best != null && bestDistance <= 3 ? message + " (did you mean " + best + "?)" : message;
+  }
+
+  /** Levenshtein distance. */
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+}

@@ -1,0 +1,131 @@
+package io.sluice.app.up;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.http.client.HttpClientConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code SluiceComponentDown} (critical): a plane of this {@code sluice up} has ended and is being started again. The
+ * supervisor is the one that knows at once, so it sends the alert to the router itself, as Prometheus sends the alerts
+ * of its rules ({@code POST /api/v2/alerts}, repeated while it holds, with an end a few minutes ahead so that the alert
+ * resolves by itself should the supervisor die), and sends it resolved once the plane is back. A scrape-based rule
+ * would notice an outage of a few seconds only by luck.
+ */
+final class ComponentAlert implements AutoCloseable {
+  static final String NAME = "SluiceComponentDown";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration RESEND = Duration.ofSeconds(60);
+  private static final Duration HOLD = Duration.ofMinutes(3);
+
+  private final HttpClientConfig client;
+  /**
+   * Built on the resend thread, the only one that sends, when it first sends: building an HTTP client sets up TLS, time
+   * the supervisor would otherwise spend before it starts the planes.
+   */
+  private HttpClient http;
+  private final String instance;
+  /** What is down now: the component's description and since when. */
+  private final Map<String, Firing> firing = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService resend = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "sluice-component-alert");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** Made when first used, once the planes are ready (see Supervisor). */
+  private static Logger log() {
+    return LoggerFactory.getLogger(ComponentAlert.class);
+  }
+
+  private record Firing(String description, Instant since) {}
+
+  private volatile String routerUrl;
+
+  ComponentAlert(HttpClientConfig client, String instance) {
+    this.client = client;
+    this.instance = instance;
+    resend.scheduleWithFixedDelay(this::resendAll, RESEND.toMillis(), RESEND.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The router answers at {@code url} (again): what is down is told to it now. */
+  void routerReady(String url) {
+    routerUrl = url;
+    resend.execute(this::resendAll);
+  }
+
+  /** {@code component} is down. */
+  void fire(String component, String description) {
+    Firing f = firing.compute(component, (k, old) -> new Firing(description, old == null ? Instant.now() : old.since()));
+    resend.execute(() -> send(component, f, false));
+  }
+
+  /** {@code component} is back: resolved, if it was said to be down. */
+  void resolve(String component) {
+    Firing f = firing.remove(component);
+    if (f != null) {
+      resend.execute(() -> send(component, f, true));
+    }
+  }
+
+  private void resendAll() {
+    firing.forEach((component, f) -> send(component, f, false));
+  }
+
+  private void send(String component, Firing f, boolean resolved) {
+    String router = routerUrl;
+    if (router == null) {
+      return;
+    }
+    Instant now = Instant.now();
+    ArrayNode body = JSON.createArrayNode();
+    ObjectNode a = body.addObject();
+    ObjectNode labels = a.putObject("labels");
+    labels.put("alertname", NAME);
+    labels.put("severity", "critical");
+    labels.put("component", component);
+    labels.put("instance", instance);
+    ObjectNode annotations = a.putObject("annotations");
+    annotations.put("summary", "Sluice " + component + " is down");
+    annotations.put("description", f.description() + " ended and is being started again by sluice up");
+    a.put("startsAt", f.since().toString());
+    a.put("endsAt", (resolved ? now : now.plus(HOLD)).toString());
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(router + "/api/v2/alerts"))
+        .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+    client.authorization().ifPresent(h -> req.header("Authorization", h));
+    try {
+      if (http == null) {
+        http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
+      }
+      HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() / 100 != 2) {
+        log().warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
+      }
+    } catch (IOException e) {
+      log().warn("cannot tell the router at {} that {} is {}: {}", router, component,
+          resolved ? "back" : "down", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    resend.shutdownNow();
+  }
+}

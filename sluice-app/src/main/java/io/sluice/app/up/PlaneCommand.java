@@ -1,0 +1,152 @@
+package io.sluice.app.up;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.app.Main;
+import io.sluice.app.cli.StopSignal;
+import io.sluice.app.config.SluiceConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice plane data|control}: one plane of a {@code sluice up}, as the {@link Supervisor} starts it. Not for
+ * people: the supervisor writes the whole configuration as one line of JSON on its standard input ({@link Handoff})
+ * and keeps that input open; its end means the supervisor is gone, and the plane stops. The plane answers with one
+ * line, {@code sluice plane ready name=address …}, once its components answer.
+ */
+@Command(name = "plane", hidden = true, description = "One plane of sluice up, started by it (not for direct use).")
+public final class PlaneCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(PlaneCommand.class);
+  static final String READY = "sluice plane ready";
+  /** The line a plane that cannot start ends with, its reason after it, for the supervisor to say. */
+  static final String FAILED = "sluice plane failed";
+
+  @Parameters(index = "0", description = "data or control")
+  String plane;
+
+  /**
+   * What the supervisor hands each plane: the configuration after flags, the internal user (null where no surface asks
+   * for credentials), the plugins.
+   */
+  record Handoff(Map<String, String> config, WebSurfaces.InternalUser internalUser, String plugins) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    String toJson() {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("config", config);
+      if (internalUser != null) {
+        out.put("internalPassword", internalUser.password());
+        out.put("internalHash", internalUser.hash());
+      }
+      out.put("plugins", plugins);
+      try {
+        return JSON.writeValueAsString(out);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static Handoff fromJson(String line) throws IOException {
+      JsonNode n = JSON.readTree(line);
+      Map<String, String> config = new LinkedHashMap<>();
+      n.path("config").fields().forEachRemaining(e -> config.put(e.getKey(), e.getValue().asText()));
+      WebSurfaces.InternalUser internal = n.path("internalPassword").isTextual()
+          ? new WebSurfaces.InternalUser(n.get("internalPassword").asText(), n.path("internalHash").asText())
+          : null;
+      return new Handoff(config, internal, n.path("plugins").asText());
+    }
+
+    @Override
+    public String toString() {
+      return "Handoff[" + config.size() + " settings, plugins " + plugins + "]";
+    }
+  }
+
+  /** The plane named, run without picocli (see {@link Main#main}); its exit status. */
+  public static int run(String plane) {
+    PlaneCommand command = new PlaneCommand();
+    command.plane = plane;
+    try {
+      return command.call();
+    } catch (IOException | RuntimeException e) {
+      e.printStackTrace();
+      return 1;
+    }
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    if (!plane.equals("data") && !plane.equals("control")) {
+      System.err.println("sluice: plane is data or control, not " + plane);
+      return 2;
+    }
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line = in.readLine();
+    if (line == null) {
+      System.err.println("sluice: sluice plane reads its configuration from sluice up on its standard input");
+      return 2;
+    }
+    Handoff handoff = Handoff.fromJson(line);
+    StopSignal stop = StopSignal.install(false);
+    Thread orphan = new Thread(() -> {
+      try {
+        while (in.read() >= 0) {
+          // Nothing more is sent; the supervisor only holds the pipe open while it lives.
+        }
+      } catch (IOException e) {
+        // The pipe broke: the same as its end.
+      }
+      log.warn("sluice up is gone; stopping the {} plane", plane);
+      stop.stop();
+    }, "sluice-supervisor-watch");
+    orphan.setDaemon(true);
+    orphan.start();
+
+    AutoCloseable running;
+    Map<String, String> urls;
+    try {
+      SluiceConfig config = new SluiceConfig(handoff.config());
+      WebSurfaces web = WebSurfaces.load(config, handoff.internalUser());
+      Map<String, String> dataUrls = DataPlane.expectedUrls(config, web.scheme());
+      if (plane.equals("data")) {
+        DataPlane data = DataPlane.start(config, Path.of(handoff.plugins()), web);
+        running = data;
+        urls = data.urls();
+      } else {
+        ControlPlane control = ControlPlane.start(config, web, config.kafkaCluster(dataUrls.get("kafka")), dataUrls);
+        running = control;
+        urls = control.urls();
+      }
+    } catch (SluiceConfig.ConfigException e) {
+      return failed(e.getMessage(), 2);
+    } catch (RuntimeException e) {
+      log.error("the {} plane could not start", plane, e);
+      return failed(e.getMessage(), 1);
+    }
+    System.out.println(Platform.readyLine(urls).replaceFirst("^sluice ready", READY));
+    System.out.flush();
+    stop.await();
+    try {
+      running.close();
+    } catch (Exception e) {
+      log.warn("the {} plane did not stop cleanly", plane, e);
+    }
+    return stop.status();
+  }
+
+  private static int failed(String reason, int status) {
+    System.out.println(FAILED + " " + String.valueOf(reason).replaceAll("\\s*\\R\\s*", " "));
+    System.out.flush();
+    return status;
+  }
+}
