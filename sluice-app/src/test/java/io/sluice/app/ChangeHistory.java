@@ -1,6 +1,5 @@
 package io.sluice.app;
 
-import io.sluice.connect.testing.SharedPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -9,7 +8,7 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * A known history of changes to one PostgreSQL table, written while a test inflicts its faults: what
+ * A known history of changes to one table, in PostgreSQL or MariaDB, written while a test inflicts its faults: what
  * {@link DeliveryCheck} holds a source's topic against. The table is {@code ledger(k int primary key, seq bigint,
  * txn bigint)}; every change, an insert of a new key or an update of an existing one, sets {@code seq} to a value no
  * other change has, so that each change can be told apart in the topic. Changes are written by one thread in
@@ -22,7 +21,12 @@ final class ChangeHistory implements AutoCloseable {
   private static final byte COMMITTED = 1;
   private static final byte ROLLED_BACK = 2;
 
-  private final String db;
+  /** Where the table is: a new connection to its database each time. */
+  interface Database {
+    Connection connect() throws SQLException;
+  }
+
+  private final Database db;
   private final int changesPerSecond;
   private final Random random;
   /** By sequence value (index = seq): the key it changed, and whether its transaction committed or rolled back. */
@@ -37,13 +41,13 @@ final class ChangeHistory implements AutoCloseable {
   private volatile RuntimeException failure;
   private Thread thread;
 
-  /** The table, made empty in database {@code db}, and a writer of {@code changesPerSecond} (not yet started). */
-  ChangeHistory(String db, int changesPerSecond, long seed) {
+  /** The table, made empty in {@code db}, and a writer of {@code changesPerSecond} (not yet started). */
+  ChangeHistory(Database db, int changesPerSecond, long seed) {
     this.db = db;
     this.changesPerSecond = changesPerSecond;
     this.random = new Random(seed);
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE public." + TABLE + " (k int PRIMARY KEY, seq bigint NOT NULL, txn bigint NOT NULL)");
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE " + TABLE + " (k int PRIMARY KEY, seq bigint NOT NULL, txn bigint NOT NULL)");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
@@ -61,11 +65,11 @@ final class ChangeHistory implements AutoCloseable {
     long written = 0;
     long seq = ended + 1;
     long txn = 0;
-    try (Connection c = SharedPostgres.connect(db)) {
+    try (Connection c = db.connect()) {
       c.setAutoCommit(false);
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO public." + TABLE
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE
           + " (k, seq, txn) VALUES (?, ?, ?)");
-          PreparedStatement update = c.prepareStatement("UPDATE public." + TABLE + " SET seq = ?, txn = ? WHERE k = ?")) {
+          PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET seq = ?, txn = ? WHERE k = ?")) {
         while (running) {
           long dueNanos = started + written * 1_000_000_000L / changesPerSecond;
           long aheadMs = (dueNanos - System.nanoTime()) / 1_000_000;

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.app.DeliveryCheck.Tally;
 import io.sluice.app.SluiceNodes.Node;
+import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,8 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class ExactlyOnceFaultsIT {
-  /** Changes a second the history is written at, through every fault. */
-  private static final int RATE = 400;
+  /** Changes a second each source's history is written at, through every fault. */
+  private static final int RATE = 300;
   /** How long the load runs before each fault: the source is mid-stream, with transactions open. */
   private static final Duration BEFORE = Duration.ofSeconds(8);
   /** How long a killed broker stays down. */
@@ -66,17 +68,18 @@ class ExactlyOnceFaultsIT {
   private static String bootstrap;
   private static SluiceNodes cluster;
   private static final List<Node> nodes = new ArrayList<>();
+  private static BinlogMariaDb mariaDb;
   @RegisterExtension static final FailedRunLogs LOGS = new FailedRunLogs(() -> cluster);
   /** Each run's rows for the report: run title → its faults, in order. */
   private static final Map<String, List<Row>> report = new LinkedHashMap<>();
   /** The broker the exactly-once run found coordinating its task's transactions; the baseline kills the same. */
   private static int coordinatorBroker = 3;
 
-  /** One fault of a run: what was done, the part of the history it covers, what was seen. */
+  /** One fault of a run: what was done, the part of each source's history it covers, what was seen. */
   private static final class Fault {
     final String name;
-    long from;
-    long to;
+    final Map<Source, Long> from = new LinkedHashMap<>();
+    final Map<Source, Long> to = new LinkedHashMap<>();
     String note = "";
 
     Fault(String name) {
@@ -84,8 +87,8 @@ class ExactlyOnceFaultsIT {
     }
   }
 
-  /** One row of the report: a fault and its tally, read committed and read uncommitted. */
-  private record Row(String fault, String note, Tally committed, Tally uncommitted) {}
+  /** One row of the report: a source, a fault and its tally, read committed and read uncommitted. */
+  private record Row(String source, String fault, String note, Tally committed, Tally uncommitted) {}
 
   @BeforeAll
   static void start() throws Exception {
@@ -104,6 +107,7 @@ class ExactlyOnceFaultsIT {
       nodes.add(cluster.start(name));
     }
     Pipeline.ensureCdcUser();
+    mariaDb = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "the exactly-once fault checker");
   }
 
   @AfterAll
@@ -111,6 +115,9 @@ class ExactlyOnceFaultsIT {
     writeReport();
     if (cluster != null) {
       cluster.close();
+    }
+    if (mariaDb != null) {
+      mariaDb.close();
     }
     // All at once: a broker stopped after the others would wait for a quorum that is gone.
     brokers.forEach(Process::destroy);
@@ -123,8 +130,8 @@ class ExactlyOnceFaultsIT {
   @Order(1)
   void withExactlyOnceOnEveryChangeArrivesOnceInOrderThroughEveryFault() throws Exception {
     List<Row> rows = run("exactly once (Sluice's default)", "eos", true);
-    List<String> wrong = rows.stream().filter(r -> !r.committed().exact()).map(r -> r.fault() + ": " + r.committed())
-        .toList();
+    List<String> wrong = rows.stream().filter(r -> !r.committed().exact())
+        .map(r -> r.source() + ", " + r.fault() + ": " + r.committed()).toList();
     assertTrue(wrong.isEmpty(), "not exactly once: " + wrong);
   }
 
@@ -149,30 +156,42 @@ class ExactlyOnceFaultsIT {
   }
 
   /**
-   * Creates a PostgreSQL source on the cluster, writes the history through every fault, reads the topic and returns
-   * each fault's tally, as it also adds them to the report under {@code title}.
+   * Creates a PostgreSQL and a MariaDB source on the cluster, writes each one's history through every fault, reads
+   * their topics and returns each fault's tallies, as it also adds them to the report under {@code title}.
    */
   private static List<Row> run(String title, String name, boolean exactlyOnce) throws Exception {
-    return new Run(name, exactlyOnce).through(title);
+    List<Source> sources = List.of(Source.postgres(name, exactlyOnce), Source.mariaDb(name, exactlyOnce));
+    return new Run(sources, exactlyOnce).through(title);
   }
 
-  /** One run: a source, its history and its checks, through the faults. */
-  private static final class Run {
-    final boolean exactlyOnce;
+  /** One source of a run: its database's history, its connector and topic, and the checks of its topic. */
+  private static final class Source {
+    final String engine;
     final String connector;
     final String topic;
     final ChangeHistory history;
     final DeliveryCheck committed;
     final DeliveryCheck uncommitted;
-    final List<Fault> faults = new ArrayList<>();
 
-    Run(String name, boolean exactlyOnce) throws Exception {
-      this.exactlyOnce = exactlyOnce;
+    private Source(String engine, String connector, String topic, ChangeHistory history, Map<String, String> config,
+        boolean exactlyOnce) throws Exception {
+      this.engine = engine;
+      this.connector = connector;
+      this.topic = topic;
+      this.history = history;
+      HttpResponse<String> created = send("POST", nodes.get(0).url("connect") + "/connectors",
+          Map.of("name", connector, "config", config));
+      assertEquals(201, created.statusCode(), created.body());
+      JsonNode stored = get(nodes.get(0).url("connect") + "/connectors/" + connector + "/config");
+      assertEquals(exactlyOnce ? "required" : "", stored.path("exactly.once.support").asText(), stored.toString());
+      committed = new DeliveryCheck(history, bootstrap, topic, "read_committed");
+      uncommitted = new DeliveryCheck(history, bootstrap, topic, "read_uncommitted");
+    }
+
+    static Source postgres(String name, boolean exactlyOnce) throws Exception {
       String db = name + "_" + ProcessHandle.current().pid();
       SharedPostgres.createDatabase(db);
-      history = new ChangeHistory(db, RATE, 41);
-      connector = name + "-source";
-      topic = db + ".public." + ChangeHistory.TABLE;
+      ChangeHistory history = new ChangeHistory(() -> SharedPostgres.connect(db), RATE, 41);
       Map<String, String> config = new LinkedHashMap<>();
       config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
       config.put("plugin.name", "pgoutput");
@@ -184,20 +203,49 @@ class ExactlyOnceFaultsIT {
       config.put("topic.prefix", db);
       config.put("slot.name", db + "_slot");
       config.put("table.include.list", "public." + ChangeHistory.TABLE);
-      HttpResponse<String> created = send("POST", nodes.get(0).url("connect") + "/connectors",
-          Map.of("name", connector, "config", config));
-      assertEquals(201, created.statusCode(), created.body());
-      JsonNode stored = get(nodes.get(0).url("connect") + "/connectors/" + connector + "/config");
-      assertEquals(exactlyOnce ? "required" : "", stored.path("exactly.once.support").asText(), stored.toString());
-      taskNode(); // running, somewhere
-      committed = new DeliveryCheck(history, bootstrap, topic, "read_committed");
-      uncommitted = new DeliveryCheck(history, bootstrap, topic, "read_uncommitted");
+      return new Source("PostgreSQL", name + "-pg", db + ".public." + ChangeHistory.TABLE, history, config,
+          exactlyOnce);
+    }
+
+    static Source mariaDb(String name, boolean exactlyOnce) throws Exception {
+      String db = name + "_" + ProcessHandle.current().pid();
+      mariaDb.execute("CREATE DATABASE " + db);
+      String url = "jdbc:mariadb://127.0.0.1:" + mariaDb.port() + "/" + db + "?user=root";
+      ChangeHistory history = new ChangeHistory(() -> DriverManager.getConnection(url), RATE, 43);
+      String prefix = "m_" + db;
+      Map<String, String> config = new LinkedHashMap<>(mariaDb.sourceConfig(prefix, exactlyOnce ? "5401" : "5402"));
+      config.put("database.include.list", db);
+      config.put("table.include.list", db + "." + ChangeHistory.TABLE);
+      return new Source("MariaDB", name + "-mariadb", prefix + "." + db + "." + ChangeHistory.TABLE, history, config,
+          exactlyOnce);
+    }
+  }
+
+  /** One run: its sources, their histories and checks, through the faults. */
+  private static final class Run {
+    final boolean exactlyOnce;
+    final List<Source> sources;
+    /** The source whose task the faults aim at: its node, its transaction coordinator, its topic's leader. */
+    final Source aimed;
+    final String connector;
+    final List<Fault> faults = new ArrayList<>();
+
+    Run(List<Source> sources, boolean exactlyOnce) {
+      this.exactlyOnce = exactlyOnce;
+      this.sources = sources;
+      this.aimed = sources.get(0);
+      this.connector = aimed.connector;
     }
 
     List<Row> through(String title) throws Exception {
-      history.start();
+      for (Source s : sources) {
+        taskNode(s.connector, null);
+      }
+      sources.forEach(s -> s.history.start());
       try {
-        assertTrue(committed.awaitDelivered(1, WAIT), "the first changes never arrived");
+        for (Source s : sources) {
+          assertTrue(s.committed.awaitDelivered(1, WAIT), s.engine + ": the first changes never arrived");
+        }
         fault("kill -9 of the data plane running the task", this::killDataPlane);
         fault("kill -9 of the broker leading the topic", f -> {
           int leader = leader();
@@ -213,65 +261,87 @@ class ExactlyOnceFaultsIT {
         fault("mixed: the coordinator's broker and the task's node killed -9 together", f -> killNode(f,
             coordinator()));
       } finally {
-        history.close();
+        for (Source s : sources) {
+          s.history.close();
+        }
       }
-      long last = history.lastCommitted();
-      faults.get(faults.size() - 1).to = history.ended();
-      boolean all = committed.awaitDelivered(last, QUIET);
-      uncommitted.awaitDelivered(last, QUIET);
-      // Anything a late retry would add after the last change: read once more after a pause.
-      Thread.sleep(3000);
-      committed.read();
-      uncommitted.read();
-
       List<Row> rows = new ArrayList<>();
-      for (Fault f : faults) {
-        Row row = new Row(f.name, f.note, committed.tally(f.from, f.to), uncommitted.tally(f.from, f.to));
-        rows.add(row);
-        System.out.println("ExactlyOnceFaultsIT: " + title + " | " + f.name + " (" + f.note + "): "
-            + row.committed() + "; read uncommitted: " + row.uncommitted());
+      for (Source s : sources) {
+        long end = s.history.ended();
+        faults.get(faults.size() - 1).to.put(s, end);
+        boolean all = s.committed.awaitDelivered(s.history.lastCommitted(), QUIET);
+        s.uncommitted.awaitDelivered(s.history.lastCommitted(), QUIET);
+        // Anything a late retry would add after the last change: read once more after a pause.
+        Thread.sleep(3000);
+        s.committed.read();
+        s.uncommitted.read();
+        for (Fault f : faults) {
+          long from = f.from.get(s);
+          long to = f.to.get(s);
+          Row row = new Row(s.engine, f.name, f.note, s.committed.tally(from, to), s.uncommitted.tally(from, to));
+          rows.add(row);
+          System.out.println("ExactlyOnceFaultsIT: " + title + " | " + s.engine + " | " + f.name + " (" + f.note
+              + "): " + row.committed() + "; read uncommitted: " + row.uncommitted());
+        }
+        rows.add(new Row(s.engine, "all", String.format("%,d changes of rolled back transactions written too; %,d"
+            + " records read committed, %,d read uncommitted; %d records unknown to the history%s",
+            s.history.rolledBackChanges(), s.committed.records(), s.uncommitted.records(), s.committed.unknown(),
+            all ? "" : "; the last committed change never arrived"),
+            s.committed.tally(1, end), s.uncommitted.tally(1, end)));
+        System.out.println("ExactlyOnceFaultsIT: " + title + " | " + s.engine + " | all: " + rows.get(rows.size() - 1));
       }
-      long end = history.ended();
-      rows.add(new Row("all", String.format("%,d changes of rolled back transactions written too; %,d records read"
-          + " committed, %,d read uncommitted; %d records unknown to the history%s", history.rolledBackChanges(),
-          committed.records(), uncommitted.records(), committed.unknown(),
-          all ? "" : "; the last committed change never arrived"),
-          committed.tally(1, end), uncommitted.tally(1, end)));
-      System.out.println("ExactlyOnceFaultsIT: " + title + " | all: " + rows.get(rows.size() - 1));
       report.put(title, rows);
       writeReport();
-      assertEquals(0, committed.unknown(), "records that match no change of the history");
-      HttpResponse<String> deleted = send("DELETE", nodes.get(0).url("connect") + "/connectors/" + connector, null);
-      assertEquals(204, deleted.statusCode(), deleted.body());
+      for (Source s : sources) {
+        assertEquals(0, s.committed.unknown(), s.engine + ": records that match no change of the history");
+        HttpResponse<String> deleted = send("DELETE", nodes.get(0).url("connect") + "/connectors/" + s.connector,
+            null);
+        assertEquals(204, deleted.statusCode(), deleted.body());
+      }
       return rows;
     }
 
     /**
-     * Lets the load run for {@link #BEFORE}, inflicts {@code step}, and waits until the topic holds every change
-     * committed by then: the fault covers the history from the end of the one before to there.
+     * Lets the load run for {@link #BEFORE}, inflicts {@code step}, and waits until each topic holds every change
+     * committed by then: the fault covers each history from the end of the one before to there.
      */
     private void fault(String name, Step step) throws Exception {
       Fault f = new Fault(name);
-      f.from = faults.isEmpty() ? 1 : faults.get(faults.size() - 1).to + 1;
+      for (Source s : sources) {
+        f.from.put(s, faults.isEmpty() ? 1 : faults.get(faults.size() - 1).to.get(s) + 1);
+      }
       faults.add(f);
       Thread.sleep(BEFORE.toMillis());
       long at = System.nanoTime();
       step.run(f);
-      long upTo = history.lastCommitted();
-      boolean caughtUp = committed.awaitDelivered(upTo, QUIET);
-      f.to = upTo;
-      f.note += (f.note.isEmpty() ? "" : "; ") + (caughtUp ? String.format("caught up %.0f s after the fault",
-          (System.nanoTime() - at) / 1e9) : "never caught up");
-      history.check();
+      List<String> late = new ArrayList<>();
+      for (Source s : sources) {
+        long upTo = s.history.lastCommitted();
+        if (!s.committed.awaitDelivered(upTo, QUIET)) {
+          late.add(s.engine);
+        }
+        f.to.put(s, upTo);
+        s.history.check();
+      }
+      f.note += (f.note.isEmpty() ? "" : "; ") + String.format("caught up %.0f s after the fault",
+          (System.nanoTime() - at) / 1e9) + (late.isEmpty() ? "" : ", except " + late + ", which never did");
     }
 
-    /** The node whose worker runs task 0, once it runs (as the first node that answers sees it). */
+    /** The node whose worker runs task 0 of {@link #aimed}, once it runs. */
     private Node taskNode() {
-      return taskNode(null);
+      return taskNode(connector, null);
     }
 
     /** As {@link #taskNode()}, once the node is not {@code not}. */
     private Node taskNode(Node not) {
+      return taskNode(connector, not);
+    }
+
+    /**
+     * The node whose worker runs task 0 of {@code connector}, once it runs on a node other than {@code not} (as the
+     * first node that answers sees it).
+     */
+    private static Node taskNode(String connector, Node not) {
       return Eventually.await(connector + "'s task running", WAIT, () -> {
         for (Node n : nodes) {
           if (!n.up().process().isAlive()) {
@@ -313,7 +383,7 @@ class ExactlyOnceFaultsIT {
 
     private int leader() throws Exception {
       try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+        return admin.describeTopics(List.of(aimed.topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(aimed.topic)
             .partitions().get(0).leader().id();
       }
     }
@@ -380,18 +450,19 @@ class ExactlyOnceFaultsIT {
   /** The figures so far, as a Markdown table per run, in {@code sluice-app/target/exactly-once-faults.md}. */
   private static synchronized void writeReport() throws Exception {
     StringBuilder out = new StringBuilder("# Exactly once through faults\n\n").append("`ExactlyOnceFaultsIT`, ")
-        .append(Instant.now()).append(String.format(": PostgreSQL → Debezium → Kafka on two Sluice nodes and three"
-        + " `sluice kafka` brokers, %d changes/s (inserts and updates in transactions of 1 to 20, one in ten rolled"
-        + " back), each fault after %d s of load. Read by a read-committed consumer; in brackets, what a consumer"
+        .append(Instant.now()).append(String.format(": PostgreSQL and MariaDB → Debezium → Kafka on two Sluice nodes"
+        + " and three `sluice kafka` brokers, %d changes/s into each database (inserts and updates in transactions of 1"
+        + " to 20, one in ten rolled back), each fault after %d s of load, aimed at the PostgreSQL source's task (its"
+        + " node, its topic's leader, its transaction coordinator). Read by a read-committed consumer; in brackets, what a consumer"
         + " left at Kafka's default (read_uncommitted) counts.%n", RATE, BEFORE.toSeconds()));
     for (Map.Entry<String, List<Row>> run : report.entrySet()) {
-      out.append("\n## ").append(run.getKey()).append("\n\n| fault | written | delivered once | duplicated | missing"
-          + " | out of order | of rolled back transactions | notes |\n|---|---|---|---|---|---|---|---|\n");
+      out.append("\n## ").append(run.getKey()).append("\n\n| source | fault | written | delivered once | duplicated"
+          + " | missing | out of order | of rolled back transactions | notes |\n|---|---|---|---|---|---|---|---|---|\n");
       for (Row r : run.getValue()) {
         Tally c = r.committed();
         Tally u = r.uncommitted();
-        out.append(String.format("| %s | %,d | %,d (%,d) | %,d (%,d) | %,d (%,d) | %,d (%,d) | %,d (%,d) | %s |%n",
-            r.fault(), c.written(), c.once(), u.once(), c.duplicated(), u.duplicated(), c.missing(), u.missing(),
+        out.append(String.format("| %s | %s | %,d | %,d (%,d) | %,d (%,d) | %,d (%,d) | %,d (%,d) | %,d (%,d) | %s |%n",
+            r.source(), r.fault(), c.written(), c.once(), u.once(), c.duplicated(), u.duplicated(), c.missing(), u.missing(),
             c.outOfOrder(), u.outOfOrder(), c.fromAborted(), u.fromAborted(), r.note()));
       }
     }
