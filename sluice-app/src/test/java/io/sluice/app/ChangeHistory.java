@@ -38,6 +38,8 @@ final class ChangeHistory implements AutoCloseable {
   private long rolledBackChanges;
   private int nextKey = 1;
   private volatile boolean running;
+  /** True from {@link #start} until the writer's last transaction has ended. */
+  private volatile boolean writing;
   private volatile RuntimeException failure;
   private Thread thread;
 
@@ -56,6 +58,7 @@ final class ChangeHistory implements AutoCloseable {
   /** Starts writing, in a thread of its own, until {@link #close}. */
   void start() {
     running = true;
+    writing = true;
     thread = new Thread(this::write, "change-history");
     thread.start();
   }
@@ -113,7 +116,9 @@ final class ChangeHistory implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (SQLException | RuntimeException e) {
-      failure = new IllegalStateException("the history's writer failed after sequence value " + ended(), e);
+      failure = new IllegalStateException("the history's writer failed after sequence value " + ended, e);
+    } finally {
+      writing = false;
     }
   }
 
@@ -142,8 +147,8 @@ final class ChangeHistory implements AutoCloseable {
   }
 
   /**
-   * Waits (at most a few seconds) until the transaction of {@code seq} has ended, as the writer records it just after
-   * its commit returns (a source may deliver a change before that); false if it never did.
+   * Waits (at most a few seconds, while the writer runs) until the transaction of {@code seq} has ended, as the writer
+   * records it just after its commit returns (a source may deliver a change before that); false if it never did.
    */
   boolean awaitEnded(long seq) {
     long deadline = System.nanoTime() + 5_000_000_000L;
@@ -153,7 +158,7 @@ final class ChangeHistory implements AutoCloseable {
           return true;
         }
       }
-      if (System.nanoTime() > deadline) {
+      if (!writing || System.nanoTime() > deadline) {
         return false;
       }
       try {

@@ -202,6 +202,33 @@ final class DeliveryCheck {
     return new Tally(written, once, duplicated, missing, outOfOrder, fromAborted, 0);
   }
 
+  /**
+   * Where in {@code from}..{@code to} the changes went wrong: the first and last sequence value missing, duplicated
+   * and out of order, so that a failure says whether they cluster around a fault or a start; empty when none did.
+   */
+  synchronized String where(long from, long to) {
+    long[][] spans = {{-1, -1}, {-1, -1}, {-1, -1}};
+    for (long seq = from; seq <= to; seq++) {
+      if (!history.committed(seq)) {
+        continue;
+      }
+      int n = seq < arrivals.length ? arrivals[(int) seq] : 0;
+      int kind = n == 0 ? 0 : n > 1 ? 1 : late[(int) seq] ? 2 : -1;
+      if (kind >= 0) {
+        spans[kind][0] = spans[kind][0] < 0 ? seq : spans[kind][0];
+        spans[kind][1] = seq;
+      }
+    }
+    List<String> out = new java.util.ArrayList<>();
+    String[] names = {"missing", "duplicated", "out of order"};
+    for (int i = 0; i < 3; i++) {
+      if (spans[i][0] >= 0) {
+        out.add(names[i] + " " + spans[i][0] + ".." + spans[i][1]);
+      }
+    }
+    return String.join(", ", out);
+  }
+
   /** Records that matched no change of the history (a sequence value it never wrote, or under another key). */
   synchronized long unknown() {
     return unknown;

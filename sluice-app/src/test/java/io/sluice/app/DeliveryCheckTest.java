@@ -34,7 +34,7 @@ class DeliveryCheckTest {
     SharedPostgres.createDatabase(db);
     ChangeHistory history = new ChangeHistory(() -> SharedPostgres.connect(db), 4000, 7);
     history.start();
-    while (history.ended() < 3000) {
+    while (history.ended() < 1000) {
       Thread.sleep(50);
     }
     history.close();
