@@ -15,9 +15,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Holds a source's topic against a {@link ChangeHistory}: reads the topic as a consumer that reads committed records
- * only (as every consumer Sluice runs, and as a user's consumer must), as far as it has come since the last read, and
- * counts, per change of the history, how often it arrived; per key, whether its changes arrived in commit order; and
+ * Holds a source's topic against a {@link ChangeHistory}: reads the topic as a consumer does, reading committed records
+ * only (as every consumer Sluice runs, and as a user's consumer must) or, to count what a consumer left at Kafka's
+ * default sees, uncommitted ones too; as far as it has come since the last read; and counts, per change of the history, how often it arrived; per key, whether its changes arrived in commit order; and
  * whether anything arrived that no committed transaction wrote. {@link #tally} then says, for a range of sequence
  * values, how many changes were written, delivered once, duplicated, missing and out of order.
  */
@@ -25,23 +25,16 @@ final class DeliveryCheck {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What one range of the history came to. */
-  record Tally(long written, long once, long duplicated, long missing, long outOfOrder, long fromAborted,
-      long unknown) {
-    /** 0 duplicated, 0 missing, 0 out of order, nothing of a rolled back transaction, nothing unknown. */
+  record Tally(long written, long once, long duplicated, long missing, long outOfOrder, long fromAborted) {
+    /** 0 duplicated, 0 missing, 0 out of order, nothing of a rolled back transaction. */
     boolean exact() {
-      return duplicated == 0 && missing == 0 && outOfOrder == 0 && fromAborted == 0 && unknown == 0;
-    }
-
-    Tally plus(Tally o) {
-      return new Tally(written + o.written, once + o.once, duplicated + o.duplicated, missing + o.missing,
-          outOfOrder + o.outOfOrder, fromAborted + o.fromAborted, unknown + o.unknown);
+      return duplicated == 0 && missing == 0 && outOfOrder == 0 && fromAborted == 0;
     }
 
     @Override
     public String toString() {
       return String.format("%,d written, %,d delivered once, %,d duplicated, %,d missing, %,d out of order"
-          + ", %,d of rolled back transactions, %,d unknown", written, once, duplicated, missing, outOfOrder,
-          fromAborted, unknown);
+          + ", %,d of rolled back transactions", written, once, duplicated, missing, outOfOrder, fromAborted);
     }
   }
 
@@ -199,7 +192,7 @@ final class DeliveryCheck {
         fromAborted++;
       }
     }
-    return new Tally(written, once, duplicated, missing, outOfOrder, fromAborted, 0);
+    return new Tally(written, once, duplicated, missing, outOfOrder, fromAborted);
   }
 
   /**

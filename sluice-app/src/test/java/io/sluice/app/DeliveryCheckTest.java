@@ -105,8 +105,8 @@ class DeliveryCheckTest {
     committed.read();
     uncommitted.read();
     long written = history.committedChanges();
-    assertEquals(new Tally(written, written - 2, 1, 1, 1, 1, 0), committed.tally(1, end));
-    assertEquals(new Tally(written, written - 3, 2, 1, 1, 1, 0), uncommitted.tally(1, end));
+    assertEquals(new Tally(written, written - 2, 1, 1, 1, 1), committed.tally(1, end));
+    assertEquals(new Tally(written, written - 3, 2, 1, 1, 1), uncommitted.tally(1, end));
     assertEquals(1, committed.unknown(), "the change no one wrote");
     assertTrue(!committed.tally(1, end).exact());
     // A range without the faults is exact.

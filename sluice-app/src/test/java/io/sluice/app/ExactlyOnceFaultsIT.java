@@ -132,7 +132,7 @@ class ExactlyOnceFaultsIT {
   void withExactlyOnceOnEveryChangeArrivesOnceInOrderThroughEveryFault() throws Exception {
     List<Row> rows = run("exactly once (Sluice's default)", "eos", true);
     List<String> wrong = rows.stream().filter(r -> !r.committed().exact())
-        .map(r -> r.source() + ", " + r.fault() + ": " + r.committed()).toList();
+        .map(r -> r.source() + ", " + r.fault() + ": " + r.committed() + " (" + r.note() + ")").toList();
     assertTrue(wrong.isEmpty(), "not exactly once: " + wrong);
   }
 
