@@ -96,6 +96,7 @@ class MariaDbTypeMatrixIT {
   private static final Map<String, String> report = new TreeMap<>();
 
   @BeforeAll
+  @org.junit.jupiter.api.Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
   static void startPipelines() throws Exception {
     maria = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "the MariaDB type matrix");
     int kafkaPort = freePort();
@@ -565,6 +566,10 @@ class MariaDbTypeMatrixIT {
     c.put("database.password", "sluice");
     c.put("database.include.list", src());
     c.put("table.include.list", src() + "\\.t_.*");
+    // The sinks' databases are on the same server, where the sinks make and drop their snapshot tables while the
+    // sources read the structure of every table of the server (Debezium's default): a table dropped between the two
+    // reads stops the snapshot ("Table … doesn't exist").
+    c.put("schema.history.internal.store.only.captured.tables.ddl", "true");
     return c;
   }
 

@@ -36,6 +36,11 @@ public final class TypeRebinding {
         ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.InfiniteTemporalType.over(own, name));
       }
     }
+    JdbcType zonedTime = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.string()
+        .name(io.sluice.sink.jdbc.types.ZonedTimeText.SCHEMA_NAME).build());
+    if (!(zonedTime instanceof io.sluice.sink.jdbc.types.ZonedTimeText)) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ZonedTimeText.over(zonedTime));
+    }
   }
 
   private static final java.util.List<JdbcType> SLUICE_TYPES =

@@ -14,6 +14,10 @@ import org.apache.kafka.connect.data.Schema;
  * {@code time} hold {@code 24:00:00}, which Debezium's sources send as a whole day of milli-, micro- or nanoseconds and
  * its sink turns into a {@code LocalTime}, which cannot hold it ("Invalid value for NanoOfDay"), failing the record.
  * That value is written as the text {@code 24:00:00}, which both databases read as their own.
+ *
+ * <p>Into MariaDB and MySQL also every other value outside a day: their {@code time} is a duration of -838:59:59 to
+ * 838:59:59, which Debezium's binlog sources send as such, negative or over 24 hours, and which a {@code LocalTime}
+ * cannot hold either; it is written as the text {@code [-]H:MM:SS.ffffff} those databases read.
  */
 public final class FullDayTimeType extends DelegatingType {
   public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
@@ -39,6 +43,23 @@ public final class FullDayTimeType extends DelegatingType {
     if (value instanceof Number n && n.longValue() == day) {
       return List.of(new ValueBindDescriptor(index, "24:00:00"));
     }
+    if (value instanceof Number n && (n.longValue() < 0 || n.longValue() > day) && !postgres()) {
+      return List.of(new ValueBindDescriptor(index, duration(n.longValue(), day / 86_400L)));
+    }
     return super.bind(index, schema, value);
+  }
+
+  /** {@code value} units of which {@code perSecond} make a second, as {@code [-]H:MM:SS[.fraction]}. */
+  static String duration(long value, long perSecond) {
+    long abs = Math.abs(value);
+    long seconds = abs / perSecond;
+    long fraction = abs % perSecond;
+    String text = String.format(java.util.Locale.ROOT, "%s%d:%02d:%02d", value < 0 ? "-" : "", seconds / 3600,
+        seconds / 60 % 60, seconds % 60);
+    if (fraction != 0) {
+      int digits = String.valueOf(perSecond).length() - 1;
+      text += "." + String.format(java.util.Locale.ROOT, "%0" + digits + "d", fraction);
+    }
+    return text;
   }
 }
