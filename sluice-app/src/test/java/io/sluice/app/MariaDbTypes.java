@@ -8,8 +8,7 @@ import java.util.Map;
  * The MariaDB column types an ordinary application's tables hold, one table per family, as {@link PostgresTypes} has
  * PostgreSQL's: each column with four row values (ordinary and edge values: the unsigned maximums, 4-byte characters,
  * negative and over-24-hour times, zero dates) and an update value, and the nearest PostgreSQL type, which a table
- * made beforehand in PostgreSQL has (for {@code bit(1)}, {@code boolean}: what it holds, and what Debezium carries it
- * as). The year 0000 is only ever streamed: in a snapshot, MariaDB's JDBC driver cannot read it (an
+ * made beforehand in PostgreSQL has. The year 0000 is only ever streamed: in a snapshot, MariaDB's JDBC driver cannot read it (an
  * IllegalArgumentException in its {@code YearColumn}) and Debezium's source stops. Every table has an {@code id} key; a fifth row holds NULL in every column. Also
  * the nearest MariaDB type of each PostgreSQL column, for the tables made beforehand in MariaDB.
  */
@@ -75,7 +74,7 @@ final class MariaDbTypes {
           c("c_double", "double", "double precision", "-1", "3.141592653589793", "-1.7976931348623157e308",
               "2.2250738585072014e-308", "0"))),
       new Family("t_bits", List.of(
-          c("c_bit1", "bit(1)", "boolean", "b'0'", "b'1'", "b'0'", "b'1'", "b'0'"),
+          c("c_bit1", "bit(1)", "bit(1)", "b'0'", "b'1'", "b'0'", "b'1'", "b'0'"),
           c("c_bit64", "bit(64)", "bit(64)", "b'1'",
               "b'1010101010101010101010101010101010101010101010101010101010101010'",
               "b'0'", "b'1111111111111111111111111111111111111111111111111111111111111111'", "b'10000000'"))),
