@@ -84,6 +84,43 @@ class MariaDbTypeMatrixIT {
    */
   static final Map<String, String> KNOWN = new LinkedHashMap<>();
 
+  private static void known(String direction, String target, String columns, String why) {
+    for (String c : columns.split(" ")) {
+      KNOWN.put(direction + "/*/" + target + "/" + c, why);
+    }
+  }
+
+  static {
+    // Measured 2026-12-02 (every format alike); see docs/pipelines.md. A family's row the database refuses is missing
+    // in every column of the family, so one value no target type holds costs the family's other columns too.
+    String time = "c_date c_dt0 c_dt3 c_dt6 c_ts0 c_ts3 c_ts6 c_time0 c_time3 c_time6 c_time_wide c_year";
+    known("mm", "*", time, "t_time's row 1 is updated to the year 0000, which the sink writes as the number 0 and"
+        + " MariaDB refuses (out of range for year), so the update of every column of the row is lost");
+    known("mm", "*", "c_zero_date c_zero_dt", "Debezium's binlog source carries a zero date, or one with a zero month"
+        + " or day, as NULL");
+    known("mm", "made", "c_tinyint_u c_smallint_u c_mediumint_u c_int_u", "values equal, but the sink makes the next"
+        + " wider signed type (smallint for tinyint unsigned), not the unsigned one");
+    known("mm", "made", "c_bit1 c_text c_binary c_enum", "values equal, but the sink makes tinyint(1), longtext,"
+        + " varbinary(4) and longtext for bit(1), text, binary(4) and an enum");
+    known("*", "made", "c_dec65 c_dec10_2 c_float c_double", "the sink makes decimal(65,30) as decimal(38,30): the"
+        + " rows with 35 integer digits are refused, so t_decimals' rows 3, 6 and 7 are missing in every column");
+    known("mp", "*", time, "t_time holds times outside a day (-838:59:59, 838:59:59): Debezium's sink binds a"
+        + " PostgreSQL time as a LocalTime, which cannot hold them, and the record is refused, so those rows are"
+        + " missing in every column of t_time (into an interval column made beforehand too)");
+    known("mp", "*", "c_zero_date c_zero_dt", "PostgreSQL has no zero date; Debezium's binlog source carries it as"
+        + " NULL");
+    String numbers = "c_int2 c_int4 c_int8 c_num c_num_inf c_num_20_6 c_num_38_0 c_real c_double c_money c_bool";
+    known("pm", "*", numbers, "t_numbers holds NaN and ±Infinity (numeric, real, double) and real's extremes, which"
+        + " MariaDB has no value for: those rows are refused and missing in every column of t_numbers");
+    String pgTime = "c_date c_time0 c_time3 c_time6 c_timetz c_ts0 c_ts3 c_ts6 c_tstz c_interval";
+    known("pm", "pre", pgTime, "t_time holds infinity and -infinity, which MariaDB's date and datetime have no value"
+        + " for: that row is refused and missing in every column of t_time");
+    known("pm", "made", pgTime, "t_time holds infinity, and the sink makes timestamptz a MariaDB timestamp (1970 to"
+        + " 2038), which refuses 1900-01-01: those rows are missing in every column of t_time");
+    known("pm", "*", "c_int_arr c_text_arr c_num_arr c_int_2d c_date_arr c_uuid_arr", "Debezium's MariaDB dialect"
+        + " has no column type for an array: every record of t_arrays is refused (a NullPointerException)");
+  }
+
   @TempDir static Path dir;
   private static PackagedSluice.Up up;
   private static BinlogMariaDb maria;
@@ -373,7 +410,7 @@ class MariaDbTypeMatrixIT {
   private static Map<Integer, String> asPostgresType(Probe col, Map<Integer, Object> sink) throws SQLException {
     Map<Integer, String> out = new TreeMap<>();
     try (Connection c = SharedPostgres.connect(src());
-        PreparedStatement s = c.prepareStatement("SELECT CAST(? AS " + col.type() + ")")) {
+        PreparedStatement s = c.prepareStatement("SELECT CAST(? AS " + col.type() + ")::text")) {
       for (Map.Entry<Integer, Object> v : sink.entrySet()) {
         if (v.getValue() instanceof byte[] b) {
           s.setBytes(1, b);
