@@ -36,6 +36,10 @@ public final class TypeRebinding {
         ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.InfiniteTemporalType.over(own, name));
       }
     }
+    // A database without arrays gets PostgreSQL's text of one; PostgreSQL keeps Debezium's array type.
+    if (dialect instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ArrayText.INSTANCE);
+    }
     JdbcType zonedTime = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.string()
         .name(io.sluice.sink.jdbc.types.ZonedTimeText.SCHEMA_NAME).build());
     if (!(zonedTime instanceof io.sluice.sink.jdbc.types.ZonedTimeText)) {
