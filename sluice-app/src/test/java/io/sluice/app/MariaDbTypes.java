@@ -64,11 +64,12 @@ final class MariaDbTypes {
           c("c_bigint", "bigint", "bigint", "7", "42", "-9223372036854775808", "9223372036854775807", "0"),
           c("c_bigint_u", "bigint unsigned", "numeric(20,0)", "7", "42", "0", "18446744073709551615",
               "9223372036854775808"))),
-      new Family("t_decimals", List.of(
+      new Family("t_dec65", List.of(
           c("c_dec65", "decimal(65,30)", "numeric(65,30)", "-1",
               "12345678901234567890123456789012345.123456789012345678901234567890",
               "-0.000000000000000000000000000001",
-              "99999999999999999999999999999999999.999999999999999999999999999999", "0"),
+              "99999999999999999999999999999999999.999999999999999999999999999999", "0"))),
+      new Family("t_decimals", List.of(
           c("c_dec10_2", "decimal(10,2)", "numeric(10,2)", "-0.01", "12345678.90", "-99999999.99", "0.01", "0"),
           c("c_float", "float", "real", "-1", "1.5", "-3.40282e38", "1.17549e-38", "0"),
           c("c_double", "double", "double precision", "-1", "3.141592653589793", "-1.7976931348623157e308",
@@ -111,9 +112,14 @@ final class MariaDbTypes {
               "'00:00:00.001'"),
           c("c_time6", "time(6)", "time(6)", "'01:02:03.000004'", "'12:34:56.789012'", "'00:00:00'",
               "'23:59:59.999999'", "'00:00:00.000001'"),
+          c("c_year", "year", "smallint", "2001", "2026", "1901", "2155", "2000"))),
+      // Values some targets have no room for, each in a table of its own: a row a database refuses is lost in every
+      // column of its table, so each of these costs only its own column.
+      new Family("t_time_wide", List.of(
           c("c_time_wide", "time(6)", "interval", "'-00:00:01'", "'-838:59:59.000000'", "'838:59:59.000000'",
-              "'24:00:00'", "'-01:02:03.456789'"),
-          c("c_year", "year", "smallint", "0", "2026", "1901", "2155", "2000"))),
+              "'24:00:00'", "'-01:02:03.456789'"))),
+      new Family("t_year_zero", List.of(
+          c("c_year0", "year", "smallint", "0", "2026", "1901", "2155", "2000"))),
       new Family("t_misc", List.of(
           c("c_enum", "enum('sad','ok','happy','quite happy')", "mood", "'quite happy'", "'happy'", "'sad'", "'ok'",
               "'quite happy'"),

@@ -93,28 +93,54 @@ final class TypeMatrix {
   static final Duration QUIET = Duration.ofSeconds(45);
 
   /**
+   * A sink the matrix waits for: its tables' {@code state} (null before rows came), whether every table has its last
+   * row ({@code settled}), and whether its task failed ({@code failed}: what has not come will not).
+   */
+  record Settling(String name, Supplier<String> state, BooleanSupplier settled, BooleanSupplier failed) {}
+
+  /**
    * Waits until {@code settled} (every table has its last row), or {@code failed} (the sink's task failed: what has
    * not come will not), or the tables' {@code state} stayed as it is for {@link #QUIET} once rows came ({@code state}
    * is null before: a last row the database refused is in the dead letter queue), or {@code limit} passed; what has
    * not come shows as missing rows.
    */
   static void awaitSettled(Supplier<String> state, BooleanSupplier settled, BooleanSupplier failed, Duration limit) {
+    awaitSettled(List.of(new Settling("sink", state, settled, failed)), limit);
+  }
+
+  /**
+   * Waits for every one of {@code sinks} at once, each as {@link #awaitSettled(Supplier, BooleanSupplier,
+   * BooleanSupplier, Duration)} does, so that the quiet periods of sinks whose last row will not come run side by
+   * side, not one after another; at most {@code limit} in all.
+   */
+  static void awaitSettled(List<Settling> sinks, Duration limit) {
     long deadline = System.nanoTime() + limit.toNanos();
-    String last = null;
-    long since = System.nanoTime();
-    while (System.nanoTime() < deadline) {
-      if (settled.getAsBoolean() || failed.getAsBoolean()) {
-        return;
+    Map<Settling, String> last = new java.util.HashMap<>();
+    Map<Settling, Long> since = new java.util.HashMap<>();
+    List<Settling> waiting = new ArrayList<>(sinks);
+    long start = System.nanoTime();
+    while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+      for (java.util.Iterator<Settling> i = waiting.iterator(); i.hasNext(); ) {
+        Settling s = i.next();
+        if (s.settled().getAsBoolean() || s.failed().getAsBoolean()) {
+          i.remove();
+          continue;
+        }
+        String seen = s.state().get();
+        if (!since.containsKey(s) || !Objects.equals(seen, last.get(s))) {
+          last.put(s, seen);
+          since.put(s, System.nanoTime());
+        } else if (seen != null && System.nanoTime() - since.get(s) > QUIET.toNanos()) {
+          i.remove();
+        }
       }
-      String seen = state.get();
-      if (!Objects.equals(seen, last)) {
-        last = seen;
-        since = System.nanoTime();
-      } else if (seen != null && System.nanoTime() - since > QUIET.toNanos()) {
-        return;
+      if (!waiting.isEmpty()) {
+        io.sluice.connect.testing.ConnectClient.sleep(1000);
       }
-      io.sluice.connect.testing.ConnectClient.sleep(500);
     }
+    System.out.printf("type matrix: %d sink(s) settled in %d s%s%n", sinks.size(),
+        Duration.ofNanos(System.nanoTime() - start).toSeconds(),
+        waiting.isEmpty() ? "" : "; still waiting for " + waiting.stream().map(Settling::name).toList());
   }
 
   /** The reasons of the records the sink sent to its dead letter queue, each with how many records it has. */
