@@ -40,6 +40,11 @@ public final class TypeRebinding {
     if (dialect instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect) {
       ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ArrayText.INSTANCE);
     }
+    JdbcType year = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.int32()
+        .name(io.sluice.sink.jdbc.types.ZeroYear.SCHEMA_NAME).build());
+    if (!(year instanceof io.sluice.sink.jdbc.types.ZeroYear)) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ZeroYear.over(year));
+    }
     JdbcType zonedTime = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.string()
         .name(io.sluice.sink.jdbc.types.ZonedTimeText.SCHEMA_NAME).build());
     if (!(zonedTime instanceof io.sluice.sink.jdbc.types.ZonedTimeText)) {
