@@ -5,11 +5,9 @@ import static io.sluice.app.PackagedSluice.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.app.PackagedSluice.Run;
 import io.sluice.app.PostgresTypes.Column;
 import io.sluice.app.PostgresTypes.Family;
+import io.sluice.app.TypeMatrix.Format;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
@@ -24,10 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -50,19 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TypeMatrixIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration SETTLE = Duration.ofSeconds(240);
   /** The row written last, after every other change: once it is at a sink, the rest is too. */
   private static final int LAST = 1000;
-
-  /** A format's name and the converter class both sides of its pipeline use (null: the worker's default, JSON). */
-  record Format(String name, String converter) {}
-
-  static final List<Format> FORMATS = List.of(
-      new Format("json", null),
-      new Format("avro", "io.sluice.serde.connect.AvroConverter"),
-      new Format("protobuf", "io.sluice.serde.connect.ProtobufConverter"),
-      new Format("jsonschema", "io.sluice.serde.connect.JsonSchemaConverter"));
 
   /**
    * The sinks each format's source feeds: Sluice's into tables made beforehand ({@code pre}) and into tables it makes
@@ -70,6 +55,8 @@ class TypeMatrixIT {
    * a source with Debezium's own defaults (the engines' defaults, as the benchmarks' baselines), whose score is only
    * reported beside Sluice's.
    */
+  static final List<Format> FORMATS = TypeMatrix.FORMATS;
+
   static final List<String> TARGETS = List.of("pre", "made", "dbzpre", "dbzmade");
 
   private static final String DEBEZIUM_SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
@@ -146,10 +133,10 @@ class TypeMatrixIT {
           // As Debezium's sink binds, not with the untyped text Sluice's defaults give a PostgreSQL sink.
           sink.put("hibernate.agroal.jdbcProperties", "");
         }
-        apply(format.name + "-" + target + "-sink", converted(sink, format));
+        apply(format.name() + "-" + target + "-sink", converted(sink, format));
       }
-      apply(format.name + "-source", converted(sourceConfig(format, false), format));
-      apply(format.name + "-engines-source", converted(sourceConfig(format, true), format));
+      apply(format.name() + "-source", converted(sourceConfig(format, false), format));
+      apply(format.name() + "-engines-source", converted(sourceConfig(format, true), format));
     }
     // Every source's slot exists, so the changes below are streamed, not read by a snapshot.
     awaitSlots();
@@ -214,16 +201,16 @@ class TypeMatrixIT {
     List<String> failures = new ArrayList<>();
     for (String target : TARGETS) {
       String db = sinkDb(format, target);
-      awaitSettled(db);
+      awaitSettled(format, target);
       int exact = 0;
       int total = 0;
       StringBuilder table = new StringBuilder("| column | type | outcome |\n|---|---|---|\n");
       for (Family f : PostgresTypes.FAMILIES) {
         for (Column col : f.columns()) {
           total++;
-          String key = format.name + "/" + target + "/" + col.name();
+          String key = format.name() + "/" + target + "/" + col.name();
           String difference = difference(f, col, db, !madeBeforehand(target));
-          String known = debeziums(target) ? null : known(key);
+          String known = debeziums(target) ? null : TypeMatrix.known(KNOWN, key);
           if (difference == null) {
             exact++;
             table.append("| ").append(col.name()).append(" | ").append(col.type()).append(" | exact |\n");
@@ -232,7 +219,7 @@ class TypeMatrixIT {
             }
           } else {
             table.append("| ").append(col.name()).append(" | ").append(col.type()).append(" | ")
-                .append(difference.replace("|", "\\|").replace("\n", " ")).append(" |\n");
+                .append(TypeMatrix.cell(difference)).append(" |\n");
             if (known == null && !debeziums(target)) {
               failures.add(key + ": " + difference);
             }
@@ -241,30 +228,15 @@ class TypeMatrixIT {
       }
       String sink = debeziums(target) ? "Debezium's JdbcSinkConnector" : "Sluice's sink";
       String into = madeBeforehand(target) ? "tables made beforehand" : "tables the sink made";
-      report.put(format.name + ", " + sink + " into " + into,
+      report.put(format.name() + ", " + sink + " into " + into,
           "Exact: " + exact + " of " + total + "\n\n" + table + "\n" + sinkState(format, target));
-      scores.put(sink + " into " + into + " | " + format.name, exact + " / " + total);
-      System.out.printf("type matrix %s/%s: %d of %d columns exact%n", format.name, target, exact, total);
+      scores.put(sink + " into " + into + " | " + format.name(), exact + " / " + total);
+      System.out.printf("type matrix %s/%s: %d of %d columns exact%n", format.name(), target, exact, total);
     }
     if (!failures.isEmpty()) {
-      fail(failures.size() + " column(s) of " + format.name + " not as expected:\n  " + String.join("\n  ", failures)
+      fail(failures.size() + " column(s) of " + format.name() + " not as expected:\n  " + String.join("\n  ", failures)
           + "\n" + sinkState(format, "pre") + sinkState(format, "made"));
     }
-  }
-
-  private static String known(String key) {
-    for (Map.Entry<String, String> k : KNOWN.entrySet()) {
-      String[] want = k.getKey().split("/");
-      String[] have = key.split("/");
-      boolean match = true;
-      for (int i = 0; i < 3; i++) {
-        match &= want[i].equals("*") || want[i].equals(have[i]);
-      }
-      if (match) {
-        return k.getValue();
-      }
-    }
-    return null;
   }
 
   /**
@@ -285,18 +257,9 @@ class TypeMatrixIT {
     } catch (SQLException e) {
       return "not readable as " + col.type() + ": " + e.getMessage().lines().findFirst().orElse("");
     }
-    if (!want.keySet().equals(have.keySet())) {
-      Set<Integer> missing = new TreeSet<>(want.keySet());
-      missing.removeAll(have.keySet());
-      Set<Integer> extra = new TreeSet<>(have.keySet());
-      extra.removeAll(want.keySet());
-      return "rows missing " + missing + ", extra " + extra;
-    }
-    for (Map.Entry<Integer, String> w : want.entrySet()) {
-      String h = have.get(w.getKey());
-      if (!Objects.equals(w.getValue(), h)) {
-        return "row " + w.getKey() + ": " + abbreviate(w.getValue()) + " arrives as " + abbreviate(h);
-      }
+    String values = TypeMatrix.difference(want, have);
+    if (values != null) {
+      return values;
     }
     if (typeToo) {
       try {
@@ -318,110 +281,37 @@ class TypeMatrixIT {
         .equals(b.replace("time(6)", "time").replace("timestamp(6)", "timestamp"));
   }
 
-  private static String abbreviate(String s) {
-    return s == null ? "NULL" : s.length() > 60 ? s.substring(0, 60) + "… (" + s.length() + " chars)" : s;
-  }
-
   private static String columnType(String db, String table, String column) throws SQLException {
     Map<Integer, String> t = values(db, "SELECT 0, format_type(atttypid, atttypmod) FROM pg_attribute"
         + " WHERE attrelid = 'public." + table + "'::regclass AND attname = '" + column + "'");
     return t.getOrDefault(0, "(none)");
   }
 
-  /**
-   * Waits for the last row of every family at {@code db}, or for its sink to fail, or for its tables to stay as they
-   * are for {@link #QUIET} (a last row the database refused is in the dead letter queue); what has not come by then
-   * shows as missing rows.
-   */
-  private static void awaitSettled(String db) {
-    long deadline = System.nanoTime() + SETTLE.toNanos();
-    String last = null;
-    long since = System.nanoTime();
-    while (System.nanoTime() < deadline) {
-      int settled = 0;
+  /** Waits for the last row of every family at {@code db}, or for its sink to fail or to stay as it is. */
+  private static void awaitSettled(Format format, String target) {
+    String db = sinkDb(format, target);
+    TypeMatrix.awaitSettled(() -> {
       StringBuilder seen = new StringBuilder();
       for (Family f : PostgresTypes.FAMILIES) {
         try {
-          Map<Integer, String> state = values(db, "SELECT count(*)::int, coalesce(sum(hashtext(t::text)), 0)::text"
-              + " || ':' || count(*) FILTER (WHERE id = " + LAST + ") FROM public." + f.table() + " t");
-          seen.append(state).append(';');
-          if (state.values().iterator().next().endsWith(":1")) {
-            settled++;
-          }
+          seen.append(values(db, "SELECT count(*)::int, coalesce(sum(hashtext(t::text)), 0)::text"
+              + " FROM public." + f.table() + " t")).append(';');
         } catch (SQLException notYet) {
           seen.append("-;");
         }
       }
-      if (settled == PostgresTypes.FAMILIES.size() || failed(db)) {
-        return;
+      return seen.toString().contains("{") ? seen.toString() : null;
+    }, () -> PostgresTypes.FAMILIES.stream().allMatch(f -> {
+      try {
+        return !values(db, "SELECT id, 'x' FROM public." + f.table() + " WHERE id = " + LAST).isEmpty();
+      } catch (SQLException notYet) {
+        return false;
       }
-      if (!seen.toString().equals(last)) {
-        last = seen.toString();
-        since = System.nanoTime();
-      } else if (System.nanoTime() - since > QUIET.toNanos() && last.contains("{")) {
-        return;
-      }
-      io.sluice.connect.testing.ConnectClient.sleep(500);
-    }
+    }), () -> TypeMatrix.failed(connect, format.name() + "-" + target + "-sink"), SETTLE);
   }
 
-  /** How long a sink's tables stay unchanged before what is missing counts as not coming. */
-  private static final Duration QUIET = Duration.ofSeconds(45);
-
-  /** The reasons of the records the sink sent to its dead letter queue, each with how many records it has. */
-  private static Map<String, Integer> deadLetters(String sink) {
-    Map<String, Integer> reasons = new TreeMap<>();
-    try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> c =
-        new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-      List<org.apache.kafka.common.TopicPartition> partitions = c.partitionsFor(sink + ".dlq", Duration.ofSeconds(5))
-          .stream().map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
-      c.assign(partitions);
-      c.seekToBeginning(partitions);
-      Map<org.apache.kafka.common.TopicPartition, Long> end = c.endOffsets(partitions);
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (partitions.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        for (var r : c.poll(Duration.ofMillis(500))) {
-          var h = r.headers().lastHeader("__connect.errors.exception.message");
-          String reason = h == null ? "(no reason)" : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8)
-              .replaceAll("record at \\S+ ", "record ").lines().findFirst().orElse("");
-          reasons.merge(reason.length() > 400 ? reason.substring(0, 400) + "…" : reason, 1, Integer::sum);
-        }
-      }
-    } catch (RuntimeException noTopic) {
-      // none sent
-    }
-    return reasons;
-  }
-
-  /** Whether the sink writing to {@code db} has a failed task: what has not come will not. */
-  private static boolean failed(String db) {
-    for (Format format : FORMATS) {
-      for (String target : TARGETS) {
-        if (sinkDb(format, target).equals(db)) {
-          return connect.status(format.name + "-" + target + "-sink").path("tasks").path(0).path("state").asText()
-              .equals("FAILED");
-        }
-      }
-    }
-    return false;
-  }
-
-  /** The sink connector's and task's state, with the task's error where it failed. */
   private static String sinkState(Format format, String target) {
-    try {
-      JsonNode status = connect.status(format.name + "-" + target + "-sink");
-      JsonNode task = status.path("tasks").path(0);
-      Map<String, Integer> dead = deadLetters(format.name + "-" + target + "-sink");
-      return format.name + "-" + target + "-sink: task " + task.path("state").asText() + ", "
-          + dead.values().stream().mapToInt(Integer::intValue).sum() + " records in its dead letter queue"
-          + dead.entrySet().stream().map(e -> "\n- " + e.getValue() + " × " + e.getKey()).reduce("", String::concat)
-          + (task.has("trace") ? "; its root cause: " + task.path("trace").asText().lines()
-              .filter(l -> l.startsWith("Caused by")).reduce((a, b) -> b).orElse("(none given)") : "") + "\n";
-    } catch (RuntimeException e) {
-      return format.name + "-" + target + "-sink: " + e + "\n";
-    }
+    return TypeMatrix.sinkState(connect, bootstrap, format.name() + "-" + target + "-sink");
   }
 
   private static Map<Integer, String> values(String db, String sql) throws SQLException {
@@ -436,7 +326,7 @@ class TypeMatrixIT {
   }
 
   private static String sinkDb(Format format, String target) {
-    return sourceDb.replace("_src", "_" + format.name + "_" + target);
+    return sourceDb.replace("_src", "_" + format.name() + "_" + target);
   }
 
   /** The extensions, types and (where {@code tables}) the families' tables. */
@@ -501,7 +391,7 @@ class TypeMatrixIT {
   }
 
   private static String prefix(Format format, boolean engines) {
-    return sourceDb + "_" + format.name + (engines ? "_dbz" : "");
+    return sourceDb + "_" + format.name() + (engines ? "_dbz" : "");
   }
 
   private static Map<String, String> sinkConfig(Format format, String db, boolean engines) {
@@ -521,22 +411,10 @@ class TypeMatrixIT {
   }
 
   private static Map<String, String> converted(Map<String, String> config, Format format) {
-    Map<String, String> c = new LinkedHashMap<>(config);
-    if (format.converter != null) {
-      for (String side : List.of("key", "value")) {
-        c.put(side + ".converter", format.converter);
-        c.put(side + ".converter.schema.registry.url", registryUrl);
-      }
-    }
-    return c;
+    return TypeMatrix.converted(config, format, registryUrl);
   }
 
   private static void apply(String name, Map<String, String> config) throws Exception {
-    Path file = Files.writeString(dir.resolve(name + ".json"),
-        JSON.writeValueAsString(Map.of("name", name, "config", config)));
-    List<String> args = new ArrayList<>(List.of("connectors", "apply", "-f", file.toString()));
-    args.addAll(List.of(cluster));
-    Run apply = PackagedSluice.run(dir, args.toArray(String[]::new));
-    assertEquals(0, apply.exit(), apply::toString);
+    TypeMatrix.apply(dir, cluster, name, config);
   }
 }

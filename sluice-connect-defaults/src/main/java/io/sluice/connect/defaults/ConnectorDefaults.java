@@ -47,6 +47,17 @@ public final class ConnectorDefaults {
       "converters", "sluice",
       "sluice.type", "io.sluice.source.postgres.PostgresTextConverter");
 
+  /**
+   * What a MariaDB or MySQL source carries beside its throughput defaults, so that a row arrives as it left: a
+   * {@code bigint unsigned} as a decimal ({@code bigint.unsigned.handling.mode=precise}): Debezium's default
+   * ({@code long}) wraps every value above 2^63 - 1 into a negative number (18446744073709551615 arrives as -1). And,
+   * as for PostgreSQL, each column's source type in its schema's parameters, from which the JDBC sink makes a MariaDB
+   * or MySQL column of the source's own type ({@code tinyint unsigned}, {@code enum(…)}, {@code set(…)},
+   * {@code year}, {@code varchar(50)}) rather than the nearest Connect type's.
+   */
+  static final Map<String, String> BINLOG_SOURCE = Map.of(
+      "bigint.unsigned.handling.mode", "precise");
+
   private static final Map<String, String> JDBC_SINK = Map.of(
       "batch.size", "2000",
       "consumer.override.max.poll.records", "2000",
@@ -67,12 +78,24 @@ public final class ConnectorDefaults {
         out.put(k, v);
       }
     });
-    if (Engine.ofConnectorClass(config.get("connector.class")).orElse(null) == Engine.POSTGRESQL) {
+    Engine engine = Engine.ofConnectorClass(config.get("connector.class")).orElse(null);
+    if (engine == Engine.POSTGRESQL) {
       postgresSource(config).forEach((k, v) -> {
         if (!config.containsKey(k)) {
           out.put(k, v);
         }
       });
+    }
+    if (engine == Engine.MARIADB || engine == Engine.MYSQL) {
+      BINLOG_SOURCE.forEach((k, v) -> {
+        if (!config.containsKey(k)) {
+          out.put(k, v);
+        }
+      });
+      if (!config.containsKey("column.propagate.source.type")
+          && !config.containsKey("datatype.propagate.source.type")) {
+        out.put("column.propagate.source.type", POSTGRES_SOURCE.get("column.propagate.source.type"));
+      }
     }
     if (config.get("connector.class") != null && JDBC_SINK_CLASSES.contains(config.get("connector.class"))) {
       sinkDriver(config).forEach((k, v) -> {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,21 @@ class ConnectorDefaultsTest {
     // Other sources are Debezium's as they were.
     assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class",
         "io.debezium.connector.mysql.MySqlConnector")).containsKey("converters"));
+  }
+
+  @Test
+  void aBinlogSourceCarriesUnsignedBigintsWhole() {
+    for (String binlog : List.of("io.debezium.connector.mariadb.MariaDbConnector",
+        "io.debezium.connector.mysql.MySqlConnector")) {
+      assertEquals("precise", ConnectorDefaults.missing("s", Map.of("connector.class", binlog))
+          .get("bigint.unsigned.handling.mode"), binlog);
+      assertEquals(".*", ConnectorDefaults.missing("s", Map.of("connector.class", binlog))
+          .get("column.propagate.source.type"), binlog);
+      assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class", binlog, "bigint.unsigned.handling.mode",
+          "long")).containsKey("bigint.unsigned.handling.mode"), "the source's own choice stays");
+    }
+    assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class",
+        "io.debezium.connector.postgresql.PostgresConnector")).containsKey("bigint.unsigned.handling.mode"));
   }
 
   @Test

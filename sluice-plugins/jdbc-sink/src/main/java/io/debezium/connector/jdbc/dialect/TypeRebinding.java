@@ -36,6 +36,20 @@ public final class TypeRebinding {
         ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.InfiniteTemporalType.over(own, name));
       }
     }
+    // A database without arrays gets PostgreSQL's text of one; PostgreSQL keeps Debezium's array type.
+    if (dialect instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ArrayText.INSTANCE);
+    }
+    JdbcType year = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.int32()
+        .name(io.sluice.sink.jdbc.types.ZeroYear.SCHEMA_NAME).build());
+    if (!(year instanceof io.sluice.sink.jdbc.types.ZeroYear)) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ZeroYear.over(year));
+    }
+    JdbcType zonedTime = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.string()
+        .name(io.sluice.sink.jdbc.types.ZonedTimeText.SCHEMA_NAME).build());
+    if (!(zonedTime instanceof io.sluice.sink.jdbc.types.ZonedTimeText)) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ZonedTimeText.over(zonedTime));
+    }
   }
 
   private static final java.util.List<JdbcType> SLUICE_TYPES =

@@ -48,4 +48,9 @@ abstract class DelegatingType extends AbstractType {
   boolean postgres() {
     return getDialect() instanceof PostgresDatabaseDialect;
   }
+
+  /** Whether the task writes to MariaDB or MySQL (Debezium's MariaDB dialect is its MySQL one's). */
+  boolean binlog() {
+    return getDialect() instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect;
+  }
 }

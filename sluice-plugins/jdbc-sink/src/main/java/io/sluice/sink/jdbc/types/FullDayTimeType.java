@@ -14,6 +14,12 @@ import org.apache.kafka.connect.data.Schema;
  * {@code time} hold {@code 24:00:00}, which Debezium's sources send as a whole day of milli-, micro- or nanoseconds and
  * its sink turns into a {@code LocalTime}, which cannot hold it ("Invalid value for NanoOfDay"), failing the record.
  * That value is written as the text {@code 24:00:00}, which both databases read as their own.
+ *
+ * <p>Into MariaDB and MySQL also every other value outside a day: their {@code time} is a duration of -838:59:59 to
+ * 838:59:59, which Debezium's binlog sources send as such, negative or over 24 hours, and which a {@code LocalTime}
+ * cannot hold either; it is written as the text {@code [-]H:MM:SS.ffffff} those databases read. Into a PostgreSQL
+ * {@code interval} column (the nearest type of a MariaDB or MySQL {@code time}) likewise, cast to an interval; into a
+ * PostgreSQL {@code time} such a value is refused, as the column cannot hold it.
  */
 public final class FullDayTimeType extends DelegatingType {
   public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
@@ -31,7 +37,11 @@ public final class FullDayTimeType extends DelegatingType {
   public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
     // Into PostgreSQL the text must be cast (bound as varchar it is refused), and so may every other value of the
     // column: a statement's binding is made once for all its rows.
-    return postgres() ? "cast(? as time)" : super.getQueryBinding(column, schema, value);
+    if (postgres()) {
+      return column != null && "interval".equalsIgnoreCase(column.getTypeName()) ? "cast(? as interval)"
+          : "cast(? as time)";
+    }
+    return super.getQueryBinding(column, schema, value);
   }
 
   @Override
@@ -39,6 +49,25 @@ public final class FullDayTimeType extends DelegatingType {
     if (value instanceof Number n && n.longValue() == day) {
       return List.of(new ValueBindDescriptor(index, "24:00:00"));
     }
+    // Into PostgreSQL every value as its text, cast by the binding: an interval column cannot take the timestamp
+    // Debezium's type binds.
+    if (value instanceof Number n && (n.longValue() < 0 || n.longValue() > day || postgres())) {
+      return List.of(new ValueBindDescriptor(index, duration(n.longValue(), day / 86_400L)));
+    }
     return super.bind(index, schema, value);
+  }
+
+  /** {@code value} units of which {@code perSecond} make a second, as {@code [-]H:MM:SS[.fraction]}. */
+  static String duration(long value, long perSecond) {
+    long abs = Math.abs(value);
+    long seconds = abs / perSecond;
+    long fraction = abs % perSecond;
+    String text = String.format(java.util.Locale.ROOT, "%s%d:%02d:%02d", value < 0 ? "-" : "", seconds / 3600,
+        seconds / 60 % 60, seconds % 60);
+    if (fraction != 0) {
+      int digits = String.valueOf(perSecond).length() - 1;
+      text += "." + String.format(java.util.Locale.ROOT, "%0" + digits + "d", fraction);
+    }
+    return text;
   }
 }

@@ -14,6 +14,11 @@ import org.apache.kafka.connect.data.Schema;
  * {@code -infinity}: Debezium's PostgreSQL source sends them as instants far outside the range PostgreSQL holds
  * ("date out of range: 5877611-06-21", "timestamp out of range: 292278994-08-16"), which the database refused. A value
  * beyond PostgreSQL's range can only have been an infinity, and is written as one.
+ *
+ * <p>In a MariaDB or MySQL table the sink makes, a timestamp with a time zone that was not a MariaDB or MySQL
+ * {@code timestamp} at its source (PostgreSQL's {@code timestamptz}) is a {@code datetime}, written in the sink's
+ * database time zone: Debezium's dialect makes it a {@code timestamp}, which holds only 1970 to 2038 and refused the
+ * rest.
  */
 public final class InfiniteTemporalType extends DelegatingType {
   /** The unit of a Debezium temporal type's number, by its schema name. */
@@ -63,6 +68,17 @@ public final class InfiniteTemporalType extends DelegatingType {
   @Override
   public String[] getRegistrationKeys() {
     return new String[] {unit.schemaName};
+  }
+
+  @Override
+  public String getTypeName(Schema schema, boolean isKey) {
+    if (unit == Unit.ZONED && binlog() && !"TIMESTAMP".equalsIgnoreCase(getSourceColumnType(schema).orElse(""))) {
+      int precision = Integer.parseInt(getSourceColumnPrecision(schema)
+          .orElseGet(() -> getSourceColumnSize(schema).orElse("0")));
+      int max = getDialect().getMaxTimestampPrecision();
+      return "datetime(" + (precision > 0 && precision <= max ? precision : max) + ")";
+    }
+    return super.getTypeName(schema, isKey);
   }
 
   @Override
