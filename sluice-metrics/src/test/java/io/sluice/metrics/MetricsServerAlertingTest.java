@@ -253,7 +253,7 @@ class MetricsServerAlertingTest {
       for (JsonNode g : groups) {
         rules += g.path("rules").size();
       }
-      assertEquals(16, rules);
+      assertEquals(18, rules);
       assertEquals(java.util.List.of(router.url()), server.config().alertmanagers());
       assertEquals(router.url() + "/api/v2/alerts",
           get(server, "/api/v1/alertmanagers").at("/data/activeAlertmanagers/0/url").asText());
