@@ -147,8 +147,9 @@ class InstallIT {
     assertEquals(1, bad.exit(), bad::toString);
     List<String> lines = bad.out().lines().toList();
     assertEquals(broken + ": 4 problems", lines.get(0), bad::toString);
-    assertTrue(lines.get(1).startsWith("  connect.port and registry.port are both 8081"), bad::toString);
-    assertTrue(lines.get(2).startsWith("  controlplane.heap must be a heap size"), bad::toString);
+    // Bad values first, in the settings table's order, then what the values mean together (port clashes).
+    assertTrue(lines.get(1).startsWith("  controlplane.heap must be a heap size"), bad::toString);
+    assertTrue(lines.get(2).startsWith("  connect.port and registry.port are both 8081"), bad::toString);
     assertTrue(lines.get(3).startsWith("  metrics.config " + dir.resolve("missing-prometheus.yml") + ": cannot read"),
         bad::toString);
     assertEquals("  alerts.config " + dir.resolve("alertmanager.yml") + ": undefined receiver \"nobody\" used in route",
