@@ -221,17 +221,9 @@ class MariaDbTypeMatrixIT {
   @AfterAll
   static void down() throws Exception {
     try {
-      Path out = Path.of("target", "type-matrix-mariadb.md");
-      Files.createDirectories(out.getParent());
-      StringBuilder md = new StringBuilder("# Type matrix: the directions with MariaDB\n\n"
-          + "| direction | sink | format | exact |\n|---|---|---|---|\n");
-      scores.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-      md.append('\n');
-      report.forEach((k, v) -> md.append("## ").append(k).append("\n\n").append(v).append('\n'));
-      Files.writeString(out, md.toString());
+      TypeMatrix.writeReport("type-matrix-mariadb", "Type matrix: the directions with MariaDB",
+          "| direction | sink | format | exact |\n|---|---|---|---|\n", scores, report, up);
       if (up != null) {
-        Files.copy(up.stderr(), out.resolveSibling("type-matrix-mariadb-up.stderr"),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
       }
     } finally {

@@ -210,4 +210,22 @@ final class TypeMatrix {
     Run apply = PackagedSluice.run(dir, args.toArray(String[]::new));
     assertEquals(0, apply.exit(), apply::toString);
   }
+
+  /**
+   * Writes a matrix's report ({@code target/<name>.md}: the title, the score table, each sink's section) and keeps a
+   * copy of the {@code sluice up}'s stderr beside it ({@code <name>-up.stderr}).
+   */
+  static void writeReport(String name, String title, String tableHeader, Map<String, String> scores,
+      Map<String, String> report, PackagedSluice.Up up) throws java.io.IOException {
+    Path out = Path.of("target", name + ".md");
+    Files.createDirectories(out.getParent());
+    StringBuilder md = new StringBuilder("# " + title + "\n\n" + tableHeader);
+    scores.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+    md.append('\n');
+    report.forEach((k, v) -> md.append("## ").append(k).append("\n\n").append(v).append('\n'));
+    Files.writeString(out, md.toString());
+    if (up != null) {
+      Files.copy(up.stderr(), out.resolveSibling(name + "-up.stderr"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
 }

@@ -11,7 +11,6 @@ import io.sluice.app.TypeMatrix.Format;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -155,18 +154,8 @@ class TypeMatrixIT {
 
   @AfterAll
   static void down() throws Exception {
-    Path out = Path.of("target", "type-matrix.md");
-    Files.createDirectories(out.getParent());
-    StringBuilder md = new StringBuilder("# Type matrix: PostgreSQL to PostgreSQL\n\n| sink | format | exact |\n"
-        + "|---|---|---|\n");
-    scores.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-    md.append('\n');
-    report.forEach((k, v) -> md.append("## ").append(k).append("\n\n").append(v).append('\n'));
-    Files.writeString(out, md.toString());
-    if (up != null) {
-      Files.copy(up.stderr(), out.resolveSibling("type-matrix-up.stderr"),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
+    TypeMatrix.writeReport("type-matrix", "Type matrix: PostgreSQL to PostgreSQL",
+        "| sink | format | exact |\n|---|---|---|\n", scores, report, up);
     if (up != null) {
       assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
     }
