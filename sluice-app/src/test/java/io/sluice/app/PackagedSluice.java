@@ -57,9 +57,16 @@ final class PackagedSluice {
     return Path.of(System.getProperty("sluice.root"));
   }
 
+  /** Ports handed out in this JVM: the kernel may give a just-closed port out again, to the next flag of one start. */
+  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    while (true) {
+      try (ServerSocket s = new ServerSocket(0)) {
+        if (HANDED_OUT.add(s.getLocalPort())) {
+          return s.getLocalPort();
+        }
+      }
     }
   }
 

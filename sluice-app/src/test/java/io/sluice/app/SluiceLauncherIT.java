@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +26,13 @@ class SluiceLauncherIT {
     assertTrue(Files.notExists(data));
     Process p = new ProcessBuilder(root.resolve("sluice").toString(), "up",
         "--data-dir", data.toString(),
-        "--kafka-port", String.valueOf(freePort()),
-        "--connect-port", String.valueOf(freePort()),
-        "--registry-port", String.valueOf(freePort()),
-        "--alerts-port", String.valueOf(freePort()),
-        "--metrics-port", String.valueOf(freePort()),
-        "--exporter-port", String.valueOf(freePort()),
-        "--ui-port", String.valueOf(freePort()))
+        "--kafka-port", String.valueOf(PackagedSluice.freePort()),
+        "--connect-port", String.valueOf(PackagedSluice.freePort()),
+        "--registry-port", String.valueOf(PackagedSluice.freePort()),
+        "--alerts-port", String.valueOf(PackagedSluice.freePort()),
+        "--metrics-port", String.valueOf(PackagedSluice.freePort()),
+        "--exporter-port", String.valueOf(PackagedSluice.freePort()),
+        "--ui-port", String.valueOf(PackagedSluice.freePort()))
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();
@@ -126,10 +125,10 @@ class SluiceLauncherIT {
     // The control plane starts too, and must be stopped again: this marks its JVM.
     String marker = "-Dsluice.test.start=" + java.util.UUID.randomUUID();
     PackagedSluice.Run run = PackagedSluice.run(dir, "up", "--data-dir", data.toString(),
-        "--kafka-port", String.valueOf(freePort()), "--connect-port", String.valueOf(freePort()),
-        "--registry-port", String.valueOf(freePort()), "--alerts-port", String.valueOf(freePort()),
-        "--metrics-port", String.valueOf(freePort()), "--exporter-port", String.valueOf(freePort()),
-        "--ui-port", String.valueOf(freePort()), "--set", "dataplane.java.options=-XX:+NoSuchSluiceOption", "--set", "controlplane.java.options=" + marker);
+        "--kafka-port", String.valueOf(PackagedSluice.freePort()), "--connect-port", String.valueOf(PackagedSluice.freePort()),
+        "--registry-port", String.valueOf(PackagedSluice.freePort()), "--alerts-port", String.valueOf(PackagedSluice.freePort()),
+        "--metrics-port", String.valueOf(PackagedSluice.freePort()), "--exporter-port", String.valueOf(PackagedSluice.freePort()),
+        "--ui-port", String.valueOf(PackagedSluice.freePort()), "--set", "dataplane.java.options=-XX:+NoSuchSluiceOption", "--set", "controlplane.java.options=" + marker);
     assertEquals(1, run.exit(), run.toString());
     assertTrue(run.err().contains("NoSuchSluiceOption"), "the JVM's own words: " + run.err());
     assertTrue(run.err().contains("sluice: could not start: the data plane (broker, Connect, exporter) ended with "
@@ -156,9 +155,19 @@ class SluiceLauncherIT {
     assertTrue(!run.out().contains("sluice ready"), run.out());
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /**
+   * Two components given one port are refused before anything starts, as {@code check-config} refuses them: a CI run
+   * once handed the broker and the console the same port, and the registry's Kafka client read the console's HTTP
+   * answer as a frame length and filled the control plane's heap.
+   */
+  @Test
+  void twoComponentsOnOnePortAreRefusedBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+    String port = String.valueOf(PackagedSluice.freePort());
+    PackagedSluice.Run run = PackagedSluice.run(dir, "up", "--data-dir", dir.resolve("data").toString(),
+        "--kafka-port", port, "--ui-port", port);
+    assertEquals(2, run.exit(), run.toString());
+    assertTrue(run.err().contains("sluice: kafka.port and ") && run.err().contains(" are both " + port
+        + ": each component needs a port of its own"), run.err());
+    assertTrue(!run.out().contains("sluice ready"), run.out());
   }
 }

@@ -6,6 +6,7 @@ import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.app.up.DataPlane;
+import io.sluice.app.up.Ports;
 import io.sluice.app.up.WebSurfaces;
 import io.sluice.http.client.HttpClientConfig;
 import io.sluice.kafka.EmbeddedKafka;
@@ -15,7 +16,6 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,7 +70,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
     // Each value by its entry in the table, as sluice up refuses them; then what one value cannot say alone.
     problems.addAll(config.problems());
     checkHost(config, problems);
-    checkPorts(config, problems);
+    problems.addAll(Ports.clashes(config));
     checkDataDir(config, problems);
     find(config, ConfigDefinitions.PLUGIN_PATH).filter(p -> !Files.isDirectory(p))
         .ifPresent(p -> problems.add(ConfigDefinitions.PLUGIN_PATH.name() + ": the folder " + p + " does not exist"));
@@ -105,29 +105,6 @@ public final class CheckConfigCommand implements Callable<Integer> {
       return config.find(key);
     } catch (SluiceConfig.ConfigException e) {
       return Optional.empty();
-    }
-  }
-
-  /**
-   * No two components on the same port (0, a free port chosen at start, excepted); a port the table refused is listed
-   * already.
-   */
-  private static void checkPorts(SluiceConfig config, List<String> problems) {
-    Map<Integer, String> taken = new LinkedHashMap<>();
-    for (ConfigKey<Integer> key : ConfigDefinitions.ports()) {
-      if (key.equals(ConfigDefinitions.KAFKA_PORT) && config.externalKafka().isPresent()) {
-        continue;   // No embedded broker: nothing binds it.
-      }
-      int port;
-      try {
-        port = config.get(key);
-      } catch (SluiceConfig.ConfigException e) {
-        continue;
-      }
-      String other = port == 0 ? null : taken.putIfAbsent(port, key.name());
-      if (other != null) {
-        problems.add(other + " and " + key.name() + " are both " + port + ": each component needs a port of its own");
-      }
     }
   }
 

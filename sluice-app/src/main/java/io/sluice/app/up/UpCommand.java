@@ -8,6 +8,7 @@ import io.sluice.app.config.SluiceConfig;
 import io.sluice.app.kafka.KafkaCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,8 @@ public final class UpCommand implements java.util.concurrent.Callable<Integer> {
       System.err.println("sluice: " + e.getMessage());
       return 2;
     }
-    List<String> problems = config.problems();
+    List<String> problems = new ArrayList<>(config.problems());
+    problems.addAll(Ports.clashes(config));
     if (!problems.isEmpty()) {
       problems.forEach(p -> System.err.println("sluice: " + p));
       return 2;
