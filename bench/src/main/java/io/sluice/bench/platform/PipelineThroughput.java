@@ -99,6 +99,10 @@ public final class PipelineThroughput {
         // CPU time per row, which a busy machine inflates far less than it does wall-clock rates.
         double[] jvm = {mean(List.of(untuned)).sinkJvmMicrosPerRow, mean(List.of(tuned)).sinkJvmMicrosPerRow};
         double[] server = {mean(List.of(untuned)).sinkServerMicrosPerRow, mean(List.of(tuned)).sinkServerMicrosPerRow};
+        double limit = (mean(List.of(untuned)).limitRowsPerSecond + mean(List.of(tuned)).limitRowsPerSecond) / 2;
+        System.out.printf(Locale.ROOT, "The physical limit, the same rows loaded straight into %s (mean of four): %,.0f"
+            + " rows/s; Sluice's sink at %.2fx of it, the engines' defaults at %.2fx%n", sinkDb.name(), limit,
+            mean(List.of(tuned)).sinkRowsPerSecond / limit, mean(List.of(untuned)).sinkRowsPerSecond / limit);
         System.out.printf(Locale.ROOT, "CPU per sink row (means of two rounds): this JVM untuned %.1f µs, tuned %.1f µs"
             + " (%.2fx less); the %s server untuned %.1f µs, tuned %.1f µs (%.2fx less)%n", jvm[0], jvm[1],
             jvm[0] / jvm[1], sinkDb.name(), server[0], server[1], server[0] / server[1]);
@@ -137,6 +141,12 @@ public final class PipelineThroughput {
     default Map<String, String> untunedDriver() {
       return Map.of();
     }
+
+    /**
+     * The physical limit: the rows of {@code csv} (id, item, qty, created in UTC, as {@link #exportRows} writes them)
+     * written by the database's fastest client path into an empty copy of the table the sink wrote, in rows/s.
+     */
+    double limitRowsPerSecond(String db, Path csv, long rows) throws Exception;
 
     record Postgres(BenchDatabase pg) implements SinkDatabase {
       public String name() {
@@ -189,6 +199,23 @@ public final class PipelineThroughput {
       public Map<String, String> untunedDriver() {
         return Map.of("hibernate.agroal.jdbcProperties", "reWriteBatchedInserts=false");
       }
+
+      /** COPY FROM STDIN, from a JDBC client, into a table made LIKE the sink's (its primary key included). */
+      public double limitRowsPerSecond(String db, Path csv, long rows) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(reconcileUrl(db));
+            java.sql.Statement s = c.createStatement()) {
+          s.execute("SET timezone = 'UTC'");
+          s.execute("CREATE TABLE orders_limit (LIKE orders INCLUDING ALL)");
+          var copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+          long t = System.nanoTime();
+          try (var in = Files.newBufferedReader(csv)) {
+            copy.copyIn("COPY orders_limit (id, item, qty, created) FROM STDIN WITH (FORMAT csv)", in);
+          }
+          double rps = rows / ((System.nanoTime() - t) / 1e9);
+          s.execute("DROP TABLE orders_limit");
+          return rps;
+        }
+      }
     }
 
     record MariaDb(MariaDbProcess server) implements SinkDatabase {
@@ -216,6 +243,20 @@ public final class PipelineThroughput {
       public long serverCpuNanos() throws IOException {
         String[] stat = stat(Path.of("/proc", String.valueOf(server.pid())));
         return stat == null ? 0 : (Long.parseLong(stat[13]) + Long.parseLong(stat[14])) * 10_000_000L;
+      }
+
+      /** LOAD DATA LOCAL INFILE into a table made LIKE the sink's. */
+      public double limitRowsPerSecond(String db, Path csv, long rows) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(server.url(db) + "&allowLocalInfile=true");
+            java.sql.Statement s = c.createStatement()) {
+          s.execute("CREATE TABLE orders_limit LIKE orders");
+          long t = System.nanoTime();
+          s.execute("LOAD DATA LOCAL INFILE '" + csv.toAbsolutePath() + "' INTO TABLE orders_limit FIELDS TERMINATED BY"
+              + " ',' OPTIONALLY ENCLOSED BY '\"' (id, item, qty, created)");
+          double rps = rows / ((System.nanoTime() - t) / 1e9);
+          s.execute("DROP TABLE orders_limit");
+          return rps;
+        }
       }
 
       public long count(String db, String table) throws Exception {
@@ -274,13 +315,28 @@ public final class PipelineThroughput {
   }
 
   record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond,
-      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow) {}
+      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow, double limitRowsPerSecond) {}
+
+  /** The source table's rows as CSV in a file of the run's: what {@link SinkDatabase#limitRowsPerSecond} loads. */
+  static Path exportRows(BenchDatabase db, String database, Path dir) throws Exception {
+    Path csv = dir.resolve("orders.csv");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.url(database), "postgres", "postgres");
+        var out = Files.newBufferedWriter(csv)) {
+      c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyOut("COPY (SELECT id, item, qty, to_char(created"
+          + " AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') FROM public.orders ORDER BY id) TO STDOUT WITH"
+          + " (FORMAT csv)", out);
+    }
+    return csv;
+  }
 
   /**
    * Variants of Sluice's settings against each other, in one JVM: {@code -Dbench.variants=tuned,nocopy} runs
    * {@code tuned}, then {@code nocopy} (Sluice's settings and the sink settings of
-   * {@code -Dbench.variant.nocopy.sink.KEY=V}), then the same again in reverse order, and reports each variant's means
-   * against the first's. {@code untuned} is the engines' defaults, as elsewhere.
+   * {@code -Dbench.variant.nocopy.sink.KEY=V}, the worker settings of {@code -Dbench.variant.nocopy.worker.KEY=V} and
+   * the source settings of {@code -Dbench.variant.nocopy.source.KEY=V}), then the same again in reverse order, and
+   * reports each variant's means, source and sink, against the first's. {@code untuned} is the engines' defaults, as
+   * elsewhere. Exactly-once sources against at-least-once, for example: {@code -Dbench.variants=tuned,eosoff
+   * -Dbench.variant.eosoff.worker.exactly.once.source.support=disabled}.
    */
   private static void compare(BenchDatabase db, SinkDatabase sinkDb, Path plugins, List<String> variants, int rows)
       throws Exception {
@@ -292,15 +348,29 @@ public final class PipelineThroughput {
         java.util.Collections.reverse(order);
       }
       for (String v : order) {
-        Map<String, String> sink = overrides("bench.variant." + v + ".sink.", "");
-        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), false, rows, sink));
+        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), false, rows,
+            overrides("bench.variant." + v + ".sink.", ""), overrides("bench.variant." + v + ".worker.",
+                "connect.worker."), overrides("bench.variant." + v + ".source.", "")));
       }
     }
     Result base = mean(results.get(variants.get(0)));
+    System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, means of two rounds:%n", rows);
+    results.forEach((v, rs) -> {
+      Result m = mean(rs);
+      System.out.printf(Locale.ROOT, "  %-10s %,8.0f events/s (%.2fx; rounds %s)  %s %s%n", v, m.eventsPerSecond,
+          m.eventsPerSecond / base.eventsPerSecond, rs.stream().map(r -> String.format(Locale.ROOT, "%,.0f",
+              r.eventsPerSecond)).toList(), overrides("bench.variant." + v + ".worker.", ""),
+          overrides("bench.variant." + v + ".source.", ""));
+    });
+    if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
+      return;
+    }
     System.out.printf(Locale.ROOT, "%nPostgreSQL -> %s through the JDBC sink, %,d rows, means of two rounds:%n",
         sinkDb.name(), base.sinkRows);
     results.forEach((v, rs) -> {
       Result m = mean(rs);
+      System.out.printf(Locale.ROOT, "  %-10s limit %,8.0f rows/s (sink at %.2fx of it)%n", v, m.limitRowsPerSecond,
+          m.sinkRowsPerSecond / m.limitRowsPerSecond);
       System.out.printf(Locale.ROOT, "  %-10s %,8.0f rows/s (%.2fx)  JVM %6.1f CPU µs/row (%.2fx less)  server %6.1f CPU"
           + " µs/row (%.2fx less)  %s%n", v, m.sinkRowsPerSecond, m.sinkRowsPerSecond / base.sinkRowsPerSecond,
           m.sinkJvmMicrosPerRow, base.sinkJvmMicrosPerRow / m.sinkJvmMicrosPerRow, m.sinkServerMicrosPerRow,
@@ -313,19 +383,22 @@ public final class PipelineThroughput {
         rs.stream().mapToDouble(Result::bytesPerEvent).average().orElse(0), rs.get(0).sinkRows,
         rs.stream().mapToDouble(Result::sinkRowsPerSecond).average().orElse(0),
         rs.stream().mapToDouble(Result::sinkJvmMicrosPerRow).average().orElse(0),
-        rs.stream().mapToDouble(Result::sinkServerMicrosPerRow).average().orElse(0));
+        rs.stream().mapToDouble(Result::sinkServerMicrosPerRow).average().orElse(0),
+        rs.stream().mapToDouble(Result::limitRowsPerSecond).average().orElse(0));
   }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
       boolean avro, int rows) throws Exception {
-    return run(db, sinkDb, plugins, label, tuned, avro, rows, Map.of());
+    return run(db, sinkDb, plugins, label, tuned, avro, rows, Map.of(), Map.of(), Map.of());
   }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
-      boolean avro, int rows, Map<String, String> sinkSettings) throws Exception {
+      boolean avro, int rows, Map<String, String> sinkSettings, Map<String, String> workerSettings,
+      Map<String, String> sourceSettings) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
     flags.putAll(overrides("bench.worker.", "connect.worker."));
+    flags.putAll(workerSettings);
     flags.put(ConfigDefinitions.DATA_DIR.name(), dataDir.toString());
     flags.put(ConfigDefinitions.KAFKA_PORT.name(), String.valueOf(freePort()));
     flags.put(ConfigDefinitions.CONNECT_PORT.name(), String.valueOf(freePort()));
@@ -356,6 +429,7 @@ public final class PipelineThroughput {
       }
       source.putAll(converters);
       source.putAll(overrides("bench.source.", ""));
+      source.putAll(sourceSettings);
       rest.create("source", source);
       rest.awaitRunning("source");
       String topic = label + ".public.orders";
@@ -382,7 +456,7 @@ public final class PipelineThroughput {
           + "%.0f bytes/event)%n", label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows, bytes);
 
       if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
-        return new Result(eps, bytes, 0, 0, 0, 0);
+        return new Result(eps, bytes, 0, 0, 0, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       // The engines' defaults are Debezium's sink as it ships; Sluice's are Sluice's sink with Sluice's settings.
@@ -419,7 +493,14 @@ public final class PipelineThroughput {
           + " the %s server: %.1f CPU µs/row; load %s)%n", label, expectedSink, rps, jvmMicros, sinkDb.name(),
           serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
       reconcile(db.url(src) + "?user=postgres&password=postgres", sinkDb.reconcileUrl(sink), label);
-      return new Result(eps, bytes, expectedSink, rps, jvmMicros, serverMicros);
+      // Connect stopped first: the limit is the database's alone, with the machine to itself as the sink had it.
+      platform.close();
+      Path csv = exportRows(db, src, dataDir);
+      double limit = sinkDb.limitRowsPerSecond(sink, csv, expectedSink);
+      Files.delete(csv);
+      System.out.printf(Locale.ROOT, "[%s] the same %,d rows loaded straight into %s (its fastest client path): "
+          + "%,.0f rows/s; the sink at %.2fx of it%n", label, expectedSink, sinkDb.name(), limit, rps / limit);
+      return new Result(eps, bytes, expectedSink, rps, jvmMicros, serverMicros, limit);
     }
   }
 
