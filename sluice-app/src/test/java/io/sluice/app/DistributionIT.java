@@ -466,6 +466,11 @@ class DistributionIT {
       assertTrue(d.findElement(By.id("topic-list")).getText().contains(pipeline.name + "_console.public.orders"),
           d.findElement(By.id("topic-list")).getText());
       assertFalse(d.findElement(By.id("config")).getText().contains(password), "the config never shows a password");
+      // Its delivery: exactly once, with its tasks' transactions as the metrics server scraped them.
+      assertEquals("exactly once", d.findElement(By.id("guarantee")).getText());
+      untilAfterRefresh(d, x -> x.findElement(By.id("transactions")).getText().contains(" committed, "));
+      assertTrue(d.findElement(By.id("transactions")).getText().matches("[0-9,]+ committed, [0-9,]+ failed \\(aborted\\)"
+          + " since the tasks started; .*"), d.findElement(By.id("transactions")).getText());
       browser.screenshot("console-3-connector");
 
       // Pause with a silence: PAUSED in Connect, the silence on the router, named after the console user.
@@ -541,6 +546,8 @@ class DistributionIT {
       d.get(ui + "/connector?name=" + sink);
       wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#config tr[data-key='topics']")));
       assertTrue(d.findElements(By.id("actions")).isEmpty(), "no action buttons for a read user");
+      assertEquals("at least once", d.findElement(By.id("guarantee")).getText(), "a sink");
+      assertTrue(d.findElements(By.id("transactions")).isEmpty(), "a sink has no transactions to show");
       assertTrue(d.findElements(By.cssSelector("button[data-action]")).isEmpty(), "no action buttons for a read user");
       browser.screenshot("console-7-read-only");
       String viewerCookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();

@@ -12,6 +12,7 @@ import io.sluice.client.HttpTransport;
 import io.sluice.connect.client.ConnectApiException;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
+import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.connect.secrets.SecretMask;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpResponse;
@@ -98,6 +99,7 @@ final class ConnectorConsole implements AutoCloseable {
         out.put("trace", firstLines(s.path("connector").path("trace").asText()));
       }
       out.set("config", masked(c.get()));
+      out.set("delivery", delivery(c.get(), s.path("type").asText()));
       ArrayNode tasks = out.putArray("tasks");
       for (JsonNode t : s.path("tasks")) {
         ObjectNode task = tasks.addObject().put("id", t.path("id").asInt()).put("state", t.path("state").asText())
@@ -123,6 +125,20 @@ final class ConnectorConsole implements AutoCloseable {
     } catch (HttpTransport.UnreachableException e) {
       return error(502, e.getMessage());
     }
+  }
+
+  /**
+   * The connector's delivery guarantee into Kafka, as {@code sluice connectors describe} says it, and for an exactly-once
+   * source its transaction boundary; the page reads the transactions' figures from the metrics server itself.
+   */
+  static ObjectNode delivery(ObjectNode config, String type) {
+    Map<String, String> flat = new TreeMap<>();
+    config.fields().forEachRemaining(e -> flat.put(e.getKey(), e.getValue().asText()));
+    ExactlyOnce.Guarantee g = ExactlyOnce.guarantee(flat);
+    // The shape of `sluice connectors describe -o json`'s delivery, less the figures the page asks the metrics for.
+    return JSON.createObjectNode().put("guarantee", g.text()).put("why", ExactlyOnce.whyAtLeastOnce(type, flat))
+        .put("transaction_boundary", g == ExactlyOnce.Guarantee.EXACTLY_ONCE
+            ? flat.getOrDefault(ExactlyOnce.BOUNDARY, "poll") : null);
   }
 
   /** The config as it may be shown: sorted by key, what looks like a credential masked. */

@@ -642,9 +642,50 @@
     config.id = "config";
     config.classList.add("wide");
 
-    document.getElementById("detail").replaceChildren(el("div", { class: "detail-grid" }, status, topics,
+    const d = c.delivery;
+    const exactly = d.guarantee === "exactly once";
+    const figures = el("p", { id: "transactions", class: "muted", text: exactly ? "Reading its transactions…" : "" });
+    const delivery = box("Delivery", el("p", {}, el("strong", { id: "guarantee", text: d.guarantee }), " ",
+      el("span", { class: "muted", text: exactly ? "a transaction per " + ({ poll: "batch its tasks poll",
+        interval: "interval (transaction.boundary.interval.ms)" }[d.transaction_boundary]
+        || "boundary the connector sets") + "; readers with isolation.level=read_committed see each change once"
+        : "(" + d.why + ")" })), exactly ? figures : "");
+    delivery.id = "delivery";
+
+    document.getElementById("detail").replaceChildren(el("div", { class: "detail-grid" }, status, delivery, topics,
       offsets, config));
     status.classList.add("wide");
+    if (exactly) transactions(c.name, figures);
+  }
+
+  /**
+   * An exactly-once source's transactions, as `sluice connectors describe` reads them from the metrics server: commits
+   * and aborted commits of its tasks, and each open transaction's age against its timeout.
+   */
+  async function transactions(name, target) {
+    const label = 'connector="' + name.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+    try {
+      const series = await instantQuery('{__name__=~"svc_connect_task_offset_commit_(success|failure)_total'
+        + '|svc_connect_task_transaction_(open|timeout)_seconds",' + label + "}");
+      const sum = n => Math.round(series.filter(s => s.metric.__name__ === n)
+        .reduce((a, s) => a + Number(s.value[1]), 0));
+      const byTask = n => new Map(series.filter(s => s.metric.__name__ === n)
+        .map(s => [s.metric.task, Number(s.value[1])]));
+      const open = byTask("svc_connect_task_transaction_open_seconds");
+      const timeout = byTask("svc_connect_task_transaction_timeout_seconds");
+      if (!series.length) {
+        target.textContent = "No transaction figures yet (its tasks not running, or not scraped yet).";
+        return;
+      }
+      const opened = [...open].filter(([, v]) => v > 0).map(([t, v]) => "task " + t + "'s open for " + v.toFixed(1)
+        + " s of its " + (timeout.get(t) || 0).toFixed(0) + " s timeout");
+      target.className = "";
+      target.textContent = sum("svc_connect_task_offset_commit_success_total").toLocaleString("en") + " committed, "
+        + sum("svc_connect_task_offset_commit_failure_total").toLocaleString("en") + " failed (aborted) since the"
+        + " tasks started; " + (opened.length ? opened.join(", ") : "none open") + " (the metrics server's last scrape)";
+    } catch (e) {
+      target.textContent = "The metrics server did not answer: " + e.message;
+    }
   }
 
   function compact(v) {
