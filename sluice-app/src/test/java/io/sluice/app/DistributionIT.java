@@ -776,6 +776,8 @@ class DistributionIT {
           "the worker Connect says runs the task");
       assertTrue(d.findElement(By.cssSelector("section[data-group='" + group + "'] h2")).getText().contains("sink "
           + sink));
+      assertTrue(d.findElements(By.cssSelector("section[data-group='" + group + "'] .uncommitted")).isEmpty(),
+          "a sink's group reads committed records only");
       browser.screenshot("console-11-consumer-groups");
     }
   }

@@ -209,7 +209,9 @@ public final class KafkaInventory implements AutoCloseable {
 
   /**
    * Every consumer group with its committed offset, end offset and lag per partition, its members, and for a sink's
-   * group the connector, and for each partition the task (and worker) that holds it, as Connect's status says.
+   * group the connector, and for each partition the task (and worker) that holds it, as Connect's status says. A group
+   * that committed past a partition's last stable offset reads uncommitted records ({@code readsUncommitted}): seen
+   * while a transaction is open on a partition it reads, the only time it can be told apart.
    */
   public ObjectNode consumerGroups() throws Exception {
     // Read now, not shared: the lag is committed offsets against end offsets of the same moment.
@@ -245,6 +247,7 @@ public final class KafkaInventory implements AutoCloseable {
         row.put("connector", connector);
       }
       long total = 0;
+      boolean readsUncommitted = false;
       Set<TopicPartition> caughtUp = markersOnly(committed, ends);
       ArrayNode ps = row.putArray("partitions");
       for (TopicPartition tp : parts) {
@@ -265,6 +268,12 @@ public final class KafkaInventory implements AutoCloseable {
           long lag = caughtUp.contains(tp) ? 0 : Math.max(0, e.offset() - c.offset());
           p.put("lag", lag);
           total += lag;
+          // Past the last stable offset: only a consumer with isolation.level=read_uncommitted reads a transaction
+          // still open (or later aborted), so its group has taken records that may never have been committed.
+          if (c.offset() > e.offset()) {
+            p.put("uncommitted", true);
+            readsUncommitted = true;
+          }
         } else {
           p.putNull("lag");
         }
@@ -282,6 +291,7 @@ public final class KafkaInventory implements AutoCloseable {
         }
       }
       row.put("lag", total);
+      row.put("readsUncommitted", readsUncommitted);
     }
     if (users.error() != null) {
       out.put("connectError", users.error());

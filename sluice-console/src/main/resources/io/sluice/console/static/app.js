@@ -1148,8 +1148,14 @@
           el("td", { text: p.task !== undefined ? "task " + p.task : "" }),
           el("td", { class: "mono", text: p.worker || p.host || "" }),
           el("td", { class: "mono muted", text: p.clientId || (g.members ? "" : "no member") })));
+        // Seen only while a transaction is open on a partition the group reads: it has taken records past the last
+        // stable offset, which a read_committed consumer never does.
+        const uncommitted = g.readsUncommitted ? el("p", { class: "notice error uncommitted", text: "Reads uncommitted"
+          + " records: past the last stable offset of " + g.partitions.filter(p => p.uncommitted).map(p => p.topic
+          + "-" + p.partition).join(", ") + ", inside a transaction not yet committed (and perhaps aborted later). Set"
+          + " isolation.level=read_committed on its consumers." }) : "";
         const section = el("section", { class: "box group", id: "group-" + g.group, "data-group": g.group }, head,
-          g.partitions.length ? table(["Topic", "Partition", "Committed", "End", "Lag", "Held by", "Worker / host",
+          uncommitted, g.partitions.length ? table(["Topic", "Partition", "Committed", "End", "Lag", "Held by", "Worker / host",
             "Client"], rows) : el("p", { class: "muted", text: "No committed offsets and no assignment." }));
         return section;
       }));
