@@ -10,11 +10,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 
 /**
- * Each test class's wall time and CPU time, appended to {@code target/test-cpu.tsv} of the module under test: the test
+ * Each test class's (and each test method's) wall time and CPU time, appended to {@code target/test-cpu.tsv} of the
+ * module under test (class, or class#method, then seconds of wall time and of CPU): the test
  * run is CPU-bound on two cores, so what a class costs is its CPU, which the reports' wall times hide behind whatever
  * ran beside it. CPU is this JVM's and that of every process it started and waited for (a {@code sluice up}, its
  * planes, the CLI commands), read from {@code /proc/self/stat}; databases started as daemons are not counted. Found by
@@ -32,7 +34,7 @@ public final class TestClassCpu implements TestExecutionListener {
 
   @Override
   public void executionStarted(TestIdentifier test) {
-    className(test).ifPresent(c -> cpuTicks().ifPresent(t -> started.put(test.getUniqueId(),
+    name(test).ifPresent(c -> cpuTicks().ifPresent(t -> started.put(test.getUniqueId(),
         new Start(System.nanoTime(), t))));
   }
 
@@ -46,7 +48,7 @@ public final class TestClassCpu implements TestExecutionListener {
     if (ticks.isEmpty() || !Files.isDirectory(REPORT.getParent())) {
       return;
     }
-    String line = String.format(java.util.Locale.ROOT, "%s\t%.1f\t%.1f%n", className(test).orElseThrow(),
+    String line = String.format(java.util.Locale.ROOT, "%s\t%.1f\t%.1f%n", name(test).orElseThrow(),
         (System.nanoTime() - start.nanos()) / 1e9, (ticks.get() - start.ticks()) / TICKS);
     try {
       // One short append per class: forks of one module write the same file, and O_APPEND keeps lines whole.
@@ -56,8 +58,9 @@ public final class TestClassCpu implements TestExecutionListener {
     }
   }
 
-  private static Optional<String> className(TestIdentifier test) {
-    return test.getSource().filter(ClassSource.class::isInstance).map(s -> ((ClassSource) s).getClassName());
+  private static Optional<String> name(TestIdentifier test) {
+    return test.getSource().map(s -> s instanceof ClassSource c ? c.getClassName()
+        : s instanceof MethodSource m ? m.getClassName() + "#" + m.getMethodName() : null);
   }
 
   /** utime + stime + cutime + cstime of this process; nothing where there is no /proc. */
