@@ -96,15 +96,6 @@ class MariaDbTypeMatrixIT {
     // year 0000, the widest decimal) have tables of their own, so each costs its own column only.
     known("*", "*", "c_zero_date c_zero_dt", "Debezium's binlog source carries a zero date, or one with a zero month"
         + " or day, as NULL (PostgreSQL has no zero date at all)");
-    known("mm", "made", "c_tinyint_u c_smallint_u c_mediumint_u c_int_u", "values equal, but the sink makes the next"
-        + " wider signed type (smallint for tinyint unsigned), not the unsigned one");
-    known("mm", "made", "c_bit1 c_text c_binary c_enum", "values equal, but the sink makes tinyint(1), longtext,"
-        + " varbinary(4) and longtext for bit(1), text, binary(4) and an enum");
-    known("mm", "made", "c_dt0 c_time0 c_ts0", "values equal, but the sink makes datetime(6), time(6) and"
-        + " timestamp(6): Debezium's sink reads a declared precision of 0 as none");
-    known("mp", "made", "c_time_wide", "MariaDB's time outside a day (-838:59:59, 838:59:59): the sink makes the"
-        + " column PostgreSQL's time, which cannot hold it, and the rows are refused (into an interval column made"
-        + " beforehand they arrive)");
     String numbers = "c_int2 c_int4 c_int8 c_num c_num_inf c_num_20_6 c_num_38_0 c_real c_double c_money c_bool";
     known("pm", "*", numbers, "t_numbers holds NaN and ±Infinity (numeric, real, double), which MariaDB has no value"
         + " for: those rows are refused and missing in every column of t_numbers");
