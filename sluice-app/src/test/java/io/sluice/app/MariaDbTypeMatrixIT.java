@@ -144,7 +144,7 @@ class MariaDbTypeMatrixIT {
   @org.junit.jupiter.api.Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
   static void startPipelines() throws Exception {
     maria = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "the MariaDB type matrix",
-        // Sixteen sinks and four sources, each with a pool of its own.
+        // Twenty-four sinks of Sluice's (then six of Debezium's) and ten sources, each with a pool of its own.
         "--max-connections=1000");
     int kafkaPort = freePort();
     int connectPort = freePort();

@@ -22,7 +22,8 @@ import org.apache.kafka.connect.data.Schema;
  * PostgreSQL {@code time} such a value is refused, as the column cannot hold it; a PostgreSQL table the sink makes
  * therefore has an {@code interval} column for a MariaDB or MySQL {@code time}.
  *
- * <p>A time whose source column declared no fractional digits is made with none, not with Debezium's six.
+ * <p>A time whose source column declared no fractional digits is made with none, in either database, not with
+ * Debezium's six.
  */
 public final class FullDayTimeType extends DelegatingType {
   public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
@@ -42,9 +43,9 @@ public final class FullDayTimeType extends DelegatingType {
       return "interval";
     }
     java.util.OptionalInt declared = SourceColumn.fractionDigits(schema);
-    if (binlog() && declared.isPresent() && declared.getAsInt() == 0) {
+    if (declared.isPresent() && declared.getAsInt() == 0 && (binlog() || postgres())) {
       // Debezium's sink reads a declared 0 as none and makes the column of the most digits, time(6).
-      return "time";
+      return postgres() ? "time(0)" : "time";
     }
     return super.getTypeName(schema, isKey);
   }
