@@ -44,7 +44,7 @@ public final class FullDayTimeType extends DelegatingType {
     }
     java.util.OptionalInt declared = SourceColumn.fractionDigits(schema);
     if (declared.isPresent() && declared.getAsInt() == 0 && (binlog() || postgres())) {
-      // Debezium's sink reads a declared 0 as none and makes the column of the most digits, time(6).
+      // Debezium's sink reads a declared 0 as none and makes the column with six digits.
       return postgres() ? "time(0)" : "time";
     }
     return super.getTypeName(schema, isKey);

@@ -79,7 +79,7 @@ public final class InfiniteTemporalType extends DelegatingType {
     boolean timestamp = unit == Unit.ZONED && "TIMESTAMP".equals(SourceColumn.type(schema));
     java.util.OptionalInt declared = SourceColumn.fractionDigits(schema);
     if (declared.isPresent() && declared.getAsInt() == 0) {
-      // Debezium's sink reads a declared 0 as none and makes the column of the most digits, datetime(6).
+      // Debezium's sink reads a declared 0 as none and makes the column with six digits.
       if (postgres()) {
         return unit == Unit.ZONED ? "timestamp(0) with time zone" : "timestamp(0)";
       }
