@@ -44,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgreSQL, one MariaDB, every pipeline side by side. After a snapshot, streamed inserts, updates of every column and
  * a delete, each column's value at the sink is read back as the source's type, in the source's database (PostgreSQL's
  * cast; for MariaDB, a temporary table of the source column's type), and its text compared with the source's; from
- * MariaDB to MariaDB into a table the sink made, the column's type must be the source's too. The scores go to
- * {@code target/type-matrix-mariadb.md}.
+ * MariaDB to MariaDB into a table the sink made, the column's type must be the source's too. Debezium's own
+ * JdbcSinkConnector is measured the same way in one format ({@link #debeziumsOwnSink}) and reported beside Sluice's.
+ * The scores go to {@code target/type-matrix-mariadb.md}.
  *
  * <p>Part of the fault matrix's run (the Maven profile {@code cluster-faults}, {@code bench/cluster-faults}, run by
  * {@code .ci/run}), not of {@code ./mvnw verify}. A column either arrives exactly or is one of {@link #KNOWN}, with
@@ -76,7 +77,26 @@ class MariaDbTypeMatrixIT {
     }
   }
 
+  /** Sluice's sink into tables made beforehand and into tables it makes, in every format. */
   static final List<String> TARGETS = List.of("pre", "made");
+
+  /**
+   * Debezium's own JdbcSinkConnector the same two ways, in one format, fed by sources with Debezium's own defaults (no
+   * column types carried, no converter of Sluice's, unsigned bigints as Debezium's long), as the benchmarks' baselines
+   * are: its score is reported beside Sluice's, never held to the matrix.
+   */
+  static final List<String> DEBEZIUM_TARGETS = List.of("dbzpre", "dbzmade");
+
+  private static final Format DEBEZIUM_FORMAT = TypeMatrix.FORMATS.get(0);
+  private static final String DEBEZIUM_SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
+
+  private static boolean debeziums(String target) {
+    return target.startsWith("dbz");
+  }
+
+  private static boolean madeBeforehand(String target) {
+    return target.endsWith("pre");
+  }
 
   /**
    * Losses not yet mended or not mendable, as {@code direction/format/target/column} (a {@code *} matching any) → what
@@ -96,15 +116,6 @@ class MariaDbTypeMatrixIT {
     // year 0000, the widest decimal) have tables of their own, so each costs its own column only.
     known("*", "*", "c_zero_date c_zero_dt", "Debezium's binlog source carries a zero date, or one with a zero month"
         + " or day, as NULL (PostgreSQL has no zero date at all)");
-    known("mm", "made", "c_tinyint_u c_smallint_u c_mediumint_u c_int_u", "values equal, but the sink makes the next"
-        + " wider signed type (smallint for tinyint unsigned), not the unsigned one");
-    known("mm", "made", "c_bit1 c_text c_binary c_enum", "values equal, but the sink makes tinyint(1), longtext,"
-        + " varbinary(4) and longtext for bit(1), text, binary(4) and an enum");
-    known("mm", "made", "c_dt0 c_time0 c_ts0", "values equal, but the sink makes datetime(6), time(6) and"
-        + " timestamp(6): Debezium's sink reads a declared precision of 0 as none");
-    known("mp", "made", "c_time_wide", "MariaDB's time outside a day (-838:59:59, 838:59:59): the sink makes the"
-        + " column PostgreSQL's time, which cannot hold it, and the rows are refused (into an interval column made"
-        + " beforehand they arrive)");
     String numbers = "c_int2 c_int4 c_int8 c_num c_num_inf c_num_20_6 c_num_38_0 c_real c_double c_money c_bool";
     known("pm", "*", numbers, "t_numbers holds NaN and ±Infinity (numeric, real, double), which MariaDB has no value"
         + " for: those rows are refused and missing in every column of t_numbers");
@@ -133,7 +144,7 @@ class MariaDbTypeMatrixIT {
   @org.junit.jupiter.api.Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
   static void startPipelines() throws Exception {
     maria = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "the MariaDB type matrix",
-        // Sixteen sinks and four sources, each with a pool of its own.
+        // Twenty-four sinks of Sluice's (then six of Debezium's) and ten sources, each with a pool of its own.
         "--max-connections=1000");
     int kafkaPort = freePort();
     int connectPort = freePort();
@@ -171,31 +182,18 @@ class MariaDbTypeMatrixIT {
     for (Format format : TypeMatrix.FORMATS) {
       for (Direction d : Direction.values()) {
         for (String target : TARGETS) {
-          String db = sinkDb(format, d, target);
-          if (d.toMaria) {
-            mariaDb(null, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
-          } else {
-            SharedPostgres.createDatabase(db);
-            PostgresTypes.PREREQUISITES.forEach(sql -> pg(db, sql));
-          }
-          if (target.equals("pre")) {
-            if (d == Direction.PG_MARIA) {
-              PostgresTypes.FAMILIES.forEach(f -> mariaDb(db, MariaDbTypes.createInMariaDb(f)));
-            } else if (d == Direction.MARIA_MARIA) {
-              MariaDbTypes.FAMILIES.forEach(f -> mariaDb(db, MariaDbTypes.create(f)));
-            } else {
-              MariaDbTypes.FAMILIES.forEach(f -> pg(db, MariaDbTypes.createInPostgres(f)));
-            }
-          }
-          TypeMatrix.apply(dir, cluster, sinkName(format, d, target),
-              TypeMatrix.converted(sinkConfig(format, d, db), format, registryUrl));
+          applySink(format, d, target);
         }
       }
       TypeMatrix.apply(dir, cluster, format.name() + "-pg-source",
-          TypeMatrix.converted(postgresSource(format), format, registryUrl));
+          TypeMatrix.converted(postgresSource(format, false), format, registryUrl));
       TypeMatrix.apply(dir, cluster, format.name() + "-maria-source",
-          TypeMatrix.converted(mariaSource(format, serverId++), format, registryUrl));
+          TypeMatrix.converted(mariaSource(format, serverId++, false), format, registryUrl));
     }
+    TypeMatrix.apply(dir, cluster, DEBEZIUM_FORMAT.name() + "-pg-engines-source",
+        TypeMatrix.converted(postgresSource(DEBEZIUM_FORMAT, true), DEBEZIUM_FORMAT, registryUrl));
+    TypeMatrix.apply(dir, cluster, DEBEZIUM_FORMAT.name() + "-maria-engines-source",
+        TypeMatrix.converted(mariaSource(DEBEZIUM_FORMAT, serverId++, true), DEBEZIUM_FORMAT, registryUrl));
     // Every source has read its snapshot, so the changes below are streamed.
     awaitSnapshots();
     for (PostgresTypes.Family f : PostgresTypes.FAMILIES) {
@@ -216,6 +214,28 @@ class MariaDbTypeMatrixIT {
     }
     PostgresTypes.FAMILIES.forEach(f -> pg(src(), PostgresTypes.insert(f, LAST, 3)));
     MariaDbTypes.FAMILIES.forEach(f -> mariaDb(src(), MariaDbTypes.insert(f, LAST, 3)));
+  }
+
+  /** Makes the sink's database (with the tables made beforehand, for those targets) and the sink. */
+  private static void applySink(Format format, Direction d, String target) throws Exception {
+    String db = sinkDb(format, d, target);
+    if (d.toMaria) {
+      mariaDb(null, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
+    } else {
+      SharedPostgres.createDatabase(db);
+      PostgresTypes.PREREQUISITES.forEach(sql -> pg(db, sql));
+    }
+    if (madeBeforehand(target)) {
+      if (d == Direction.PG_MARIA) {
+        PostgresTypes.FAMILIES.forEach(f -> mariaDb(db, MariaDbTypes.createInMariaDb(f)));
+      } else if (d == Direction.MARIA_MARIA) {
+        MariaDbTypes.FAMILIES.forEach(f -> mariaDb(db, MariaDbTypes.create(f)));
+      } else {
+        MariaDbTypes.FAMILIES.forEach(f -> pg(db, MariaDbTypes.createInPostgres(f)));
+      }
+    }
+    TypeMatrix.apply(dir, cluster, sinkName(format, d, target),
+        TypeMatrix.converted(sinkConfig(format, d, db, debeziums(target)), format, registryUrl));
   }
 
   @AfterAll
@@ -257,6 +277,44 @@ class MariaDbTypeMatrixIT {
     check(TypeMatrix.FORMATS.get(3));
   }
 
+  /**
+   * Debezium's own sink, each direction in {@link #DEBEZIUM_FORMAT}, once Sluice's sinks are measured and stopped.
+   * Debezium's column types are shared by every sink of the plugin's class loader, and Debezium's sink, unlike
+   * Sluice's, points them at its own dialect as it starts and writes with whatever they answer for then: beside sinks
+   * of another database it writes with their types, which would measure that sharing, not its types. So its sinks run
+   * one kind of database at a time, with no sink of Sluice's live, each reading its topics from their start.
+   */
+  @Test
+  @Order(5)
+  void debeziumsOwnSink() throws Exception {
+    settleAll();
+    for (Format format : TypeMatrix.FORMATS) {
+      for (Direction d : Direction.values()) {
+        for (String target : TARGETS) {
+          connect.stop(sinkName(format, d, target), Duration.ofSeconds(60));
+        }
+      }
+    }
+    for (boolean toMaria : List.of(true, false)) {
+      List<TypeMatrix.Settling> sinks = new ArrayList<>();
+      List<Direction> directions = java.util.Arrays.stream(Direction.values()).filter(d -> d.toMaria == toMaria)
+          .toList();
+      for (Direction d : directions) {
+        for (String target : DEBEZIUM_TARGETS) {
+          applySink(DEBEZIUM_FORMAT, d, target);
+          sinks.add(settling(DEBEZIUM_FORMAT, d, target));
+        }
+      }
+      TypeMatrix.awaitSettled(sinks, SETTLE);
+      for (Direction d : directions) {
+        for (String target : DEBEZIUM_TARGETS) {
+          measure(DEBEZIUM_FORMAT, d, target, new ArrayList<>());
+          connect.stop(sinkName(DEBEZIUM_FORMAT, d, target), Duration.ofSeconds(60));
+        }
+      }
+    }
+  }
+
   /** One column as the comparison sees it: its family's table, its name and its type at the source. */
   private record Probe(String table, String column, String type) {}
 
@@ -282,48 +340,57 @@ class MariaDbTypeMatrixIT {
     List<String> failures = new ArrayList<>();
     for (Direction d : Direction.values()) {
       for (String target : TARGETS) {
-        String db = sinkDb(format, d, target);
-        int exact = 0;
-        int total = 0;
-        StringBuilder table = new StringBuilder("| column | type | made as | outcome |\n|---|---|---|---|\n");
-        for (Probe col : columns(d)) {
-          total++;
-          String key = d.tag + "/" + format.name() + "/" + target + "/" + col.column();
-          String made = sinkType(d, db, col);
-          String difference = difference(d, db, col);
-          if (difference == null && d == Direction.MARIA_MARIA && target.equals("made")
-              && !made.equals(sourceType(col))) {
-            difference = "values equal, but the column is " + made + ", not " + sourceType(col);
-          }
-          String known = TypeMatrix.known(KNOWN, key);
-          table.append("| ").append(col.column()).append(" | ").append(TypeMatrix.cell(col.type())).append(" | ")
-              .append(TypeMatrix.cell(made)).append(" | ");
-          if (difference == null) {
-            exact++;
-            table.append("exact |\n");
-            if (known != null) {
-              failures.add(key + ": arrives exactly now; remove it from KNOWN (" + known + ")");
-            }
-          } else {
-            table.append(TypeMatrix.cell(difference)).append(" |\n");
-            if (known == null) {
-              failures.add(key + ": " + difference);
-            }
-          }
-        }
-        String into = target.equals("pre") ? "tables made beforehand" : "tables the sink made";
-        String state = TypeMatrix.sinkState(connect, bootstrap, sinkName(format, d, target));
-        report.put(d.title + ", " + format.name() + ", Sluice's sink into " + into,
-            "Exact: " + exact + " of " + total + "\n\n" + table + "\n" + state);
-        scores.put(d.title + " | Sluice's sink into " + into + " | " + format.name(), exact + " / " + total);
-        System.out.printf("type matrix %s/%s/%s: %d of %d columns exact%n", d.tag, format.name(), target, exact,
-            total);
+        measure(format, d, target, failures);
       }
     }
     if (!failures.isEmpty()) {
       fail(failures.size() + " column(s) of " + format.name() + " not as expected:\n  "
           + String.join("\n  ", failures));
     }
+  }
+
+  /**
+   * Compares every column of one sink with its source, reports them, and adds to {@code failures} each column of
+   * Sluice's sink not as expected.
+   */
+  private static void measure(Format format, Direction d, String target, List<String> failures) {
+    String db = sinkDb(format, d, target);
+    int exact = 0;
+    int total = 0;
+    StringBuilder table = new StringBuilder("| column | type | made as | outcome |\n|---|---|---|---|\n");
+    for (Probe col : columns(d)) {
+      total++;
+      String key = d.tag + "/" + format.name() + "/" + target + "/" + col.column();
+      String made = sinkType(d, db, col);
+      String difference = difference(d, db, col);
+      if (difference == null && d == Direction.MARIA_MARIA && !madeBeforehand(target)
+          && !made.equals(sourceType(col))) {
+        difference = "values equal, but the column is " + made + ", not " + sourceType(col);
+      }
+      String known = debeziums(target) ? null : TypeMatrix.known(KNOWN, key);
+      table.append("| ").append(col.column()).append(" | ").append(TypeMatrix.cell(col.type())).append(" | ")
+          .append(TypeMatrix.cell(made)).append(" | ");
+      if (difference == null) {
+        exact++;
+        table.append("exact |\n");
+        if (known != null) {
+          failures.add(key + ": arrives exactly now; remove it from KNOWN (" + known + ")");
+        }
+      } else {
+        table.append(TypeMatrix.cell(difference)).append(" |\n");
+        if (known == null && !debeziums(target)) {
+          failures.add(key + ": " + difference);
+        }
+      }
+    }
+    String sink = debeziums(target) ? "Debezium's JdbcSinkConnector" : "Sluice's sink";
+    String into = madeBeforehand(target) ? "tables made beforehand" : "tables the sink made";
+    String state = TypeMatrix.sinkState(connect, bootstrap, sinkName(format, d, target));
+    report.put(d.title + ", " + format.name() + ", " + sink + " into " + into,
+        "Exact: " + exact + " of " + total + "\n\n" + table + "\n" + state);
+    scores.put(d.title + " | " + sink + " into " + into + " | " + format.name(), exact + " / " + total);
+    System.out.printf("type matrix %s/%s/%s: %d of %d columns exact%n", d.tag, format.name(), target, exact,
+        total);
   }
 
   /**
@@ -553,8 +620,10 @@ class MariaDbTypeMatrixIT {
   private static void awaitSnapshots() {
     List<String> topics = new ArrayList<>();
     for (Format format : TypeMatrix.FORMATS) {
-      PostgresTypes.FAMILIES.forEach(f -> topics.add(pgPrefix(format) + ".public." + f.table()));
-      MariaDbTypes.FAMILIES.forEach(f -> topics.add(mariaPrefix(format) + "." + src() + "." + f.table()));
+      for (boolean engines : format == DEBEZIUM_FORMAT ? List.of(false, true) : List.of(false)) {
+        PostgresTypes.FAMILIES.forEach(f -> topics.add(pgPrefix(format, engines) + ".public." + f.table()));
+        MariaDbTypes.FAMILIES.forEach(f -> topics.add(mariaPrefix(format, engines) + "." + src() + "." + f.table()));
+      }
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
@@ -594,15 +663,19 @@ class MariaDbTypeMatrixIT {
     return format.name() + "-" + d.tag + "-" + target + "-sink";
   }
 
-  private static String pgPrefix(Format format) {
-    return run + "_pg_" + format.name();
+  private static String pgPrefix(Format format, boolean engines) {
+    return run + "_pg_" + format.name() + (engines ? "_dbz" : "");
   }
 
-  private static String mariaPrefix(Format format) {
-    return run + "_maria_" + format.name();
+  private static String mariaPrefix(Format format, boolean engines) {
+    return run + "_maria_" + format.name() + (engines ? "_dbz" : "");
   }
 
-  private static Map<String, String> postgresSource(Format format) {
+  /**
+   * The PostgreSQL source in {@code format}: with Sluice's defaults, or ({@code engines}) with Debezium's own, no
+   * column types carried and no converter of Sluice's.
+   */
+  private static Map<String, String> postgresSource(Format format, boolean engines) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
     c.put("plugin.name", "pgoutput");
@@ -611,8 +684,12 @@ class MariaDbTypeMatrixIT {
     c.put("database.user", Pipeline.CDC_USER);
     c.put("database.password", Pipeline.CDC_PASSWORD);
     c.put("database.dbname", src());
-    c.put("topic.prefix", pgPrefix(format));
-    c.put("slot.name", pgPrefix(format));
+    c.put("topic.prefix", pgPrefix(format, engines));
+    c.put("slot.name", pgPrefix(format, engines));
+    if (engines) {
+      c.put("converters", "");
+      c.put("column.propagate.source.type", "");
+    }
     c.put("publication.name", src() + "_pub");
     c.put("table.include.list", "public\\.t_.*");
     // The matrix measures every column, so it accepts the losses Sluice would otherwise refuse before data flows.
@@ -620,8 +697,17 @@ class MariaDbTypeMatrixIT {
     return c;
   }
 
-  private static Map<String, String> mariaSource(Format format, int serverId) {
-    Map<String, String> c = new LinkedHashMap<>(maria.sourceConfig(mariaPrefix(format), String.valueOf(serverId)));
+  /**
+   * The MariaDB source in {@code format}: with Sluice's defaults, or ({@code engines}) with Debezium's own, no column
+   * types carried and a {@code bigint unsigned} as a long.
+   */
+  private static Map<String, String> mariaSource(Format format, int serverId, boolean engines) {
+    Map<String, String> c = new LinkedHashMap<>(maria.sourceConfig(mariaPrefix(format, engines),
+        String.valueOf(serverId)));
+    if (engines) {
+      c.put("column.propagate.source.type", "");
+      c.put("bigint.unsigned.handling.mode", "long");
+    }
     c.put("database.user", "sluice");
     c.put("database.password", "sluice");
     c.put("database.include.list", src());
@@ -633,9 +719,16 @@ class MariaDbTypeMatrixIT {
     return c;
   }
 
-  private static Map<String, String> sinkConfig(Format format, Direction d, String db) {
+  /** Sluice's sink into {@code db}, or ({@code engines}) Debezium's, fed by the source with Debezium's defaults. */
+  private static Map<String, String> sinkConfig(Format format, Direction d, String db, boolean engines) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    c.put("connector.class", engines ? DEBEZIUM_SINK : "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    if (engines && !d.toMaria) {
+      // As Debezium's sink binds, not with the untyped text Sluice's defaults give a PostgreSQL sink. A MariaDB sink
+      // keeps Sluice's nullDatabaseMeansCurrent: without it, a sink finds the table of another sink's database on
+      // the one server (a thing of this test, not of Debezium's types) and never makes its own.
+      c.put("hibernate.agroal.jdbcProperties", "");
+    }
     if (d.toMaria) {
       c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + maria.port() + "/" + db);
       c.put("connection.username", "sluice");
@@ -649,8 +742,8 @@ class MariaDbTypeMatrixIT {
     c.put("delete.enabled", "true");
     c.put("primary.key.mode", "record_key");
     c.put("schema.evolution", "basic");
-    c.put("topics.regex", d.fromMaria ? mariaPrefix(format) + "\\." + src() + "\\.t_.*"
-        : pgPrefix(format) + "\\.public\\.t_.*");
+    c.put("topics.regex", d.fromMaria ? mariaPrefix(format, engines) + "\\." + src() + "\\.t_.*"
+        : pgPrefix(format, engines) + "\\.public\\.t_.*");
     c.put("collection.name.format", "${source.table}");
     c.put("tasks.max", "1");
     return c;

@@ -36,9 +36,11 @@ public final class TypeRebinding {
         ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.InfiniteTemporalType.over(own, name));
       }
     }
-    // A database without arrays gets PostgreSQL's text of one; PostgreSQL keeps Debezium's array type.
+    // A database without arrays gets PostgreSQL's text of one; PostgreSQL keeps Debezium's array type. The binlog
+    // sources' own types are made as such only where the database has them.
     if (dialect instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect) {
       ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ArrayText.INSTANCE);
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.BinlogOwnType.INSTANCE);
     }
     JdbcType year = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.int32()
         .name(io.sluice.sink.jdbc.types.ZeroYear.SCHEMA_NAME).build());

@@ -13,6 +13,10 @@ import org.apache.kafka.connect.data.Schema;
  * the target database has a type of that name, else text as Debezium makes it. Debezium's sink cannot ask the
  * database while it names a column's type, so each sink task says, as it starts, which such types its database has
  * ({@link #know}).
+ *
+ * <p>In MariaDB and MySQL, which have no named enum types, the column is an {@code enum} of the values the source's
+ * allows, as Debezium's own MariaDB and MySQL dialect makes it (Sluice's type stands in for Debezium's there too, so it
+ * must make it).
  */
 public final class EnumTypeOfTarget extends PostgresCastString {
   public static final EnumTypeOfTarget INSTANCE = new EnumTypeOfTarget();
@@ -30,6 +34,29 @@ public final class EnumTypeOfTarget extends PostgresCastString {
   @Override
   public String[] getRegistrationKeys() {
     return new String[] {ENUM};
+  }
+
+  @Override
+  public String getTypeName(Schema schema, boolean isKey) {
+    String binlogEnum = binlog() ? binlogEnum(schema) : null;
+    return binlogEnum != null ? binlogEnum : super.getTypeName(schema, isKey);
+  }
+
+  /**
+   * MariaDB's or MySQL's {@code enum} of the values the schema allows (Debezium's {@code allowed}, as its binlog and
+   * PostgreSQL sources give it), each quoted as a string literal; null where it allows none.
+   */
+  static String binlogEnum(Schema schema) {
+    String allowed = schema.parameters() == null ? null : schema.parameters().get("allowed");
+    if (allowed == null || allowed.isEmpty()) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder("enum(");
+    String[] values = allowed.split(",", -1);
+    for (int i = 0; i < values.length; i++) {
+      out.append(i == 0 ? "'" : ",'").append(values[i].replace("\\", "\\\\").replace("'", "''")).append('\'');
+    }
+    return out.append(')').toString();
   }
 
   /** The source column's enum type where the target database has a type of that name, else null. */

@@ -19,7 +19,11 @@ import org.apache.kafka.connect.data.Schema;
  * 838:59:59, which Debezium's binlog sources send as such, negative or over 24 hours, and which a {@code LocalTime}
  * cannot hold either; it is written as the text {@code [-]H:MM:SS.ffffff} those databases read. Into a PostgreSQL
  * {@code interval} column (the nearest type of a MariaDB or MySQL {@code time}) likewise, cast to an interval; into a
- * PostgreSQL {@code time} such a value is refused, as the column cannot hold it.
+ * PostgreSQL {@code time} such a value is refused, as the column cannot hold it; a PostgreSQL table the sink makes
+ * therefore has an {@code interval} column for a MariaDB or MySQL {@code time}.
+ *
+ * <p>A time whose source column declared no fractional digits is made with none, in either database, not with
+ * Debezium's six.
  */
 public final class FullDayTimeType extends DelegatingType {
   public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
@@ -31,6 +35,19 @@ public final class FullDayTimeType extends DelegatingType {
   private FullDayTimeType(AbstractType debezium, long day) {
     super(debezium);
     this.day = day;
+  }
+
+  @Override
+  public String getTypeName(Schema schema, boolean isKey) {
+    if (postgres() && SourceColumn.binlogTime(schema)) {
+      return "interval";
+    }
+    java.util.OptionalInt declared = SourceColumn.fractionDigits(schema);
+    if (declared.isPresent() && declared.getAsInt() == 0 && (binlog() || postgres())) {
+      // Debezium's sink reads a declared 0 as none and makes the column with six digits.
+      return postgres() ? "time(0)" : "time";
+    }
+    return super.getTypeName(schema, isKey);
   }
 
   @Override

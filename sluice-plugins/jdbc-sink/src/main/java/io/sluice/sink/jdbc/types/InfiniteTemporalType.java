@@ -18,7 +18,8 @@ import org.apache.kafka.connect.data.Schema;
  * <p>In a MariaDB or MySQL table the sink makes, a timestamp with a time zone that was not a MariaDB or MySQL
  * {@code timestamp} at its source (PostgreSQL's {@code timestamptz}) is a {@code datetime}, written in the sink's
  * database time zone: Debezium's dialect makes it a {@code timestamp}, which holds only 1970 to 2038 and refused the
- * rest.
+ * rest. A date-time whose source column declared no fractional digits (MariaDB's {@code datetime} and
+ * {@code timestamp}, PostgreSQL's {@code timestamp(0)}) is made with none, in either database, not with Debezium's six.
  */
 public final class InfiniteTemporalType extends DelegatingType {
   /** The unit of a Debezium temporal type's number, by its schema name. */
@@ -72,9 +73,23 @@ public final class InfiniteTemporalType extends DelegatingType {
 
   @Override
   public String getTypeName(Schema schema, boolean isKey) {
-    if (unit == Unit.ZONED && binlog() && !"TIMESTAMP".equalsIgnoreCase(getSourceColumnType(schema).orElse(""))) {
-      int precision = Integer.parseInt(getSourceColumnPrecision(schema)
-          .orElseGet(() -> getSourceColumnSize(schema).orElse("0")));
+    if (unit == Unit.DAYS || !(binlog() || postgres())) {
+      return super.getTypeName(schema, isKey);
+    }
+    boolean timestamp = unit == Unit.ZONED && "TIMESTAMP".equals(SourceColumn.type(schema));
+    java.util.OptionalInt declared = SourceColumn.fractionDigits(schema);
+    if (declared.isPresent() && declared.getAsInt() == 0) {
+      // Debezium's sink reads a declared 0 as none and makes the column with six digits.
+      if (postgres()) {
+        return unit == Unit.ZONED ? "timestamp(0) with time zone" : "timestamp(0)";
+      }
+      return timestamp ? "timestamp" : "datetime";
+    }
+    if (postgres()) {
+      return super.getTypeName(schema, isKey);
+    }
+    if (unit == Unit.ZONED && !timestamp) {
+      int precision = declared.orElse(0);
       int max = getDialect().getMaxTimestampPrecision();
       return "datetime(" + (precision > 0 && precision <= max ? precision : max) + ")";
     }

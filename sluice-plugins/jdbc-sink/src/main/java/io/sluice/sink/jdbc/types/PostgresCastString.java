@@ -28,6 +28,11 @@ abstract class PostgresCastString extends AbstractType {
         : ConnectStringType.INSTANCE.getQueryBinding(column, schema, value);
   }
 
+  /** Whether the task writes to MariaDB or MySQL (Debezium's MariaDB dialect is its MySQL one's). */
+  boolean binlog() {
+    return getDialect() instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect;
+  }
+
   /** Whether the task writes to PostgreSQL. */
   boolean postgres() {
     return getDialect() instanceof PostgresDatabaseDialect;
