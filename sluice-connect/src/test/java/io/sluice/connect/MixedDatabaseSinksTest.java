@@ -98,6 +98,47 @@ class MixedDatabaseSinksTest {
     }
   }
 
+  /**
+   * Debezium's own JDBC sink, started in the same worker outside Sluice's gate, points the shared types at MariaDB's
+   * dialect; Sluice's PostgreSQL sink, alone at the gate, still makes its table in PostgreSQL's words.
+   */
+  @Test
+  void debeziumsOwnSinkStartingBesideItLeavesAPostgresSinkItsTypes() throws Exception {
+    MariaDbServer.require();
+    Pipeline pipeline = new Pipeline(SharedKafka.unique("dz"));
+    pipeline.insert(1, 200);
+    Map<String, String> postgresSink = new LinkedHashMap<>(pipeline.sinkConfig());
+    postgresSink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    assertEquals(201, rest.create("dz-pg-sink", postgresSink).status());
+    rest.awaitRunning("dz-pg-sink");
+    String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
+    Map<String, String> debezium = new LinkedHashMap<>(postgresSink);
+    debezium.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+    debezium.put("connection.url", mariaUrl);
+    debezium.put("connection.username", "root");
+    debezium.remove("connection.password");
+    // A topic nobody writes: its start alone is what moves the types.
+    debezium.put("topics", pipeline.name + "-nothing");
+    debezium.remove("topics.regex");
+    try {
+      assertEquals(201, rest.create("dz-maria-debezium", debezium).status());
+      rest.awaitRunning("dz-maria-debezium");
+      assertEquals(201, rest.create("dz-source", pipeline.sourceConfig(pipeline.name + "_slot", Map.of())).status());
+      rest.awaitRunning("dz-source");
+      Map<Integer, String> expected = pipeline.rows(pipeline.sourceDb);
+      assertEquals(expected, pipeline.awaitSinkMatchesSource());
+      assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"),
+          orderColumns(SharedPostgres.connect(pipeline.sinkDb), "current_schema()"));
+    } finally {
+      for (String c : new String[] {"dz-source", "dz-pg-sink", "dz-maria-debezium"}) {
+        rest.call("DELETE", "/connectors/" + c, null);
+      }
+      try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
+        s.execute("DROP DATABASE " + c.getCatalog());
+      }
+    }
+  }
+
   /** The orders table's columns and their types as the database names them; {@code schema} is its current one. */
   private static Map<String, String> orderColumns(Connection c, String schema) throws SQLException {
     try (c; Statement s = c.createStatement();

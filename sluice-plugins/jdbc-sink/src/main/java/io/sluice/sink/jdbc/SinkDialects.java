@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * differently are live in the worker, each write is made alone, with the types pointed back at the writing task's
  * dialect first (one pass over the types when the writer changes), and so is the start of a task that differs from
  * those live, since making its dialect reconfigures the types. Debezium's own {@code JdbcSinkConnector} tasks in the
- * same worker are not covered: they start and write without this gate.
+ * same worker start and write without this gate: a start of theirs points the types at their dialect, which the next
+ * write here notices and puts right, alone; their own writes are not covered.
  */
 final class SinkDialects {
   private static final Logger LOG = LoggerFactory.getLogger(SinkDialects.class);
@@ -69,8 +70,10 @@ final class SinkDialects {
       if (!mixed) {
         LOCK.readLock().lock();
         try {
-          // A task that answers differently starts only under the write lock, so this holds for the whole write.
-          if (!mixed) {
+          // A task that answers differently starts only under the write lock, so this holds for the whole write;
+          // unless the types were pointed elsewhere outside the gate (a Debezium JdbcSinkConnector task starting in
+          // this worker), which the write alone below puts right.
+          if (!mixed && SharedTypes.boundDialect() == bound) {
             write.run();
             return;
           }
@@ -80,7 +83,8 @@ final class SinkDialects {
       }
       LOCK.writeLock().lock();
       try {
-        if (dialect != null && bound != dialect) {
+        // What the types answer for now, not what this gate last made them: a start outside it changes them too.
+        if (dialect != null && SharedTypes.boundDialect() != dialect) {
           TypeRebinding.bind(dialect);
           bound = dialect;
         }
