@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.sluice.client.testing.RecordingServer;
+import io.sluice.testing.TestCa;
 import io.sluice.testing.TestCertificate;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -109,7 +111,7 @@ class HttpTransportTest {
 
   @Test
   void basicCredentialsAreSentAndThePasswordIsNeverPrinted() throws Exception {
-    ClientOptions options = FAST.withBasicAuth("ops", () -> "s3cret-pw");
+    ClientOptions options = FAST.withBasicAuth("ops", new Secret.Supplied(() -> "s3cret-pw"));
     HttpTransport t = new HttpTransport(serve(), options, "test server");
     t.send("GET", "/x", null, true);
     // "ops:s3cret-pw" in base64.
@@ -145,5 +147,30 @@ class HttpTransportTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new HttpTransport("https://127.0.0.1:1", FAST.withCaFile(empty), "test server"));
     assertTrue(e.getMessage().contains("empty.pem"), e.getMessage());
+  }
+
+  /**
+   * Every setting of the options reaches the server through the transport: the CA it trusts, the client certificate it
+   * shows, a bearer token read from its file at the request, and a header of the operator's.
+   */
+  @Test
+  void aBearerTokenAHeaderAndAClientCertificateReachTheServer(@TempDir Path dir) throws Exception {
+    TestCa ca = TestCa.create(dir, "private-ca");
+    TestCa.Issued serverCert = ca.server("server");
+    TestCa.Issued clientCert = ca.client("sluice-cli");
+    Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
+    ClientOptions options = FAST.withCaFile(ca.certFile())
+        .withClientCertificate(clientCert.certFile(), clientCert.keyFile())
+        .withBearerToken(new Secret.FromFile(token))
+        .withHeader("X-Scope-OrgID", "cdc");
+    try (RecordingServer https = RecordingServer.https(serverCert.certFile(), serverCert.keyFile(), ca.certFile(),
+        200, "{}")) {
+      assertEquals(200, new HttpTransport(https.url(), options, "test server").send("GET", "/x", null, true).status());
+      RecordingServer.Seen seen = https.seen().get(0);
+      assertEquals("Bearer t0ken", seen.header("Authorization").orElseThrow());
+      assertEquals("cdc", seen.header("X-Scope-OrgID").orElseThrow());
+      assertEquals("CN=sluice-cli", seen.clientCert().orElseThrow());
+      assertFalse(options.toString().contains("t0ken"), options.toString());
+    }
   }
 }
