@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.alerts.config.ConfigException;
 import io.sluice.alerts.config.ConfigLoader;
-import io.sluice.http.testing.HttpConfigRefusals;
+import io.sluice.client.testing.HttpConfigRefusals;
 import io.sluice.http.web.WebConfig;
 import io.sluice.testing.TestCa;
 import io.sluice.testing.TestClock;
