@@ -144,8 +144,8 @@ class ReceiverHttpConfigTest {
         """);
     List<String> problems = AlertRouter.checkConfig(file);
     assertEquals(2, problems.size(), problems.toString());
-    assertTrue(problems.get(0).startsWith("receiver \"r\": webhook: cannot load tls_config files")
+    assertTrue(problems.get(0).startsWith("receiver \"r\": webhook: cannot load the TLS files")
         && problems.get(0).contains("missing-ca.crt"), problems.get(0));
-    assertTrue(problems.get(1).startsWith("receiver \"r\": telegram: cannot load tls_config files"), problems.get(1));
+    assertTrue(problems.get(1).startsWith("receiver \"r\": telegram: cannot load the TLS files"), problems.get(1));
   }
 }

@@ -92,21 +92,22 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
 
   /** Basic authentication, in place of any other {@code Authorization}; a null password sends an empty one. */
   public ClientOptions withBasicAuth(String user, Secret password) {
-    Draft d = draft();
-    d.username = Optional.of(user);
-    d.password = Optional.ofNullable(password);
-    d.authorizationType = Optional.empty();
-    d.credentials = Optional.empty();
-    return d.build();
+    return withCredentials(Optional.of(user), Optional.ofNullable(password), Optional.empty(), Optional.empty());
   }
 
   /** {@code Authorization: <type> <credentials>}, in place of basic authentication. */
   public ClientOptions withAuthorization(String type, Secret credentials) {
+    return withCredentials(Optional.empty(), Optional.empty(), Optional.of(type), Optional.ofNullable(credentials));
+  }
+
+  /** One kind of credentials: a request carries one {@code Authorization}. */
+  private ClientOptions withCredentials(Optional<String> user, Optional<Secret> password, Optional<String> type,
+      Optional<Secret> credentials) {
     Draft d = draft();
-    d.username = Optional.empty();
-    d.password = Optional.empty();
-    d.authorizationType = Optional.of(type);
-    d.credentials = Optional.ofNullable(credentials);
+    d.username = user;
+    d.password = password;
+    d.authorizationType = type;
+    d.credentials = credentials;
     return d.build();
   }
 

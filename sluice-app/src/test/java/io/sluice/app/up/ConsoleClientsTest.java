@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sluice.app.ConsoleLogin;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.testing.RecordingServer;
+import io.sluice.client.testing.SecuredServer;
 import io.sluice.console.ConsoleServer;
 import io.sluice.console.auth.Accounts;
-import io.sluice.testing.TestCa;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,23 +31,10 @@ class ConsoleClientsTest {
 
   @Test
   void anAlertmanagerOfTheOperatorsGetsEverySettingOfItsHttpConfigForAlertsAndSilences() throws Exception {
-    TestCa ca = TestCa.create(dir, "private-ca");
-    TestCa.Issued server = ca.server("alertmanager");
-    ca.client("sluice-console");
-    Files.writeString(dir.resolve("token"), "console-t0ken\n");
-    Path httpConfig = Files.writeString(dir.resolve("console-alerts.yml"), """
-        bearer_token_file: token
-        http_headers:
-          X-Scope-OrgID: cdc
-        tls_config:
-          ca_file: private-ca.crt
-          cert_file: sluice-console.crt
-          key_file: sluice-console.key
-        """);
-    try (RecordingServer alertmanager = RecordingServer.https(server.certFile(), server.keyFile(), ca.certFile(), 200,
-        "[]")) {
+    try (SecuredServer alertmanager = SecuredServer.start(dir, "sluice-console", "[]")) {
       Path sluiceYaml = Files.writeString(dir.resolve("sluice.yaml"), String.join("\n",
-          "console.alerts.url: " + alertmanager.url(), "console.alerts.http.config.file: " + httpConfig, ""));
+          "console.alerts.url: " + alertmanager.url(),
+          "console.alerts.http.config.file: " + alertmanager.httpConfig(), ""));
       SluiceConfig config = SluiceConfig.load(Optional.of(sluiceYaml), Map.of());
       Accounts.in(dir.resolve("ui")).add("ops", "ops-password-1");
       ConsoleServer.Builder builder = ControlPlane.console(config, WebSurfaces.load(config), "127.0.0.1", dir,
@@ -64,11 +51,7 @@ class ConsoleClientsTest {
       List<RecordingServer.Seen> seen = alertmanager.seen();
       assertEquals(List.of("/api/v2/alerts", "/api/v2/silences"),
           seen.stream().map(s -> URI.create(s.path()).getPath()).toList());
-      for (RecordingServer.Seen s : seen) {
-        assertEquals("Bearer console-t0ken", s.header("Authorization").orElseThrow(), s.path());
-        assertEquals("cdc", s.header("X-Scope-OrgID").orElseThrow(), s.path());
-        assertEquals("CN=sluice-console", s.clientCert().orElseThrow(), s.path());
-      }
+      seen.forEach(s -> alertmanager.assertReached(s, true));
     }
   }
 }
