@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A receiver's {@code http_config} is the one every client in Sluice reads (sluice-http's): its {@code tls_config}
- * reaches a webhook behind a private CA that requires a client certificate, {@code follow_redirects} is honoured, and
- * what it refuses it refuses with the words it does everywhere.
+ * A receiver's {@code http_config} is the one every client in Sluice reads (sluice-client's HttpConfig): its
+ * {@code tls_config} reaches a webhook behind a private CA that requires a client certificate, {@code follow_redirects}
+ * is honoured, and what it refuses it refuses with the words it does everywhere.
  */
 class ReceiverHttpConfigTest {
   static final Instant T0 = Instant.parse("2026-11-18T12:00:00Z");
@@ -108,7 +108,7 @@ class ReceiverHttpConfigTest {
     assertEquals(1, router.metrics().get("alertmanager_notifications_failed_total", "integration", "webhook"));
   }
 
-  /** Every refusal of sluice-http's http_config, word for word, in a receiver's and in the global http_config. */
+  /** Every refusal of sluice-client's http_config, word for word, in a receiver's and in the global http_config. */
   @Test
   void refusalsAreTheSameAsEveryOtherClients() {
     for (Map.Entry<String, String> c : HttpConfigRefusals.CASES.entrySet()) {

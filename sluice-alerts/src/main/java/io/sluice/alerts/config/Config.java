@@ -2,7 +2,6 @@ package io.sluice.alerts.config;
 
 import io.sluice.alerts.labels.Matcher;
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import io.sluice.client.Secret;
 import java.time.Duration;
 import java.util.List;
@@ -76,7 +75,7 @@ public record Config(
   }
 
   /**
-   * An integration that speaks HTTP. Its {@code http_config} is Prometheus' common one ({@link ClientOptions}), as
+   * An integration that speaks HTTP. Its {@code http_config} is Prometheus' common one ({@link io.sluice.client.HttpConfig}), as
    * every client in Sluice reads it; absent, the global one applies.
    */
   public sealed interface HttpIntegration extends Integration permits Webhook, Slack, PagerDuty, Discord, MsTeams,

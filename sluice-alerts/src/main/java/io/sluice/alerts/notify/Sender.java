@@ -3,7 +3,6 @@ package io.sluice.alerts.notify;
 import io.sluice.alerts.config.Config;
 import io.sluice.alerts.types.Alert;
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.sluice.alerts.notify;
 
 import io.sluice.http.Json;
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,7 +7,6 @@ import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.app.up.DataPlane;
 import io.sluice.app.up.WebSurfaces;
-import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpConfig;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.metrics.MetricsServer;

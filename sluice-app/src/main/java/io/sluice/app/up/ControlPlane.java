@@ -8,7 +8,6 @@ import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpConfig;
 import io.sluice.console.ConsoleServer;
-import io.sluice.http.web.WebConfig;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;

@@ -13,7 +13,6 @@ import io.sluice.http.MalformedRequestException;
 import io.sluice.http.Audit;
 import io.sluice.http.Look;
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import io.sluice.http.web.Role;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;

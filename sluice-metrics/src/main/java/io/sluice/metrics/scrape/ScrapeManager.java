@@ -1,7 +1,6 @@
 package io.sluice.metrics.scrape;
 
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Storage;

@@ -1,7 +1,6 @@
 package io.sluice.metrics.scrape;
 
 import io.sluice.client.ClientOptions;
-import io.sluice.client.HttpConfig;
 import java.time.Duration;
 
 /** Fetches a target's exposition; separate from the loop so tests can serve bodies without HTTP. */
