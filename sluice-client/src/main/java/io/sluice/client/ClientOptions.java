@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * How a Sluice client reaches a server: timeouts, how often an idempotent request is tried, the credentials (basic, or
@@ -72,22 +73,18 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
   }
 
   public ClientOptions withConnectTimeout(Duration timeout) {
-    Draft d = draft();
-    d.connectTimeout = timeout;
-    return d.build();
+    return with(d -> d.connectTimeout = timeout);
   }
 
   public ClientOptions withRequestTimeout(Duration timeout) {
-    Draft d = draft();
-    d.requestTimeout = timeout;
-    return d.build();
+    return with(d -> d.requestTimeout = timeout);
   }
 
   public ClientOptions withAttempts(int attempts, Duration backoff) {
-    Draft d = draft();
-    d.attempts = attempts;
-    d.retryBackoff = backoff;
-    return d.build();
+    return with(d -> {
+      d.attempts = attempts;
+      d.retryBackoff = backoff;
+    });
   }
 
   /** Basic authentication, in place of any other {@code Authorization}; a null password sends an empty one. */
@@ -103,12 +100,12 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
   /** One kind of credentials: a request carries one {@code Authorization}. */
   private ClientOptions withCredentials(Optional<String> user, Optional<Secret> password, Optional<String> type,
       Optional<Secret> credentials) {
-    Draft d = draft();
-    d.username = user;
-    d.password = password;
-    d.authorizationType = type;
-    d.credentials = credentials;
-    return d.build();
+    return with(d -> {
+      d.username = user;
+      d.password = password;
+      d.authorizationType = type;
+      d.credentials = credentials;
+    });
   }
 
   public ClientOptions withBearerToken(Secret token) {
@@ -117,11 +114,11 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
 
   /** A header sent with every request, after those already set under its name. */
   public ClientOptions withHeader(String name, Secret value) {
-    Draft d = draft();
-    List<Secret> values = new ArrayList<>(d.headers.getOrDefault(name, List.of()));
-    values.add(value);
-    d.headers.put(name, List.copyOf(values));
-    return d.build();
+    return with(d -> {
+      List<Secret> values = new ArrayList<>(d.headers.getOrDefault(name, List.of()));
+      values.add(value);
+      d.headers.put(name, List.copyOf(values));
+    });
   }
 
   public ClientOptions withHeader(String name, String value) {
@@ -141,21 +138,15 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
   }
 
   public ClientOptions withTls(Tls tls) {
-    Draft d = draft();
-    d.tls = tls;
-    return d.build();
+    return with(d -> d.tls = tls);
   }
 
   public ClientOptions withFollowRedirects(boolean follow) {
-    Draft d = draft();
-    d.followRedirects = follow;
-    return d.build();
+    return with(d -> d.followRedirects = follow);
   }
 
   public ClientOptions withHttp2(boolean enable) {
-    Draft d = draft();
-    d.enableHttp2 = enable;
-    return d.build();
+    return with(d -> d.enableHttp2 = enable);
   }
 
   /** The {@code Authorization} header to send, if any; secret files are read now. */
@@ -200,8 +191,11 @@ public record ClientOptions(Duration connectTimeout, Duration requestTimeout, in
         + ", enableHttp2=" + enableHttp2 + "]";
   }
 
-  private Draft draft() {
-    return new Draft(this);
+  /** These options with {@code change} made to a copy of their settings. */
+  private ClientOptions with(Consumer<Draft> change) {
+    Draft d = new Draft(this);
+    change.accept(d);
+    return d.build();
   }
 
   /** The settings being changed by one {@code with} method. */
