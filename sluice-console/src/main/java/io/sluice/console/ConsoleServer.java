@@ -7,7 +7,6 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
-import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpConfig;
 import io.sluice.http.web.WebConfig;
 import io.sluice.topics.KafkaCluster;

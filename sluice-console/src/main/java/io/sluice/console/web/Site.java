@@ -16,7 +16,6 @@ import io.sluice.client.ClientOptions;
 import io.sluice.http.web.Role;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
-import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpTransport;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.registry.client.SchemaRegistryClient;
