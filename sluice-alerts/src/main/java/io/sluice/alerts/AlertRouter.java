@@ -22,7 +22,7 @@ import io.sluice.alerts.types.Muter;
 import io.sluice.alerts.ui.Ui;
 import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
-import io.sluice.http.client.HttpClients;
+import io.sluice.client.HttpClients;
 import io.sluice.http.web.Role;
 import java.io.IOException;
 import java.io.InputStream;

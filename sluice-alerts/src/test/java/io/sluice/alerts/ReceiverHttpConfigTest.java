@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.alerts.config.ConfigException;
 import io.sluice.alerts.config.ConfigLoader;
-import io.sluice.http.testing.HttpConfigRefusals;
+import io.sluice.client.testing.HttpConfigRefusals;
 import io.sluice.http.web.WebConfig;
 import io.sluice.testing.TestCa;
 import io.sluice.testing.TestClock;
@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A receiver's {@code http_config} is the one every client in Sluice reads (sluice-http's): its {@code tls_config}
- * reaches a webhook behind a private CA that requires a client certificate, {@code follow_redirects} is honoured, and
- * what it refuses it refuses with the words it does everywhere.
+ * A receiver's {@code http_config} is the one every client in Sluice reads (sluice-client's HttpConfig): its
+ * {@code tls_config} reaches a webhook behind a private CA that requires a client certificate, {@code follow_redirects}
+ * is honoured, and what it refuses it refuses with the words it does everywhere.
  */
 class ReceiverHttpConfigTest {
   static final Instant T0 = Instant.parse("2026-11-18T12:00:00Z");
@@ -108,7 +108,7 @@ class ReceiverHttpConfigTest {
     assertEquals(1, router.metrics().get("alertmanager_notifications_failed_total", "integration", "webhook"));
   }
 
-  /** Every refusal of sluice-http's http_config, word for word, in a receiver's and in the global http_config. */
+  /** Every refusal of sluice-client's http_config, word for word, in a receiver's and in the global http_config. */
   @Test
   void refusalsAreTheSameAsEveryOtherClients() {
     for (Map.Entry<String, String> c : HttpConfigRefusals.CASES.entrySet()) {
@@ -144,8 +144,8 @@ class ReceiverHttpConfigTest {
         """);
     List<String> problems = AlertRouter.checkConfig(file);
     assertEquals(2, problems.size(), problems.toString());
-    assertTrue(problems.get(0).startsWith("receiver \"r\": webhook: cannot load tls_config files")
+    assertTrue(problems.get(0).startsWith("receiver \"r\": webhook: cannot load the TLS files")
         && problems.get(0).contains("missing-ca.crt"), problems.get(0));
-    assertTrue(problems.get(1).startsWith("receiver \"r\": telegram: cannot load tls_config files"), problems.get(1));
+    assertTrue(problems.get(1).startsWith("receiver \"r\": telegram: cannot load the TLS files"), problems.get(1));
   }
 }

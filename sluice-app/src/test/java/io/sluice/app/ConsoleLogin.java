@@ -10,10 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A login to the console as a browser makes it: the form's token from GET /login, sent back as cookie and field. */
-final class ConsoleLogin {
+public final class ConsoleLogin {
   private ConsoleLogin() {}
 
-  static HttpResponse<String> login(HttpClient http, String ui, String user, String password) throws Exception {
+  public static HttpResponse<String> login(HttpClient http, String ui, String user, String password) throws Exception {
     HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create(ui + "/login")).build(),
         HttpResponse.BodyHandlers.ofString());
     String cookie = form.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
@@ -26,7 +26,7 @@ final class ConsoleLogin {
   }
 
   /** The session cookie ({@code name=value}) a successful login set. */
-  static String session(HttpResponse<String> login) {
+  public static String session(HttpResponse<String> login) {
     return login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("sluice_session="))
         .map(c -> c.split(";")[0]).findFirst().orElseThrow(() -> new AssertionError("no session: " + login));
   }

@@ -8,14 +8,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.Base64;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
- * One base URL reached the way {@link ClientOptions} says: the JDK HTTP client with its timeouts, basic
- * credentials and CA, and retries. A request is tried again, after the backoff, when the connection fails or the server
+ * One base URL reached the way {@link ClientOptions} says: the JDK HTTP client with its timeouts, credentials,
+ * headers and TLS, and retries. A request is tried again, after the backoff, when the connection fails or the server
  * answers 5xx (or one of {@code retryStatuses}), and only when the caller says the request is safe to repeat; every
  * other answer, 4xx included, is returned as it came for the API's own client to read its error body.
  *
@@ -49,10 +48,8 @@ public final class HttpTransport {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.options = options;
     this.what = what;
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(options.connectTimeout());
-    if (options.caFile().isPresent()) {
-      b.sslContext(trusting(options.caFile().get()));
-    } else if (this.baseUrl.startsWith("http://")) {
+    HttpClient.Builder b = options.clientBuilder();
+    if (options.tls() == null && !options.followRedirects() && this.baseUrl.startsWith("http://")) {
       // Plain HTTP, and the client follows no redirect: left to itself the JDK client would still build the JVM's
       // default TLS context (providers, the trust store read), 60-100 ms of CPU in a command or a plane's start.
       b.sslContext(unusedTls()).sslParameters(new SSLParameters());
@@ -127,16 +124,10 @@ public final class HttpTransport {
         .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(jsonBody));
     b.header("Accept", "application/json");
-    options.headers().forEach(b::header);
     if (jsonBody != null) {
       b.header("Content-Type", "application/json");
     }
-    options.user().ifPresent(user -> {
-      String password = options.password().get();
-      String pair = user + ":" + (password == null ? "" : password);
-      b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
-    });
-    return b.build();
+    return options.apply(b).build();
   }
 
   private void pause() {
@@ -145,14 +136,6 @@ public final class HttpTransport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UnreachableException("interrupted between attempts to reach " + what, e);
-    }
-  }
-
-  private static SSLContext trusting(java.nio.file.Path caFile) {
-    try {
-      return ClientTls.context(null, caFile, false);
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException("cannot read CA file " + caFile + ": " + e.getMessage(), e);
     }
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.sluice.client.testing.SecuredServer;
 import io.sluice.testing.TestCertificate;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -109,7 +110,7 @@ class HttpTransportTest {
 
   @Test
   void basicCredentialsAreSentAndThePasswordIsNeverPrinted() throws Exception {
-    ClientOptions options = FAST.withBasicAuth("ops", () -> "s3cret-pw");
+    ClientOptions options = FAST.withBasicAuth("ops", new Secret.Supplied(() -> "s3cret-pw"));
     HttpTransport t = new HttpTransport(serve(), options, "test server");
     t.send("GET", "/x", null, true);
     // "ops:s3cret-pw" in base64.
@@ -145,5 +146,22 @@ class HttpTransportTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new HttpTransport("https://127.0.0.1:1", FAST.withCaFile(empty), "test server"));
     assertTrue(e.getMessage().contains("empty.pem"), e.getMessage());
+  }
+
+  /**
+   * Every setting of the options reaches the server through the transport: the CA it trusts, the client certificate it
+   * shows, a bearer token read from its file at the request, and a header of the operator's.
+   */
+  @Test
+  void aBearerTokenAHeaderAndAClientCertificateReachTheServer(@TempDir Path dir) throws Exception {
+    try (SecuredServer https = SecuredServer.start(dir, "sluice-cli", "{}")) {
+      ClientOptions options = FAST.withCaFile(dir.resolve("private-ca.crt"))
+          .withClientCertificate(dir.resolve("sluice-cli.crt"), dir.resolve("sluice-cli.key"))
+          .withBearerToken(new Secret.FromFile(dir.resolve("token")))
+          .withHeader(SecuredServer.HEADER, SecuredServer.HEADER_VALUE);
+      assertEquals(200, new HttpTransport(https.url(), options, "test server").send("GET", "/x", null, true).status());
+      https.assertReached(https.seen().get(0), true);
+      assertFalse(options.toString().contains(SecuredServer.TOKEN), options.toString());
+    }
   }
 }

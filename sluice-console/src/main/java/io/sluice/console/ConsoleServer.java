@@ -7,7 +7,7 @@ import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
 import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.HttpConfig;
 import io.sluice.http.web.WebConfig;
 import io.sluice.topics.KafkaCluster;
 import io.sluice.console.auth.Accounts;
@@ -62,8 +62,8 @@ public final class ConsoleServer implements AutoCloseable {
     private Path dataDir = Path.of("data", "ui");
     private String metricsUrl = "http://127.0.0.1:9090";
     private String alertsUrl = "http://127.0.0.1:9093";
-    private HttpClientConfig metricsClient = HttpClientConfig.none();
-    private HttpClientConfig alertsClient = HttpClientConfig.none();
+    private ClientOptions metricsClient = HttpConfig.none();
+    private ClientOptions alertsClient = HttpConfig.none();
     private Clock clock = Clock.systemUTC();
     private String connectUrl = "http://127.0.0.1:8083";
     private ClientOptions connectClient = ClientOptions.defaults();
@@ -100,7 +100,7 @@ public final class ConsoleServer implements AutoCloseable {
      * Credentials and TLS for reaching the metrics API and the alerts API, each its own (a Prometheus and an
      * Alertmanager elsewhere rarely share them).
      */
-    public Builder upstream(HttpClientConfig metrics, HttpClientConfig alerts) {
+    public Builder upstream(ClientOptions metrics, ClientOptions alerts) {
       this.metricsClient = metrics;
       this.alertsClient = alerts;
       return this;

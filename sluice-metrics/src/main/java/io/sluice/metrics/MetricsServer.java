@@ -9,7 +9,8 @@ import io.sluice.gofmt.GoDuration;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.HttpServer;
 import io.sluice.http.ServerOptions;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
 import io.sluice.http.web.Role;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.promql.Engine;
@@ -79,7 +80,7 @@ public final class MetricsServer implements AutoCloseable {
   private final boolean deleteBundledRules;
   private final String alertmanager;
   private final String exporter;
-  private final HttpClientConfig internalClient;
+  private final ClientOptions internalClient;
   private final String internalScheme;
   private final List<String> exporterFiles;
   private final List<String> alertmanagerFiles;
@@ -194,7 +195,7 @@ public final class MetricsServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private String alertmanager = "127.0.0.1:9093";
     private String exporter = "127.0.0.1:5556";
-    private HttpClientConfig internalClient = HttpClientConfig.none();
+    private ClientOptions internalClient = HttpConfig.none();
     private String internalScheme = "http";
     private Duration resendDelay = Duration.ofMinutes(1);
     private int notifierRetries = 2;
@@ -295,7 +296,7 @@ public final class MetricsServer implements AutoCloseable {
      * How the default configuration reaches the exporter, this server and the router when their surfaces are secured:
      * the scheme and the client config (credentials, TLS). A configuration file says its own.
      */
-    public Builder internalClient(String scheme, HttpClientConfig http) {
+    public Builder internalClient(String scheme, ClientOptions http) {
       this.internalScheme = scheme;
       this.internalClient = http;
       return this;

@@ -1,6 +1,7 @@
 package io.sluice.serde;
 
 import io.sluice.client.ClientOptions;
+import io.sluice.client.Secret;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.serde.subject.SubjectNameStrategy;
 import java.util.Map;
@@ -62,7 +63,7 @@ public record SerdeConfig(String registryUrl, boolean autoRegister, boolean useL
         throw new ConfigException(USER_INFO + " must be user:password");
       }
       String password = userInfo.substring(colon + 1);
-      options = options.withBasicAuth(userInfo.substring(0, colon), () -> password);
+      options = options.withBasicAuth(userInfo.substring(0, colon), new Secret.Inline(password));
     }
     String truststore = text(configs, TRUSTSTORE, null);
     if (truststore != null && !truststore.isBlank()) {

@@ -1,8 +1,8 @@
 package io.sluice.alerts.config;
 
 import io.sluice.alerts.labels.Matcher;
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.Secret;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.Secret;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +44,7 @@ public record Config(
       Secret victoropsApiKey,
       String telegramApiUrl,
       String webexApiUrl,
-      HttpClientConfig httpConfig) {}
+      ClientOptions httpConfig) {}
 
   public record Route(
       String receiver,
@@ -75,15 +75,15 @@ public record Config(
   }
 
   /**
-   * An integration that speaks HTTP. Its {@code http_config} is Prometheus' common one ({@link HttpClientConfig}), as
+   * An integration that speaks HTTP. Its {@code http_config} is Prometheus' common one ({@link io.sluice.client.HttpConfig}), as
    * every client in Sluice reads it; absent, the global one applies.
    */
   public sealed interface HttpIntegration extends Integration permits Webhook, Slack, PagerDuty, Discord, MsTeams,
       MsTeamsV2, OpsGenie, Telegram, Webex, Pushover, VictorOps {
-    HttpClientConfig http();
+    ClientOptions http();
   }
 
-  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, HttpClientConfig http)
+  public record Webhook(boolean sendResolved, Secret url, int maxAlerts, ClientOptions http)
       implements HttpIntegration {
     public String kind() {
       return "webhook";
@@ -93,7 +93,7 @@ public record Config(
   public record Slack(
       boolean sendResolved, Secret apiUrl, String channel, String username, String color, String title,
       String titleLink, String pretext, String text, String fallback, String iconEmoji, String iconUrl,
-      HttpClientConfig http) implements HttpIntegration {
+      ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "slack";
     }
@@ -102,7 +102,7 @@ public record Config(
   public record PagerDuty(
       boolean sendResolved, Secret routingKey, String url, String client, String clientUrl, String description,
       String severity, String eventClass, String component, String group, Map<String, String> details,
-      HttpClientConfig http) implements HttpIntegration {
+      ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "pagerduty";
     }
@@ -120,7 +120,7 @@ public record Config(
   /** A Discord channel webhook: one embed, and {@code content} above it when set. */
   public record Discord(
       boolean sendResolved, Secret webhookUrl, String content, String title, String message, String username,
-      String avatarUrl, HttpClientConfig http) implements HttpIntegration {
+      String avatarUrl, ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "discord";
     }
@@ -128,7 +128,7 @@ public record Config(
 
   /** A Microsoft Teams incoming webhook (Office 365 connector): a MessageCard. */
   public record MsTeams(
-      boolean sendResolved, Secret webhookUrl, String title, String summary, String text, HttpClientConfig http)
+      boolean sendResolved, Secret webhookUrl, String title, String summary, String text, ClientOptions http)
       implements HttpIntegration {
     public String kind() {
       return "msteams";
@@ -136,7 +136,7 @@ public record Config(
   }
 
   /** A Microsoft Teams Workflows (Power Automate) webhook: an Adaptive Card. */
-  public record MsTeamsV2(boolean sendResolved, Secret webhookUrl, String title, String text, HttpClientConfig http)
+  public record MsTeamsV2(boolean sendResolved, Secret webhookUrl, String title, String text, ClientOptions http)
       implements HttpIntegration {
     public String kind() {
       return "msteamsv2";
@@ -147,7 +147,7 @@ public record Config(
   public record OpsGenie(
       boolean sendResolved, Secret apiKey, String apiUrl, String message, String description, String source,
       Map<String, String> details, String entity, List<Responder> responders, String actions, String tags,
-      String note, String priority, boolean updateAlerts, HttpClientConfig http) implements HttpIntegration {
+      String note, String priority, boolean updateAlerts, ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "opsgenie";
     }
@@ -159,14 +159,14 @@ public record Config(
   /** The Telegram Bot API's sendMessage. */
   public record Telegram(
       boolean sendResolved, String apiUrl, Secret botToken, long chatId, int messageThreadId, String message,
-      boolean disableNotifications, String parseMode, HttpClientConfig http) implements HttpIntegration {
+      boolean disableNotifications, String parseMode, ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "telegram";
     }
   }
 
   /** Webex's messages API; the bot's token is the {@code http_config}'s authorization. */
-  public record Webex(boolean sendResolved, String apiUrl, String message, String roomId, HttpClientConfig http)
+  public record Webex(boolean sendResolved, String apiUrl, String message, String roomId, ClientOptions http)
       implements HttpIntegration {
     public String kind() {
       return "webex";
@@ -177,7 +177,7 @@ public record Config(
   public record Pushover(
       boolean sendResolved, Secret userKey, Secret token, String apiUrl, String title, String message, String url,
       String urlTitle, String device, String sound, String priority, Duration retry, Duration expire, Duration ttl,
-      boolean html, HttpClientConfig http) implements HttpIntegration {
+      boolean html, ClientOptions http) implements HttpIntegration {
     public String kind() {
       return "pushover";
     }
@@ -186,7 +186,7 @@ public record Config(
   /** VictorOps' (Splunk On-Call) REST endpoint; {@code apiUrl} ends with a slash. */
   public record VictorOps(
       boolean sendResolved, Secret apiKey, String apiUrl, String routingKey, String messageType, String stateMessage,
-      String entityDisplayName, String monitoringTool, Map<String, String> customFields, HttpClientConfig http)
+      String entityDisplayName, String monitoringTool, Map<String, String> customFields, ClientOptions http)
       implements HttpIntegration {
     public String kind() {
       return "victorops";

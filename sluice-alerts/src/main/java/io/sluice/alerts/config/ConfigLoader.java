@@ -9,8 +9,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.sluice.alerts.labels.Matcher;
 import io.sluice.gofmt.GoDuration;
 import io.sluice.alerts.labels.Matchers;
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.Secret;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
+import io.sluice.client.Secret;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -572,7 +573,7 @@ public final class ConfigLoader {
       errors.add("missing room_id on webex_config");
     }
     // The bot's token: Alertmanager asks for it in the receiver's own http_config, not the global one.
-    HttpClientConfig own = httpConfig(n.path("http_config"), HttpClientConfig.none());
+    ClientOptions own = httpConfig(n.path("http_config"), HttpConfig.none());
     if (own.authorizationType().isEmpty()) {
       errors.add("missing webex_configs.http_config.authorization");
     }
@@ -722,20 +723,20 @@ public final class ConfigLoader {
     }
   }
 
-  private HttpClientConfig httpConfig(JsonNode h) {
-    return httpConfig(h, HttpClientConfig.none());
+  private ClientOptions httpConfig(JsonNode h) {
+    return httpConfig(h, HttpConfig.none());
   }
 
   /**
    * An {@code http_config}, read and checked as every client in Sluice reads one (Prometheus' rules and messages),
    * with {@code ${ENV}} secrets; absent, the global one ({@code dflt}) applies.
    */
-  private HttpClientConfig httpConfig(JsonNode h, HttpClientConfig dflt) {
+  private ClientOptions httpConfig(JsonNode h, ClientOptions dflt) {
     if (!h.isObject()) {
       return dflt;
     }
     try {
-      return HttpClientConfig.section(h, baseDir, env);
+      return HttpConfig.section(h, baseDir, env);
     } catch (IllegalArgumentException e) {
       errors.add(e.getMessage());
       return dflt;

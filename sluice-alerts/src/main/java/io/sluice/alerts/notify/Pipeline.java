@@ -7,7 +7,7 @@ import io.sluice.alerts.dispatch.Notifier;
 import io.sluice.alerts.nflog.NotificationLog;
 import io.sluice.alerts.types.Alert;
 import io.sluice.alerts.types.Muter;
-import io.sluice.http.client.HttpClients;
+import io.sluice.client.HttpClients;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,7 +81,7 @@ public final class Pipeline implements Notifier {
       for (Config.Integration i : r.integrations()) {
         if (i instanceof Config.HttpIntegration h && h.http().tls() != null) {
           try {
-            h.http().sslContext();
+            h.http().clientBuilder();
           } catch (IllegalArgumentException e) {
             errors.add("receiver \"" + r.name() + "\": " + i.kind() + ": " + e.getMessage());
           }

@@ -2,7 +2,7 @@ package io.sluice.alerts.notify;
 
 import io.sluice.alerts.config.Config;
 import io.sluice.alerts.types.Alert;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
@@ -20,14 +20,14 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
    * POSTs JSON with the integration's {@code http_config} ({@code client} is the one made from it: TLS, redirects);
    * 5xx, 429 and I/O errors are retryable.
    */
-  static void postJson(HttpClient client, String url, byte[] body, HttpClientConfig http, Duration timeout)
+  static void postJson(HttpClient client, String url, byte[] body, ClientOptions http, Duration timeout)
       throws SendException {
     new ServiceCall("POST", url, "application/json", body, Map.of())
         .send(client, http, timeout, Retry.SERVER_ERRORS_AND_RATE_LIMITS);
   }
 
   /** The sender of an integration; HTTP integrations share the client of their {@code http_config}. */
-  static Sender of(Config.Integration i, Function<HttpClientConfig, HttpClient> clients,
+  static Sender of(Config.Integration i, Function<ClientOptions, HttpClient> clients,
       Duration timeout, Templates t) {
     Factory f = Factories.BY_RECORD.get(i.getClass());
     if (f == null) {
@@ -39,7 +39,7 @@ sealed interface Sender permits WebhookSender, SlackSender, PagerDutySender, Ema
   /** Makes the sender of one integration. */
   @FunctionalInterface
   interface Factory {
-    Sender make(Config.Integration i, Function<HttpClientConfig, HttpClient> clients, Duration timeout, Templates t);
+    Sender make(Config.Integration i, Function<ClientOptions, HttpClient> clients, Duration timeout, Templates t);
   }
 
   /** Makes the sender of one HTTP integration, given the client of its {@code http_config}. */

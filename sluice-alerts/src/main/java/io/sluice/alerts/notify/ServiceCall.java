@@ -1,7 +1,7 @@
 package io.sluice.alerts.notify;
 
 import io.sluice.http.Json;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,7 +34,7 @@ record ServiceCall(String method, String url, String contentType, byte[] body, M
   }
 
   /** Sends the call and returns the answer's body when it is a 2xx; other answers fail, retried as {@code retry} says. */
-  String send(HttpClient client, HttpClientConfig http, Duration timeout, Retry retry) throws SendException {
+  String send(HttpClient client, ClientOptions http, Duration timeout, Retry retry) throws SendException {
     Answer a = exchange(client, http, timeout);
     if (!a.ok()) {
       throw new SendException("unexpected status code " + a.status(), retry.retries(a.status()), null);
@@ -43,7 +43,7 @@ record ServiceCall(String method, String url, String contentType, byte[] body, M
   }
 
   /** Sends the call and returns whatever the service answered; only a request that got no answer fails. */
-  Answer exchange(HttpClient client, HttpClientConfig http, Duration timeout) throws SendException {
+  Answer exchange(HttpClient client, ClientOptions http, Duration timeout) throws SendException {
     HttpRequest.Builder b;
     URI uri;
     try {

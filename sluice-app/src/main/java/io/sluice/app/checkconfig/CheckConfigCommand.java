@@ -8,7 +8,7 @@ import io.sluice.app.config.SluiceConfig;
 import io.sluice.app.up.DataPlane;
 import io.sluice.app.up.Ports;
 import io.sluice.app.up.WebSurfaces;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.HttpConfig;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.metrics.MetricsServer;
 import java.net.InetAddress;
@@ -87,7 +87,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
         ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE)) {
       find(config, key).ifPresent(f -> {
         try {
-          HttpClientConfig.load(f);
+          HttpConfig.load(f);
         } catch (IllegalArgumentException e) {
           problems.add(key.name() + " " + f + ": " + e.getMessage());
         }

@@ -3,6 +3,8 @@ package io.sluice.app.cli;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
+import io.sluice.client.Secret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,6 +51,11 @@ public final class ClusterOptions {
 
   @Option(names = "--cacert", paramLabel = "FILE", description = "PEM CA certificate(s) to trust for https URLs")
   Path caCert;
+
+  @Option(names = "--http-config", paramLabel = "FILE", description = "how to reach the HTTP surfaces, in the keys of "
+      + "Prometheus' http_config (basic_auth, authorization or bearer_token, http_headers, tls_config with a client "
+      + "certificate); --user and --cacert, when given too, take the place of its credentials and CA")
+  Path httpConfig;
 
   /** The variable the password of {@code --user} is read from when no {@code --password-file} is given. */
   public static final String PASSWORD_ENV = "SLUICE_PASSWORD";
@@ -118,13 +125,21 @@ public final class ClusterOptions {
   }
 
   /**
-   * How commands reach the HTTP surfaces: the credentials of {@code --user} and the CA of {@code --cacert}. The
-   * password is read when a request is made, never held in a flag or printed.
+   * How commands reach the HTTP surfaces: what the {@code --http-config} file says, then the credentials of
+   * {@code --user} and the CA of {@code --cacert} over it. The password is read when a request is made, never held in
+   * a flag or printed.
    */
   public ClientOptions clientOptions() {
     ClientOptions options = ClientOptions.defaults();
+    if (httpConfig != null) {
+      try {
+        options = HttpConfig.load(httpConfig);
+      } catch (IllegalArgumentException e) {
+        throw CommandError.usage("--http-config: " + e.getMessage());
+      }
+    }
     if (user != null) {
-      options = options.withBasicAuth(user, this::password);
+      options = options.withBasicAuth(user, new Secret.Supplied(this::password));
     }
     if (caCert != null) {
       options = options.withCaFile(caCert);

@@ -3,12 +3,8 @@ package io.sluice.app.up;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.http.client.HttpClientConfig;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpTransport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -32,12 +28,12 @@ final class ComponentAlert implements AutoCloseable {
   private static final Duration RESEND = Duration.ofSeconds(60);
   private static final Duration HOLD = Duration.ofMinutes(3);
 
-  private final HttpClientConfig client;
+  private final ClientOptions client;
   /**
-   * Built on the resend thread, the only one that sends, when it first sends: building an HTTP client sets up TLS, time
-   * the supervisor would otherwise spend before it starts the planes.
+   * Built on the resend thread, the only one that sends, when it first sends to a router: building an HTTP client sets
+   * up TLS, time the supervisor would otherwise spend before it starts the planes.
    */
-  private HttpClient http;
+  private HttpTransport router;
   private final String instance;
   /** What is down now: the component's description and since when. */
   private final Map<String, Firing> firing = new ConcurrentHashMap<>();
@@ -56,8 +52,10 @@ final class ComponentAlert implements AutoCloseable {
 
   private volatile String routerUrl;
 
-  ComponentAlert(HttpClientConfig client, String instance) {
-    this.client = client;
+  ComponentAlert(ClientOptions client, String instance) {
+    // Sent once: the next resend (or the plane's return) is the retry.
+    this.client = client.withConnectTimeout(Duration.ofSeconds(2)).withRequestTimeout(Duration.ofSeconds(5))
+        .withAttempts(1, Duration.ZERO);
     this.instance = instance;
     resend.scheduleWithFixedDelay(this::resendAll, RESEND.toMillis(), RESEND.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -87,8 +85,8 @@ final class ComponentAlert implements AutoCloseable {
   }
 
   private void send(String component, Firing f, boolean resolved) {
-    String router = routerUrl;
-    if (router == null) {
+    String url = routerUrl;
+    if (url == null) {
       return;
     }
     Instant now = Instant.now();
@@ -104,23 +102,16 @@ final class ComponentAlert implements AutoCloseable {
     annotations.put("description", f.description() + " ended and is being started again by sluice up");
     a.put("startsAt", f.since().toString());
     a.put("endsAt", (resolved ? now : now.plus(HOLD)).toString());
-    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(router + "/api/v2/alerts"))
-        .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-    client.authorization().ifPresent(h -> req.header("Authorization", h));
+    if (router == null || !router.baseUrl().equals(url)) {
+      router = new HttpTransport(url, client, "the alert router");
+    }
     try {
-      if (http == null) {
-        http = client.builder().connectTimeout(Duration.ofSeconds(2)).build();
+      HttpTransport.Reply r = router.send("POST", "/api/v2/alerts", body.toString(), false);
+      if (!r.ok()) {
+        log().warn("the router refused {} for {}: {} {}", NAME, component, r.status(), r.body());
       }
-      HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() / 100 != 2) {
-        log().warn("the router refused {} for {}: {} {}", NAME, component, r.statusCode(), r.body());
-      }
-    } catch (IOException e) {
-      log().warn("cannot tell the router at {} that {} is {}: {}", router, component,
-          resolved ? "back" : "down", e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } catch (HttpTransport.UnreachableException e) {
+      log().warn("cannot tell the router that {} is {}: {}", component, resolved ? "back" : "down", e.getMessage());
     }
   }
 

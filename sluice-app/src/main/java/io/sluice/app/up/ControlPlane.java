@@ -6,10 +6,8 @@ import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
 import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
 import io.sluice.console.ConsoleServer;
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.Secret;
-import io.sluice.http.web.WebConfig;
 import io.sluice.metrics.MetricsServer;
 import io.sluice.registry.SchemaRegistry;
 import io.sluice.topics.KafkaCluster;
@@ -250,78 +248,58 @@ final class ControlPlane implements AutoCloseable {
    * and nodes of an older version use.
    */
   private void startConsole(SluiceConfig config, String host, Path dataDir, String routerUrl) {
-    ConsoleServer console = ConsoleServer.builder()
-        .host(host)
-        .port(config.get(ConfigDefinitions.CONSOLE_PORT))
-        .dataDir(dataDir.resolve("ui"))
-        .metricsUrl(config.find(ConfigDefinitions.CONSOLE_METRICS_URL).orElse(urls.get("metrics")))
-        .alertsUrl(config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).orElse(routerUrl))
-        .upstream(
-            upstreamClient(config, ConfigDefinitions.CONSOLE_METRICS_URL,
-                ConfigDefinitions.CONSOLE_METRICS_HTTP_CONFIG_FILE),
-            upstreamClient(config, ConfigDefinitions.CONSOLE_ALERTS_URL,
-                ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE))
-        .webConfig(web.of("console"))
-        .connect(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.CONNECT_PORT), ownSurface("connect"))
-        .silences(config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).orElse(routerUrl),
-            config.find(ConfigDefinitions.CONSOLE_ALERTS_URL).isEmpty() ? ownSurface("alerts")
-                : silencesClient(config))
-        .auditDir(dataDir)
+    ConsoleServer console = console(config, web, host, dataDir, urls.get("metrics"), routerUrl)
         .kafka(cluster)
-        // The registry starts beside the console (it waits for Kafka); its address is known from the configuration.
-        .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT),
-            ownSurface("registry"))
         .start();
     started.push(console::close);
     urls.put("ui", console.url());
   }
 
   /**
-   * How the console reaches one of its two APIs: Sluice's own as the internal user; one elsewhere with the
+   * The console as this plane configures it, but for Kafka: which APIs it reads and acts on and how it reaches each.
+   * An API of the operator's ({@code console.metrics.url}, {@code console.alerts.url}) is reached with everything its
+   * {@code http_config} file says, for reading and, on the alerts API, for silencing alike.
+   */
+  static ConsoleServer.Builder console(SluiceConfig config, WebSurfaces web, String host, Path dataDir,
+      String metricsUrl, String routerUrl) {
+    ClientOptions alertsClient = consoleClient(config, web, ConfigDefinitions.CONSOLE_ALERTS_URL,
+        ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE);
+    Optional<String> operatorAlerts = config.find(ConfigDefinitions.CONSOLE_ALERTS_URL);
+    return ConsoleServer.builder()
+        .host(host)
+        .port(config.get(ConfigDefinitions.CONSOLE_PORT))
+        .dataDir(dataDir.resolve("ui"))
+        .metricsUrl(config.find(ConfigDefinitions.CONSOLE_METRICS_URL).orElse(metricsUrl))
+        .alertsUrl(operatorAlerts.orElse(routerUrl))
+        .upstream(
+            consoleClient(config, web, ConfigDefinitions.CONSOLE_METRICS_URL,
+                ConfigDefinitions.CONSOLE_METRICS_HTTP_CONFIG_FILE),
+            alertsClient)
+        .webConfig(web.of("console"))
+        .connect(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.CONNECT_PORT),
+            web.ownSurface("connect"))
+        .silences(operatorAlerts.orElse(routerUrl),
+            operatorAlerts.isPresent() ? alertsClient : web.ownSurface("alerts"))
+        .auditDir(dataDir)
+        // The registry starts beside the console (it waits for Kafka); its address is known from the configuration.
+        .registry(web.scheme() + "://" + host + ":" + config.get(ConfigDefinitions.REGISTRY_PORT),
+            web.ownSurface("registry"));
+  }
+
+  /**
+   * How the console reads one of its two APIs: Sluice's own as the internal user; one elsewhere with the
    * {@code http_config} file given for it, if any (Sluice's internal user is for Sluice's own servers only).
    */
-  private HttpClientConfig upstreamClient(SluiceConfig config, ConfigKey<String> urlKey, ConfigKey<Path> fileKey) {
+  private static ClientOptions consoleClient(SluiceConfig config, WebSurfaces web, ConfigKey<String> urlKey,
+      ConfigKey<Path> fileKey) {
     if (config.find(urlKey).isEmpty()) {
       return web.internalClient();
     }
     try {
-      return config.find(fileKey).map(HttpClientConfig::load).orElse(HttpClientConfig.none());
+      return config.find(fileKey).map(HttpConfig::load).orElse(HttpConfig.none());
     } catch (IllegalArgumentException e) {
       throw new SluiceConfig.ConfigException(fileKey + ": " + e.getMessage());
     }
-  }
-
-  /**
-   * How the console acts on one of this platform's own surfaces (Connect, the router): as the internal user where the
-   * surface asks for credentials, trusting the surface's own certificate where it serves TLS (as the worker reaches
-   * itself).
-   */
-  private ClientOptions ownSurface(String component) {
-    ClientOptions options = ClientOptions.defaults();
-    WebConfig w = web.of(component);
-    if (w.authenticates() && web.internalUser() != null) {
-      String password = web.internalUser().password();
-      options = options.withBasicAuth(WebSurfaces.INTERNAL_USER, () -> password);
-    }
-    return w.tls() != null ? options.withCaFile(w.tls().certFile()) : options;
-  }
-
-  /**
-   * How the console silences on an Alertmanager of the operator's ({@code console.alerts.url}): the basic credentials and
-   * CA of its {@code http_config} file, the part of it a Sluice client can present.
-   */
-  private static ClientOptions silencesClient(SluiceConfig config) {
-    ClientOptions options = ClientOptions.defaults();
-    Optional<HttpClientConfig> http = config.find(ConfigDefinitions.CONSOLE_ALERTS_HTTP_CONFIG_FILE)
-        .map(HttpClientConfig::load);
-    if (http.isPresent() && http.get().username().isPresent()) {
-      HttpClientConfig h = http.get();
-      options = options.withBasicAuth(h.username().get(), () -> h.password().map(Secret::reveal).orElse(""));
-    }
-    if (http.isPresent() && http.get().tls() != null && http.get().tls().caFile() != null) {
-      options = options.withCaFile(http.get().tls().caFile());
-    }
-    return options;
   }
 
   private SchemaRegistry startRegistry(SluiceConfig config, String host) {

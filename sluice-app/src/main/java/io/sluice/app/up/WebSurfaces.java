@@ -2,8 +2,9 @@ package io.sluice.app.up;
 
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.SluiceConfig;
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.Secret;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
+import io.sluice.client.Secret;
 import io.sluice.http.web.BasicAuth;
 import io.sluice.http.web.Role;
 import io.sluice.http.web.WebConfig;
@@ -165,12 +166,26 @@ public final class WebSurfaces {
    * How Sluice's components reach each other: as the internal user where credentials are asked for, over TLS without
    * checking the certificate where it is served (loopback traffic between the parts of one process).
    */
-  HttpClientConfig internalClient() {
-    HttpClientConfig.Tls tls = scheme.equals("https") ? new HttpClientConfig.Tls(null, null, null, true) : null;
-    if (internalUser == null) {
-      return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-          Map.of(), tls, true, true);
+  ClientOptions internalClient() {
+    ClientOptions options = HttpConfig.none();
+    if (scheme.equals("https")) {
+      options = options.withTls(new ClientOptions.Tls(null, null, null, true));
     }
-    return HttpClientConfig.basicAuth(INTERNAL_USER, new Secret.Inline(internalUser.password()), tls);
+    return internalUser == null ? options
+        : options.withBasicAuth(INTERNAL_USER, new Secret.Inline(internalUser.password()));
+  }
+
+  /**
+   * How a client of this platform acts on one of its own surfaces (Connect, the router, the registry): as the internal
+   * user where the surface asks for credentials, trusting the surface's own certificate where it serves TLS (as the
+   * worker reaches itself).
+   */
+  ClientOptions ownSurface(String component) {
+    ClientOptions options = ClientOptions.defaults();
+    WebConfig w = of(component);
+    if (w.authenticates() && internalUser != null) {
+      options = options.withBasicAuth(INTERNAL_USER, new Secret.Inline(internalUser.password()));
+    }
+    return w.tls() != null ? options.withCaFile(w.tls().certFile()) : options;
   }
 }

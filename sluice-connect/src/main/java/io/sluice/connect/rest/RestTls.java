@@ -1,6 +1,6 @@
 package io.sluice.connect.rest;
 
-import io.sluice.http.tls.Pem;
+import io.sluice.client.Pem;
 import io.sluice.http.web.TlsFileWatch;
 import io.sluice.http.web.WebConfig;
 import java.io.IOException;

@@ -12,11 +12,10 @@ import io.sluice.http.HttpServer;
 import io.sluice.http.MalformedRequestException;
 import io.sluice.http.Audit;
 import io.sluice.http.Look;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
 import io.sluice.http.web.Role;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.client.ConnectorSilencer;
-import io.sluice.client.ClientOptions;
 import io.sluice.client.HttpTransport;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.registry.client.SchemaRegistryClient;
@@ -122,7 +121,7 @@ public final class Site {
   }
 
   public Site(Accounts accounts, Sessions sessions, LoginThrottle throttle, String metricsUrl,
-      HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient, boolean secureCookies,
+      ClientOptions metricsClient, String alertsUrl, ClientOptions alertsClient, boolean secureCookies,
       Actions actions) {
     this.accounts = accounts;
     this.sessions = sessions;

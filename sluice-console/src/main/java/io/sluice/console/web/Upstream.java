@@ -2,13 +2,11 @@ package io.sluice.console.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpTransport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -30,31 +28,29 @@ final class Upstream {
     }
   }
 
-  /** One API and how to reach it: credentials and TLS in the keys of Prometheus' {@code http_config}. */
-  private record Api(String url, HttpClientConfig config, HttpClient http) {
-    static Api of(String url, HttpClientConfig config) {
-      return new Api(trim(url), config, config.builder().connectTimeout(Duration.ofSeconds(5)).build());
-    }
+  private final HttpTransport metrics;
+  private final HttpTransport alerts;
+
+  /**
+   * Each API reached with everything its options say, tried once: the console passes an upstream's answer on as it
+   * came, and a page asks again on its own.
+   */
+  Upstream(String metricsUrl, ClientOptions metricsClient, String alertsUrl, ClientOptions alertsClient) {
+    this.metrics = new HttpTransport(metricsUrl, once(metricsClient), "the metrics API");
+    this.alerts = new HttpTransport(alertsUrl, once(alertsClient), "the alerts API");
   }
 
-  private final Api metrics;
-  private final Api alerts;
-
-  Upstream(String metricsUrl, HttpClientConfig metricsClient, String alertsUrl, HttpClientConfig alertsClient) {
-    this.metrics = Api.of(metricsUrl, metricsClient);
-    this.alerts = Api.of(alertsUrl, alertsClient);
-  }
-
-  private static String trim(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  private static ClientOptions once(ClientOptions options) {
+    return options.withConnectTimeout(Duration.ofSeconds(5)).withRequestTimeout(Duration.ofSeconds(30))
+        .withAttempts(1, Duration.ZERO);
   }
 
   String metricsUrl() {
-    return metrics.url();
+    return metrics.baseUrl();
   }
 
   String alertsUrl() {
-    return alerts.url();
+    return alerts.baseUrl();
   }
 
   /** {@code GET /api/v1/<path>?<query>} of the metrics server. */
@@ -67,28 +63,27 @@ final class Upstream {
       q.append(q.isEmpty() ? "?" : "&").append(params[i]).append('=')
           .append(URLEncoder.encode(params[i + 1], StandardCharsets.UTF_8));
     }
-    return get(metrics, metrics.url() + "/api/v1/" + path + q);
+    return get(metrics, "/api/v1/" + path + q);
   }
 
   /** The router's active alerts (not silenced, not inhibited), as {@code GET /api/v2/alerts} lists them. */
   Answer activeAlerts() {
-    return get(alerts, alerts.url() + "/api/v2/alerts?active=true&silenced=false&inhibited=false");
+    return get(alerts, "/api/v2/alerts?active=true&silenced=false&inhibited=false");
   }
 
-  private static Answer get(Api api, String url) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET()
-        .header("Accept", "application/json");
-    api.config().apply(b);
+  private static Answer get(HttpTransport api, String path) {
     try {
-      HttpResponse<String> r = api.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
-      return new Answer(r.statusCode(), r.body());
-    } catch (IOException e) {
+      HttpTransport.Reply r = api.send("GET", path, null, true);
+      return new Answer(r.status(), r.body());
+    } catch (HttpTransport.UnreachableException e) {
+      URI base = URI.create(api.baseUrl());
       return new Answer(502, JSON.createObjectNode().put("status", "error").put("errorType", "unavailable")
-          .put("error", "cannot reach " + URI.create(url).getHost() + ":" + URI.create(url).getPort() + ": "
-              + e.getMessage()).toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Answer(503, "{\"status\":\"error\",\"error\":\"interrupted\"}");
+          .put("error", "cannot reach " + base.getHost() + ":" + base.getPort() + ": " + cause(e)).toString());
     }
+  }
+
+  /** Why the API was not reached, without the transport's words around it (the page names the API itself). */
+  private static String cause(HttpTransport.UnreachableException e) {
+    return e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
   }
 }

@@ -1,7 +1,7 @@
 package io.sluice.http.web;
 
 import java.io.IOException;
-import io.sluice.http.tls.Pem;
+import io.sluice.client.Pem;
 import java.security.GeneralSecurityException;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 

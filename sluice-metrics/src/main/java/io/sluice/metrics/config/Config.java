@@ -1,6 +1,7 @@
 package io.sluice.metrics.config;
 
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,13 +29,13 @@ import org.slf4j.LoggerFactory;
  * are logged and ignored, so a file written for Prometheus still loads.
  */
 public record Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs,
-    Map<String, HttpClientConfig> alertmanagerHttp, List<AlertmanagerFiles> alertmanagerFiles) {
+    Map<String, ClientOptions> alertmanagerHttp, List<AlertmanagerFiles> alertmanagerFiles) {
   public Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs) {
     this(global, ruleFiles, alertmanagers, scrapeConfigs, Map.of(), List.of());
   }
 
   public Config(Global global, List<String> ruleFiles, List<String> alertmanagers, List<ScrapeConfig> scrapeConfigs,
-      Map<String, HttpClientConfig> alertmanagerHttp) {
+      Map<String, ClientOptions> alertmanagerHttp) {
     this(global, ruleFiles, alertmanagers, scrapeConfigs, alertmanagerHttp, List.of());
   }
 
@@ -42,7 +43,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
    * Routers listed in {@code file_sd_configs} files (absolute paths or globs in the file name) of one
    * {@code alertmanagers} entry, reached with its scheme, path prefix and http settings.
    */
-  public record AlertmanagerFiles(List<String> files, String scheme, String pathPrefix, HttpClientConfig http) {}
+  public record AlertmanagerFiles(List<String> files, String scheme, String pathPrefix, ClientOptions http) {}
 
   private static final Logger log = LoggerFactory.getLogger(Config.class);
   private static final ObjectMapper YAML =
@@ -54,11 +55,11 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
   /** One job; {@code http} is how its targets are reached (basic_auth, authorization, tls_config, as Prometheus). */
   public record ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
       String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs,
-      HttpClientConfig http, List<String> fileSdFiles) {
+      ClientOptions http, List<String> fileSdFiles) {
     public ScrapeConfig(String jobName, Duration scrapeInterval, Duration scrapeTimeout, String metricsPath,
         String scheme, boolean honorLabels, boolean honorTimestamps, List<StaticConfig> staticConfigs) {
       this(jobName, scrapeInterval, scrapeTimeout, metricsPath, scheme, honorLabels, honorTimestamps, staticConfigs,
-          HttpClientConfig.none(), List.of());
+          HttpConfig.none(), List.of());
     }
 
     /** This job with {@code statics} instead of its static configs. */
@@ -84,7 +85,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       }
     }
     List<String> ams = new ArrayList<>(alertmanagers);
-    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>(alertmanagerHttp);
+    Map<String, ClientOptions> amHttp = new LinkedHashMap<>(alertmanagerHttp);
     for (AlertmanagerFiles af : alertmanagerFiles) {
       for (StaticConfig group : read.apply(af.files())) {
         for (String t : group.targets()) {
@@ -186,7 +187,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
    * target and router reached with {@code scheme} and {@code http}: how {@code sluice up} scrapes and alerts its own
    * components once their surfaces ask for credentials or serve TLS.
    */
-  public Config reachedAs(String exporter, String scheme, HttpClientConfig http) {
+  public Config reachedAs(String exporter, String scheme, ClientOptions http) {
     List<ScrapeConfig> scrapes = new ArrayList<>();
     for (ScrapeConfig sc : scrapeConfigs) {
       List<StaticConfig> statics = sc.jobName().equals("sluice")
@@ -195,7 +196,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
           sc.honorLabels(), sc.honorTimestamps(), statics, http, sc.fileSdFiles()));
     }
     List<String> ams = new ArrayList<>();
-    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
+    Map<String, ClientOptions> amHttp = new LinkedHashMap<>();
     for (String am : alertmanagers) {
       String url = am.replaceFirst("^https?://", scheme + "://");
       ams.add(url);
@@ -233,14 +234,14 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
     List<String> rules = new ArrayList<>();
     root.path("rule_files").forEach(n -> rules.add(n.asText()));
     List<String> ams = new ArrayList<>();
-    Map<String, HttpClientConfig> amHttp = new LinkedHashMap<>();
+    Map<String, ClientOptions> amHttp = new LinkedHashMap<>();
     List<AlertmanagerFiles> amFiles = new ArrayList<>();
     for (JsonNode am : root.path("alerting").path("alertmanagers")) {
       String scheme = am.path("scheme").asText("http");
       String prefix = am.path("path_prefix").asText("");
-      HttpClientConfig http;
+      ClientOptions http;
       try {
-        http = HttpClientConfig.parse(am, baseDir);
+        http = HttpConfig.parse(am, baseDir);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("alertmanager config: " + e.getMessage());
       }
@@ -268,7 +269,7 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       }
       Set<String> known = new HashSet<>(Set.of("job_name", "scrape_interval", "scrape_timeout", "metrics_path",
           "scheme", "honor_labels", "honor_timestamps", "static_configs", "file_sd_configs"));
-      known.addAll(HttpClientConfig.KEYS);
+      known.addAll(HttpConfig.KEYS);
       warnUnknown(sc, "scrape_configs[" + job + "].", known);
       Duration si = duration(sc, "scrape_interval", interval);
       // Prometheus: a job's timeout defaults to the global one, capped at the job's interval.
@@ -289,9 +290,9 @@ public record Config(Global global, List<String> ruleFiles, List<String> alertma
       if (!scheme.equals("http") && !scheme.equals("https")) {
         throw new ConfigException("invalid scheme \"" + scheme + "\" for job \"" + job + "\"");
       }
-      HttpClientConfig http;
+      ClientOptions http;
       try {
-        http = HttpClientConfig.parse(sc, baseDir);
+        http = HttpConfig.parse(sc, baseDir);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("scrape config with job name \"" + job + "\": " + e.getMessage());
       }

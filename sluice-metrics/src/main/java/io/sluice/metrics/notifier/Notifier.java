@@ -1,7 +1,8 @@
 package io.sluice.metrics.notifier;
 
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.HttpClients;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
+import io.sluice.client.HttpClients;
 
 import io.sluice.http.Json;
 import io.sluice.metrics.model.Labels;
@@ -56,7 +57,7 @@ public final class Notifier implements AutoCloseable {
   private final Thread sender;
   private volatile List<String> endpoints;
   /** How each endpoint is reached (credentials, TLS), by endpoint URL; absent means plain. */
-  private volatile Map<String, HttpClientConfig> http = Map.of();
+  private volatile Map<String, ClientOptions> http = Map.of();
   private final HttpClients clients;
   private volatile Labels externalLabels;
   private volatile boolean closed;
@@ -142,9 +143,9 @@ public final class Notifier implements AutoCloseable {
   }
 
   /** As {@link #apply(List, Labels)}, each router reached as its {@code http} config says (by base URL). */
-  public void apply(List<String> alertmanagerBaseUrls, Map<String, HttpClientConfig> httpByBaseUrl,
+  public void apply(List<String> alertmanagerBaseUrls, Map<String, ClientOptions> httpByBaseUrl,
       Labels externalLabels) {
-    Map<String, HttpClientConfig> byEndpoint = new HashMap<>();
+    Map<String, ClientOptions> byEndpoint = new HashMap<>();
     httpByBaseUrl.forEach((base, h) -> byEndpoint.put(endpoints(List.of(base)).get(0), h));
     this.http = Map.copyOf(byEndpoint);
     this.endpoints = endpoints(alertmanagerBaseUrls);
@@ -242,7 +243,7 @@ public final class Notifier implements AutoCloseable {
         }
       }
       try {
-        HttpClientConfig h = http.getOrDefault(url, HttpClientConfig.none());
+        ClientOptions h = http.getOrDefault(url, HttpConfig.none());
         HttpClient c = clients.of(h);
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
             .header("Content-Type", "application/json").header("User-Agent", "Sluice-metrics")

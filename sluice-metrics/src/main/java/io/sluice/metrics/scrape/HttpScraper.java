@@ -1,7 +1,8 @@
 package io.sluice.metrics.scrape;
 
-import io.sluice.http.client.HttpClientConfig;
-import io.sluice.http.client.HttpClients;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
+import io.sluice.client.HttpClients;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -21,11 +22,11 @@ final class HttpScraper implements Scraper {
 
   @Override
   public Response fetch(String url, Duration timeout) throws Exception {
-    return fetch(url, timeout, HttpClientConfig.none());
+    return fetch(url, timeout, HttpConfig.none());
   }
 
   @Override
-  public Response fetch(String url, Duration timeout, HttpClientConfig http) throws Exception {
+  public Response fetch(String url, Duration timeout, ClientOptions http) throws Exception {
     HttpClient client = clients.of(http);
     HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(timeout).header("Accept", ACCEPT)
         .header("Accept-Encoding", "gzip")

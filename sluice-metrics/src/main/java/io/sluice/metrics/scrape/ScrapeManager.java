@@ -1,6 +1,6 @@
 package io.sluice.metrics.scrape;
 
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
 import io.sluice.metrics.config.Config;
 import io.sluice.metrics.model.Labels;
 import io.sluice.metrics.storage.Storage;
@@ -36,7 +36,7 @@ public final class ScrapeManager implements AutoCloseable {
 
   /** What makes two targets the same loop: a target whose identity stays across a change keeps running untouched. */
   private record Identity(String job, String url, Labels labels, Duration interval,
-      Duration timeout, HttpClientConfig http, boolean honorLabels,
+      Duration timeout, ClientOptions http, boolean honorLabels,
       boolean honorTimestamps) {}
 
   public ScrapeManager(Storage storage, Clock clock) {

@@ -1,6 +1,7 @@
 package io.sluice.metrics.scrape;
 
-import io.sluice.http.client.HttpClientConfig;
+import io.sluice.client.ClientOptions;
+import io.sluice.client.HttpConfig;
 import io.sluice.metrics.model.Labels;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,18 +28,18 @@ public final class Target {
   private final Labels discoveredLabels;
   private final Duration interval;
   private final Duration timeout;
-  private final HttpClientConfig http;
+  private final ClientOptions http;
   private volatile Health health = Health.UNKNOWN;
   private volatile String lastError = "";
   private volatile Instant lastScrape;
   private volatile double lastDurationSeconds;
 
   Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout) {
-    this(job, url, labels, discoveredLabels, interval, timeout, HttpClientConfig.none());
+    this(job, url, labels, discoveredLabels, interval, timeout, HttpConfig.none());
   }
 
   Target(String job, String url, Labels labels, Labels discoveredLabels, Duration interval, Duration timeout,
-      HttpClientConfig http) {
+      ClientOptions http) {
     this.http = http;
     this.job = job;
     this.url = url;
@@ -80,7 +81,7 @@ public final class Target {
     return timeout;
   }
 
-  HttpClientConfig http() {
+  ClientOptions http() {
     return http;
   }
 

@@ -3,7 +3,7 @@ package io.sluice.metrics.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.sluice.http.testing.HttpConfigRefusals;
+import io.sluice.client.testing.HttpConfigRefusals;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,61 +1,35 @@
-package io.sluice.http.client;
+package io.sluice.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.sluice.client.ClientTls;
-import io.sluice.http.tls.Pem;
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 
 /**
- * How Prometheus and Alertmanager reach an HTTP endpoint, their common {@code http_config} ({@code basic_auth},
- * {@code authorization}, {@code bearer_token}, {@code tls_config}, {@code follow_redirects}, {@code enable_http2},
- * {@code http_headers}), the one parser and client of it for every client in Sluice: its scrapes, its alert
- * notifications to a router, the router's receivers and the dashboard's upstreams. It is checked as Prometheus'
+ * Prometheus' and Alertmanager's common {@code http_config} ({@code basic_auth}, {@code authorization},
+ * {@code bearer_token}, {@code tls_config}, {@code follow_redirects}, {@code enable_http2}, {@code http_headers}), read
+ * into the {@link ClientOptions} every Sluice client takes: for its scrapes, its alert notifications to a router, the
+ * router's receivers, the console's upstreams and a command's {@code --http-config}. It is checked as Prometheus'
  * {@code config.HTTPClientConfig} checks it, with the same messages; the keys Sluice cannot honour ({@code oauth2}, the
  * proxy settings, inline PEM) are refused, never ignored. Secrets given as {@code *_file} are read at each request, so
  * a rotated file is used at once.
  *
- * @param authorizationType the scheme of an {@code Authorization} header (Bearer, or {@code authorization.type})
- * @param credentials its credentials
- * @param username {@code basic_auth.username}
- * @param password {@code basic_auth.password} or {@code password_file}
- * @param headers {@code http_headers}: each header's values, in order
- * @param tls the {@code tls_config}, or null for the JVM's defaults
- * @param followRedirects {@code follow_redirects} (default true)
- * @param enableHttp2 {@code enable_http2} (default true)
+ * <pre>{@code
+ * ClientOptions options = HttpConfig.load(Path.of("alertmanager-client.yml"));
+ * }</pre>
  */
-public record HttpClientConfig(Optional<String> authorizationType, Optional<Secret> credentials,
-    Optional<String> username, Optional<Secret> password, Map<String, List<Secret>> headers, Tls tls,
-    boolean followRedirects, boolean enableHttp2) {
-
-  public HttpClientConfig {
-    headers = Map.copyOf(headers);
-  }
-
-  /**
-   * A {@code tls_config}: CA to trust, a client certificate to show, or no verification at all.
-   *
-   * @param insecureSkipVerify trust any server certificate for any host, as Go's option of that name
-   */
-  public record Tls(Path caFile, Path certFile, Path keyFile, boolean insecureSkipVerify) {}
+public final class HttpConfig {
+  private HttpConfig() {}
 
   /** The keys of an {@code http_config}, those Sluice refuses included (a scrape config holds them among its own). */
   public static final Set<String> KEYS = Set.of("basic_auth", "authorization", "oauth2", "bearer_token",
@@ -75,22 +49,16 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
       "x-prometheus-remote-read-version", "x-prometheus-scrape-timeout-seconds", "x-amz-date",
       "x-amz-security-token", "x-amz-content-sha256");
 
-  public static HttpClientConfig none() {
-    return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(),
-        null, true, true);
-  }
-
-  /** Basic authentication as {@code user}, over {@code tls} (null for the JVM's defaults). */
-  public static HttpClientConfig basicAuth(String user, Secret password, Tls tls) {
-    return new HttpClientConfig(Optional.empty(), Optional.empty(), Optional.of(user), Optional.ofNullable(password),
-        Map.of(), tls, true, true);
+  /** An {@code http_config} with nothing set: Prometheus' defaults (redirects followed, HTTP/2 offered). */
+  public static ClientOptions none() {
+    return ClientOptions.defaults().withFollowRedirects(true);
   }
 
   /**
    * An {@code http_config} in a file of its own (YAML); relative paths in it resolve against its folder. An unknown
    * key is refused, as Prometheus refuses one, and the message never quotes a value.
    */
-  public static HttpClientConfig load(Path file) {
+  public static ClientOptions load(Path file) {
     JsonNode root;
     try {
       root = new ObjectMapper(new YAMLFactory())
@@ -118,17 +86,17 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
    *
    * @throws IllegalArgumentException with Prometheus' message for what it refuses
    */
-  public static HttpClientConfig section(JsonNode n, Path baseDir, Map<String, String> env) {
+  public static ClientOptions section(JsonNode n, Path baseDir, Map<String, String> env) {
     unknown(n, KEYS, "http_config");
     return parse(n, baseDir, env);
   }
 
   /** Parses the keys of an {@code http_config} among others (a scrape or alertmanager config); secrets are literal. */
-  public static HttpClientConfig parse(JsonNode n, Path baseDir) {
+  public static ClientOptions parse(JsonNode n, Path baseDir) {
     return parse(n, baseDir, null);
   }
 
-  private static HttpClientConfig parse(JsonNode n, Path baseDir, Map<String, String> env) {
+  private static ClientOptions parse(JsonNode n, Path baseDir, Map<String, String> env) {
     JsonNode basic = n.path("basic_auth");
     JsonNode auth = n.path("authorization");
     boolean bearer = given(n, "bearer_token");
@@ -182,12 +150,13 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
       user = Optional.of(basic.path("username").asText(""));
       pass = secret(basic, "password", baseDir, env);
     }
-    return new HttpClientConfig(type, creds, user, pass, headers(n.path("http_headers"), baseDir, env),
-        tls(n.path("tls_config"), baseDir), n.path("follow_redirects").asBoolean(true),
-        n.path("enable_http2").asBoolean(true));
+    ClientOptions d = ClientOptions.defaults();
+    return new ClientOptions(d.connectTimeout(), d.requestTimeout(), d.attempts(), d.retryBackoff(), user, pass, type,
+        creds, headers(n.path("http_headers"), baseDir, env), tls(n.path("tls_config"), baseDir),
+        n.path("follow_redirects").asBoolean(true), n.path("enable_http2").asBoolean(true));
   }
 
-  private static Tls tls(JsonNode t, Path baseDir) {
+  private static ClientOptions.Tls tls(JsonNode t, Path baseDir) {
     if (!t.isObject()) {
       return null;
     }
@@ -214,7 +183,7 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
             + (TLS_KEYS.contains(k + "_file") ? ": give " + k + "_file" : ""));
       }
     }
-    return new Tls(path(t, "ca_file", baseDir), path(t, "cert_file", baseDir), path(t, "key_file", baseDir),
+    return new ClientOptions.Tls(path(t, "ca_file", baseDir), path(t, "cert_file", baseDir), path(t, "key_file", baseDir),
         t.path("insecure_skip_verify").asBoolean(false));
   }
 
@@ -273,53 +242,5 @@ public record HttpClientConfig(Optional<String> authorizationType, Optional<Secr
   private static Path resolve(String file, Path baseDir) {
     Path p = Path.of(file);
     return p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p);
-  }
-
-  /** The {@code Authorization} header to send, if any; files are read now. */
-  public Optional<String> authorization() {
-    if (username.isPresent()) {
-      String pw = password.map(Secret::reveal).orElse("");
-      return Optional.of("Basic " + Base64.getEncoder().encodeToString((username.get() + ":" + pw)
-          .getBytes(StandardCharsets.UTF_8)));
-    }
-    return authorizationType.map(t -> t + " " + credentials.map(Secret::reveal).orElse(""));
-  }
-
-  /** Puts this config's {@code Authorization} and {@code http_headers} on a request; files are read now. */
-  public HttpRequest.Builder apply(HttpRequest.Builder request) {
-    authorization().ifPresent(a -> request.header("Authorization", a));
-    headers.forEach((name, values) -> values.forEach(v -> request.header(name, v.reveal())));
-    return request;
-  }
-
-  /** A client builder with this config's TLS, redirect policy and HTTP version. */
-  public HttpClient.Builder builder() {
-    HttpClient.Builder b = HttpClient.newBuilder()
-        .followRedirects(followRedirects ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER)
-        .version(enableHttp2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1);
-    if (tls != null) {
-      b.sslContext(sslContext());
-    }
-    return b;
-  }
-
-  /**
-   * The TLS context of {@code tls_config}, its files read now: a configuration can be checked when it is loaded, as
-   * Alertmanager builds its receivers' clients then.
-   *
-   * @throws IllegalArgumentException naming the file that cannot be read
-   */
-  public SSLContext sslContext() {
-    try {
-      KeyManager[] keys = null;
-      if (tls.certFile() != null) {
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(Pem.keyStore(tls.certFile(), tls.keyFile()), Pem.NO_PASSWORD);
-        keys = kmf.getKeyManagers();
-      }
-      return ClientTls.context(keys, tls.caFile(), tls.insecureSkipVerify());
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException("cannot load tls_config files: " + e.getMessage(), e);
-    }
   }
 }

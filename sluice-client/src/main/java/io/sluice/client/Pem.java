@@ -1,7 +1,7 @@
-package io.sluice.http.tls;
+package io.sluice.client;
 
-import io.sluice.client.ClientTls;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -17,7 +19,8 @@ import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * PEM files as the Prometheus tools take them, into Java key stores: certificate chains, and unencrypted private keys
- * in PKCS#8 or the PKCS#1 (RSA) and SEC1 (EC) forms openssl also writes.
+ * in PKCS#8 or the PKCS#1 (RSA) and SEC1 (EC) forms openssl also writes. Clients (a CA, a client certificate) and
+ * servers (their key and the CA of their clients) read their files here.
  */
 public final class Pem {
   /** Key stores made here hold their keys under this (empty) password. */
@@ -25,9 +28,15 @@ public final class Pem {
 
   private Pem() {}
 
-  /** The certificates of {@code file}, as every client reads a CA file ({@link ClientTls#certificates}). */
+  /** The certificates of a PEM (or DER) file, in order; a file with none is refused. */
   public static List<Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
-    return ClientTls.certificates(file);
+    try (InputStream in = Files.newInputStream(file)) {
+      List<Certificate> out = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
+      if (out.isEmpty()) {
+        throw new IOException(file + " holds no certificate");
+      }
+      return out;
+    }
   }
 
   public static PrivateKey privateKey(Path file) throws IOException {
@@ -53,8 +62,14 @@ public final class Pem {
     return keys;
   }
 
-  /** A key store trusting every certificate of {@code caFile} ({@link ClientTls#trustStore}). */
+  /** A key store trusting every certificate of {@code caFile}. */
   public static KeyStore trustStore(Path caFile) throws IOException, GeneralSecurityException {
-    return ClientTls.trustStore(caFile);
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    int i = 0;
+    for (Certificate c : certificates(caFile)) {
+      trust.setCertificateEntry("ca-" + i++, c);
+    }
+    return trust;
   }
 }

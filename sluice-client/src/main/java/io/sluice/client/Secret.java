@@ -1,4 +1,4 @@
-package io.sluice.http.client;
+package io.sluice.client;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.io.IOException;
@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * A credential from a configuration: a password, a token, a webhook URL. It comes inline, from {@code ${ENV_VAR}}
- * (where the configuration allows it, see {@link #inline}) or from a {@code *_file} read each time it is used, as
- * Prometheus and Alertmanager read their files, so a rotated secret needs no reload. Printing or serialising it never
+ * A credential from a configuration or a command: a password, a token, a webhook URL. It comes inline, from
+ * {@code ${ENV_VAR}} (where the configuration allows it, see {@link #inline}), from a {@code *_file} read each time it
+ * is used, as Prometheus and Alertmanager read their files, so a rotated secret needs no reload, or from a command's
+ * own source (its environment) read when a request needs it. Printing or serialising it never
  * shows it.
  */
 public sealed interface Secret {
@@ -46,6 +48,22 @@ public sealed interface Secret {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read secret file " + path, e);
       }
+    }
+
+    @Override
+    public String toString() {
+      return MASK;
+    }
+  }
+
+  /**
+   * A value worked out when a request needs it (a command's password from its environment), so a command that sends
+   * nothing never asks for it.
+   */
+  record Supplied(Supplier<String> value) implements Secret {
+    @Override
+    public String reveal() {
+      return value.get();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.sluice.http.testing;
+package io.sluice.client.testing;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
