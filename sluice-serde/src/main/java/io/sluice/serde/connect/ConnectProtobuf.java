@@ -47,7 +47,12 @@ import org.apache.kafka.connect.errors.DataException;
  * converter) are Google's wrapper messages ({@code google.protobuf.Int32Value} …), as Confluent's converter writes
  * them; a null element or map value (of a wrapper or of a struct's message) is that message holding only field
  * {@value #NULL_MARK}, the varint 1, which a Protobuf reader that does not know it keeps as an unknown field (it reads
- * the type's default there, as Confluent's converter does). What Protobuf's
+ * the type's default there, as Confluent's converter does). A repeated field has no null, so a null optional array or
+ * map is its message's field {@value #NULL_FIELDS}, a varint holding the array's or map's field number, once per such
+ * field, after the message's own fields (where {@code DynamicMessage} writes unknown fields); Sluice reads a field
+ * named there that holds no element as null, while a reader that does not know the mark (Confluent's converter,
+ * protoc's classes, an older Sluice) keeps it as an unknown field and reads the empty list it always read. Neither
+ * mark is declared in the schema text, so subjects registered before them stay as they are. What Protobuf's
  * types do not say of a schema travels in the field's metadata: its own name, version, doc, parameters, default
  * ({@code connect.default}, as JSON) and, where the Protobuf form leaves it open, whether it is optional
  * ({@code connect.optional}); an array's element's under {@code element.}, a map's key's and value's under
@@ -55,7 +60,7 @@ import org.apache.kafka.connect.errors.DataException;
  *
  * <p>Not representable, refused with a {@link DataException}: a top level that is not a struct, arrays of arrays or
  * maps, maps with non-scalar keys or with array or map values, and null scalar elements and map values when wrappers
- * are off. An optional array or map reads back empty rather than null.
+ * are off.
  */
 final class ConnectProtobuf {
   private static final String META = "confluent.field_meta";
@@ -73,6 +78,12 @@ final class ConnectProtobuf {
    * number Protobuf allows, which no field of a wrapper or of a Connect struct's message has.
    */
   static final int NULL_MARK = 536_870_911;
+  /**
+   * The field a message repeats to name its null optional arrays and maps, one field number each: the number below
+   * {@link #NULL_MARK}, which no Connect struct's message reaches either (their fields count from 1). Not NULL_MARK
+   * itself: an older Sluice reads a message holding that as null altogether.
+   */
+  static final int NULL_FIELDS = 536_870_910;
   /** Connect's defaults as JSON text, by the JSON Schema converter's rules, which keep every value exactly. */
   private static final ConnectJsonSchema DEFAULTS = new ConnectJsonSchema();
 
@@ -338,12 +349,19 @@ final class ConnectProtobuf {
   DynamicMessage message(Schema schema, Descriptor d, Struct struct) {
     DynamicMessage.Builder b = DynamicMessage.newBuilder(d);
     List<Field> fields = schema.fields();
+    UnknownFieldSet.Field.Builder nulls = null;
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
       FieldDescriptor fd = d.findFieldByNumber(i + 1);
       Object v = ConnectValues.get(struct, f);
       if (v == null) {
-        if (!f.schema().isOptional() && f.schema().type() != Schema.Type.ARRAY && f.schema().type() != Schema.Type.MAP) {
+        if (f.schema().type() == Schema.Type.ARRAY || f.schema().type() == Schema.Type.MAP) {
+          // A required one left null (no default to take) stays the empty list it always was: it cannot read null.
+          if (f.schema().isOptional()) {
+            nulls = nulls == null ? UnknownFieldSet.Field.newBuilder() : nulls;
+            nulls.addVarint(fd.getNumber());
+          }
+        } else if (!f.schema().isOptional()) {
           throw new DataException("Conversion error: null value for field " + f.name() + " that is required");
         }
         continue;
@@ -383,7 +401,16 @@ final class ConnectProtobuf {
         default -> b.setField(fd, scalarOrMessage(f.schema(), fd, v));
       }
     }
+    if (nulls != null) {
+      b.setUnknownFields(UnknownFieldSet.newBuilder().addField(NULL_FIELDS, nulls.build()).build());
+    }
     return b.build();
+  }
+
+  /** The field numbers {@code message} names as null arrays and maps in field {@value #NULL_FIELDS}. */
+  private static List<Long> nullFields(DynamicMessage message) {
+    UnknownFieldSet unknown = message.getUnknownFields();
+    return unknown.hasField(NULL_FIELDS) ? unknown.getField(NULL_FIELDS).getVarintList() : List.of();
   }
 
   /** Whether {@code fd} holds values of {@code s} in a wrapper message. */
@@ -648,11 +675,15 @@ final class ConnectProtobuf {
   Object connectValue(Schema schema, DynamicMessage message) {
     Struct struct = new Struct(schema);
     Descriptor d = message.getDescriptorForType();
+    List<Long> nulls = nullFields(message);
     for (Field f : schema.fields()) {
       FieldDescriptor fd = d.findFieldByName(f.name());
       if (fd.isRepeated()) {
         int n = message.getRepeatedFieldCount(fd);
-        if (fd.isMapField()) {
+        // Elements win over the mark: a reader that kept the mark as an unknown field may have added some since.
+        if (n == 0 && f.schema().isOptional() && nulls.contains((long) fd.getNumber())) {
+          struct.put(f, null);
+        } else if (fd.isMapField()) {
           Map<Object, Object> map = new LinkedHashMap<>();
           for (int i = 0; i < n; i++) {
             DynamicMessage e = (DynamicMessage) message.getRepeatedField(fd, i);

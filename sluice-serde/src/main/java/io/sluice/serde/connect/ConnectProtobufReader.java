@@ -30,7 +30,8 @@ import org.apache.kafka.connect.data.Timestamp;
  *
  * <p>It follows the parser where the wire allows more than one spelling: the last value of a singular field wins,
  * repeated numbers come packed or not, a oneof keeps its last member, a field of an unexpected wire type or number is
- * skipped as unknown. A message absent is null, a scalar without presence absent is its default.
+ * skipped as unknown. A message absent is null, a scalar without presence absent is its default, an array or map
+ * absent is empty unless field {@value ConnectProtobuf#NULL_FIELDS} names it null (and it is optional).
  *
  * <p>Not covered, so the converter reads these with {@code DynamicMessage} as before: at compile time, messages with
  * proto2 {@code required} fields (the parser checks them), group fields, field numbers above {@value #MAX_NUMBER},
@@ -99,14 +100,14 @@ final class ConnectProtobufReader {
           throw new IllegalArgumentException("map entry " + entry.getFullName() + " is not covered");
         }
         readers[i] = new FieldReader(i, Shape.MAP, fd.getNumber(), wireType(fd), false, oneofIndex, null,
-            new MapEntry(value(kd, fs.keySchema()), value(vd, fs.valueSchema())));
+            new MapEntry(value(kd, fs.keySchema()), value(vd, fs.valueSchema())), fs.isOptional());
       } else if (fd.isRepeated()) {
         expect(fs, Schema.Type.ARRAY);
         readers[i] = new FieldReader(i, Shape.REPEATED, fd.getNumber(), wireType(fd), fd.isPackable(), oneofIndex,
-            value(fd, fs.valueSchema()), null);
+            value(fd, fs.valueSchema()), null, fs.isOptional());
       } else {
         readers[i] = new FieldReader(i, fd.hasPresence() ? Shape.PRESENT : Shape.DEFAULTED, fd.getNumber(),
-            wireType(fd), false, oneofIndex, value(fd, fs), null);
+            wireType(fd), false, oneofIndex, value(fd, fs), null, false);
       }
     }
     FieldReader[] byNumber = new FieldReader[max + 1];
@@ -216,8 +217,9 @@ final class ConnectProtobufReader {
   /** Where a field's value goes: the struct slot as read, defaulted, a list, or a map. */
   private enum Shape { PRESENT, DEFAULTED, REPEATED, MAP }
 
+  /** {@code nullable}: an optional array or map, which field {@value ConnectProtobuf#NULL_FIELDS} may name null. */
   private record FieldReader(int index, Shape shape, int number, int wireType, boolean packable, int oneof,
-      Value value, MapEntry entry) {}
+      Value value, MapEntry entry, boolean nullable) {}
 
   private record MapEntry(Value key, Value value) {}
 
@@ -230,6 +232,7 @@ final class ConnectProtobufReader {
       Object[] values = new Object[readers.length];
       int[] oneofCase = oneofs == 0 ? null : new int[oneofs];
       boolean isNull = false;
+      boolean[] named = null;
       while (true) {
         int tag = in.readTag();
         if (tag == 0) {
@@ -245,6 +248,15 @@ final class ConnectProtobufReader {
           if (number == ConnectProtobuf.NULL_MARK && wireType == 0) {
             in.readRawVarint64();
             isNull = true; // a null element or map value
+            continue;
+          }
+          if (number == ConnectProtobuf.NULL_FIELDS && wireType == 0) {
+            long n = in.readRawVarint64();
+            FieldReader target = n > 0 && n < byNumber.length ? byNumber[(int) n] : null;
+            if (target != null && target.nullable()) {
+              named = named == null ? new boolean[readers.length] : named;
+              named[target.index()] = true;
+            }
             continue;
           }
           in.skipField(tag);
@@ -308,7 +320,7 @@ final class ConnectProtobufReader {
       Struct struct = new Struct(schema);
       for (int i = 0; i < readers.length; i++) {
         Object v = values[i];
-        if (v == null) {
+        if (v == null && !(named != null && named[i])) { // a null array or map named so holds no element
           FieldReader f = readers[i];
           v = switch (f.shape()) {
             case PRESENT -> null;

@@ -5,6 +5,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,8 @@ final class ConnectProtobufWriter {
       throw new IllegalArgumentException(d.getFullName() + " has not the fields of its schema");
     }
     FieldWriter[] writers = new FieldWriter[fields.size()];
+    int[] nullable = new int[fields.size()];
+    int nullables = 0;
     for (int i = 0; i < writers.length; i++) {
       Field f = fields.get(i);
       FieldDescriptor fd = d.findFieldByNumber(i + 1);
@@ -73,6 +76,9 @@ final class ConnectProtobufWriter {
         throw new IllegalArgumentException(d.getFullName() + " has no field " + (i + 1));
       }
       Schema fs = f.schema();
+      if ((fs.type() == Schema.Type.ARRAY || fs.type() == Schema.Type.MAP) && fs.isOptional()) {
+        nullable[nullables++] = i;
+      }
       writers[i] = switch (fs.type()) {
         case ARRAY -> {
           Value element = value(fs.valueSchema(), fd);
@@ -102,7 +108,7 @@ final class ConnectProtobufWriter {
         }
       };
     }
-    return new MessageWriter(fields.toArray(new Field[0]), writers);
+    return new MessageWriter(fields.toArray(new Field[0]), writers, Arrays.copyOf(nullable, nullables));
   }
 
   /** How a value of Connect schema {@code s} is written into field {@code fd}, as {@code scalarOrMessage} does. */
@@ -190,10 +196,28 @@ final class ConnectProtobufWriter {
 
   // ---- writing ----------------------------------------------------------------------------------------------------
 
-  private record MessageWriter(Field[] fields, FieldWriter[] writers) {
+  /**
+   * A message's fields in order, then, as {@code DynamicMessage} writes its unknown fields after the rest, the number
+   * of each null optional array or map ({@code nullable}: their indexes) in field {@value ConnectProtobuf#NULL_FIELDS}.
+   */
+  private record MessageWriter(Field[] fields, FieldWriter[] writers, int[] nullable) {
+    private static final int NULL_FIELDS_TAG = tag(ConnectProtobuf.NULL_FIELDS, 0);
+
     void write(Struct struct, Output out) {
+      boolean anyNull = false;
       for (int i = 0; i < writers.length; i++) {
-        writers[i].write(ConnectValues.get(struct, fields[i]), out);
+        Object v = ConnectValues.get(struct, fields[i]);
+        anyNull |= v == null;
+        writers[i].write(v, out);
+      }
+      if (anyNull) {
+        // Read again rather than kept from above: no array per record for the rare message that has one.
+        for (int i : nullable) {
+          if (ConnectValues.get(struct, fields[i]) == null) {
+            out.writeVarint32(NULL_FIELDS_TAG);
+            out.writeVarint32(i + 1);
+          }
+        }
       }
     }
   }
@@ -222,7 +246,8 @@ final class ConnectProtobufWriter {
   }
 
   /**
-   * Strings, bytes and messages: one tagged value per element. A null array writes nothing; a null element is its
+   * Strings, bytes and messages: one tagged value per element. A null array writes nothing here (its message names
+   * it after its fields); a null element is its
    * message holding only field {@value ConnectProtobuf#NULL_MARK}, where the elements are messages (wrappers, structs).
    */
   private record RepeatedWriter(String name, int tag, Value element) implements FieldWriter {

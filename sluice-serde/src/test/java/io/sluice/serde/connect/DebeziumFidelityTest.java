@@ -234,9 +234,14 @@ class DebeziumFidelityTest {
         .put("c_time_default", new java.util.Date(1L)).put("c_ts_default", new java.util.Date(1_764_054_000_123L));
   }
 
-  /** The before image of a deleted row: every nullable column NULL, the arrays empty. */
+  /** The before image of a deleted row: every nullable column NULL, the arrays and maps too. */
   static Struct nulls(int id) {
-    Struct s = new Struct(ROW).put("id", id).put("c_default_set", 42).put("c_ts_default", new java.util.Date(-1L));
+    return new Struct(ROW).put("id", id).put("c_default_set", 42).put("c_ts_default", new java.util.Date(-1L));
+  }
+
+  /** A row whose arrays and maps are empty, not NULL: a value apart from {@link #nulls}, in every format. */
+  static Struct empties(int id) {
+    Struct s = nulls(id);
     s.put("c_int_arr", new ArrayList<>()).put("c_text_arr", new ArrayList<>()).put("c_num_arr", new ArrayList<>())
         .put("c_double_arr", new ArrayList<>()).put("c_hstore", new LinkedHashMap<>())
         .put("c_meta_map", new LinkedHashMap<>());
@@ -282,6 +287,8 @@ class DebeziumFidelityTest {
     double negativeZero = format.equals("json") ? 0.0d : -0.0d;
     roundTrip(format, topic, false, ENVELOPE, event("c", null, row(1, negativeZero)));
     roundTrip(format, topic, false, ENVELOPE, event("u", row(1, negativeZero), row(2, negativeZero)));
+    roundTrip(format, topic, false, ENVELOPE, event("u", nulls(2), empties(2)));
+    roundTrip(format, topic, false, ENVELOPE, event("u", empties(2), nulls(2)));
     roundTrip(format, topic, false, ENVELOPE, event("d", nulls(2), null));
   }
 
