@@ -82,6 +82,8 @@ class TransactionPermissionsTest {
         }
       }
     }
+    // One principal may list the ACLs, which tells an authorizer from none without being refused.
+    acls.add(allow("full", ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, AclOperation.DESCRIBE));
     try (Admin admin = Admin.create(as("admin").clientConfig(Map.of()))) {
       admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
       admin.createTopics(List.of(new NewTopic(OFFSETS, Optional.of(1), Optional.empty()))).all()
