@@ -138,8 +138,8 @@ public final class TransactionPermissions {
 
   /**
    * A broker without an authorizer reports every cluster operation as allowed, and answers a request for its ACLs with
-   * {@link SecurityDisabledException}. The ACLs are asked only of a principal the cluster lets describe itself: a broker
-   * refusing that request logs an error of its own each time, which each worker's start must not leave behind.
+   * {@link SecurityDisabledException}. The ACLs are asked only of a principal the cluster lets describe itself: a
+   * broker refusing that request logs an error of its own each time, which each worker's start must not leave behind.
    */
   private static boolean authorizes(Admin admin, int millis)
       throws InterruptedException, ExecutionException, TimeoutException {
