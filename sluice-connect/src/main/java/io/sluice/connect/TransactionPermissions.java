@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -226,13 +225,16 @@ public final class TransactionPermissions {
     }
   }
 
-  /** Before the worker's first start its offsets topic does not exist; the worker makes it. */
+  /**
+   * Before the worker's first start its offsets topic does not exist; the worker makes it. Whether it may is asked by
+   * validating its creation, which makes nothing.
+   */
   private void checkOffsetsTopicCreate(Admin admin, int millis, List<Missing> missing, List<String> unasked,
       String why) throws InterruptedException {
     try {
       admin.createTopics(List.of(new NewTopic(offsetsTopic, Optional.empty(), Optional.empty())),
           new CreateTopicsOptions().validateOnly(true)).all().get(millis, TimeUnit.MILLISECONDS);
-      unasked.add("Topic " + offsetsTopic + ": Write and Read, asked once the worker has made it");
+      // Write and Read on a topic not yet made cannot be seen; the next start asks them.
     } catch (ExecutionException e) {
       if (e.getCause() instanceof TopicAuthorizationException
           || e.getCause() instanceof ClusterAuthorizationException) {
@@ -289,8 +291,10 @@ public final class TransactionPermissions {
 
     /** The whole of it in one sentence, with the command that grants it. */
     public String sentence(String bootstrapServers, String principal) {
-      return principal + " lacks " + operations.stream().map(Missing::name).collect(Collectors.joining(" and "))
-          + " on " + (resourceType == ResourceType.TOPIC ? "Topic" : "TransactionalId") + " " + resourceName
+      List<String> names = operations.stream().map(Missing::name).toList();
+      String ops = names.size() == 1 ? names.get(0)
+          : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+      return principal + " lacks " + ops + " on " + (resourceType == ResourceType.TOPIC ? "Topic" : "TransactionalId") + " " + resourceName
           + " (pattern type " + patternType.name().toLowerCase(Locale.ROOT) + "), needed because " + why
           + "; grant it with: " + command(bootstrapServers, principal);
     }
