@@ -43,8 +43,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>Nothing here touches an id that a worker or task uses: initializing a transactional producer under
  * {@code connect-cluster-<group>} or a task's id would fence the live one. What is asked:
  * <ul>
- *   <li>whether the cluster authorizes at all (listing ACLs answers {@link SecurityDisabledException} when no
- *       authorizer is configured; then nothing else is asked);</li>
+ *   <li>whether the cluster authorizes at all: the operations it allows the principal on the cluster, then its ACL
+ *       list, which a cluster without an authorizer answers with {@link SecurityDisabledException}; when it does not
+ *       authorize, nothing else is asked;</li>
  *   <li>{@code connect-cluster-<group>}: described ({@code Admin.describeTransactions}), which needs Describe, which
  *       Write implies, so a principal with neither is found; one granted Describe without Write is not;</li>
  *   <li>the prefix {@code <group>-} of the tasks' ids: a transactional producer initialized under {@link #PROBE_ID},
@@ -180,8 +181,9 @@ public final class TransactionPermissions {
     String probe = taskPrefix() + PROBE_ID;
     Map<String, Object> config = cluster.clientConfig(Map.of("transactional.id", probe,
         "max.block.ms", millis, "request.timeout.ms", millis, "client.id", probe));
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+    KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    try {
       producer.initTransactions();
     } catch (TransactionalIdAuthorizationException e) {
       missing.add(new Missing(List.of(AclOperation.WRITE, AclOperation.DESCRIBE), ResourceType.TRANSACTIONAL_ID,
@@ -193,6 +195,9 @@ public final class TransactionPermissions {
       unasked.add("TransactionalId prefix " + taskPrefix() + ": no answer within " + millis / 1000 + " s");
     } catch (org.apache.kafka.common.KafkaException e) {
       unasked.add("TransactionalId prefix " + taskPrefix() + ": " + reason(e));
+    } finally {
+      // Bounded: a producer whose cluster did not answer would otherwise wait for its sender without end.
+      producer.close(Duration.ofSeconds(5));
     }
   }
 
@@ -294,9 +299,10 @@ public final class TransactionPermissions {
       List<String> names = operations.stream().map(Missing::name).toList();
       String ops = names.size() == 1 ? names.get(0)
           : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
-      return principal + " lacks " + ops + " on " + (resourceType == ResourceType.TOPIC ? "Topic" : "TransactionalId") + " " + resourceName
-          + " (pattern type " + patternType.name().toLowerCase(Locale.ROOT) + "), needed because " + why
-          + "; grant it with: " + command(bootstrapServers, principal);
+      String type = resourceType == ResourceType.TOPIC ? "Topic" : "TransactionalId";
+      return principal + " lacks " + ops + " on " + type + " " + resourceName + " (pattern type "
+          + patternType.name().toLowerCase(Locale.ROOT) + "), needed because " + why + "; grant it with: "
+          + command(bootstrapServers, principal);
     }
 
     private static String name(AclOperation op) {
