@@ -243,9 +243,10 @@ public final class TransactionPermissions {
     } catch (ExecutionException e) {
       if (e.getCause() instanceof TopicAuthorizationException
           || e.getCause() instanceof ClusterAuthorizationException) {
-        missing.add(new Missing(List.of(AclOperation.CREATE, AclOperation.WRITE, AclOperation.READ,
-            AclOperation.DESCRIBE), ResourceType.TOPIC, offsetsTopic, PatternType.LITERAL,
-            "the worker makes it on its first start, then " + why));
+        // Describe is granted (a topic not described is refused as such, never as unknown); Write and Read cannot be
+        // seen before the topic exists, and are not claimed missing.
+        missing.add(new Missing(List.of(AclOperation.CREATE), ResourceType.TOPIC, offsetsTopic, PatternType.LITERAL,
+            "the worker makes it on its first start (then Write and Read on it are needed too: " + why + ")"));
       } else {
         unasked.add("Topic " + offsetsTopic + ": " + reason(e.getCause()));
       }

@@ -82,6 +82,11 @@ class TransactionPermissionsTest {
         }
       }
     }
+    // A topic not yet made: "full" may describe it but not create it; "noleader" may do both.
+    acls.add(allow("full", ResourceType.TOPIC, GROUP + "-new", PatternType.PREFIXED, AclOperation.DESCRIBE));
+    for (AclOperation op : List.of(AclOperation.DESCRIBE, AclOperation.CREATE)) {
+      acls.add(allow("noleader", ResourceType.TOPIC, GROUP + "-new", PatternType.PREFIXED, op));
+    }
     // One principal may list the ACLs, which tells an authorizer from none without being refused.
     acls.add(allow("full", ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, AclOperation.DESCRIBE));
     try (Admin admin = Admin.create(as("admin").clientConfig(Map.of()))) {
@@ -170,6 +175,22 @@ class TransactionPermissionsTest {
     assertEquals(List.of(AclOperation.WRITE), reads.operations());
     TransactionPermissions.Missing none = only(check("nooffsets", "enabled"));
     assertEquals(List.of(AclOperation.WRITE, AclOperation.READ, AclOperation.DESCRIBE), none.operations());
+  }
+
+  @Test
+  void anOffsetsTopicNotYetMadeNeedsCreateWhichIsAskedWithoutMakingIt() throws Exception {
+    String topic = GROUP + "-new-offsets";
+    TransactionPermissions.Report refused =
+        TransactionPermissions.of(as("full"), GROUP, topic, "enabled").check(TIMEOUT);
+    TransactionPermissions.Missing create = only(refused);
+    assertEquals(List.of(AclOperation.CREATE), create.operations());
+    assertEquals(topic, create.resourceName());
+    // "noleader" may create it: only its own lack is named.
+    assertEquals("connect-cluster-" + GROUP, only(TransactionPermissions.of(as("noleader"), GROUP, topic, "enabled")
+        .check(TIMEOUT)).resourceName());
+    try (Admin admin = Admin.create(as("admin").clientConfig(Map.of()))) {
+      assertFalse(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
+    }
   }
 
   @Test
