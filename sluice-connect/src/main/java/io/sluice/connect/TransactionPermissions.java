@@ -1,6 +1,7 @@
 package io.sluice.connect;
 
 import io.sluice.topics.KafkaCluster;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -14,13 +15,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.ApiVersions;
+import org.apache.kafka.clients.ClientResponse;
+import org.apache.kafka.clients.ClientUtils;
+import org.apache.kafka.clients.DefaultHostResolver;
+import org.apache.kafka.clients.ManualMetadataUpdater;
+import org.apache.kafka.clients.NetworkClient;
+import org.apache.kafka.clients.NetworkClientUtils;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
@@ -31,9 +42,16 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.EndTxnRequestData;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.EndTxnRequest;
+import org.apache.kafka.common.requests.EndTxnResponse;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.LogContext;
+import org.apache.kafka.common.utils.Time;
 
 /**
  * The permissions a Connect worker's principal needs for exactly-once sources (docs/security.md, "Exactly once:
@@ -46,8 +64,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   <li>whether the cluster authorizes at all: the operations it allows the principal on the cluster, then its ACL
  *       list, which a cluster without an authorizer answers with {@link SecurityDisabledException}; when it does not
  *       authorize, nothing else is asked;</li>
- *   <li>{@code connect-cluster-<group>}: described ({@code Admin.describeTransactions}), which needs Describe, which
- *       Write implies, so a principal with neither is found; one granted Describe without Write is not;</li>
+ *   <li>{@code connect-cluster-<group>}: described ({@code Admin.describeTransactions}), which needs Describe; then
+ *       an abort sent for a producer id the id does not have, which the broker authorizes (Write) before it finds
+ *       the mismatch and changes nothing;</li>
  *   <li>the prefix {@code <group>-} of the tasks' ids: a transactional producer initialized under {@link #PROBE_ID},
  *       an id no task has, which needs Write;</li>
  *   <li>the worker's offsets topic: the operations the cluster says the principal may perform on it, or, before it
@@ -58,6 +77,18 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class TransactionPermissions {
   /** The suffix, after {@code <group>-}, of the transactional id initialized to learn whether the prefix is granted. */
   public static final String PROBE_ID = "sluice-acl-probe";
+
+  private static final String LEADER_WHY = "the Connect group's leader writes the config topic in transactions under "
+      + "it and fences a connector's earlier tasks with it";
+
+  /**
+   * Answers to {@link #endUnknownTransaction} that a broker gives only once it has authorized Write on the id: the
+   * broker checks Write before it looks at the transaction, and a request not sent to the id's coordinator, or for a
+   * producer the id does not have, is refused after that.
+   */
+  private static final Set<Errors> WRITE_GRANTED = EnumSet.of(Errors.INVALID_PRODUCER_ID_MAPPING,
+      Errors.NOT_COORDINATOR, Errors.COORDINATOR_NOT_AVAILABLE, Errors.COORDINATOR_LOAD_IN_PROGRESS,
+      Errors.CONCURRENT_TRANSACTIONS, Errors.PRODUCER_FENCED, Errors.INVALID_PRODUCER_EPOCH, Errors.INVALID_TXN_STATE);
 
   private final KafkaCluster cluster;
   private final String group;
@@ -167,13 +198,61 @@ public final class TransactionPermissions {
     } catch (ExecutionException e) {
       if (e.getCause() instanceof TransactionalIdAuthorizationException) {
         missing.add(new Missing(List.of(AclOperation.WRITE, AclOperation.DESCRIBE), ResourceType.TRANSACTIONAL_ID, id,
-            PatternType.LITERAL, "the Connect group's leader writes the config topic in transactions under it and "
-            + "fences a connector's earlier tasks with it"));
+            PatternType.LITERAL, LEADER_WHY));
+        return;
       } else if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {
         unasked.add("TransactionalId " + id + ": " + reason(e.getCause()));
+        return;
       }
     } catch (TimeoutException e) {
       unasked.add("TransactionalId " + id + ": no answer within " + millis / 1000 + " s");
+      return;
+    }
+    try {
+      Errors answer = endUnknownTransaction(admin, id, millis);
+      if (answer == Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED) {
+        missing.add(new Missing(List.of(AclOperation.WRITE), ResourceType.TRANSACTIONAL_ID, id, PatternType.LITERAL,
+            LEADER_WHY));
+      } else if (!WRITE_GRANTED.contains(answer)) {
+        unasked.add("Write on TransactionalId " + id + ": " + answer.name());
+      }
+    } catch (ExecutionException | IOException | KafkaException e) {
+      unasked.add("Write on TransactionalId " + id + ": " + reason(e instanceof ExecutionException ? e.getCause() : e));
+    } catch (TimeoutException e) {
+      unasked.add("Write on TransactionalId " + id + ": no answer within " + millis / 1000 + " s");
+    }
+  }
+
+  /**
+   * Asks whether the principal may Write a transactional id that a live producer holds, without touching that
+   * producer: an abort (EndTxn) for a producer id no producer has. The broker authorizes Write on the id first, then
+   * finds the producer id does not match the id's and changes nothing. Initializing a producer instead would fence
+   * the live one. Kafka's clients have no public call for a request of this kind, so this one is sent by the
+   * network client they are built on.
+   */
+  private Errors endUnknownTransaction(Admin admin, String id, int millis)
+      throws InterruptedException, ExecutionException, TimeoutException, IOException {
+    Node node = admin.describeCluster().nodes().get(millis, TimeUnit.MILLISECONDS).iterator().next();
+    Map<String, Object> props = cluster.clientConfig(Map.of("request.timeout.ms", millis));
+    Time time = Time.SYSTEM;
+    LogContext logContext = new LogContext("[sluice-acl-probe] ");
+    try (Metrics metrics = new Metrics(time)) {
+      NetworkClient client = ClientUtils.createNetworkClient(new AdminClientConfig(props), "sluice-acl-probe",
+          metrics, "sluice-acl-probe", logContext, new ApiVersions(), time, 1, millis, null,
+          new ManualMetadataUpdater(List.of(node)), new DefaultHostResolver(), null, null);
+      try {
+        if (!NetworkClientUtils.awaitReady(client, node, time, millis)) {
+          throw new TimeoutException();
+        }
+        EndTxnRequest.Builder abort = new EndTxnRequest.Builder(new EndTxnRequestData().setTransactionalId(id)
+            // Producer ids are handed out from 0 upwards; this one no producer has.
+            .setProducerId(Long.MAX_VALUE).setProducerEpoch((short) 0).setCommitted(false), false);
+        ClientResponse response = NetworkClientUtils.sendAndReceive(client,
+            client.newClientRequest(node.idString(), abort, time.milliseconds(), true), time);
+        return ((EndTxnResponse) response.responseBody()).error();
+      } finally {
+        client.close();
+      }
     }
   }
 
@@ -193,7 +272,7 @@ public final class TransactionPermissions {
       // Another node's check initialized the same id meanwhile: Write was granted to get this far.
     } catch (org.apache.kafka.common.errors.TimeoutException e) {
       unasked.add("TransactionalId prefix " + taskPrefix() + ": no answer within " + millis / 1000 + " s");
-    } catch (org.apache.kafka.common.KafkaException e) {
+    } catch (KafkaException e) {
       unasked.add("TransactionalId prefix " + taskPrefix() + ": " + reason(e));
     } finally {
       // Bounded: a producer whose cluster did not answer would otherwise wait for its sender without end.

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -29,6 +31,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,6 +46,8 @@ class TransactionPermissionsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final String GROUP = SharedKafka.unique("txperm");
   private static final String OFFSETS = GROUP + "-offsets";
+  /** A group whose leader's id a live producer holds, as a running Connect leader's would be. */
+  private static final String LIVE = GROUP + "-live";
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
 
@@ -50,7 +55,7 @@ class TransactionPermissionsTest {
   static void start() throws Exception {
     ExitControl.install((code, message) -> { });
     StringBuilder users = new StringBuilder(" user_admin=\"admin-pw\"");
-    for (String user : List.of("full", "noprefix", "noleader", "readsoffsets", "nooffsets")) {
+    for (String user : List.of("full", "noprefix", "noleader", "readsoffsets", "nooffsets", "describesleader")) {
       users.append(" user_").append(user).append("=\"").append(user).append("-pw\"");
     }
     kafka = EmbeddedKafka.builder().dataDir(dir.resolve("kafka")).port(0)
@@ -82,6 +87,14 @@ class TransactionPermissionsTest {
         }
       }
     }
+    // The live group's leader id: "full" may Write it, "describesleader" only Describe it (and has the rest).
+    for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
+      acls.add(allow("full", ResourceType.TRANSACTIONAL_ID, "connect-cluster-" + LIVE, PatternType.LITERAL, op));
+      acls.add(allow("describesleader", ResourceType.TRANSACTIONAL_ID, GROUP + "-", PatternType.PREFIXED, op));
+    }
+    acls.add(allow("describesleader", ResourceType.TRANSACTIONAL_ID, "connect-cluster-" + LIVE, PatternType.LITERAL,
+        AclOperation.DESCRIBE));
+    acls.add(allow("describesleader", ResourceType.TOPIC, OFFSETS, PatternType.LITERAL, AclOperation.ALL));
     // A topic not yet made: "full" may describe it but not create it; "noleader" may do both.
     acls.add(allow("full", ResourceType.TOPIC, GROUP + "-new", PatternType.PREFIXED, AclOperation.DESCRIBE));
     for (AclOperation op : List.of(AclOperation.DESCRIBE, AclOperation.CREATE)) {
@@ -164,6 +177,30 @@ class TransactionPermissionsTest {
     assertEquals(PatternType.LITERAL, missing.patternType());
     assertTrue(missing.command(kafka.bootstrapServers(), "User:noleader").endsWith(
         "--operation Write --operation Describe --transactional-id connect-cluster-" + GROUP));
+  }
+
+  @Test
+  void theLeadersIdGrantedDescribeWithoutWriteIsNamedAndAskingLeavesItsLiveProducerAlone() throws Exception {
+    Map<String, Object> config = as("admin").clientConfig(Map.of("transactional.id", "connect-cluster-" + LIVE));
+    try (KafkaProducer<byte[], byte[]> leader =
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+      leader.initTransactions();
+      leader.beginTransaction();
+      leader.send(new ProducerRecord<>(OFFSETS, new byte[] {1})).get(30, TimeUnit.SECONDS);
+
+      TransactionPermissions.Missing write =
+          only(TransactionPermissions.of(as("describesleader"), LIVE, OFFSETS, "enabled").check(TIMEOUT));
+      assertEquals(List.of(AclOperation.WRITE), write.operations());
+      assertEquals("connect-cluster-" + LIVE, write.resourceName());
+      assertEquals(PatternType.LITERAL, write.patternType());
+      TransactionPermissions.Report granted = TransactionPermissions.of(as("full"), LIVE, OFFSETS, "enabled")
+          .check(TIMEOUT);
+      assertEquals(List.of(), granted.missing());
+      assertEquals(List.of(), granted.unasked());
+
+      // Fenced or aborted, the leader could not commit.
+      leader.commitTransaction();
+    }
   }
 
   @Test
