@@ -321,6 +321,7 @@ public final class ConnectRuntime implements AutoCloseable {
         if (clusterStarting) {
           cluster.awaitListening(Duration.ofSeconds(120));
         }
+        requireTransactionPermissions(config, clusterStarting);
       });
       ConnectRuntime runtime = new ConnectRuntime(connect, scheme() + "://" + restHost + ":" + restPort, config,
           restTls);
@@ -351,6 +352,44 @@ public final class ConnectRuntime implements AutoCloseable {
       log.info("Connect worker ready at {} in {} ms", runtime.restUrl, (System.nanoTime() - t0) / 1_000_000);
       return runtime;
     }
+  }
+
+  /**
+   * Refuses to start a worker whose principal lacks what exactly-once sources need: without them its tasks would fail
+   * one by one after the start, and the leader could not write its config topic. Asked of every cluster the worker
+   * joins, and of a node's own broker when its clients log in; the embedded broker of a plain {@code sluice up},
+   * reached without a login, has no principals to tell apart and is not asked, which keeps that start as quick.
+   */
+  private static void requireTransactionPermissions(Map<String, String> config, boolean clusterStarting) {
+    TransactionPermissions permissions = TransactionPermissions.ofWorker(config);
+    String protocol = config.getOrDefault("security.protocol", "PLAINTEXT");
+    if (!permissions.needed() || clusterStarting && protocol.equalsIgnoreCase("PLAINTEXT")) {
+      return;
+    }
+    TransactionPermissions.Report report = permissions.check(Duration.ofSeconds(30));
+    report.unasked().forEach(u -> log.warn("exactly-once permissions not checked: {}", u));
+    if (report.missing().isEmpty()) {
+      return;
+    }
+    List<String> sentences = permissions.sentences(report);
+    sentences.forEach(s -> log.error("exactly-once sources need a permission the worker's principal lacks: {}", s));
+    throw new IllegalStateException("Connect worker not started: exactly-once sources ("
+        + EXACTLY_ONCE_SOURCE_SUPPORT + "=" + config.get(EXACTLY_ONCE_SOURCE_SUPPORT) + ") need "
+        + (sentences.size() == 1 ? "a permission" : sentences.size() + " permissions")
+        + " the worker's principal lacks (docs/security.md, \"Exactly once: transactional ids and ACLs\"):"
+        + numbered(sentences));
+  }
+
+  /** One sentence a line, numbered when there are several: sluice up prints a plane's refusal as one line. */
+  private static String numbered(List<String> sentences) {
+    if (sentences.size() == 1) {
+      return "\n  " + sentences.get(0);
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < sentences.size(); i++) {
+      out.append("\n  ").append(i + 1).append(". ").append(sentences.get(i));
+    }
+    return out.toString();
   }
 
   /**

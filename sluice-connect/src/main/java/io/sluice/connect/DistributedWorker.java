@@ -47,7 +47,13 @@ final class DistributedWorker extends ConnectDistributed {
     ConnectRestServer rest = new ConnectRestServer(config.rebalanceTimeout(), restClient, config.originals());
     tune(rest);
     rest.initializeServer();
-    beforeKafka.run();
+    try {
+      beforeKafka.run();
+    } catch (RuntimeException e) {
+      // A worker refused before its herder exists still holds its REST port.
+      rest.stop();
+      throw e;
+    }
     URI advertised = rest.advertisedUrl();
     ConnectorClientConfigOverridePolicy policy = plugins.newPlugin(
         config.getString(WorkerConfig.CONNECTOR_CLIENT_POLICY_CLASS_CONFIG), config,

@@ -9,18 +9,23 @@ import io.sluice.app.up.DataPlane;
 import io.sluice.app.up.Ports;
 import io.sluice.app.up.WebSurfaces;
 import io.sluice.client.HttpConfig;
+import io.sluice.connect.ConnectRuntime;
+import io.sluice.connect.TransactionPermissions;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.metrics.MetricsServer;
+import io.sluice.topics.KafkaCluster;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -29,7 +34,9 @@ import picocli.CommandLine.Parameters;
  * its entry in {@link ConfigDefinitions}, as {@code sluice up} refuses it; the web configurations by
  * {@link WebSurfaces}, the metrics server's prometheus.yml and rule files by {@link MetricsServer#checkConfig}, the
  * router's alertmanager.yml by {@link AlertRouter#checkConfig}),
- * and every problem is listed, not only the first.
+ * and every problem is listed, not only the first. With {@code --connect}, and only then, it also asks the Kafka
+ * cluster a file names ({@code kafka.bootstrap.servers}) whether its login ({@code kafka.client.*}) has the
+ * permissions exactly-once sources need, as the Connect worker asks at its start ({@link TransactionPermissions}).
  */
 @Command(name = "check-config", mixinStandardHelpOptions = true,
     description = "Check sluice.yaml files without starting anything: settings, ports, heap sizes, the web "
@@ -39,11 +46,16 @@ public final class CheckConfigCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "sluice.yaml files")
   List<Path> files;
 
+  @Option(names = "--connect", description = "Also contact the Kafka cluster a file names (kafka.bootstrap.servers) "
+      + "and check that its login (kafka.client.*) has the permissions exactly-once sources need: each one missing is "
+      + "named with the kafka-acls command that grants it. Without it nothing is contacted.")
+  boolean connect;
+
   @Override
   public Integer call() {
     boolean failed = false;
     for (Path file : files) {
-      List<String> problems = problems(file);
+      List<String> problems = problems(file, connect);
       if (problems.isEmpty()) {
         System.out.println(file + ": OK");
       } else {
@@ -57,6 +69,11 @@ public final class CheckConfigCommand implements Callable<Integer> {
 
   /** Every problem of one file; relative paths in it are taken from the working directory, as sluice up does. */
   static List<String> problems(Path file) {
+    return problems(file, false);
+  }
+
+  /** With {@code connect}, also what the cluster the file names says of its login's permissions. */
+  static List<String> problems(Path file, boolean connect) {
     List<String> problems = new ArrayList<>();
     Map<String, String> set;
     try {
@@ -93,7 +110,37 @@ public final class CheckConfigCommand implements Callable<Integer> {
         }
       });
     }
+    if (connect) {
+      checkTransactionPermissions(config, problems);
+    }
     return problems;
+  }
+
+  /**
+   * What the Connect worker asks of the cluster at its start, asked now: a node's own broker does not exist until
+   * {@code sluice up} starts it, so only a cluster the file names is asked.
+   */
+  private static void checkTransactionPermissions(SluiceConfig config, List<String> problems) {
+    Optional<String> bootstrap = config.externalKafka();
+    if (bootstrap.isEmpty()) {
+      return;
+    }
+    KafkaCluster cluster;
+    try {
+      cluster = config.kafkaCluster(bootstrap.get());
+    } catch (SluiceConfig.ConfigException e) {
+      // Listed already by checkKafkaClients.
+      return;
+    }
+    Map<String, String> worker = config.withPrefix(ConfigDefinitions.CONNECT_WORKER);
+    TransactionPermissions permissions = TransactionPermissions.of(cluster,
+        config.get(ConfigDefinitions.CONNECT_GROUP),
+        worker.getOrDefault("offset.storage.topic", ConnectRuntime.OFFSETS_TOPIC),
+        worker.getOrDefault(ConnectRuntime.EXACTLY_ONCE_SOURCE_SUPPORT, "enabled"));
+    TransactionPermissions.Report report = permissions.check(Duration.ofSeconds(15));
+    String where = ConfigDefinitions.KAFKA_BOOTSTRAP.name() + " " + bootstrap.get() + ": ";
+    report.unasked().forEach(u -> problems.add(where + "could not check what exactly-once sources need: " + u));
+    permissions.sentences(report).forEach(s -> problems.add(where + s));
   }
 
   /**
