@@ -68,10 +68,7 @@ final class ConnectProtobufWriter {
     FieldWriter[] writers = new FieldWriter[fields.size()];
     for (int i = 0; i < writers.length; i++) {
       Field f = fields.get(i);
-      FieldDescriptor fd = d.findFieldByNumber(i + 1);
-      if (fd == null) {
-        throw new IllegalArgumentException(d.getFullName() + " has no field " + (i + 1));
-      }
+      FieldDescriptor fd = d.getFields().get(i); // declared in the struct's order, whatever its number
       Schema fs = f.schema();
       writers[i] = switch (fs.type()) {
         case ARRAY -> {
