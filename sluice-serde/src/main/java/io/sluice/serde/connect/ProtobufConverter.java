@@ -164,6 +164,11 @@ public final class ProtobufConverter extends RegistryConverter {
     return new SchemaAndValue(reading.schema(), data.connectValue(reading.schema(), message));
   }
 
+  @Override
+  Schema connectSchemaOf(RegistryBinding bound, int id) {
+    return firstMessages.computeIfAbsent(id, k -> reading(id, List.of(0))).schema();
+  }
+
   private Reading reading(int id, List<Integer> path) {
     Descriptor d = ProtobufSchemas.message(schemas.file(id), path, id);
     Schema schema = ConnectProtobuf.connectSchema(d, schemas.text(id), wrappers);

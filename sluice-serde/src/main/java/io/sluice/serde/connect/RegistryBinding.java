@@ -50,7 +50,9 @@ record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
           () -> new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
     } catch (RegistryApiException e) {
       if (e.incompatibility().isPresent()) {
-        DataException refused = new DataException(SchemaIds.refusal(client, schema.type(), topic, subject, e));
+        SchemaRefusedException refused = new SchemaRefusedException(
+            SchemaIds.refusal(client, schema.type(), topic, subject, e), subject,
+            e.incompatibility().get().version());
         refused.addSuppressed(e);
         throw refused;
       }

@@ -75,7 +75,7 @@ class AvroConverterTest {
   /**
    * A refused schema fails the write with what an operator needs first, as the deepest cause of a failed task's trace
    * (where {@code connectors describe} looks): the subject, the version it broke with among the subject's versions,
-   * the mode and the rule; the registry's whole answer rides along, suppressed.
+   * the mode, the rule and what changed in the record's fields; the registry's whole answer rides along, suppressed.
    */
   @Test
   void aRefusedSchemaNamesSubjectVersionsModeAndRule() {
@@ -96,6 +96,8 @@ class AvroConverterTest {
         + subject + ": it breaks FULL_TRANSITIVE compatibility with version 1: READER_FIELD_MISSING_DEFAULT_VALUE: "),
         m);
     assertTrue(m.contains("'legacy'") && m.contains("(the subject holds version 1)"), m);
+    assertTrue(m.endsWith("What changed against version 1: Value.legacy removed (was string, required, no default)."),
+        "the columns as the source names them: " + m);
     assertTrue(!m.contains("oldSchema"), "the old schema's text is left to the registry's answer: " + m);
     assertNull(refused.getCause(), "the deepest cause of the trace");
     assertTrue(refused.getSuppressed()[0].getMessage().contains("{oldSchema: "));
