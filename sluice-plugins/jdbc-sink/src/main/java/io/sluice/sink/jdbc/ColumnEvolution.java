@@ -130,8 +130,10 @@ final class ColumnEvolution implements AutoCloseable {
     if (columns.isEmpty()) {
       return false; // not made yet: Debezium makes it from these records
     }
+    // Debezium's record names its non-key fields, and describes them all, only once it has named its key fields.
+    java.util.Collection<String> keyFields = record.keyFieldNames();
     Map<String, FieldDescriptor> fields = record.allFields();
-    List<String> keys = record.keyFieldNames().stream().map(f -> column(fields, f)).toList();
+    List<String> keys = keyFields.stream().map(f -> column(fields, f)).toList();
     List<String> alterations = new ArrayList<>();
     Set<String> carried = new java.util.HashSet<>();
     for (String name : record.nonKeyFieldNames()) {
