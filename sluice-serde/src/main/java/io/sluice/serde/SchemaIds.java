@@ -3,6 +3,7 @@ package io.sluice.serde;
 import io.sluice.client.HttpTransport;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -97,12 +98,40 @@ public final class SchemaIds {
     try {
       return call.get();
     } catch (RegistryApiException e) {
+      if (e.incompatibility().isPresent()) {
+        SerializationException refused = new SerializationException(refusal(client, format.type, null, subject, e));
+        refused.addSuppressed(e);
+        throw refused;
+      }
       throw new SerializationException("Error registering " + format.name + " schema for subject " + subject + ": "
           + e.getMessage(), e);
     } catch (HttpTransport.UnreachableException e) {
       throw new SerializationException("Error reaching the schema registry for subject " + subject + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * What a writer whose new schema the registry refused as incompatible says: the subject, the version it broke with
+   * among the subject's versions, the mode and each rule in the registry's words, and the ways on. The registry's
+   * whole answer, which holds the old schema's text, is for the caller to attach (suppressed, not as the cause: the
+   * deepest cause is what an operator is shown of a failed task).
+   */
+  public static String refusal(SchemaRegistryClient client, String type, String topic, String subject,
+      RegistryApiException e) {
+    RegistryApiException.Incompatibility i = e.incompatibility().orElseThrow();
+    String versions;
+    try {
+      List<Integer> held = client.versions(subject);
+      versions = held.isEmpty() ? "" : " (the subject holds version" + (held.size() == 1 ? " " : "s ") + held
+          .stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + ")";
+    } catch (RuntimeException unread) {
+      versions = "";
+    }
+    return "The schema registry refused the new " + type + " schema" + (topic == null ? "" : " of topic " + topic)
+        + " under subject " + subject + ": it " + i.summary() + versions + ". Nothing of it was written. To go on:"
+        + " make the change at the source compatible, or relax the subject's compatibility (PUT /config/" + subject
+        + ") and restart the task.";
   }
 
   /** The writer schema of {@code id}, which must be of {@code format}. */

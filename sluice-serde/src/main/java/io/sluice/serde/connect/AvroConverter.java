@@ -137,6 +137,11 @@ public final class AvroConverter extends RegistryConverter {
         data.connectValue(reading.connectSchema(), reading.readSchema(), datum));
   }
 
+  @Override
+  Schema connectSchemaOf(RegistryBinding bound, int id) {
+    return data.connectSchema(writerSchema(bound.client(), id));
+  }
+
   /** How records of writer schema {@code id} are read; a failure to resolve is kept, so each such record fails fast. */
   private Reading reading(RegistryBinding bound, String topic, int id) {
     org.apache.avro.Schema writer = writerSchema(bound.client(), id);

@@ -127,10 +127,55 @@ final class ConnectProtobuf {
   // ---- Connect → Protobuf -----------------------------------------------------------------------------------------
 
   Written written(Schema schema) {
-    return written.computeIfAbsent(schema, s -> write(s, wrappers));
+    return written(schema, Numbering.NONE);
   }
 
-  private static Written write(Schema schema, boolean wrappers) {
+  /** As {@link #written(Schema)}, numbering fields as {@code earlier} did where it has them; once per schema. */
+  Written written(Schema schema, Numbering earlier) {
+    return written.computeIfAbsent(schema, s -> write(s, wrappers, earlier));
+  }
+
+  /**
+   * The field numbers an earlier version of a subject gave, by message name (as this class names messages in a file)
+   * and field name, and the numbers it reserved. A field keeps its number from version to version; a new field takes
+   * the next number none had; the number of a field that is gone is reserved. Numbered from 1 in order instead, a
+   * column dropped at the source would move every later field to the number of another, which the registry rightly
+   * refuses as a change of kind, and a reader of the old version would misread.
+   */
+  record Numbering(Map<String, Map<String, Integer>> numbers, Map<String, java.util.Set<Integer>> reserved) {
+    static final Numbering NONE = new Numbering(Map.of(), Map.of());
+
+    /** The numbering of a registered file's messages: its top message's and those nested in it. */
+    static Numbering of(Descriptor top) {
+      Map<String, Map<String, Integer>> numbers = new java.util.HashMap<>();
+      Map<String, java.util.Set<Integer>> reserved = new java.util.HashMap<>();
+      List<Descriptor> all = new ArrayList<>(List.of(top));
+      all.addAll(top.getNestedTypes());
+      for (Descriptor d : all) {
+        Map<String, Integer> fields = new java.util.HashMap<>();
+        d.getFields().forEach(f -> fields.put(f.getName(), f.getNumber()));
+        numbers.put(d.getName(), fields);
+        java.util.Set<Integer> r = new java.util.TreeSet<>();
+        d.toProto().getReservedRangeList().forEach(range -> {
+          for (int n = range.getStart(); n < range.getEnd() && n - range.getStart() < 10_000; n++) {
+            r.add(n);
+          }
+        });
+        reserved.put(d.getName(), r);
+      }
+      return new Numbering(numbers, reserved);
+    }
+  }
+
+  /** The full name of the top message a struct of {@code schema} is written as. */
+  static String messageName(Schema schema) {
+    String fullName = schema.name() == null ? "ConnectDefault" : schema.name();
+    int dot = fullName.lastIndexOf('.');
+    String top = identifier(fullName.substring(dot + 1));
+    return dot < 0 ? top : identifierPath(fullName.substring(0, dot)) + "." + top;
+  }
+
+  private static Written write(Schema schema, boolean wrappers, Numbering earlier) {
     if (schema.type() != Schema.Type.STRUCT) {
       throw new DataException("The Protobuf converter writes structs; this record's schema is " + schema.type());
     }
@@ -147,7 +192,7 @@ final class ConnectProtobuf {
     out.append("import \"").append(ProtobufSchemaProvider.CONFLUENT_META).append("\";\n");
     StringBuilder body = new StringBuilder();
     boolean[] wrapped = new boolean[1];
-    message(body, schema, top, nested, "", true, wrappers, wrapped);
+    message(body, schema, top, nested, "", true, wrappers, wrapped, earlier);
     if (wrapped[0]) {
       out.append("import \"").append(WRAPPERS_IMPORT).append("\";\n");
     }
@@ -183,7 +228,7 @@ final class ConnectProtobuf {
   }
 
   private static void message(StringBuilder out, Schema schema, String name, Map<Schema, String> nested,
-      String indent, boolean top, boolean wrappers, boolean[] wrapped) {
+      String indent, boolean top, boolean wrappers, boolean[] wrapped, Numbering earlier) {
     out.append(indent).append("message ").append(name).append(" {\n");
     String inner = indent + "  ";
     Map<String, String> meta = meta(schema, false);
@@ -191,9 +236,13 @@ final class ConnectProtobuf {
       out.append(inner).append("option (").append(MESSAGE_META).append(") = ").append(metaText(meta)).append(";\n");
     }
     if (top) {
-      nested.forEach((s, n) -> message(out, s, n, nested, inner, false, wrappers, wrapped));
+      nested.forEach((s, n) -> message(out, s, n, nested, inner, false, wrappers, wrapped, earlier));
     }
-    int number = 1;
+    Map<String, Integer> numbers = earlier.numbers().getOrDefault(name, Map.of());
+    java.util.Set<Integer> reserved = new java.util.TreeSet<>(earlier.reserved().getOrDefault(name, java.util.Set.of()));
+    int next = 1 + java.util.stream.Stream.concat(numbers.values().stream(), reserved.stream())
+        .mapToInt(Integer::intValue).max().orElse(0);
+    java.util.Set<Integer> used = new java.util.HashSet<>();
     for (Field f : schema.fields()) {
       Schema fs = f.schema();
       out.append(inner);
@@ -235,11 +284,19 @@ final class ConnectProtobuf {
         }
         default -> out.append(fs.isOptional() ? "optional " : "").append(type(fs, nested));
       }
-      out.append(' ').append(identifier(f.name())).append(" = ").append(number++);
+      Integer kept = numbers.get(identifier(f.name()));
+      int number = kept != null && used.add(kept) ? kept : next++;
+      used.add(number);
+      out.append(' ').append(identifier(f.name())).append(" = ").append(number);
       if (!fm.isEmpty()) {
         out.append(" [(").append(META).append(") = ").append(metaText(fm)).append(']');
       }
       out.append(";\n");
+    }
+    numbers.values().stream().filter(n -> !used.contains(n)).forEach(reserved::add);
+    if (!reserved.isEmpty()) {
+      out.append(inner).append("reserved ").append(reserved.stream().map(String::valueOf)
+          .collect(java.util.stream.Collectors.joining(", "))).append(";\n");
     }
     out.append(indent).append("}\n");
   }
@@ -352,7 +409,7 @@ final class ConnectProtobuf {
     UnknownFieldSet.Field.Builder nulls = null;
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
-      FieldDescriptor fd = d.findFieldByNumber(i + 1);
+      FieldDescriptor fd = d.getFields().get(i); // declared in the struct's order, numbered as Numbering says
       Object v = ConnectValues.get(struct, f);
       if (v == null) {
         if (f.schema().type() == Schema.Type.ARRAY || f.schema().type() == Schema.Type.MAP) {

@@ -71,10 +71,7 @@ final class ConnectProtobufWriter {
     int nullables = 0;
     for (int i = 0; i < writers.length; i++) {
       Field f = fields.get(i);
-      FieldDescriptor fd = d.findFieldByNumber(i + 1);
-      if (fd == null) {
-        throw new IllegalArgumentException(d.getFullName() + " has no field " + (i + 1));
-      }
+      FieldDescriptor fd = d.getFields().get(i); // declared in the struct's order, whatever its number
       Schema fs = f.schema();
       if ((fs.type() == Schema.Type.ARRAY || fs.type() == Schema.Type.MAP) && fs.isOptional()) {
         nullable[nullables++] = i;

@@ -48,6 +48,11 @@ public final class JsonSchemaConverter extends RegistryConverter {
     return new SchemaAndValue(schema, data.connectValue(schema, json));
   }
 
+  @Override
+  Schema connectSchemaOf(RegistryBinding bound, int id) {
+    return schemas.computeIfAbsent(id, i -> connectSchema(bound.client(), i));
+  }
+
   private Schema connectSchema(SchemaRegistryClient client, int id) {
     SchemaRegistryClient.Schema s = client.schemaById(id);
     if (!"JSON".equals(s.type())) {

@@ -77,7 +77,10 @@ public final class ProtobufConverter extends RegistryConverter {
 
   @Override
   byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
-    Writing writing = writings.computeIfAbsent(schema, this::writing);
+    Writing writing = writings.get(schema);
+    if (writing == null) {
+      writing = writings.computeIfAbsent(schema, s -> writing(s, numbering(bound, topic, s)));
+    }
     ConnectProtobuf.Written w = writing.written();
     int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, w.message().getFullName(),
         new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of())));
@@ -101,8 +104,28 @@ public final class ProtobufConverter extends RegistryConverter {
     }
   }
 
-  private Writing writing(Schema schema) {
-    ConnectProtobuf.Written w = data.written(schema);
+  /**
+   * The field numbers of the latest version of the subject this schema is written under, so that a field keeps its
+   * number as columns come and go ({@link ConnectProtobuf.Numbering}); none where the subject has no Protobuf version.
+   */
+  private ConnectProtobuf.Numbering numbering(RegistryBinding bound, String topic, Schema schema) {
+    if (schema.type() != Schema.Type.STRUCT) {
+      return ConnectProtobuf.Numbering.NONE;
+    }
+    String subject = bound.subject(topic, ConnectProtobuf.messageName(schema));
+    try {
+      return bound.client().latest(subject).filter(v -> "PROTOBUF".equals(v.schema().type()))
+          .map(v -> ConnectProtobuf.Numbering.of(ProtobufSchemas.message(schemas.file(v.id()), List.of(0), v.id())))
+          .orElse(ConnectProtobuf.Numbering.NONE);
+    } catch (RuntimeException e) {
+      log.warn("The field numbers of subject {} could not be read ({}); fields are numbered in order, which the"
+          + " registry may refuse where a field was dropped", subject, e.toString());
+      return ConnectProtobuf.Numbering.NONE;
+    }
+  }
+
+  private Writing writing(Schema schema, ConnectProtobuf.Numbering numbering) {
+    ConnectProtobuf.Written w = data.written(schema, numbering);
     try {
       return new Writing(w, ConnectProtobufWriter.of(schema, w.message()));
     } catch (RuntimeException e) {
@@ -139,6 +162,11 @@ public final class ProtobufConverter extends RegistryConverter {
     DynamicMessage message = DynamicMessage.parseFrom(reading.message(),
         CodedInputStream.newInstance(array, offset, length));
     return new SchemaAndValue(reading.schema(), data.connectValue(reading.schema(), message));
+  }
+
+  @Override
+  Schema connectSchemaOf(RegistryBinding bound, int id) {
+    return firstMessages.computeIfAbsent(id, k -> reading(id, List.of(0))).schema();
   }
 
   private Reading reading(int id, List<Integer> path) {

@@ -1,6 +1,7 @@
 package io.sluice.serde.connect;
 
 import io.sluice.client.HttpTransport;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
@@ -33,8 +34,13 @@ record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
    * The id of {@code schema} for {@code topic} by the configured rules: the subject's latest id
    * ({@code use.latest.version}), else registered ({@code auto.register.schemas}), else looked up.
    */
+  /** The subject a record of {@code topic} whose schema is named {@code recordName} is written under. */
+  String subject(String topic, String recordName) {
+    return config.strategy().subject(topic, config.isKey(), recordName);
+  }
+
   int idFor(String topic, String recordName, SchemaRegistryClient.Schema schema) {
-    String subject = config.strategy().subject(topic, config.isKey(), recordName);
+    String subject = subject(topic, recordName);
     try {
       if (config.useLatestVersion()) {
         return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
@@ -43,6 +49,13 @@ record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
       return config.autoRegister() ? client.register(subject, schema) : client.idOf(subject, schema).orElseThrow(
           () -> new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
     } catch (RegistryApiException e) {
+      if (e.incompatibility().isPresent()) {
+        SchemaRefusedException refused = new SchemaRefusedException(
+            SchemaIds.refusal(client, schema.type(), topic, subject, e), subject,
+            e.incompatibility().get().version());
+        refused.addSuppressed(e);
+        throw refused;
+      }
       throw new DataException("Failed to register the " + schema.type() + " schema of topic " + topic
           + " under subject " + subject + ": " + e.getMessage(), e);
     } catch (HttpTransport.UnreachableException e) {

@@ -56,8 +56,33 @@ abstract sealed class RegistryConverter implements Converter
       throw new DataException("The " + format + " converter needs a schema: this record from topic " + topic
           + " has none");
     }
-    return write(bound(), topic, schema, value);
+    RegistryBinding bound = bound();
+    try {
+      return write(bound, topic, schema, value);
+    } catch (SchemaRefusedException refused) {
+      throw compared(bound, refused, schema);
+    }
   }
+
+  /**
+   * The refusal with how the record's schema differs from the version it broke with, read as this converter reads
+   * that version; the refusal as it was where that version cannot be read.
+   */
+  private DataException compared(RegistryBinding bound, SchemaRefusedException refused, Schema schema) {
+    if (refused.version <= 0) {
+      return refused;
+    }
+    try {
+      return bound.client().version(refused.subject, String.valueOf(refused.version))
+          .map(v -> refused.comparedWith(connectSchemaOf(bound, v.id()), schema)).orElse(refused);
+    } catch (RuntimeException unread) {
+      refused.addSuppressed(unread);
+      return refused;
+    }
+  }
+
+  /** The Connect schema of the registered schema {@code id}, as records written with it read. */
+  abstract Schema connectSchemaOf(RegistryBinding bound, int id);
 
   /** The framed record ({@link WireFormat}) of a non-null value of {@code schema}. */
   abstract byte[] write(RegistryBinding bound, String topic, Schema schema, Object value);

@@ -72,6 +72,37 @@ class AvroConverterTest {
     }
   }
 
+  /**
+   * A refused schema fails the write with what an operator needs first, as the deepest cause of a failed task's trace
+   * (where {@code connectors describe} looks): the subject, the version it broke with among the subject's versions,
+   * the mode, the rule and what changed in the record's fields; the registry's whole answer rides along, suppressed.
+   */
+  @Test
+  void aRefusedSchemaNamesSubjectVersionsModeAndRule() {
+    String topic = SharedKafka.unique("evo.public.orders");
+    String subject = topic + "-value";
+    AvroConverter writer = converter(false);
+    Schema v1 = SchemaBuilder.struct().name("Value").field("id", Schema.INT32_SCHEMA)
+        .field("legacy", Schema.STRING_SCHEMA).build();
+    writer.fromConnectData(topic, v1, new Struct(v1).put("id", 1).put("legacy", "x"));
+    client.setCompatibility(subject, "FULL_TRANSITIVE");
+    Schema v2 = SchemaBuilder.struct().name("Value").field("id", Schema.INT32_SCHEMA).build();
+
+    DataException refused = assertThrows(DataException.class,
+        () -> writer.fromConnectData(topic, v2, new Struct(v2).put("id", 2)));
+
+    String m = refused.getMessage();
+    assertTrue(m.startsWith("The schema registry refused the new AVRO schema of topic " + topic + " under subject "
+        + subject + ": it breaks FULL_TRANSITIVE compatibility with version 1: READER_FIELD_MISSING_DEFAULT_VALUE: "),
+        m);
+    assertTrue(m.contains("'legacy'") && m.contains("(the subject holds version 1)"), m);
+    assertTrue(m.endsWith("What changed against version 1: Value.legacy removed (was string, required, no default)."),
+        "the columns as the source names them: " + m);
+    assertTrue(!m.contains("oldSchema"), "the old schema's text is left to the registry's answer: " + m);
+    assertNull(refused.getCause(), "the deepest cause of the trace");
+    assertTrue(refused.getSuppressed()[0].getMessage().contains("{oldSchema: "));
+  }
+
   @Test
   void debeziumEnvelopeTravelsWithItsSemanticTypesAndMicroseconds() {
     String topic = SharedKafka.unique("demo-shop.public.orders");

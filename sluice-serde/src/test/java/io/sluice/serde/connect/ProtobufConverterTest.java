@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -38,6 +39,35 @@ class ProtobufConverterTest {
     ProtobufConverter c = new ProtobufConverter();
     c.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
     return c;
+  }
+
+  /**
+   * Columns dropped, added and renamed at the source, as Debezium's envelope carries them: each field keeps its number
+   * from version to version and a dropped one's number is reserved, so that the registry's default mode (BACKWARD)
+   * takes every version; numbered in order instead, the fields after a dropped column would change kind.
+   */
+  @Test
+  void fieldsKeepTheirNumbersAsColumnsComeAndGo() {
+    String topic = SharedKafka.unique("evo.public.t");
+    Schema v1 = SchemaBuilder.struct().name("evo.public.t.Value").field("id", Schema.INT32_SCHEMA)
+        .field("legacy", Schema.STRING_SCHEMA).field("label", Schema.OPTIONAL_STRING_SCHEMA)
+        .field("phase", Schema.INT32_SCHEMA).build();
+    converter().fromConnectData(topic, v1, new Struct(v1).put("id", 1).put("legacy", "x").put("label", "a")
+        .put("phase", 0));
+    Schema v2 = SchemaBuilder.struct().name("evo.public.t.Value").field("id", Schema.INT32_SCHEMA)
+        .field("phase", Schema.INT64_SCHEMA).field("title", Schema.OPTIONAL_STRING_SCHEMA).build();
+    ProtobufConverter writer = converter();
+
+    byte[] bytes = writer.fromConnectData(topic, v2, new Struct(v2).put("id", 2).put("phase", 5L).put("title", "b"));
+
+    String text = client.latest(topic + "-value").orElseThrow().schema().schema();
+    assertTrue(text.contains("int32 id = 1;") && text.contains("int64 phase = 4;")
+        && text.contains("optional string title = 5;") && text.contains("reserved 2, 3;"), text);
+    Struct back = (Struct) converter().toConnectData(topic, bytes).value();
+    assertEquals(List.of("id", "phase", "title"), back.schema().fields().stream().map(Field::name).toList());
+    assertEquals(2, back.getInt32("id"));
+    assertEquals(5L, back.getInt64("phase"));
+    assertEquals("b", back.getString("title"));
   }
 
   @Test

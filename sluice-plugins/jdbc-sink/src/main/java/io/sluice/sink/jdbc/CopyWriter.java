@@ -261,8 +261,12 @@ final class CopyWriter implements AutoCloseable {
     return Optional.of(new Plan(table, fields, columns, encoders, keyCount));
   }
 
-  /** A column's name as PostgreSQL holds it: Debezium's naming, folded to lower case unless identifiers are quoted. */
   private String column(String field) {
+    return column(config, field);
+  }
+
+  /** A column's name as PostgreSQL holds it: Debezium's naming, folded to lower case unless identifiers are quoted. */
+  static String column(JdbcSinkConnectorConfig config, String field) {
     String name = config.getColumnNamingStrategy().resolveColumnName(field);
     return config.isQuoteIdentifiers() ? name : foldAscii(name);
   }
@@ -277,7 +281,7 @@ final class CopyWriter implements AutoCloseable {
     return out.toString();
   }
 
-  private static String quote(String identifier) {
+  static String quote(String identifier) {
     return '"' + identifier.replace("\"", "\"\"") + '"';
   }
 
@@ -290,12 +294,10 @@ final class CopyWriter implements AutoCloseable {
     if (known != null) {
       return Optional.of(known);
     }
-    String[] parts = TableId.parseParts(name);
-    if (parts.length > 2) {
+    String sql = tableSql(config, name);
+    if (sql == null) {
       return Optional.empty();
     }
-    String sql = Arrays.stream(parts).map(p -> quote(config.isQuoteIdentifiers() ? p : foldAscii(p)))
-        .collect(Collectors.joining("."));
     Map<String, String> columns = new HashMap<>();
     try (PreparedStatement s = c.prepareStatement("SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON"
         + " t.oid = a.atttypid WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped")) {
@@ -314,6 +316,19 @@ final class CopyWriter implements AutoCloseable {
     Table table = new Table(sql, Map.copyOf(columns));
     tables.put(name, table);
     return Optional.of(table);
+  }
+
+  /**
+   * The table Debezium's statements name, quoted as PostgreSQL holds it (schema, else the search path resolves it);
+   * null for a name of more than two parts, which this sink does not write as Debezium does.
+   */
+  static String tableSql(JdbcSinkConnectorConfig config, String name) {
+    String[] parts = TableId.parseParts(name);
+    if (parts.length > 2) {
+      return null;
+    }
+    return Arrays.stream(parts).map(p -> quote(config.isQuoteIdentifiers() ? p : foldAscii(p)))
+        .collect(Collectors.joining("."));
   }
 
   /** A temporary table with the plan's columns as the target types them, emptied at every commit. */
@@ -368,6 +383,11 @@ final class CopyWriter implements AutoCloseable {
       }
       connection = null;
     }
+  }
+
+  /** Reads every table's columns again before the next write: a table was altered outside Debezium's sink. */
+  void forgetTables() {
+    reset();
   }
 
   @Override

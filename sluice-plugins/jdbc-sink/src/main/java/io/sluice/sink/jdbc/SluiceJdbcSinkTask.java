@@ -76,6 +76,8 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private boolean headersUsed = true;
   /** Writes puts by COPY where that ends as Debezium's writes would; null where it cannot (not PostgreSQL, …). */
   private CopyWriter copy;
+  /** Widens columns and drops NOT NULL as the records' schemas change, where Debezium's basic evolution does not. */
+  private ColumnEvolution evolution;
   private int copyFailures;
   /** For each partition, the offset after the last record written by {@link #copy}: Debezium's task never saw it. */
   private final Map<TopicPartition, OffsetAndMetadata> copied = new HashMap<>();
@@ -103,6 +105,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
+    this.evolution = ColumnEvolution.forSink(config, binding.dialect(), props).orElse(null);
     publishCopyRows();
     Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
     boolean completing = config.isDeleteEnabled() && "1".equals(props.getOrDefault("tasks.max", "1").trim())
@@ -226,6 +229,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
    * fails) through Debezium's sink, which then fails the task as it always has if its write fails too.
    */
   private void putThrough(List<SinkRecord> batch) {
+    if (evolution != null && !failed() && evolution.follow(batch) && copy != null) {
+      copy.forgetTables();
+    }
     if (copy != null && !failed()) {
       try {
         if (copy.write(batch)) {
@@ -404,6 +410,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     }
     if (copy != null) {
       copy.close();
+    }
+    if (evolution != null) {
+      evolution.close();
     }
     if (byRecord != null) {
       byRecord.close();
