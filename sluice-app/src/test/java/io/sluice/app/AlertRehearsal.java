@@ -13,10 +13,15 @@ final class AlertRehearsal {
 
   /** The test's copy of the bundled rules in {@code dir}. */
   static Path rules(Path dir) throws IOException {
+    return rules(dir, "[10m]");
+  }
+
+  /** As {@link #rules(Path)}, with the bundled 10-minute windows ({@code [10m]}) made {@code window}. */
+  static Path rules(Path dir, String window) throws IOException {
     String bundled = Files.readString(PackagedSluice.root().resolve(
         "sluice-metrics/src/main/resources/io/sluice/metrics/rules/cdc-alerts.rules.yml"));
     return Files.writeString(dir.resolve("rules.yml"), bundled.replaceAll("for: \\S+", "for: 5s")
-        .replaceAll("\n    interval: \\S+\n", "\n"));
+        .replace("[10m]", window).replaceAll("\n    interval: \\S+\n", "\n"));
   }
 
   /**
@@ -24,6 +29,11 @@ final class AlertRehearsal {
    * 2 s, evaluates {@link #rules} every 2 s and sends what fires to the alert router on {@code alertsPort}.
    */
   static Path prometheusConfig(Path dir, int exporterPort, int alertsPort) throws IOException {
+    return prometheusConfig(dir, rules(dir), exporterPort, alertsPort);
+  }
+
+  /** As {@link #prometheusConfig(Path, int, int)}, evaluating {@code rules}. */
+  static Path prometheusConfig(Path dir, Path rules, int exporterPort, int alertsPort) throws IOException {
     return Files.writeString(dir.resolve("prometheus.yml"), """
         global: {scrape_interval: 2s, scrape_timeout: 2s, evaluation_interval: 2s}
         rule_files: ['%s']
@@ -32,6 +42,6 @@ final class AlertRehearsal {
         scrape_configs:
           - job_name: sluice
             static_configs: [{targets: ['127.0.0.1:%d']}]
-        """.formatted(rules(dir), alertsPort, exporterPort));
+        """.formatted(rules, alertsPort, exporterPort));
   }
 }

@@ -58,27 +58,16 @@ class DemoFaultIT {
     int metrics = freePort();
     int alerts = freePort();
     int exporter = freePort();
-    String bundled = Files.readString(PackagedSluice.root().resolve(
-        "sluice-metrics/src/main/resources/io/sluice/metrics/rules/cdc-alerts.rules.yml"));
     // The test's copy: every for: 5 s, the 10-minute throughput window 20 s, so a paused sink is slow at once, and the
     // SLO group evaluated at the global 2 s rather than its own minute (CdcCompletenessRisk took 72-103 s to fire: an
     // evaluation to go pending, the next to fire).
-    Path rules = Files.writeString(dir.resolve("rules.yml"), bundled.replaceAll("for: \\S+", "for: 5s")
-        .replace("[10m]", "[20s]").replaceAll("\n    interval: \\S+\n", "\n"));
+    Path rules = AlertRehearsal.rules(dir, "[20s]");
     assertTrue(!Files.readString(rules).contains("interval:"), "every group of the copy at the global interval");
     String routing = Files.readString(PackagedSluice.root().resolve(
         "sluice-alerts/src/main/resources/io/sluice/alerts/default-alertmanager.yml"));
     String bundledInhibitions = routing.substring(routing.indexOf("inhibit_rules:"),
         routing.indexOf("\ntime_intervals:"));
-    Path prometheus = Files.writeString(dir.resolve("prometheus.yml"), """
-        global: {scrape_interval: 2s, scrape_timeout: 2s, evaluation_interval: 2s}
-        rule_files: ['%s']
-        alerting:
-          alertmanagers: [{static_configs: [{targets: ['127.0.0.1:%d']}]}]
-        scrape_configs:
-          - job_name: sluice
-            static_configs: [{targets: ['127.0.0.1:%d']}]
-        """.formatted(rules, alerts, exporter));
+    Path prometheus = AlertRehearsal.prometheusConfig(dir, rules, exporter, alerts);
     Path alertmanager = Files.writeString(dir.resolve("alertmanager.yml"), """
         route:
           receiver: hook
