@@ -121,10 +121,7 @@ class ClusterFaultsIT {
       nodes.forEach(n -> urls.put(n.name(), n.url("connect")));
       return urls;
     }, kafka.bootstrapServers());
-    // A steady load: one that grows with the table (a third of it updated every round) offers more changes a second
-    // than three nodes on two cores write, so that the sink falls further behind the longer the run goes and each
-    // check waits out a backlog of millions of changes: a measure of the machine, not of what a fault loses.
-    load.start(PipelineLoad.Pace.STEADY);
+    load.start();
   }
 
   /** Holds the load, waits for the sink and proves it equal with {@code sluice reconcile}; the load goes on. */

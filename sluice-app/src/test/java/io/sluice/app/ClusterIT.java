@@ -212,7 +212,7 @@ class ClusterIT {
     }, settled -> settled);
     // From the next whole second on, the range queries below see samples no older than the ones just read.
     long loadFrom = System.currentTimeMillis() / 1000 + 1;
-    load.start(PipelineLoad.Pace.STEADY);
+    load.start();
     Thread.sleep(3000);
     long killedAt = System.nanoTime();
     SluiceNodes.kill(victim);
