@@ -130,7 +130,10 @@ final class MariaDbTypes {
           c("c_zero_date", "date", "date", "'2026-12-02'", "'0000-00-00'", "'2026-00-00'", "'2026-12-00'",
               "'2000-01-01'"),
           c("c_zero_dt", "datetime", "timestamp(0)", "'2026-12-02 12:34:56'", "'0000-00-00 00:00:00'",
-              "'2026-00-00 00:00:00'", "'2026-12-00 12:00:00'", "'2000-01-01 00:00:00'"))));
+              "'2026-00-00 00:00:00'", "'2026-12-00 12:00:00'", "'2000-01-01 00:00:00'"),
+          // A timestamp has only the zero of every part (MariaDB refuses a zero month or day in one).
+          c("c_zero_ts", "timestamp NULL", "timestamptz(0)", "'2026-12-02 12:34:56'", "'0000-00-00 00:00:00'",
+              "'2026-12-02 00:00:00'", "'0000-00-00 00:00:00'", "'1999-12-31 23:59:59'"))));
 
   /** The DDL of a family's table in MariaDB. */
   static String create(Family f) {

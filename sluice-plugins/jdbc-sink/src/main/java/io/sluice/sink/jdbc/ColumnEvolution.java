@@ -27,13 +27,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What {@code schema.evolution=basic} leaves out of Debezium's sink, for PostgreSQL: Debezium adds a column for a new
- * field and nothing else, so a source column widened (int to bigint, varchar(20) to text) keeps its narrow column at
- * the sink and the first wider value fails the task, and a source column dropped keeps its NOT NULL at the sink and
- * the first row without it fails the task. Before a put is written, each table its records name is brought up to
- * their schema: a column whose field now has a wider type of the same family is altered to it ({@link #widens}), and
- * a NOT NULL column without a default that the records no longer carry (and that is no key) takes NULLs. Nothing is
- * narrowed, retyped across families or removed. Each value schema is looked at once per table.
+ * What {@code schema.evolution=basic} leaves out of Debezium's sink, for PostgreSQL, MariaDB and MySQL: Debezium adds a
+ * column for a new field and nothing else, so a source column widened (int to bigint, varchar(20) to text) keeps its
+ * narrow column at the sink and the first wider value fails the task, and a source column dropped keeps its NOT NULL
+ * at the sink and the first row without it fails the task. Before a put is written, each table its records name is
+ * brought up to their schema: a column whose field now has a wider type of the same family is altered to it
+ * ({@link #widens}, {@link #binlogWidens}), and a NOT NULL column without a default that the records no longer carry
+ * (and that is no key) takes NULLs. Nothing is narrowed, retyped across families or removed. Each value schema is
+ * looked at once per table.
+ *
+ * <p>MariaDB and MySQL alter a column by restating all of it ({@code MODIFY COLUMN}): the column's own definition, as
+ * {@code SHOW CREATE TABLE} prints it, is restated with only its type (or its NOT NULL) changed, so that its default,
+ * character set, collation and comment stay as they were.
  */
 final class ColumnEvolution implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ColumnEvolution.class);
@@ -44,8 +49,17 @@ final class ColumnEvolution implements AutoCloseable {
   /** A table's column as the catalog has it. */
   private record Column(String type, boolean notNull, boolean hasDefault) {}
 
+  private static final List<String> BINLOG_INTEGERS = List.of("tinyint", "smallint", "mediumint", "int", "bigint");
+  private static final List<String> BINLOG_TEXTS = List.of("tinytext", "text", "mediumtext", "longtext");
+  private static final Pattern BINLOG_INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|bigint)(\\(\\d+\\))?"
+      + "( unsigned)?( zerofill)?");
+  private static final Pattern BINLOG_VARCHAR = Pattern.compile("varchar\\((\\d+)\\)");
+  private static final Pattern BINLOG_DECIMAL = Pattern.compile("decimal\\((\\d+),(\\d+)\\)");
+
   private final JdbcSinkConnectorConfig config;
   private final DatabaseDialect dialect;
+  /** Whether the sink writes to MariaDB or MySQL (else PostgreSQL). */
+  private final boolean binlog;
   private final String url;
   private final Properties connectionProperties;
   /** The value schemas already followed, with the tables they were followed into. */
@@ -56,15 +70,18 @@ final class ColumnEvolution implements AutoCloseable {
       Properties connectionProperties) {
     this.config = config;
     this.dialect = dialect;
+    this.binlog = !url.startsWith("jdbc:postgresql:");
     this.url = url;
     this.connectionProperties = connectionProperties;
   }
 
-  /** For a PostgreSQL sink with {@code schema.evolution=basic}; empty elsewhere. */
+  /** For a PostgreSQL, MariaDB or MySQL sink with {@code schema.evolution=basic}; empty elsewhere. */
   static Optional<ColumnEvolution> forSink(JdbcSinkConnectorConfig config, DatabaseDialect dialect,
       Map<String, String> props) {
     String url = props.getOrDefault("connection.url", "");
-    if (dialect == null || !url.startsWith("jdbc:postgresql:")
+    boolean known = url.startsWith("jdbc:postgresql:") || url.startsWith("jdbc:mariadb:")
+        || url.startsWith("jdbc:mysql:");
+    if (dialect == null || !known
         || config.getSchemaEvolutionMode() != JdbcSinkConnectorConfig.SchemaEvolutionMode.BASIC) {
       return Optional.empty();
     }
@@ -121,12 +138,12 @@ final class ColumnEvolution implements AutoCloseable {
 
   private boolean follow(JdbcKafkaSinkRecord record) throws SQLException {
     String table = config.getCollectionNamingStrategy().resolveCollectionName(record, config.getCollectionNameFormat());
-    String sql = table == null ? null : CopyWriter.tableSql(config, table);
+    String sql = table == null ? null : binlog ? binlogTableSql(table) : CopyWriter.tableSql(config, table);
     if (sql == null) {
       return false;
     }
     Connection c = connection();
-    Map<String, Column> columns = columns(c, sql);
+    Map<String, Column> columns = binlog ? binlogColumns(c, table) : columns(c, sql);
     if (columns.isEmpty()) {
       return false; // not made yet: Debezium makes it from these records
     }
@@ -144,16 +161,25 @@ final class ColumnEvolution implements AutoCloseable {
       if (have == null || field == null) {
         continue; // a new column is Debezium's to add
       }
-      String want = normalized(dialect.getSchemaType(field.getSchema()).getTypeName(field.getSchema(), false));
-      if (widens(have.type, want)) {
-        alterations.add("ALTER COLUMN " + CopyWriter.quote(column) + " TYPE " + want);
+      String named = dialect.getSchemaType(field.getSchema()).getTypeName(field.getSchema(), false);
+      if (binlog) {
+        String want = binlogNormalized(named);
+        if (binlogWidens(have.type, want)) {
+          alterations.add(binlogModify(c, sql, column, want));
+        }
+      } else if (widens(have.type, normalized(named))) {
+        alterations.add("ALTER COLUMN " + CopyWriter.quote(column) + " TYPE " + normalized(named));
       }
     }
-    columns.forEach((column, have) -> {
+    for (Map.Entry<String, Column> e : columns.entrySet()) {
+      String column = e.getKey();
+      Column have = e.getValue();
       if (have.notNull && !have.hasDefault && !carried.contains(column) && !keys.contains(column)) {
-        alterations.add("ALTER COLUMN " + CopyWriter.quote(column) + " DROP NOT NULL");
+        alterations.add(binlog ? binlogModify(c, sql, column, null)
+            : "ALTER COLUMN " + CopyWriter.quote(column) + " DROP NOT NULL");
       }
-    });
+    }
+    alterations.removeIf(java.util.Objects::isNull);
     if (alterations.isEmpty()) {
       return false;
     }
@@ -171,7 +197,157 @@ final class ColumnEvolution implements AutoCloseable {
 
   private String column(Map<String, FieldDescriptor> fields, String field) {
     FieldDescriptor d = fields.get(field);
-    return CopyWriter.column(config, d == null ? field : d.getColumnName());
+    String name = d == null ? field : d.getColumnName();
+    // MariaDB's and MySQL's column names are case-insensitive: the catalog's are looked up in lower case.
+    return binlog ? config.getColumnNamingStrategy().resolveColumnName(name).toLowerCase(Locale.ROOT)
+        : CopyWriter.column(config, name);
+  }
+
+  /** A MariaDB or MySQL table name as the sink's statements name it, quoted; null for more than two parts. */
+  private static String binlogTableSql(String name) {
+    String[] parts = io.debezium.relational.TableId.parseParts(name);
+    if (parts.length > 2) {
+      return null;
+    }
+    return java.util.Arrays.stream(parts).map(ColumnEvolution::binlogQuote)
+        .collect(java.util.stream.Collectors.joining("."));
+  }
+
+  private static String binlogQuote(String identifier) {
+    return '`' + identifier.replace("`", "``") + '`';
+  }
+
+  /** A MariaDB or MySQL table's columns, by lower-case name; empty where there is no such table. */
+  private static Map<String, Column> binlogColumns(Connection c, String name) throws SQLException {
+    String[] parts = io.debezium.relational.TableId.parseParts(name);
+    Map<String, Column> out = new LinkedHashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE,"
+        + " COLUMN_DEFAULT IS NOT NULL FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE())"
+        + " AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+      s.setString(1, parts.length == 2 ? parts[0] : null);
+      s.setString(2, parts[parts.length - 1]);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.put(rs.getString(1).toLowerCase(Locale.ROOT), new Column(binlogNormalized(rs.getString(2)),
+              "NO".equals(rs.getString(3)), rs.getBoolean(4)));
+        }
+      }
+    } finally {
+      c.rollback();
+    }
+    return out;
+  }
+
+  /**
+   * The clause restating {@code column} of {@code table} as {@code SHOW CREATE TABLE} defines it, with the type
+   * {@code type}, or (for null) with its own type and without its NOT NULL; null where its definition is not found.
+   */
+  private String binlogModify(Connection c, String table, String column, String type) throws SQLException {
+    String definition = binlogDefinition(c, table, column);
+    if (definition == null) {
+      LOG.warn("The definition of column {} of table {} was not found; the column is left as it is", column, table);
+      return null;
+    }
+    // The definition is the quoted name, the column's type as the catalog spells it, then its attributes.
+    int name = definition.indexOf('`', 1) + 1;
+    String rest = definition.substring(name).trim();
+    int typeEnd = 0;
+    int depth = 0;
+    boolean quoted = false;
+    while (typeEnd < rest.length() && (depth > 0 || quoted || rest.charAt(typeEnd) != ' ')) {
+      char ch = rest.charAt(typeEnd);
+      quoted ^= ch == '\'';
+      depth += quoted ? 0 : ch == '(' ? 1 : ch == ')' ? -1 : 0;
+      typeEnd++;
+    }
+    String ownType = rest.substring(0, typeEnd);
+    String attributes = rest.substring(typeEnd);
+    if (type == null) {
+      return "MODIFY COLUMN " + definition.substring(0, name) + " " + ownType
+          + attributes.replaceFirst(" NOT NULL", " NULL");
+    }
+    return "MODIFY COLUMN " + definition.substring(0, name) + " " + type
+        + attributes.replaceFirst("^( unsigned)?( zerofill)?", "");
+  }
+
+  /** One column's definition in {@code SHOW CREATE TABLE}, without its trailing comma; null where absent. */
+  private static String binlogDefinition(Connection c, String table, String column) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CREATE TABLE " + table)) {
+      if (!rs.next()) {
+        return null;
+      }
+      for (String line : rs.getString(2).split("\n")) {
+        String l = line.trim();
+        if (l.startsWith("`") && l.length() > 1 && l.indexOf('`', 1) > 0
+            && l.substring(1, l.indexOf('`', 1)).replace("``", "`").equalsIgnoreCase(column)) {
+          return l.endsWith(",") ? l.substring(0, l.length() - 1) : l;
+        }
+      }
+      return null;
+    } finally {
+      c.rollback();
+    }
+  }
+
+  /**
+   * A MariaDB or MySQL type name as this class compares it: lower case, without an integer's display width (MariaDB
+   * prints {@code int(11)}, Debezium names {@code int}), {@code integer} as {@code int}.
+   */
+  static String binlogNormalized(String type) {
+    String t = type.trim().toLowerCase(Locale.ROOT).replace(", ", ",");
+    Matcher integer = BINLOG_INTEGER.matcher(t);
+    if (integer.matches()) {
+      return integer.group(1) + (integer.group(3) == null ? "" : integer.group(3))
+          + (integer.group(4) == null ? "" : integer.group(4));
+    }
+    return t.startsWith("integer") ? "int" + t.substring("integer".length())
+        : t.startsWith("numeric") ? "decimal" + t.substring("numeric".length()) : t;
+  }
+
+  /**
+   * Whether a MariaDB or MySQL column of type {@code from} takes every value of {@code to} once altered to it,
+   * keeping each value it holds: a wider integer (unsigned to a wider signed one too, never signed to unsigned), a
+   * wider decimal, double for float, a longer varchar, a text type for a varchar (a varchar holds at most 65,535 bytes,
+   * so {@code text} and up hold any) or a longer text type.
+   */
+  static boolean binlogWidens(String from, String to) {
+    if (from.equals(to)) {
+      return false;
+    }
+    Matcher a = BINLOG_INTEGER.matcher(from);
+    Matcher b = BINLOG_INTEGER.matcher(to);
+    if (a.matches() && b.matches()) {
+      if (a.group(4) != null || b.group(4) != null) {
+        return false; // zerofill pads to a width: leave it to the owner
+      }
+      int width = BINLOG_INTEGERS.indexOf(a.group(1));
+      int wider = BINLOG_INTEGERS.indexOf(b.group(1));
+      boolean unsignedFrom = a.group(3) != null;
+      boolean unsignedTo = b.group(3) != null;
+      return unsignedFrom == unsignedTo ? wider > width : unsignedFrom && wider > width;
+    }
+    if (from.equals("float")) {
+      return to.equals("double");
+    }
+    Matcher varchar = BINLOG_VARCHAR.matcher(from);
+    if (varchar.matches()) {
+      Matcher longer = BINLOG_VARCHAR.matcher(to);
+      return BINLOG_TEXTS.indexOf(to) >= 1
+          || (longer.matches() && Integer.parseInt(longer.group(1)) > Integer.parseInt(varchar.group(1)));
+    }
+    if (BINLOG_TEXTS.contains(from)) {
+      return BINLOG_TEXTS.indexOf(to) > BINLOG_TEXTS.indexOf(from);
+    }
+    Matcher decimal = BINLOG_DECIMAL.matcher(from);
+    Matcher wider = BINLOG_DECIMAL.matcher(to);
+    if (decimal.matches() && wider.matches()) {
+      int p = Integer.parseInt(decimal.group(1));
+      int s = Integer.parseInt(decimal.group(2));
+      int p2 = Integer.parseInt(wider.group(1));
+      int s2 = Integer.parseInt(wider.group(2));
+      return s2 >= s && p2 - s2 >= p - s;
+    }
+    return false;
   }
 
   private static Map<String, Column> columns(Connection c, String table) throws SQLException {

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -131,7 +130,8 @@ final class RecordByRecordWriter implements AutoCloseable {
         sink.execute(List.of(r));
       } catch (RuntimeException e) {
         if (!causedByRecord(e)) {
-          throw new ConnectException("Writing the record at " + where(r) + " failed: " + ErrorText.reasons(e), e);
+          throw new ConnectException("Writing the record at " + RefusedRecords.where(r) + " failed: "
+              + ErrorText.reasons(e), e);
         }
         refuse(r, e);
       }
@@ -139,21 +139,9 @@ final class RecordByRecordWriter implements AutoCloseable {
   }
 
   private void refuse(SinkRecord r, RuntimeException e) {
-    String message = "The database refused the record at " + where(r) + " for table " + table(r) + ": "
-        + ErrorText.reasons(e);
-    if (dlq == null) {
-      throw new ConnectException(message + " (the sink has no dead letter queue: set errors.tolerance=all and"
-          + " errors.deadletterqueue.topic.name to keep such records and go on)", e);
-    }
-    try {
-      dlq.report(r, new ConnectException(message, e)).get();
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      throw new ConnectException("Interrupted while sending a refused record to the dead letter queue", interrupted);
-    } catch (ExecutionException notSent) {
-      throw new ConnectException(message + "; and it could not be sent to the dead letter queue: "
-          + ErrorText.reasons(notSent.getCause()), e);
-    }
+    String message = "The database refused the record at " + RefusedRecords.where(r) + " for table " + table(r)
+        + ": " + ErrorText.reasons(e);
+    RefusedRecords.send(dlq, r, message, e);
     refused++;
     LOG.warn("Sink {}: {}; sent to the dead letter queue", connector, message);
   }
@@ -165,10 +153,6 @@ final class RecordByRecordWriter implements AutoCloseable {
     } catch (RuntimeException e) {
       return "(of topic " + r.topic() + ")";
     }
-  }
-
-  private static String where(SinkRecord r) {
-    return r.originalTopic() + "-" + r.originalKafkaPartition() + "@" + r.originalKafkaOffset();
   }
 
   /**

@@ -88,6 +88,11 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
    * failure at every later put ({@link RecordByRecordWriter}); null until then.
    */
   private RecordByRecordWriter byRecord;
+  /**
+   * Into MariaDB or MySQL, the values those databases have no room for (NaN, infinities, years beyond 9999), which the
+   * task refuses itself, naming them, before the rest of the put is written; null for other databases.
+   */
+  private BinlogValueCheck unholdable;
   /** The sink database's enum types, read once as the task starts (tables the sink makes give them to enum columns). */
   private java.util.Set<String> enumTypes = java.util.Set.of();
 
@@ -106,6 +111,9 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
     this.evolution = ColumnEvolution.forSink(config, binding.dialect(), props).orElse(null);
+    String url = props.getOrDefault("connection.url", "");
+    this.unholdable = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")
+        ? new BinlogValueCheck(config.getColumnNamingStrategy()::resolveColumnName) : null;
     publishCopyRows();
     Optional<Dialect> engine = Dialect.forUrl(props.get("connection.url"));
     boolean completing = config.isDeleteEnabled() && "1".equals(props.getOrDefault("tasks.max", "1").trim())
@@ -225,10 +233,69 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   }
 
   /**
+   * Writes {@code received}, less the records holding values the database cannot hold, which are refused by name
+   * ({@link #withoutUnholdable}).
+   */
+  private void putThrough(List<SinkRecord> received) {
+    List<SinkRecord> refused = new ArrayList<>(0);
+    List<SinkRecord> batch = withoutUnholdable(received, refused);
+    writeThrough(batch);
+    if (!refused.isEmpty() && !failed()) {
+      markWritten(refused); // not before: an offset past a record whose write failed would skip it
+    }
+  }
+
+  /**
+   * {@code records} less those holding a value the database cannot hold ({@link BinlogValueCheck}), each of which goes
+   * to the dead letter queue (and into {@code refused}) naming its table, columns, types and values; where the sink
+   * has no dead letter queue, or is set to fail on a refused record, the task fails with that message instead.
+   */
+  private List<SinkRecord> withoutUnholdable(List<SinkRecord> records, List<SinkRecord> refused) {
+    if (unholdable == null) {
+      return records;
+    }
+    List<SinkRecord> kept = null;
+    for (int i = 0; i < records.size(); i++) {
+      SinkRecord r = records.get(i);
+      List<BinlogValueCheck.Unholdable> found = unholdable.find(r);
+      if (found.isEmpty()) {
+        if (kept != null) {
+          kept.add(r);
+        }
+        continue;
+      }
+      if (kept == null) {
+        kept = new ArrayList<>(records.subList(0, i));
+      }
+      String reason = "The record at " + RefusedRecords.where(r) + " for table " + table(r) + " is not written: "
+          + found.stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
+          + BinlogValueCheck.why(found) + ". Exclude the column at the source or change such values there";
+      if ("fail".equalsIgnoreCase(props.getOrDefault(RecordByRecordWriter.REFUSED, "dlq").trim())) {
+        throw new org.apache.kafka.connect.errors.ConnectException(reason + " (" + RecordByRecordWriter.REFUSED
+            + "=fail)");
+      }
+      RefusedRecords.send(errantRecordReporter(), r, reason, null);
+      refused.add(r);
+      LOG.warn("Sink {}: {}; sent to the dead letter queue", props.getOrDefault("name", ""), reason);
+    }
+    return kept == null ? records : kept;
+  }
+
+  /** The sink table of a record, as the sink names it; the topic where it cannot be named. */
+  private String table(SinkRecord r) {
+    try {
+      return config.getCollectionNamingStrategy()
+          .resolveCollectionName(new JdbcKafkaSinkRecord(r, config), config.getCollectionNameFormat());
+    } catch (RuntimeException e) {
+      return "(of topic " + r.topic() + ")";
+    }
+  }
+
+  /**
    * Writes {@code batch} by COPY when {@link CopyWriter} can write it as Debezium's sink would, else (and when COPY
    * fails) through Debezium's sink, which then fails the task as it always has if its write fails too.
    */
-  private void putThrough(List<SinkRecord> batch) {
+  private void writeThrough(List<SinkRecord> batch) {
     if (evolution != null && !failed() && evolution.follow(batch) && copy != null) {
       copy.forgetTables();
     }

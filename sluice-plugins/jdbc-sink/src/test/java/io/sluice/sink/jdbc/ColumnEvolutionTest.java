@@ -93,6 +93,29 @@ class ColumnEvolutionTest {
     assertFalse(ColumnEvolution.widens("text", "character varying(20)"));
   }
 
+  @Test
+  void mariaDbTypesWidenWithinAFamilyOnly() {
+    assertEquals("int", ColumnEvolution.binlogNormalized("int(11)"));
+    assertEquals("int unsigned", ColumnEvolution.binlogNormalized("INT(10) UNSIGNED"));
+    assertEquals("decimal(12,2)", ColumnEvolution.binlogNormalized("numeric(12, 2)"));
+    assertTrue(ColumnEvolution.binlogWidens("int", ColumnEvolution.binlogNormalized("bigint(20)")));
+    assertTrue(ColumnEvolution.binlogWidens("int unsigned", "bigint"), "unsigned into a wider signed");
+    assertTrue(ColumnEvolution.binlogWidens("smallint unsigned", "int unsigned"));
+    assertTrue(ColumnEvolution.binlogWidens("varchar(20)", "varchar(30)"));
+    assertTrue(ColumnEvolution.binlogWidens("varchar(20)", "longtext"));
+    assertTrue(ColumnEvolution.binlogWidens("varchar(20)", "text"));
+    assertTrue(ColumnEvolution.binlogWidens("text", "mediumtext"));
+    assertTrue(ColumnEvolution.binlogWidens("decimal(10,2)", "decimal(12,2)"));
+    assertTrue(ColumnEvolution.binlogWidens("float", "double"));
+    assertFalse(ColumnEvolution.binlogWidens("int unsigned", "int"), "4294967295 does not fit");
+    assertFalse(ColumnEvolution.binlogWidens("int", "bigint unsigned"), "a negative value would not fit");
+    assertFalse(ColumnEvolution.binlogWidens("bigint", "int"), "never narrowed");
+    assertFalse(ColumnEvolution.binlogWidens("varchar(100)", "tinytext"), "255 bytes, not 400");
+    assertFalse(ColumnEvolution.binlogWidens("longtext", "text"));
+    assertFalse(ColumnEvolution.binlogWidens("decimal(10,2)", "decimal(10,3)"), "a digit before the point lost");
+    assertFalse(ColumnEvolution.binlogWidens("int", "longtext"), "not across families");
+  }
+
   private static Map<String, String> columns(String table) throws SQLException {
     Map<String, String> out = new TreeMap<>();
     try (Connection c = DriverManager.getConnection(url, TestPostgres.USER, TestPostgres.PASSWORD);

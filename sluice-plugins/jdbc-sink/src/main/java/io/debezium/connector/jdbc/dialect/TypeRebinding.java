@@ -47,6 +47,10 @@ public final class TypeRebinding {
     if (!(year instanceof io.sluice.sink.jdbc.types.ZeroYear)) {
       ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.ZeroYear.over(year));
     }
+    JdbcType real = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.float32().build());
+    if (!(real instanceof io.sluice.sink.jdbc.types.BinlogFloat)) {
+      ((GeneralDatabaseDialect) dialect).registerType(io.sluice.sink.jdbc.types.BinlogFloat.over(real));
+    }
     JdbcType zonedTime = dialect.getSchemaType(org.apache.kafka.connect.data.SchemaBuilder.string()
         .name(io.sluice.sink.jdbc.types.ZonedTimeText.SCHEMA_NAME).build());
     if (!(zonedTime instanceof io.sluice.sink.jdbc.types.ZonedTimeText)) {

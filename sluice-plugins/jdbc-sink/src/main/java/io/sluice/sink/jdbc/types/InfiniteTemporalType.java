@@ -116,6 +116,24 @@ public final class InfiniteTemporalType extends DelegatingType {
 
   /** {@code infinity} or {@code -infinity} where {@code value} lies beyond PostgreSQL's range, else null. */
   private String infinity(Object value) {
+    return infinity(unit, value);
+  }
+
+  /**
+   * {@code infinity} or {@code -infinity} where {@code value}, of the Debezium date or timestamp type named
+   * {@code schemaName}, lies beyond PostgreSQL's range (so could only have been one), else null; null for any other
+   * type.
+   */
+  public static String infinity(String schemaName, Object value) {
+    for (Unit u : Unit.values()) {
+      if (u.schemaName.equals(schemaName)) {
+        return infinity(u, value);
+      }
+    }
+    return null;
+  }
+
+  private static String infinity(Unit unit, Object value) {
     if (value instanceof String s) {
       return s.equals("infinity") || s.equals("-infinity") ? s : null;
     }
