@@ -14,7 +14,9 @@ import java.util.Random;
  * other change has, so that each change can be told apart in the topic. Changes are written by one thread in
  * transactions of 1 to 20 changes (an update may hit a key twice in one transaction), paced to a rate; one transaction
  * in ten is rolled back, and its sequence values must never reach the topic. One writer, so sequence values rise in
- * commit order, and per key the topic must hold them rising.
+ * commit order, and per key the topic must hold them rising. The writer outlives a restart of its database: it
+ * connects again and counts the transaction the break cut short as rolled back, or as committed when the break came
+ * with its commit and its changes are in the table.
  */
 final class ChangeHistory implements AutoCloseable {
   static final String TABLE = "ledger";
@@ -68,57 +70,125 @@ final class ChangeHistory implements AutoCloseable {
     long written = 0;
     long seq = ended + 1;
     long txn = 0;
-    try (Connection c = db.connect()) {
-      c.setAutoCommit(false);
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE
-          + " (k, seq, txn) VALUES (?, ?, ?)");
-          PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET seq = ?, txn = ? WHERE k = ?")) {
-        while (running) {
-          long dueNanos = started + written * 1_000_000_000L / changesPerSecond;
-          long aheadMs = (dueNanos - System.nanoTime()) / 1_000_000;
-          if (aheadMs > 0) {
-            Thread.sleep(aheadMs);
+    int failedInARow = 0;
+    Connection c = null;
+    try {
+      while (running) {
+        long dueNanos = started + written * 1_000_000_000L / changesPerSecond;
+        long aheadMs = (dueNanos - System.nanoTime()) / 1_000_000;
+        if (aheadMs > 0) {
+          Thread.sleep(aheadMs);
+        }
+        txn++;
+        int size = 1 + random.nextInt(20);
+        boolean rollBack = random.nextInt(10) == 0;
+        int[] changed = new int[size];
+        int keysBefore = nextKey;
+        boolean committed;
+        try {
+          if (c == null) {
+            c = connect();
           }
-          txn++;
-          int size = 1 + random.nextInt(20);
-          boolean rollBack = random.nextInt(10) == 0;
-          int[] changed = new int[size];
-          int keysBefore = nextKey;
-          for (int i = 0; i < size; i++) {
-            // A new key three times in ten, else one of the last 1,000 keys: most keys are changed many times.
-            boolean fresh = nextKey == 1 || random.nextInt(10) < 3;
-            int key = fresh ? nextKey++ : nextKey - 1 - random.nextInt(Math.min(nextKey - 1, 1000));
-            PreparedStatement s = fresh ? insert : update;
-            if (fresh) {
-              s.setInt(1, key);
-              s.setLong(2, seq + i);
-              s.setLong(3, txn);
-            } else {
-              s.setLong(1, seq + i);
-              s.setLong(2, txn);
-              s.setInt(3, key);
-            }
-            s.executeUpdate();
-            changed[i] = key;
-          }
+          writeChanges(c, seq, txn, changed);
           if (rollBack) {
             c.rollback();
-            // The keys this transaction inserted do not exist: later transactions insert them.
-            nextKey = keysBefore;
           } else {
             c.commit();
           }
-          ended(seq, changed, rollBack);
-          seq += size;
-          written += size;
+          committed = !rollBack;
+          failedInARow = 0;
+        } catch (SQLException e) {
+          // The connection broke (the database restarting, as a fault of the test): the database rolled the
+          // transaction back, unless the break came with its commit, which the next connection finds out.
+          if (++failedInARow > 5) {
+            throw e;
+          }
+          close(c);
+          c = connect();
+          committed = !rollBack && landed(c, seq);
         }
+        if (!committed) {
+          // The keys this transaction inserted do not exist: later transactions insert them.
+          nextKey = keysBefore;
+        }
+        ended(seq, changed, !committed);
+        seq += size;
+        written += size;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (SQLException | RuntimeException e) {
       failure = new IllegalStateException("the history's writer failed after sequence value " + ended, e);
     } finally {
+      close(c);
       writing = false;
+    }
+  }
+
+  /** Writes the changes of one transaction, sequence values from {@code seq}, and fills in the keys they changed. */
+  private void writeChanges(Connection c, long seq, long txn, int[] changed) throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " (k, seq, txn) VALUES (?, ?, ?)");
+        PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET seq = ?, txn = ? WHERE k = ?")) {
+      for (int i = 0; i < changed.length; i++) {
+        // A new key three times in ten, else one of the last 1,000 keys: most keys are changed many times.
+        boolean fresh = nextKey == 1 || random.nextInt(10) < 3;
+        int key = fresh ? nextKey++ : nextKey - 1 - random.nextInt(Math.min(nextKey - 1, 1000));
+        PreparedStatement s = fresh ? insert : update;
+        if (fresh) {
+          s.setInt(1, key);
+          s.setLong(2, seq + i);
+          s.setLong(3, txn);
+        } else {
+          s.setLong(1, seq + i);
+          s.setLong(2, txn);
+          s.setInt(3, key);
+        }
+        changed[i] = key;
+        s.executeUpdate();
+      }
+    }
+  }
+
+  /** A connection for the writer, tried again for up to two minutes while the database restarts. */
+  private Connection connect() throws SQLException, InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (true) {
+      try {
+        Connection c = db.connect();
+        c.setAutoCommit(false);
+        return c;
+      } catch (SQLException e) {
+        if (System.nanoTime() > deadline || !running) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /**
+   * Whether the transaction whose first sequence value is {@code seq} committed: one writer, so no later transaction
+   * exists, and every row it changed holds one of its sequence values.
+   */
+  private static boolean landed(Connection c, long seq) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM " + TABLE + " WHERE seq >= ?")) {
+      s.setLong(1, seq);
+      try (java.sql.ResultSet rs = s.executeQuery()) {
+        rs.next();
+        long rows = rs.getLong(1);
+        c.commit();
+        return rows > 0;
+      }
+    }
+  }
+
+  private static void close(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // A broken connection: nothing to close cleanly.
+      }
     }
   }
 

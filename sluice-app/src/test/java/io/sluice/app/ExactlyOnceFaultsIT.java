@@ -12,10 +12,15 @@ import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
+import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,13 +47,17 @@ import org.junit.jupiter.api.io.TempDir;
  * sources, on two Sluice nodes over three {@code sluice kafka} brokers, go through one fault after another: the kill -9
  * of every node's data plane (every task mid-transaction), of the broker leading the PostgreSQL topic, of the broker
  * coordinating the PostgreSQL task's transactions, of the node running the MariaDB task (the task moves to the other
- * node, whose leader fences the old one), and of the PostgreSQL task's node and coordinator together. Then
- * {@link DeliveryCheck} reads each topic as a read-committed consumer and counts, per fault, the changes written,
- * delivered once, duplicated, missing and out of order per key: with exactly once on (Sluice's default) every change
- * must arrive once, in order, with nothing of a rolled back transaction. The same histories through the same faults
- * with exactly once off (the engines' defaults: the worker without exactly-once source support, the sources not asking
- * for it) are the baseline, reported beside it and not asserted: the duplicates it counts are what users gain. The
- * figures go to {@code sluice-app/target/exactly-once-faults.md}.
+ * node, whose leader fences the old one); the clean stop and start of the node running the PostgreSQL task (the task
+ * moves by rebalances alone); a network cut between that task's node and every broker, longer than the transaction
+ * timeout, then healed (each node reaches the brokers only through {@link TcpProxy}s of the test's, through a listener
+ * of each broker's that advertises them); a restart of both databases; the end of both sources' replication
+ * connections from the database's side (PostgreSQL's walsender, MariaDB's binlog dump); and the PostgreSQL task's node
+ * and coordinator killed together. Then {@link DeliveryCheck} reads each topic as a read-committed consumer and
+ * counts, per fault, the changes written, delivered once, duplicated, missing and out of order per key: with exactly
+ * once on (Sluice's default) every change must arrive once, in order, with nothing of a rolled back transaction. The
+ * same histories through the same faults with exactly once off (the engines' defaults: the worker without exactly-once
+ * source support, the sources not asking for it) are the baseline, reported beside it and not asserted: the
+ * duplicates it counts are what users gain. The figures go to {@code sluice-app/target/exactly-once-faults.md}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
@@ -61,10 +71,27 @@ class ExactlyOnceFaultsIT {
   private static final Duration WAIT = Duration.ofSeconds(180);
   /** How long a check waits for a topic that stopped growing before it calls the rest missing. */
   private static final Duration QUIET = Duration.ofSeconds(90);
+  /**
+   * The source tasks' transaction timeout. The network cut must outlast it, and at Kafka's default, 60 s, the cut
+   * would take 75 s of each run; 30 s is still three times the 9 s after which the quorum fences a killed broker and
+   * moves its leaders, the longest the other faults hold a transaction open.
+   */
+  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+  /** How long the network cut lasts: past the timeout and the coordinator's next look for timed out ones (10 s). */
+  private static final Duration CUT = TRANSACTION_TIMEOUT.plusSeconds(15);
   private static final String GROUP = "sluice";
+  private static final List<String> NODE_NAMES = List.of("a", "b");
   @TempDir static Path dir;
   private static final List<Process> brokers = new ArrayList<>();
   private static final int[] ports = new int[3];
+  private static final int[] controllerPorts = new int[3];
+  /**
+   * Per node, the proxies it reaches the three brokers through, each to a listener of its broker for that node alone
+   * ({@code NODE_A}, {@code NODE_B}), which advertises the proxy's address: what the node's clients learn of the
+   * cluster leads them back through its proxies, so that cutting them cuts the node off every broker.
+   */
+  private static final Map<String, List<TcpProxy>> proxies = new LinkedHashMap<>();
+  private static final Map<String, int[]> nodeListeners = new LinkedHashMap<>();
   private static String voters;
   private static String bootstrap;
   private static SluiceNodes cluster;
@@ -93,19 +120,32 @@ class ExactlyOnceFaultsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    voters = "1@127.0.0.1:" + PackagedSluice.freePort() + ",2@127.0.0.1:" + PackagedSluice.freePort()
-        + ",3@127.0.0.1:" + PackagedSluice.freePort();
     for (int i = 0; i < 3; i++) {
+      controllerPorts[i] = PackagedSluice.freePort();
       ports[i] = PackagedSluice.freePort();
-      brokers.add(SluiceNodes.broker(dir, i + 1, ports[i], voters));
+    }
+    voters = "1@127.0.0.1:" + controllerPorts[0] + ",2@127.0.0.1:" + controllerPorts[1] + ",3@127.0.0.1:"
+        + controllerPorts[2];
+    for (String node : NODE_NAMES) {
+      int[] listeners = new int[3];
+      List<TcpProxy> through = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        listeners[i] = PackagedSluice.freePort();
+        through.add(new TcpProxy(0, new InetSocketAddress("127.0.0.1", listeners[i])));
+      }
+      nodeListeners.put(node, listeners);
+      proxies.put(node, through);
+    }
+    for (int i = 0; i < 3; i++) {
+      brokers.add(SluiceNodes.broker(dir, i + 1, ports[i], voters, brokerFlags(i)));
     }
     for (int i = 0; i < 3; i++) {
       SluiceNodes.awaitBroker(dir, i + 1, brokers.get(i));
     }
     bootstrap = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
     cluster = new SluiceNodes(dir, bootstrap);
-    for (String name : List.of("a", "b")) {
-      nodes.add(cluster.start(name));
+    for (String name : NODE_NAMES) {
+      nodes.add(cluster.start(name, nodeFlags(name)));
     }
     Pipeline.ensureCdcUser();
     mariaDb = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "the exactly-once fault checker");
@@ -125,6 +165,40 @@ class ExactlyOnceFaultsIT {
     for (Process p : brokers) {
       p.waitFor(90, TimeUnit.SECONDS);
     }
+    for (List<TcpProxy> through : proxies.values()) {
+      for (TcpProxy proxy : through) {
+        proxy.close();
+      }
+    }
+  }
+
+  /**
+   * Broker {@code i}'s listeners (0-based): the plain one, which the brokers and the test's own clients use; one per
+   * node, advertised at that node's proxy; the controller's.
+   */
+  private static String[] brokerFlags(int i) {
+    StringBuilder listeners = new StringBuilder("PLAINTEXT://127.0.0.1:" + ports[i]);
+    StringBuilder advertised = new StringBuilder(listeners);
+    StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    for (String node : NODE_NAMES) {
+      String name = "NODE_" + node.toUpperCase(java.util.Locale.ROOT);
+      listeners.append(',').append(name).append("://127.0.0.1:").append(nodeListeners.get(node)[i]);
+      advertised.append(',').append(name).append("://127.0.0.1:").append(proxies.get(node).get(i).port());
+      protocols.append(',').append(name).append(":PLAINTEXT");
+    }
+    listeners.append(",CONTROLLER://127.0.0.1:").append(controllerPorts[i]);
+    return new String[] {"--set", "kafka.broker.listeners=" + listeners, "--set",
+        "kafka.broker.advertised.listeners=" + advertised, "--set",
+        "kafka.broker.listener.security.protocol.map=" + protocols};
+  }
+
+  /** Node {@code name}'s flags: the brokers through its proxies, the tasks' transaction timeout, then {@code extra}. */
+  private static String[] nodeFlags(String name, String... extra) {
+    List<String> flags = new ArrayList<>(List.of("--kafka-bootstrap", proxies.get(name).stream()
+        .map(p -> "127.0.0.1:" + p.port()).collect(Collectors.joining(",")),
+        "--set", "connect.worker.producer.transaction.timeout.ms=" + TRANSACTION_TIMEOUT.toMillis()));
+    flags.addAll(List.of(extra));
+    return flags.toArray(String[]::new);
   }
 
   @Test
@@ -148,8 +222,8 @@ class ExactlyOnceFaultsIT {
       }
     }
     for (int i = 0; i < nodes.size(); i++) {
-      nodes.set(i, cluster.start(nodes.get(i).name(), "--set",
-          "connect.worker.exactly.once.source.support=disabled"));
+      nodes.set(i, cluster.start(nodes.get(i).name(), nodeFlags(nodes.get(i).name(), "--set",
+          "connect.worker.exactly.once.source.support=disabled")));
     }
     List<Row> rows = run("at least once (exactly once off: the engines' defaults)", "alo", false);
     // Reported, not asserted; but the run must have written and read a history to be a baseline at all.
@@ -170,6 +244,8 @@ class ExactlyOnceFaultsIT {
     final String engine;
     final String connector;
     final String topic;
+    /** The replication slot of a PostgreSQL source; null for MariaDB. */
+    final String slot;
     final ChangeHistory history;
     final DeliveryCheck committed;
     final DeliveryCheck uncommitted;
@@ -179,6 +255,7 @@ class ExactlyOnceFaultsIT {
       this.engine = engine;
       this.connector = connector;
       this.topic = topic;
+      this.slot = config.get("slot.name");
       this.history = history;
       HttpResponse<String> created = send("POST", nodes.get(0).url("connect") + "/connectors",
           Map.of("name", connector, "config", config));
@@ -264,6 +341,15 @@ class ExactlyOnceFaultsIT {
         });
         fault("kill -9 of the node running the MariaDB task: it moves to the other", f -> killNode(f,
             sources.get(1), 0));
+        fault("clean stop (SIGTERM) of the node running the PostgreSQL task, then its start: the task moves by"
+            + " rebalances, no kill", f -> stopNode(f, aimed));
+        fault(String.format("network cut of %d s (past the %d s transaction timeout) between the node running the"
+            + " PostgreSQL task and every broker, then healed", CUT.toSeconds(), TRANSACTION_TIMEOUT.toSeconds()),
+            this::cutNode);
+        fault("restart of both databases (PostgreSQL: fast shutdown; MariaDB: clean shutdown), each started again",
+            this::restartDatabases);
+        fault("replication connections ended: PostgreSQL's walsender (pg_terminate_backend), MariaDB's binlog dump"
+            + " (KILL)", this::endReplication);
         fault("mixed: the PostgreSQL task's node and coordinator killed -9 together", f -> killNode(f, aimed,
             coordinator()));
       } finally {
@@ -314,6 +400,9 @@ class ExactlyOnceFaultsIT {
      * committed by then: the fault covers each history from the end of the one before to there.
      */
     private void fault(String name, Step step) throws Exception {
+      if (!chosen(name)) {
+        return;
+      }
       Fault f = new Fault(name);
       for (Source s : sources) {
         f.from.put(s, faults.isEmpty() ? 1 : faults.get(faults.size() - 1).to.get(s) + 1);
@@ -353,7 +442,7 @@ class ExactlyOnceFaultsIT {
 
     /**
      * The node whose worker runs task 0 of {@code connector}, once it runs on a node other than {@code not} (as the
-     * first node that answers sees it).
+     * first node that answers so sees it).
      */
     private static Node taskNode(String connector, Node not) {
       return Eventually.await(connector + "'s task running", WAIT, () -> {
@@ -365,8 +454,12 @@ class ExactlyOnceFaultsIT {
             JsonNode task = get(n.url("connect") + "/connectors/" + connector + "/status").at("/tasks/0");
             if (task.path("state").asText().equals("RUNNING")) {
               String worker = task.path("worker_id").asText();
-              return nodes.stream().filter(m -> m.authority("connect").equals(worker) && m != not).findFirst()
-                  .orElse(null);
+              // A node cut off the brokers still answers, with what it saw before the cut: then the next is asked.
+              Node runs = nodes.stream().filter(m -> m.authority("connect").equals(worker) && !m.equals(not))
+                  .findFirst().orElse(null);
+              if (runs != null) {
+                return runs;
+              }
             }
           } catch (Exception e) {
             // Not answering (starting again): ask the next.
@@ -408,6 +501,89 @@ class ExactlyOnceFaultsIT {
         moves.add(s.engine + " on " + ran.get(s.engine).name() + ", then " + taskNode(s.connector, null).name());
       }
       f.note = String.format("back in %.0f s; tasks ", back) + String.join(", ", moves);
+    }
+
+    /**
+     * SIGTERM of the node running {@code source}'s task, a clean stop: its tasks stop, and the group gives the task to
+     * the other node, whose leader fences the old one's transactions first. Then the node starts again, and a rebalance
+     * may give the task back to it: task moves with no kill.
+     */
+    private void stopNode(Fault f, Source source) throws Exception {
+      Node victim = taskNode(source.connector, null);
+      long at = System.nanoTime();
+      assertEquals(0, PackagedSluice.down(victim.up()), "node " + victim.name() + " stops cleanly");
+      double stopped = secondsSince(at);
+      Node runs = taskNode(source.connector, victim);
+      double moved = secondsSince(at);
+      Node again = cluster.restart(victim);
+      nodes.set(nodes.indexOf(victim), again);
+      f.note = String.format("node %s, which ran the %s task, stopped in %.0f s; the task ran on %s %.0f s after the"
+          + " SIGTERM, and on %s once %s was back", victim.name(), source.engine, stopped, runs.name(), moved,
+          taskNode(source.connector, null).name(), victim.name());
+    }
+
+    /**
+     * Cuts the node running the PostgreSQL task off every broker for {@link #CUT} (its proxies hold every byte both
+     * ways), then heals the cut. Meanwhile the group gives the task to the other node, and the transaction coordinator
+     * aborts the cut task's open transaction once it times out; after the heal, what the cut node's clients sent
+     * reaches the brokers late, and the node rejoins the group.
+     */
+    private void cutNode(Fault f) throws Exception {
+      Node victim = taskNode(aimed.connector, null);
+      List<TcpProxy> links = proxies.get(victim.name());
+      links.forEach(TcpProxy::cut);
+      long at = System.nanoTime();
+      Node runs;
+      double moved;
+      try {
+        runs = taskNode(aimed.connector, victim);
+        moved = secondsSince(at);
+        long left = CUT.toNanos() - (System.nanoTime() - at);
+        if (left > 0) {
+          Thread.sleep(left / 1_000_000);
+        }
+      } finally {
+        links.forEach(TcpProxy::heal);
+      }
+      f.note = String.format("node %s, which ran the PostgreSQL task; it ran on %s %.0f s into the cut",
+          victim.name(), runs.name(), moved);
+    }
+
+    /** Restarts both databases under their writers: PostgreSQL first, then MariaDB. */
+    private void restartDatabases(Fault f) throws Exception {
+      long at = System.nanoTime();
+      SharedPostgres.restart();
+      double postgres = secondsSince(at);
+      at = System.nanoTime();
+      mariaDb.restart();
+      f.note = String.format("PostgreSQL back in %.1f s, MariaDB in %.1f s", postgres, secondsSince(at));
+    }
+
+    /**
+     * Ends each source's replication connection from the database's side, so that the source connects again and
+     * resumes from where its slot (PostgreSQL) or its offsets (MariaDB) say.
+     */
+    private void endReplication(Fault f) throws Exception {
+      List<String> ended = new ArrayList<>();
+      for (Source s : sources) {
+        if (s.slot != null) {
+          long pid = Eventually.await(s.slot + " in use", WAIT, () -> walsender(s.slot), p -> p > 0);
+          try (Connection c = SharedPostgres.connect("postgres");
+              PreparedStatement end = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            end.setInt(1, (int) pid);
+            end.executeQuery().close();
+          }
+          ended.add("PostgreSQL walsender " + pid);
+        } else {
+          List<Long> dumps = Eventually.await("MariaDB's binlog dump", WAIT, ExactlyOnceFaultsIT::binlogDumps,
+              ids -> !ids.isEmpty());
+          for (long id : dumps) {
+            mariaDb.execute("KILL CONNECTION " + id);
+          }
+          ended.add("MariaDB binlog dump connection " + dumps);
+        }
+      }
+      f.note = String.join(", ", ended);
     }
 
     private int leader() throws Exception {
@@ -459,6 +635,46 @@ class ExactlyOnceFaultsIT {
     }
   }
 
+  /**
+   * Whether a run inflicts {@code fault}: every one, unless the system property {@code exactly.once.faults} names some
+   * (comma-separated words of their names, e.g. {@code -Dexactly.once.faults=cut,restart}) while one is worked on.
+   */
+  private static boolean chosen(String fault) {
+    String only = System.getProperty("exactly.once.faults", "");
+    return only.isBlank() || java.util.Arrays.stream(only.split(",")).anyMatch(w -> fault.contains(w.trim()));
+  }
+
+  private static double secondsSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1e9;
+  }
+
+  /** The process id of the walsender streaming slot {@code slot}; 0 while none does (or PostgreSQL is away). */
+  private static long walsender(String slot) {
+    try (Connection c = SharedPostgres.connect("postgres");
+        PreparedStatement q = c.prepareStatement("SELECT active_pid FROM pg_replication_slots WHERE slot_name = ?")) {
+      q.setString(1, slot);
+      try (ResultSet rs = q.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    } catch (java.sql.SQLException e) {
+      return 0;
+    }
+  }
+
+  /** The connection ids of MariaDB's binlog dump threads: one per source streaming from it. */
+  private static List<Long> binlogDumps() {
+    List<Long> ids = new ArrayList<>();
+    try (Connection c = mariaDb.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT id FROM information_schema.processlist WHERE command LIKE 'Binlog Dump%'")) {
+      while (rs.next()) {
+        ids.add(rs.getLong(1));
+      }
+    } catch (java.sql.SQLException e) {
+      // Away: none.
+    }
+    return ids;
+  }
+
   /** kill -9 of broker {@code id}; started again after {@link #DOWN}. */
   private static void killBroker(int id) throws Exception {
     brokers.get(id - 1).destroyForcibly().waitFor();
@@ -467,7 +683,7 @@ class ExactlyOnceFaultsIT {
   }
 
   private static void startBroker(int id) throws Exception {
-    brokers.set(id - 1, SluiceNodes.broker(dir, id, ports[id - 1], voters));
+    brokers.set(id - 1, SluiceNodes.broker(dir, id, ports[id - 1], voters, brokerFlags(id - 1)));
     SluiceNodes.awaitBroker(dir, id, brokers.get(id - 1));
   }
 
@@ -480,9 +696,11 @@ class ExactlyOnceFaultsIT {
   private static synchronized void writeReport() throws Exception {
     StringBuilder out = new StringBuilder("# Exactly once through faults\n\n").append("`ExactlyOnceFaultsIT`, ")
         .append(Instant.now()).append(String.format(": PostgreSQL and MariaDB → Debezium → Kafka on two Sluice nodes"
-        + " and three `sluice kafka` brokers, %d changes/s into each database (inserts and updates in transactions of 1"
-        + " to 20, one in ten rolled back), each fault after %d s of load. Read by a read-committed consumer; in brackets, what a consumer"
-        + " left at Kafka's default (read_uncommitted) counts.%n", RATE, BEFORE.toSeconds()));
+        + " and three `sluice kafka` brokers (each node through TCP proxies of the test's), %d changes/s into each"
+        + " database (inserts and updates in transactions of 1 to 20, one in ten rolled back), each fault after %d s of"
+        + " load, the tasks' transaction timeout %d s. Read by a read-committed consumer; in brackets, what a consumer"
+        + " left at Kafka's default (read_uncommitted) counts.%n", RATE, BEFORE.toSeconds(),
+        TRANSACTION_TIMEOUT.toSeconds()));
     for (Map.Entry<String, List<Row>> run : report.entrySet()) {
       out.append("\n## ").append(run.getKey()).append("\n\n| source | fault | written | delivered once | duplicated"
           + " | missing | out of order | of rolled back transactions | notes |\n|---|---|---|---|---|---|---|---|---|\n");

@@ -11,12 +11,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The real launcher script, as an operator runs it: {@code ./sluice up}, then SIGTERM. */
+/**
+ * The real launcher script, as an operator runs it: {@code ./sluice up}, then SIGTERM; and {@code ./sluice
+ * check-config --connect} against a real broker.
+ */
 class SluiceLauncherIT {
 
   @Test
@@ -169,5 +181,98 @@ class SluiceLauncherIT {
     assertTrue(run.err().contains("sluice: kafka.port and ") && run.err().contains(" are both " + port
         + ": each component needs a port of its own"), run.err());
     assertTrue(!run.out().contains("sluice ready"), run.out());
+  }
+
+  /**
+   * {@code ./sluice check-config --connect}, its own process, asks a real broker that authorizes whether a file's
+   * login has what exactly-once sources need: {@code ./sluice kafka} with Kafka's StandardAuthorizer and a SASL/PLAIN
+   * listener beside its plain one (whose anonymous login is the super user the broker itself needs). A login granted
+   * the ACLs of docs/security.md passes, exit 0; a login without them is refused, exit 1, each missing permission named
+   * with the kafka-acls command that grants it.
+   */
+  @Test
+  void checkConfigConnectAsksARealBrokerForTheExactlyOncePermissions(@TempDir Path dir) throws Exception {
+    int plain = PackagedSluice.freePort();
+    int secured = PackagedSluice.freePort();
+    int controller = PackagedSluice.freePort();
+    String group = "checkconf";
+    Path log = dir.resolve("kafka.log");
+    Process kafka = PackagedSluice.start(dir, log, List.of("kafka", "--node-id", "1", "--voters",
+        "1@127.0.0.1:" + controller, "--kafka-port", "" + plain, "--data-dir", dir.resolve("kafka").toString(),
+        "--set", "kafka.broker.listeners=PLAINTEXT://127.0.0.1:" + plain + ",SECURED://127.0.0.1:" + secured
+            + ",CONTROLLER://127.0.0.1:" + controller,
+        "--set", "kafka.broker.advertised.listeners=PLAINTEXT://127.0.0.1:" + plain + ",SECURED://127.0.0.1:" + secured,
+        "--set", "kafka.broker.listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+            + ",SECURED:SASL_PLAINTEXT",
+        "--set", "kafka.broker.sasl.enabled.mechanisms=PLAIN",
+        "--set", "kafka.broker.listener.name.secured.plain.sasl.jaas.config="
+            + "org.apache.kafka.common.security.plain.PlainLoginModule required user_granted=\"granted-pw\""
+            + " user_ungranted=\"ungranted-pw\";",
+        "--set", "kafka.broker.authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "--set", "kafka.broker.super.users=User:ANONYMOUS"));
+    try {
+      io.sluice.connect.testing.Eventually.await("sluice kafka ready", java.time.Duration.ofSeconds(120), () -> {
+        if (!kafka.isAlive()) {
+          throw new AssertionError("sluice kafka ended: " + PackagedSluice.read(log));
+        }
+        return PackagedSluice.read(log).contains("sluice kafka ready");
+      }, ready -> ready);
+      List<AclBinding> acls = new ArrayList<>();
+      for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
+        acls.add(grant(ResourceType.TRANSACTIONAL_ID, "connect-cluster-" + group, PatternType.LITERAL, op));
+        acls.add(grant(ResourceType.TRANSACTIONAL_ID, group + "-", PatternType.PREFIXED, op));
+      }
+      acls.add(grant(ResourceType.TOPIC, "connect-offsets", PatternType.LITERAL, AclOperation.ALL));
+      try (Admin admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:" + plain))) {
+        admin.createAcls(acls).all().get(60, TimeUnit.SECONDS);
+      }
+
+      Path granted = login(dir, "granted", secured, group);
+      PackagedSluice.Run ok = PackagedSluice.run(dir, "check-config", "--connect", granted.toString());
+      assertEquals(0, ok.exit(), ok.toString());
+      assertTrue(ok.out().contains(granted + ": OK"), ok.toString());
+
+      Path ungranted = login(dir, "ungranted", secured, group);
+      PackagedSluice.Run refused = PackagedSluice.run(dir, "check-config", "--connect", ungranted.toString());
+      assertEquals(1, refused.exit(), refused.toString());
+      String lacks = "  kafka.bootstrap.servers 127.0.0.1:" + secured + ": User:ungranted lacks ";
+      assertTrue(refused.out().contains(ungranted + ": 3 problems\n"), refused.toString());
+      for (String named : List.of("Write and Describe on TransactionalId connect-cluster-" + group
+          + " (pattern type literal)", "Write and Describe on TransactionalId " + group + "- (pattern type prefixed)",
+          "Write, Read and Describe on Topic connect-offsets")) {
+        assertTrue(refused.out().contains(lacks + named), named + " in " + refused);
+      }
+      assertTrue(refused.out().contains("--operation Write --operation Describe --transactional-id " + group
+          + "- --resource-pattern-type prefixed"), refused.toString());
+      // Without --connect the same file is not asked of the broker, and passes.
+      PackagedSluice.Run unasked = PackagedSluice.run(dir, "check-config", ungranted.toString());
+      assertEquals(0, unasked.exit(), unasked.toString());
+    } finally {
+      kafka.destroy();
+      if (!kafka.waitFor(60, TimeUnit.SECONDS)) {
+        kafka.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  private static AclBinding grant(ResourceType type, String name, PatternType pattern, AclOperation op) {
+    return new AclBinding(new ResourcePattern(type, name, pattern),
+        new AccessControlEntry("User:granted", "*", op, AclPermissionType.ALLOW));
+  }
+
+  /** A sluice.yaml whose Kafka clients log in to the SASL listener at {@code port} as {@code user}. */
+  private static Path login(Path dir, String user, int port, String group) throws Exception {
+    Path password = Files.writeString(dir.resolve(user + ".password"), user + "-pw\n");
+    return Files.writeString(dir.resolve(user + ".yaml"), """
+        data.dir: %s
+        kafka:
+          bootstrap.servers: 127.0.0.1:%d
+          client:
+            security.protocol: SASL_PLAINTEXT
+            sasl.mechanism: PLAIN
+            sasl.username: %s
+            sasl.password.file: %s
+        connect.group.id: %s
+        """.formatted(dir.resolve("data"), port, user, password, group));
   }
 }

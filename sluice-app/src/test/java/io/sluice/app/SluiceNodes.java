@@ -59,13 +59,16 @@ final class SluiceNodes implements AutoCloseable {
   }
 
   /**
-   * Starts node {@code name} (its data under {@code dir/name}) with {@code extra} flags, and free ports for the
-   * components whose port they do not give.
+   * Starts node {@code name} (its data under {@code dir/name}) with {@code extra} flags, the cluster's bootstrap
+   * servers unless they give a {@code --kafka-bootstrap} of the node's own, and free ports for the components whose
+   * port they do not give.
    */
   Node start(String name, String... extra) throws Exception {
     for (int attempt = 1; ; attempt++) {
-      List<String> args = new ArrayList<>(List.of("--kafka-bootstrap", bootstrap,
-          "--data-dir", dir.resolve(name).resolve("data").toString()));
+      List<String> args = new ArrayList<>(List.of("--data-dir", dir.resolve(name).resolve("data").toString()));
+      if (!List.of(extra).contains("--kafka-bootstrap")) {
+        args.addAll(List.of("--kafka-bootstrap", bootstrap));
+      }
       for (String port : List.of("--connect-port", "--registry-port", "--metrics-port", "--alerts-port",
           "--exporter-port")) {
         if (!List.of(extra).contains(port)) {
@@ -112,15 +115,17 @@ final class SluiceNodes implements AutoCloseable {
   }
 
   /**
-   * Starts {@code ./sluice kafka} as node {@code id} of the quorum {@code voters}, its data and output under
-   * {@code dir/broker-<id>}; {@link #awaitBroker} waits for its ready line.
+   * Starts {@code ./sluice kafka} as node {@code id} of the quorum {@code voters}, with {@code extra} flags, its data
+   * and output under {@code dir/broker-<id>}; {@link #awaitBroker} waits for its ready line.
    */
-  static Process broker(Path dir, int id, int port, String voters) throws Exception {
+  static Process broker(Path dir, int id, int port, String voters, String... extra) throws Exception {
     Path home = Files.createDirectories(dir.resolve("broker-" + id));
-    ProcessBuilder pb = new ProcessBuilder(PackagedSluice.root().resolve("sluice").toString(), "kafka",
+    List<String> command = new ArrayList<>(List.of(PackagedSluice.root().resolve("sluice").toString(), "kafka",
         "--node-id", "" + id, "--voters", voters, "--kafka-port", "" + port, "--data-dir", home.resolve("data")
-        .toString()).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
-            ProcessBuilder.Redirect.appendTo(home.resolve("out.log").toFile()));
+        .toString()));
+    command.addAll(List.of(extra));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
+        ProcessBuilder.Redirect.appendTo(home.resolve("out.log").toFile()));
     pb.environment().put("SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
     return pb.start();
   }

@@ -21,12 +21,17 @@ import java.util.concurrent.TimeUnit;
  * #start} fails the calling test under CI and skips it elsewhere, saying so ({@link RequiredTool}).
  */
 public final class BinlogMariaDb implements AutoCloseable {
-  private final Process process;
+  private volatile Process process;
   private final int port;
+  /** The server's command line and output file, for {@link #restart}. */
+  private final List<String> command;
+  private final Path log;
 
-  private BinlogMariaDb(Process process, int port) {
+  private BinlogMariaDb(Process process, int port, List<String> command, Path log) {
     this.process = process;
     this.port = port;
+    this.command = List.copyOf(command);
+    this.log = log;
   }
 
   /**
@@ -55,19 +60,35 @@ public final class BinlogMariaDb implements AutoCloseable {
     run.addAll(List.of(options));
     Process server = new ProcessBuilder(run).redirectErrorStream(true)
         .redirectOutput(dir.resolve("server.log").toFile()).start();
-    BinlogMariaDb db = new BinlogMariaDb(server, port);
+    BinlogMariaDb db = new BinlogMariaDb(server, port, run, dir.resolve("server.log"));
+    db.awaitStarted();
+    return db;
+  }
+
+  private void awaitStarted() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (true) {
-      try (Connection c = db.connect()) {
-        return db;
+      try (Connection c = connect()) {
+        return;
       } catch (SQLException e) {
-        if (System.nanoTime() > deadline || !server.isAlive()) {
-          db.close();
-          throw new AssertionError("MariaDB did not start: " + Files.readString(dir.resolve("server.log")), e);
+        if (System.nanoTime() > deadline || !process.isAlive()) {
+          close();
+          throw new AssertionError("MariaDB did not start: " + Files.readString(log), e);
         }
         Thread.sleep(250);
       }
     }
+  }
+
+  /**
+   * Restarts the server as an operator does: a clean shutdown (SIGTERM: connections ended, the binary log closed),
+   * then the same command line on the same data and port; returns once it accepts connections.
+   */
+  public synchronized void restart() throws Exception {
+    close();
+    process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    awaitStarted();
   }
 
   /** A Debezium MariaDB source of {@code shop.orders} on this server, as root. */

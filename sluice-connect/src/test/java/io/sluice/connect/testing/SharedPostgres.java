@@ -1,12 +1,19 @@
 package io.sluice.connect.testing;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The one PostgreSQL server of a test JVM (binaries from Maven, no system install), with logical replication on so
@@ -63,5 +70,38 @@ public final class SharedPostgres {
 
   public static Connection connect(String database) throws SQLException {
     return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
+  }
+
+  /**
+   * Restarts the server as an operator does, {@code pg_ctl restart} in fast mode (every session and replication
+   * connection ended, a shutdown checkpoint written, then the postmaster's own command line again, on the same data
+   * and port); returns once it accepts connections. Every connection of the JVM breaks, so this is for a test that has
+   * the JVM's server to itself (a fault-matrix class, in a JVM of its own). Run as the server was started: under
+   * {@code unshare -U} where there is one, as PostgreSQL refuses to run as root, as tests may run here.
+   */
+  public static synchronized void restart() throws Exception {
+    Path data;
+    try (Connection c = connect("postgres"); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW data_directory")) {
+      rs.next();
+      data = Path.of(rs.getString(1));
+    }
+    long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+    Path postgres = Path.of(ProcessHandle.of(pid).flatMap(h -> h.info().command())
+        .orElseThrow(() -> new IllegalStateException("no postmaster " + pid)));
+    Path log = data.resolveSibling(data.getFileName() + "-restarts.log");
+    List<String> command = new ArrayList<>();
+    if (LinuxUtils.isUnshareAvailable()) {
+      command.addAll(List.of("unshare", "-U"));
+    }
+    command.addAll(List.of(postgres.resolveSibling("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w",
+        "-t", "120", "-l", log.toString(), "restart"));
+    Path out = Files.createTempFile("pg_ctl", ".txt");
+    Process pgCtl = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    if (!pgCtl.waitFor(180, TimeUnit.SECONDS) || pgCtl.exitValue() != 0) {
+      pgCtl.destroyForcibly();
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + Files.readString(out));
+    }
+    Files.delete(out);
   }
 }
