@@ -62,6 +62,8 @@ class ConnectorDefaultsTest {
           .get("bigint.unsigned.handling.mode"), binlog);
       assertEquals(".*", ConnectorDefaults.missing("s", Map.of("connector.class", binlog))
           .get("column.propagate.source.type"), binlog);
+      assertEquals("5000", ConnectorDefaults.missing("s", Map.of("connector.class", binlog))
+          .get("connect.keep.alive.interval.ms"), binlog + " reconnects within 5 s of a server restart");
       assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class", binlog, "bigint.unsigned.handling.mode",
           "long")).containsKey("bigint.unsigned.handling.mode"), "the source's own choice stays");
     }
