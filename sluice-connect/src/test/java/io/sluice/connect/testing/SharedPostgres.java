@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -63,5 +64,24 @@ public final class SharedPostgres {
 
   public static Connection connect(String database) throws SQLException {
     return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
+  }
+
+  /** Runs {@code sql} in {@code database}; a failure names the statement. */
+  public static void execute(String database, String sql) {
+    try (Connection c = connect(database); Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** The number in the first column of the first row {@code sql} gives: a {@code count(*)}, a {@code max(...)}. */
+  public static long number(String database, String sql) {
+    try (Connection c = connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
   }
 }
