@@ -104,20 +104,4 @@ class JsonSchemaConverterTest {
     assertEquals(String.valueOf(id), new String(headers.lastHeader(AvroConverter.SCHEMA_ID_HEADER).value(),
         StandardCharsets.UTF_8));
   }
-
-  /**
-   * The same schema written to a second topic is registered under that topic's subject too: its id was known, but a
-   * subject that is never registered has no compatibility check and no version to read with.
-   */
-  @Test
-  void theSameSchemaInASecondTopicIsRegisteredUnderItsSubject() {
-    String first = SharedKafka.unique("shared.a");
-    String second = SharedKafka.unique("shared.b");
-    JsonSchemaConverter writer = converter();
-    Schema row = SchemaBuilder.struct().name("shared.Row").field("id", Schema.INT32_SCHEMA).build();
-    writer.fromConnectData(first, row, new Struct(row).put("id", 1));
-    writer.fromConnectData(second, row, new Struct(row).put("id", 2));
-    assertEquals(client.latest(first + "-value").orElseThrow().id(),
-        client.latest(second + "-value").orElseThrow().id());
-  }
 }

@@ -158,20 +158,4 @@ class ProtobufConverterTest {
     assertTrue(String.valueOf(e.getMessage()).contains("t.Node") || String.valueOf(e.getCause()).contains("t.Node"),
         e.toString());
   }
-
-  /**
-   * The same schema written to a second topic is registered under that topic's subject too: its id was known, but a
-   * subject that is never registered has no compatibility check and no version to read with.
-   */
-  @Test
-  void theSameSchemaInASecondTopicIsRegisteredUnderItsSubject() {
-    String first = SharedKafka.unique("shared.a");
-    String second = SharedKafka.unique("shared.b");
-    ProtobufConverter writer = converter();
-    Schema row = SchemaBuilder.struct().name("shared.Row").field("id", Schema.INT32_SCHEMA).build();
-    writer.fromConnectData(first, row, new Struct(row).put("id", 1));
-    writer.fromConnectData(second, row, new Struct(row).put("id", 2));
-    assertEquals(client.latest(first + "-value").orElseThrow().id(),
-        client.latest(second + "-value").orElseThrow().id());
-  }
 }
