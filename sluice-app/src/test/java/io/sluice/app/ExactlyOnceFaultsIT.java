@@ -11,6 +11,7 @@ import io.sluice.app.SluiceNodes.Node;
 import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.PostgresSource;
 import io.sluice.connect.testing.SharedPostgres;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -270,17 +271,8 @@ class ExactlyOnceFaultsIT {
       String db = name + "_" + ProcessHandle.current().pid();
       SharedPostgres.createDatabase(db);
       ChangeHistory history = new ChangeHistory(() -> SharedPostgres.connect(db), RATE, 41);
-      Map<String, String> config = new LinkedHashMap<>();
-      config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-      config.put("plugin.name", "pgoutput");
-      config.put("database.hostname", "127.0.0.1");
-      config.put("database.port", String.valueOf(SharedPostgres.port()));
-      config.put("database.user", Pipeline.CDC_USER);
-      config.put("database.password", Pipeline.CDC_PASSWORD);
-      config.put("database.dbname", db);
-      config.put("topic.prefix", db);
-      config.put("slot.name", db + "_slot");
-      config.put("table.include.list", "public." + ChangeHistory.TABLE);
+      Map<String, String> config = PostgresSource.of(db, db, db + "_slot").tables("public." + ChangeHistory.TABLE)
+          .config();
       return new Source("PostgreSQL", name + "-pg", db + ".public." + ChangeHistory.TABLE, history, config,
           exactlyOnce);
     }

@@ -9,6 +9,7 @@ import io.sluice.app.TypeMatrix.Format;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.BinlogMariaDb;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.PostgresSource;
 import io.sluice.connect.testing.SharedPostgres;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -187,11 +188,11 @@ class MariaDbTypeMatrixIT {
     // The sources' tables and their first five rows (read by each source's snapshot).
     SharedPostgres.createDatabase(src());
     Pipeline.ensureCdcUser();
-    PostgresTypes.PREREQUISITES.forEach(sql -> pg(src(), sql));
+    PostgresTypes.PREREQUISITES.forEach(sql -> SharedPostgres.execute(src(), sql));
     for (PostgresTypes.Family f : PostgresTypes.FAMILIES) {
-      pg(src(), PostgresTypes.create(f));
+      SharedPostgres.execute(src(), PostgresTypes.create(f));
       for (int row = 0; row < 5; row++) {
-        pg(src(), PostgresTypes.insert(f, row + 1, row));
+        SharedPostgres.execute(src(), PostgresTypes.insert(f, row + 1, row));
       }
     }
     mariaDb(null, "CREATE DATABASE " + src() + " CHARACTER SET utf8mb4");
@@ -221,12 +222,12 @@ class MariaDbTypeMatrixIT {
     // Every source has read its snapshot, so the changes below are streamed.
     awaitSnapshots();
     for (PostgresTypes.Family f : PostgresTypes.FAMILIES) {
-      pg(src(), PostgresTypes.insert(f, 6, 0));
-      pg(src(), PostgresTypes.insert(f, 7, 2));
-      pg(src(), PostgresTypes.update(f, 1, PostgresTypes.Column::update));
-      pg(src(), PostgresTypes.update(f, 4, col -> "NULL"));
-      pg(src(), PostgresTypes.update(f, 5, col -> col.rows().get(1)));
-      pg(src(), "DELETE FROM public." + f.table() + " WHERE id = 2");
+      SharedPostgres.execute(src(), PostgresTypes.insert(f, 6, 0));
+      SharedPostgres.execute(src(), PostgresTypes.insert(f, 7, 2));
+      SharedPostgres.execute(src(), PostgresTypes.update(f, 1, PostgresTypes.Column::update));
+      SharedPostgres.execute(src(), PostgresTypes.update(f, 4, col -> "NULL"));
+      SharedPostgres.execute(src(), PostgresTypes.update(f, 5, col -> col.rows().get(1)));
+      SharedPostgres.execute(src(), "DELETE FROM public." + f.table() + " WHERE id = 2");
     }
     for (MariaDbTypes.Family f : MariaDbTypes.FAMILIES) {
       mariaDb(src(), MariaDbTypes.insert(f, 6, 0));
@@ -236,7 +237,7 @@ class MariaDbTypeMatrixIT {
       mariaDb(src(), MariaDbTypes.update(f, 5, col -> col.rows().get(1)));
       mariaDb(src(), "DELETE FROM " + f.table() + " WHERE id = 2");
     }
-    PostgresTypes.FAMILIES.forEach(f -> pg(src(), PostgresTypes.insert(f, LAST, 3)));
+    PostgresTypes.FAMILIES.forEach(f -> SharedPostgres.execute(src(), PostgresTypes.insert(f, LAST, 3)));
     MariaDbTypes.FAMILIES.forEach(f -> mariaDb(src(), MariaDbTypes.insert(f, LAST, 3)));
   }
 
@@ -247,7 +248,7 @@ class MariaDbTypeMatrixIT {
       mariaDb(null, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
     } else {
       SharedPostgres.createDatabase(db);
-      PostgresTypes.PREREQUISITES.forEach(sql -> pg(db, sql));
+      PostgresTypes.PREREQUISITES.forEach(sql -> SharedPostgres.execute(db, sql));
     }
     if (madeBeforehand(target)) {
       if (d == Direction.PG_MARIA) {
@@ -255,7 +256,7 @@ class MariaDbTypeMatrixIT {
       } else if (d == Direction.MARIA_MARIA) {
         MariaDbTypes.FAMILIES.forEach(f -> mariaDb(db, MariaDbTypes.create(f)));
       } else {
-        MariaDbTypes.FAMILIES.forEach(f -> pg(db, MariaDbTypes.createInPostgres(f)));
+        MariaDbTypes.FAMILIES.forEach(f -> SharedPostgres.execute(db, MariaDbTypes.createInPostgres(f)));
       }
     }
     TypeMatrix.apply(dir, cluster, sinkName(format, d, target),
@@ -718,22 +719,13 @@ class MariaDbTypeMatrixIT {
    * column types carried and no converter of Sluice's.
    */
   private static Map<String, String> postgresSource(Format format, boolean engines) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    c.put("plugin.name", "pgoutput");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(SharedPostgres.port()));
-    c.put("database.user", Pipeline.CDC_USER);
-    c.put("database.password", Pipeline.CDC_PASSWORD);
-    c.put("database.dbname", src());
-    c.put("topic.prefix", pgPrefix(format, engines));
-    c.put("slot.name", pgPrefix(format, engines));
+    Map<String, String> c = PostgresSource.of(src(), pgPrefix(format, engines), pgPrefix(format, engines))
+        .tables("public\\.t_.*").config();
     if (engines) {
       c.put("converters", "");
       c.put("column.propagate.source.type", "");
     }
     c.put("publication.name", src() + "_pub");
-    c.put("table.include.list", "public\\.t_.*");
     // The matrix measures every column, so it accepts the losses Sluice would otherwise refuse before data flows.
     c.put("sluice.columns.accept.loss", "public\\.t_time\\.c_timetz,public\\.t_arrays\\.c_int_2d");
     return c;
@@ -831,14 +823,6 @@ class MariaDbTypeMatrixIT {
 
   private static void mariaDb(String db, String sql) {
     try (Connection c = mariaConnect(db); Statement s = c.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
-  }
-
-  private static void pg(String db, String sql) {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
       s.execute(sql);
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);

@@ -2,6 +2,8 @@ package io.sluice.app;
 
 import static io.sluice.app.PackagedSluice.freePort;
 import static io.sluice.app.PackagedSluice.read;
+import static io.sluice.connect.testing.SharedPostgres.execute;
+import static io.sluice.connect.testing.SharedPostgres.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,6 +12,7 @@ import io.sluice.app.TypeMatrix.Format;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.PostgresSource;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.registry.client.SchemaRegistryClient;
 import java.nio.file.Files;
@@ -183,7 +186,7 @@ class SchemaEvolutionIT {
     }
     for (Track t : tracks) {
       for (Lane l : t.lanes) {
-        awaitSink(l, () -> count(l.sinkDb(), "SELECT count(*) FROM public." + l.table()) >= SNAPSHOT_ROWS,
+        awaitSink(l, () -> number(l.sinkDb(), "SELECT count(*) FROM public." + l.table()) >= SNAPSHOT_ROWS,
             "the snapshot of " + SNAPSHOT_ROWS + " rows at " + l.sink());
       }
     }
@@ -263,7 +266,7 @@ class SchemaEvolutionIT {
         awaitSink(l, () -> {
           refused[0] = TypeMatrix.failed(connect, l.source());
           return refused[0] || TypeMatrix.failed(connect, l.sink())
-              || count(l.sinkDb(), "SELECT coalesce(max(phase), -1) FROM public." + l.table()) >= phase;
+              || number(l.sinkDb(), "SELECT coalesce(max(phase), -1) FROM public." + l.table()) >= phase;
         }, "rows of phase " + phase + " at " + l.sink() + " (" + change.name() + ")");
         String message = refused[0] ? refusal(l) : null;
         String registryAnswer;
@@ -410,7 +413,7 @@ class SchemaEvolutionIT {
       connect.restart(l.source(), true, true);
       awaitSink(l, () -> !TypeMatrix.failed(connect, l.source()), "the restarted task of " + l.source());
       awaitSink(l, () -> TypeMatrix.failed(connect, l.source())
-          || count(l.sinkDb(), "SELECT coalesce(max(phase), -1) FROM public." + l.table()) >= phase,
+          || number(l.sinkDb(), "SELECT coalesce(max(phase), -1) FROM public." + l.table()) >= phase,
           "rows of phase " + phase + " at " + l.sink() + " after the restart");
     } finally {
       registry.setCompatibility(l.subject(), l.mode());
@@ -464,7 +467,7 @@ class SchemaEvolutionIT {
    */
   private static void compare(Track t, Lane l, List<String> failures) throws Exception {
     int last = t.next - 1;
-    awaitSink(l, () -> count(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE id = " + last) == 1
+    awaitSink(l, () -> number(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE id = " + last) == 1
         || TypeMatrix.failed(connect, l.sink()), "the last row " + last + " at " + l.sink());
     ConnectClient.sleep(2000); // the deletes of the last round, after its inserts
     String columns = "item, qty::text, note, %s, phase::text, extra, region";
@@ -501,9 +504,9 @@ class SchemaEvolutionIT {
       }
     }
     long extra = sink.keySet().stream().filter(id -> !source.containsKey(id)).count();
-    long legacy = count(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE legacy IS NOT NULL AND id >= "
+    long legacy = number(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE legacy IS NOT NULL AND id >= "
         + t.firstIdOfPhase.get(DROP));
-    long defaulted = count(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE phase < " + ADD_DEFAULT
+    long defaulted = number(l.sinkDb(), "SELECT count(*) FROM public." + l.table() + " WHERE phase < " + ADD_DEFAULT
         + " AND region = 'eu'");
     String lost = String.format("%,d source rows: %d missing, %d extra, %s%s; rows inserted after the drop with"
         + " legacy set: %d; rows last written before the column with a default that the sink gave it: %,d",
@@ -558,38 +561,11 @@ class SchemaEvolutionIT {
     }
   }
 
-  private static long count(String db, String sql) {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
-  }
-
-  private static void execute(String db, String sql) {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
-  }
-
   private static Map<String, String> sourceConfig(Lane l) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    c.put("plugin.name", "pgoutput");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(SharedPostgres.port()));
-    c.put("database.user", Pipeline.CDC_USER);
-    c.put("database.password", Pipeline.CDC_PASSWORD);
-    c.put("database.dbname", sourceDb);
-    c.put("topic.prefix", l.prefix());
-    c.put("slot.name", l.prefix());
+    Map<String, String> c = PostgresSource.of(sourceDb, l.prefix(), l.prefix()).tables("public\\." + l.table())
+        .config();
     c.put("publication.name", l.prefix() + "_pub");
     c.put("publication.autocreate.mode", "filtered");
-    c.put("table.include.list", "public\\." + l.table());
     return c;
   }
 

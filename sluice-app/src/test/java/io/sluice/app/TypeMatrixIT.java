@@ -2,6 +2,7 @@ package io.sluice.app;
 
 import static io.sluice.app.PackagedSluice.freePort;
 import static io.sluice.app.PackagedSluice.read;
+import static io.sluice.connect.testing.SharedPostgres.execute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,6 +11,7 @@ import io.sluice.app.PostgresTypes.Family;
 import io.sluice.app.TypeMatrix.Format;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.PostgresSource;
 import io.sluice.connect.testing.SharedPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -322,14 +324,6 @@ class TypeMatrixIT {
     }
   }
 
-  private static void execute(String db, String sql) {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
-  }
-
   private static void awaitSlots() {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (true) {
@@ -354,22 +348,13 @@ class TypeMatrixIT {
    * own, no column types carried and no converter of Sluice's, feeding Debezium's sink as the engines' defaults do.
    */
   private static Map<String, String> sourceConfig(Format format, boolean engines) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    c.put("plugin.name", "pgoutput");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(SharedPostgres.port()));
-    c.put("database.user", Pipeline.CDC_USER);
-    c.put("database.password", Pipeline.CDC_PASSWORD);
-    c.put("database.dbname", sourceDb);
-    c.put("topic.prefix", prefix(format, engines));
-    c.put("slot.name", prefix(format, engines));
+    Map<String, String> c = PostgresSource.of(sourceDb, prefix(format, engines), prefix(format, engines))
+        .tables("public\\.t_.*").config();
     if (engines) {
       c.put("converters", "");
       c.put("column.propagate.source.type", "");
     }
     c.put("publication.name", sourceDb + "_pub");
-    c.put("table.include.list", "public\\.t_.*");
     // The matrix measures every column, so it accepts the losses Sluice would otherwise refuse before data flows.
     c.put("sluice.columns.accept.loss", "public\\.t_time\\.c_timetz,public\\.t_arrays\\.c_int_2d");
     return c;

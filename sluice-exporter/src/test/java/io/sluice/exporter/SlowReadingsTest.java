@@ -9,6 +9,7 @@ import io.sluice.connect.ConnectRuntime;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.Pipeline;
+import io.sluice.connect.testing.PostgresSource;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.exporter.SlowReadings.Timed;
@@ -287,17 +288,8 @@ class SlowReadingsTest {
   }
 
   private static Map<String, String> sourceConfig(int port, String db, String slot) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    c.put("plugin.name", "pgoutput");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(port));
-    c.put("database.user", SharedPostgres.USER);
-    c.put("database.password", SharedPostgres.PASSWORD);
-    c.put("database.dbname", db);
-    c.put("topic.prefix", slot + "_" + db);
-    c.put("slot.name", slot);
-    return c;
+    return PostgresSource.of(db, slot + "_" + db, slot).at(port, SharedPostgres.USER, SharedPostgres.PASSWORD)
+        .config();
   }
 
   /** Creates the connector stopped, and waits until the worker has its status (the pass skips it before that). */

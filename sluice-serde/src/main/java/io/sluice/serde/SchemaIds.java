@@ -10,15 +10,18 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
- * The schema-id rule of the Kafka serializers and deserializers, in one place. Writing, the id a record is framed
- * with: the subject's latest version's ({@code use.latest.version}), else its schema's, registered
- * ({@code auto.register.schemas}) or looked up; once known for a subject and schema, no registry call is made again.
- * Reading, the writer schema of a framed record's id, refused when it is of another format. The registry's refusals
- * and an unreachable registry become Kafka's {@link SerializationException}, worded as Confluent's serdes word them.
+ * The schema-id rule of every registry-aware writer and reader, the Kafka serializers and deserializers and the
+ * Connect converters alike, in one place. Writing, the id a record is framed with: the subject's latest version's
+ * ({@code use.latest.version}), else its schema's, registered ({@code auto.register.schemas}) or looked up; once known
+ * for a subject and schema, no registry call is made again. Reading, the writer schema of a framed record's id,
+ * refused when it is of another format. The registry's refusals and an unreachable registry are said in the caller's
+ * contract ({@link Failures}): by default Kafka's {@link SerializationException}, worded as Confluent's serdes word
+ * them.
  *
  * <pre>{@code
  * SchemaIds ids = new SchemaIds(config, client, SchemaIds.Format.AVRO);
- * int id = ids.idFor(subject, schema, () -> new SchemaRegistryClient.Schema("AVRO", schema.toString(), List.of()));
+ * int id = ids.idFor(topic, subject, schema,
+ *     () -> new SchemaRegistryClient.Schema("AVRO", schema.toString(), List.of()));
  * }</pre>
  */
 public final class SchemaIds {
@@ -42,6 +45,68 @@ public final class SchemaIds {
     public String type() {
       return type;
     }
+
+    /** The format as a person names it: Avro, Protobuf, JSON Schema. */
+    public String kind() {
+      return kind;
+    }
+  }
+
+  /**
+   * How a caller says that the id of a schema cannot be had. The rule is the same for every caller; the exception
+   * and its words are the caller's contract: Kafka's serdes throw {@link SerializationException} as Confluent's do,
+   * Connect's converters a {@code DataException}.
+   */
+  public interface Failures {
+    /** {@code use.latest.version}, and the subject has no version. */
+    RuntimeException noVersion(String topic, String subject);
+
+    /** Not {@code auto.register.schemas}, and the subject does not hold the schema. */
+    RuntimeException notRegistered(String topic, String subject);
+
+    /**
+     * The registry refused the schema as incompatible with {@code version} of the subject (0 when it did not say);
+     * {@code refusal} says so for an operator: the subject, the versions it holds, the mode, each rule
+     * in the registry's words and the ways on.
+     */
+    RuntimeException incompatible(String topic, String subject, String refusal, int version);
+
+    /** Any other error answer of the registry. */
+    RuntimeException failed(String topic, String subject, RegistryApiException e);
+
+    RuntimeException unreachable(String topic, String subject, HttpTransport.UnreachableException e);
+  }
+
+  /** Kafka's serdes' words, as Confluent's serdes say them. */
+  private record SerdeFailures(Format format) implements Failures {
+    @Override
+    public RuntimeException noVersion(String topic, String subject) {
+      return new SerializationException("Error retrieving the latest version of subject " + subject
+          + ": Subject not found");
+    }
+
+    @Override
+    public RuntimeException notRegistered(String topic, String subject) {
+      return new SerializationException("Error retrieving " + format.name + " schema for subject " + subject
+          + ": Schema not found; auto.register.schemas is false");
+    }
+
+    @Override
+    public RuntimeException incompatible(String topic, String subject, String refusal, int version) {
+      return new SerializationException(refusal);
+    }
+
+    @Override
+    public RuntimeException failed(String topic, String subject, RegistryApiException e) {
+      return new SerializationException("Error registering " + format.name + " schema for subject " + subject + ": "
+          + e.getMessage(), e);
+    }
+
+    @Override
+    public RuntimeException unreachable(String topic, String subject, HttpTransport.UnreachableException e) {
+      return new SerializationException("Error reaching the schema registry for subject " + subject + ": "
+          + e.getMessage(), e);
+    }
   }
 
   private record Key(String subject, Object schema) {}
@@ -49,75 +114,80 @@ public final class SchemaIds {
   private final SerdeConfig config;
   private final SchemaRegistryClient client;
   private final Format format;
+  private final Failures failures;
   private final Map<Key, Integer> ids = new ConcurrentHashMap<>();
   private final Map<String, SchemaRegistryClient.SubjectVersion> latest = new ConcurrentHashMap<>();
 
+  /** The rule as Kafka's serdes keep it, their failures a {@link SerializationException}. */
   public SchemaIds(SerdeConfig config, SchemaRegistryClient client, Format format) {
+    this(config, client, format, new SerdeFailures(format));
+  }
+
+  public SchemaIds(SerdeConfig config, SchemaRegistryClient client, Format format, Failures failures) {
     this.config = config;
     this.client = client;
     this.format = format;
+    this.failures = failures;
   }
 
   /**
-   * The id to frame a record of {@code subject} with. {@code key} stands for the record's schema in the cache (the
-   * schema itself, or what names it); {@code schema} is asked only when the registry must be.
+   * The id to frame a record of {@code topic} with under {@code subject}. {@code key} stands for the record's schema
+   * in the cache (the schema itself, or what names it); {@code schema} is asked only when the registry must be.
    */
-  public int idFor(String subject, Object key, Supplier<SchemaRegistryClient.Schema> schema) {
+  public int idFor(String topic, String subject, Object key, Supplier<SchemaRegistryClient.Schema> schema) {
     if (config.useLatestVersion()) {
-      return latest(subject).id();
+      return latest(topic, subject).id();
     }
     Key k = new Key(subject, key);
     Integer known = ids.get(k);
     if (known != null) {
       return known;
     }
-    int id = asked(subject, () -> {
+    int id = asked(topic, subject, () -> {
       SchemaRegistryClient.Schema s = schema.get();
-      return config.autoRegister() ? client.register(subject, s) : client.idOf(subject, s).orElseThrow(() ->
-          new SerializationException("Error retrieving " + format.name + " schema for subject " + subject
-              + ": Schema not found; auto.register.schemas is false"));
+      return config.autoRegister() ? client.register(subject, s)
+          : client.idOf(subject, s).orElseThrow(() -> failures.notRegistered(topic, subject));
     });
     ids.put(k, id);
     return id;
   }
 
-  /** The subject's latest version, asked once. */
-  public SchemaRegistryClient.SubjectVersion latest(String subject) {
+  /** The latest version of the subject records of {@code topic} are written under, asked once. */
+  public SchemaRegistryClient.SubjectVersion latest(String topic, String subject) {
     SchemaRegistryClient.SubjectVersion known = latest.get(subject);
     if (known != null) {
       return known;
     }
-    SchemaRegistryClient.SubjectVersion v = asked(subject, () -> client.latest(subject).orElseThrow(() ->
-        new SerializationException("Error retrieving the latest version of subject " + subject
-            + ": Subject not found")));
+    SchemaRegistryClient.SubjectVersion v = asked(topic, subject, () -> client.latest(subject).orElseThrow(() ->
+        failures.noVersion(topic, subject)));
     latest.put(subject, v);
     return v;
   }
 
-  private <T> T asked(String subject, Supplier<T> call) {
+  private <T> T asked(String topic, String subject, Supplier<T> call) {
     try {
       return call.get();
     } catch (RegistryApiException e) {
       if (e.incompatibility().isPresent()) {
-        SerializationException refused = new SerializationException(refusal(client, format.type, null, subject, e));
+        // The registry's whole answer holds the old schema's text: attached, not the cause, since the deepest cause
+        // is what an operator is shown of a failed task.
+        RuntimeException refused = failures.incompatible(topic, subject,
+            refusal(client, format.type, topic, subject, e), e.incompatibility().get().version());
         refused.addSuppressed(e);
         throw refused;
       }
-      throw new SerializationException("Error registering " + format.name + " schema for subject " + subject + ": "
-          + e.getMessage(), e);
+      throw failures.failed(topic, subject, e);
     } catch (HttpTransport.UnreachableException e) {
-      throw new SerializationException("Error reaching the schema registry for subject " + subject + ": "
-          + e.getMessage(), e);
+      throw failures.unreachable(topic, subject, e);
     }
   }
 
   /**
    * What a writer whose new schema the registry refused as incompatible says: the subject, the version it broke with
    * among the subject's versions, the mode and each rule in the registry's words, and the ways on. The registry's
-   * whole answer, which holds the old schema's text, is for the caller to attach (suppressed, not as the cause: the
-   * deepest cause is what an operator is shown of a failed task).
+   * whole answer, which holds the old schema's text, is attached to what is thrown.
    */
-  public static String refusal(SchemaRegistryClient client, String type, String topic, String subject,
+  private static String refusal(SchemaRegistryClient client, String type, String topic, String subject,
       RegistryApiException e) {
     RegistryApiException.Incompatibility i = e.incompatibility().orElseThrow();
     String versions;

@@ -63,17 +63,7 @@ public final class Pipeline {
 
   /** Exactly the keys the system description lists for a relational source, plus any extras given. */
   public Map<String, String> sourceConfig(String slot, Map<String, String> extra) {
-    Map<String, String> c = new LinkedHashMap<>();
-    c.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    c.put("plugin.name", "pgoutput");
-    c.put("database.hostname", "127.0.0.1");
-    c.put("database.port", String.valueOf(SharedPostgres.port()));
-    c.put("database.user", CDC_USER);
-    c.put("database.password", CDC_PASSWORD);
-    c.put("database.dbname", sourceDb);
-    c.put("topic.prefix", topicPrefix);
-    c.put("slot.name", slot);
-    c.put("table.include.list", "public.orders");
+    Map<String, String> c = PostgresSource.of(sourceDb, topicPrefix, slot).tables("public.orders").config();
     c.put("heartbeat.interval.ms", "1000");
     c.putAll(extra);
     return c;
@@ -96,11 +86,7 @@ public final class Pipeline {
   }
 
   public void execute(String db, String sql) {
-    try (Connection c = SharedPostgres.connect(db); Statement s = c.createStatement()) {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
+    SharedPostgres.execute(db, sql);
   }
 
   public void insert(int fromId, int toId) {

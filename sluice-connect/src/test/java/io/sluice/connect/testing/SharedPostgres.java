@@ -104,4 +104,23 @@ public final class SharedPostgres {
     }
     Files.delete(out);
   }
+
+  /** Runs {@code sql} in {@code database}; a failure names the statement. */
+  public static void execute(String database, String sql) {
+    try (Connection c = connect(database); Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** The number in the first column of the first row {@code sql} gives: a {@code count(*)}, a {@code max(...)}. */
+  public static long number(String database, String sql) {
+    try (Connection c = connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
 }

@@ -56,7 +56,7 @@ public final class AvroSerializer implements Serializer<Object> {
     }
     Schema schema = AvroSchemas.of(value);
     String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(schema));
-    int id = ids.idFor(subject, schema,
+    int id = ids.idFor(topic, subject, schema,
         () -> new SchemaRegistryClient.Schema(SchemaIds.Format.AVRO.type(), schema.toString(), List.of()));
     return WireFormat.frame(id, encode(schema, value));
   }

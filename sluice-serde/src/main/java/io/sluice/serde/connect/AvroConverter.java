@@ -1,10 +1,8 @@
 package io.sluice.serde.connect;
 
-import io.sluice.client.HttpTransport;
-import io.sluice.serde.SerdeConfig;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.avro.AvroSchemas;
 import io.sluice.serde.avro.ReaderSchema;
-import io.sluice.registry.client.RegistryApiException;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
@@ -45,24 +43,26 @@ public final class AvroConverter extends RegistryConverter {
   private final ConnectAvro data = new ConnectAvro();
   private String readerVersion;
   private ReaderSchema.Mode mode;
-  private final Map<org.apache.avro.Schema, Integer> ids = new ConcurrentHashMap<>();
   private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
   private final Map<Integer, Reading> readings = new ConcurrentHashMap<>();
 
-  /** How values of one Connect schema are written: their Avro schema, and its writer. */
-  private record Writing(org.apache.avro.Schema avro, ConnectAvroWriter writer) {}
+  /**
+   * How values of one Connect schema are written: their Avro schema, its writer, and its id in each topic written to
+   * (a subject per topic, under the topic name strategy).
+   */
+  private record Writing(org.apache.avro.Schema avro, ConnectAvroWriter writer, Map<String, Integer> ids) {}
 
   /** How records of one writer schema id are read: the datum reader and the Connect schema of what it yields. */
   private record Reading(GenericDatumReader<Object> reader, org.apache.avro.Schema readSchema, Schema connectSchema,
       RuntimeException failure) {}
 
   public AvroConverter() {
-    super("Avro", null);
+    super(SchemaIds.Format.AVRO, null);
   }
 
   /** A converter on an existing client, for callers (tests, tools) that share one. */
   public AvroConverter(SchemaRegistryClient client) {
-    super("Avro", client);
+    super(SchemaIds.Format.AVRO, client);
   }
 
   @Override
@@ -96,7 +96,7 @@ public final class AvroConverter extends RegistryConverter {
     if (writing == null) {
       writing = writings.computeIfAbsent(schema, s -> {
         org.apache.avro.Schema avro = data.avroSchema(s);
-        return new Writing(avro, ConnectAvroWriter.of(s, avro));
+        return new Writing(avro, ConnectAvroWriter.of(s, avro), new ConcurrentHashMap<>());
       });
     }
     byte[] framed;
@@ -108,18 +108,19 @@ public final class AvroConverter extends RegistryConverter {
       throw new DataException("Failed to serialize Avro data from topic " + topic + ": " + e.getMessage(), e);
     }
     // The id is asked for once the value has proved writable, so a refused value registers nothing.
-    WireFormat.putHeader(framed, idOf(bound, topic, writing.avro()));
+    WireFormat.putHeader(framed, idOf(bound, topic, writing));
     return framed;
   }
 
-  private int idOf(RegistryBinding bound, String topic, org.apache.avro.Schema avro) {
-    Integer known = ids.get(avro);
+  private int idOf(RegistryBinding bound, String topic, Writing writing) {
+    Integer known = writing.ids().get(topic);
     if (known != null) {
       return known;
     }
-    int id = bound.idFor(topic, AvroSchemas.recordName(avro),
-        new SchemaRegistryClient.Schema("AVRO", avro.toString(), List.of()));
-    ids.put(avro, id);
+    org.apache.avro.Schema avro = writing.avro();
+    int id = bound.idFor(topic, AvroSchemas.recordName(avro), avro,
+        () -> new SchemaRegistryClient.Schema(SchemaIds.Format.AVRO.type(), avro.toString(), List.of()));
+    writing.ids().put(topic, id);
     return id;
   }
 
@@ -148,8 +149,7 @@ public final class AvroConverter extends RegistryConverter {
     if (readerVersion == null) {
       return new Reading(new GenericDatumReader<>(writer), writer, data.connectSchema(writer), null);
     }
-    SerdeConfig config = bound.config();
-    String subject = config.strategy().subject(topic, config.isKey(), AvroSchemas.recordName(writer));
+    String subject = bound.subject(topic, AvroSchemas.recordName(writer));
     try {
       // "latest" is fetched again for each new writer id: a new writer schema is when the subject may have moved on.
       Optional<SchemaRegistryClient.SubjectVersion> v = bound.client().version(subject, readerVersion);
@@ -173,17 +173,7 @@ public final class AvroConverter extends RegistryConverter {
   }
 
   private static org.apache.avro.Schema writerSchema(SchemaRegistryClient client, int id) {
-    SchemaRegistryClient.Schema s;
-    try {
-      s = client.schemaById(id);
-    } catch (RegistryApiException e) {
-      throw new DataException("Failed to fetch schema id " + id + ": " + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
-    }
-    if (!"AVRO".equals(s.type())) {
-      throw new DataException("Schema id " + id + " is " + s.type() + ", not Avro");
-    }
-    return new org.apache.avro.Schema.Parser().parse(s.schema());
+    return new org.apache.avro.Schema.Parser().parse(SchemaIds.writerSchema(client, id, SchemaIds.Format.AVRO)
+        .schema());
   }
 }

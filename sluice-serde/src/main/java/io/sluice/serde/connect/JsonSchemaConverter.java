@@ -1,6 +1,7 @@
 package io.sluice.serde.connect;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
@@ -22,17 +23,26 @@ import org.apache.kafka.connect.errors.DataException;
  */
 public final class JsonSchemaConverter extends RegistryConverter {
   private final ConnectJsonSchema data = new ConnectJsonSchema();
-  private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
+  /** The id of each Connect schema in each topic written to (a subject per topic, under the topic name strategy). */
+  private final Map<Written, Integer> ids = new ConcurrentHashMap<>();
   private final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
 
+  private record Written(String topic, Schema schema) {}
+
   public JsonSchemaConverter() {
-    super("JSON Schema", null);
+    super(SchemaIds.Format.JSON, null);
   }
 
   @Override
   byte[] write(RegistryBinding bound, String topic, Schema schema, Object value) {
-    int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, s.name() == null ? "" : s.name(),
-        new SchemaRegistryClient.Schema("JSON", data.jsonSchema(s).toString(), List.of())));
+    Written written = new Written(topic, schema);
+    Integer id = ids.get(written);
+    if (id == null) {
+      id = bound.idFor(topic, schema.name() == null ? "" : schema.name(), schema,
+          () -> new SchemaRegistryClient.Schema(SchemaIds.Format.JSON.type(), data.jsonSchema(schema).toString(),
+              List.of()));
+      ids.put(written, id);
+    }
     try {
       return WireFormat.frame(id, SerdeConfig.JSON.writeValueAsBytes(data.jsonValue(schema, value)));
     } catch (IOException e) {
@@ -54,10 +64,7 @@ public final class JsonSchemaConverter extends RegistryConverter {
   }
 
   private Schema connectSchema(SchemaRegistryClient client, int id) {
-    SchemaRegistryClient.Schema s = client.schemaById(id);
-    if (!"JSON".equals(s.type())) {
-      throw new DataException("Schema id " + id + " is " + s.type() + ", not JSON Schema");
-    }
+    SchemaRegistryClient.Schema s = SchemaIds.writerSchema(client, id, SchemaIds.Format.JSON);
     try {
       return data.connectSchema(SerdeConfig.JSON.readTree(s.schema()));
     } catch (IOException e) {

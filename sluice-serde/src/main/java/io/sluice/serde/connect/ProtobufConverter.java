@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import io.sluice.registry.client.SchemaRegistryClient;
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.protobuf.ProtobufSchemas;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
@@ -36,8 +37,11 @@ public final class ProtobufConverter extends RegistryConverter {
   private static final byte[] FIRST_MESSAGE = WireFormat.messageIndexes(List.of(0));
   private static final Logger log = LoggerFactory.getLogger(ProtobufConverter.class);
 
-  /** How structs of one Connect schema are written: its Protobuf form and the plan, null where not covered. */
-  private record Writing(ConnectProtobuf.Written written, ConnectProtobufWriter writer) {}
+  /**
+   * How structs of one Connect schema are written: its Protobuf form, the plan (null where not covered), and its id
+   * in each topic written to (a subject per topic, under the topic name strategy).
+   */
+  private record Writing(ConnectProtobuf.Written written, ConnectProtobufWriter writer, Map<String, Integer> ids) {}
 
   /** How one writer schema's message is read: its descriptor, its Connect schema and the plan, null if not covered. */
   private record Reading(Descriptor message, Schema schema, ConnectProtobufReader reader) {}
@@ -49,13 +53,12 @@ public final class ProtobufConverter extends RegistryConverter {
   private boolean wrappers = true;
   private ProtobufSchemas schemas;
   private final Map<Schema, Writing> writings = new ConcurrentHashMap<>();
-  private final Map<Schema, Integer> ids = new ConcurrentHashMap<>();
   /** Readings of the first message of a schema id, the path every record written by a Confluent converter has. */
   private final Map<Integer, Reading> firstMessages = new ConcurrentHashMap<>();
   private final Map<String, Reading> otherMessages = new ConcurrentHashMap<>();
 
   public ProtobufConverter() {
-    super("Protobuf", null);
+    super(SchemaIds.Format.PROTOBUF, null);
   }
 
   @Override
@@ -82,8 +85,12 @@ public final class ProtobufConverter extends RegistryConverter {
       writing = writings.computeIfAbsent(schema, s -> writing(s, numbering(bound, topic, s)));
     }
     ConnectProtobuf.Written w = writing.written();
-    int id = ids.computeIfAbsent(schema, s -> bound.idFor(topic, w.message().getFullName(),
-        new SchemaRegistryClient.Schema("PROTOBUF", w.text(), List.of())));
+    Integer id = writing.ids().get(topic);
+    if (id == null) {
+      id = bound.idFor(topic, w.message().getFullName(), w.text(),
+          () -> new SchemaRegistryClient.Schema(SchemaIds.Format.PROTOBUF.type(), w.text(), List.of()));
+      writing.ids().put(topic, id);
+    }
     if (writing.writer() != null) {
       try {
         byte[] framed = writing.writer().write((Struct) value, WireFormat.HEADER + FIRST_MESSAGE.length);
@@ -127,10 +134,10 @@ public final class ProtobufConverter extends RegistryConverter {
   private Writing writing(Schema schema, ConnectProtobuf.Numbering numbering) {
     ConnectProtobuf.Written w = data.written(schema, numbering);
     try {
-      return new Writing(w, ConnectProtobufWriter.of(schema, w.message()));
+      return new Writing(w, ConnectProtobufWriter.of(schema, w.message()), new ConcurrentHashMap<>());
     } catch (RuntimeException e) {
       log.info("Protobuf message {} is written through DynamicMessage: {}", w.message().getFullName(), e.getMessage());
-      return new Writing(w, null);
+      return new Writing(w, null, new ConcurrentHashMap<>());
     }
   }
 

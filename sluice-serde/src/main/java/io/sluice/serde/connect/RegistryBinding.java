@@ -8,6 +8,7 @@ import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -16,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A registry converter's tie to the registry once configured: its settings (Confluent's keys) and client, how it
- * finds the id of a schema it writes, and how it reads a framed record, marking one it cannot read for the dead
- * letter queue.
+ * A registry converter's tie to the registry once configured: its settings (Confluent's keys) and client, the id of
+ * a schema it writes (by the serdes' rule, {@link SchemaIds}, in a converter's words), and how it reads a framed
+ * record, marking one it cannot read for the dead letter queue.
  */
-record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
+record RegistryBinding(SerdeConfig config, SchemaRegistryClient client, SchemaIds ids) {
   private static final Logger log = LoggerFactory.getLogger(RegistryBinding.class);
   /** Added to a record that could not be read, so its dead letter copy says which writer schema it had. */
   static final String SCHEMA_ID_HEADER = "__sluice.schema.id";
@@ -30,36 +31,55 @@ record RegistryBinding(SerdeConfig config, SchemaRegistryClient client) {
     SchemaAndValue read(WireFormat.Framed framed) throws IOException;
   }
 
-  /**
-   * The id of {@code schema} for {@code topic} by the configured rules: the subject's latest id
-   * ({@code use.latest.version}), else registered ({@code auto.register.schemas}), else looked up.
-   */
+  /** The binding of a converter of {@code format}, its schema ids found by the one rule ({@link SchemaIds}). */
+  static RegistryBinding of(SerdeConfig config, SchemaRegistryClient client, SchemaIds.Format format) {
+    return new RegistryBinding(config, client, new SchemaIds(config, client, format,
+        new ConverterFailures(client, format.type())));
+  }
+
   /** The subject a record of {@code topic} whose schema is named {@code recordName} is written under. */
   String subject(String topic, String recordName) {
     return config.strategy().subject(topic, config.isKey(), recordName);
   }
 
-  int idFor(String topic, String recordName, SchemaRegistryClient.Schema schema) {
-    String subject = subject(topic, recordName);
-    try {
-      if (config.useLatestVersion()) {
-        return client.latest(subject).orElseThrow(() -> new DataException("Subject " + subject + " has no version "
-            + "(use.latest.version=true)")).id();
-      }
-      return config.autoRegister() ? client.register(subject, schema) : client.idOf(subject, schema).orElseThrow(
-          () -> new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false"));
-    } catch (RegistryApiException e) {
-      if (e.incompatibility().isPresent()) {
-        SchemaRefusedException refused = new SchemaRefusedException(
-            SchemaIds.refusal(client, schema.type(), topic, subject, e), subject,
-            e.incompatibility().get().version());
-        refused.addSuppressed(e);
-        throw refused;
-      }
-      throw new DataException("Failed to register the " + schema.type() + " schema of topic " + topic
-          + " under subject " + subject + ": " + e.getMessage(), e);
-    } catch (HttpTransport.UnreachableException e) {
-      throw new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(), e);
+  /**
+   * The id of a schema written to {@code topic} by the configured rules ({@link SchemaIds#idFor}); {@code key} stands
+   * for the schema in the cache, {@code schema} is asked only when the registry must be.
+   */
+  int idFor(String topic, String recordName, Object key, Supplier<SchemaRegistryClient.Schema> schema) {
+    return ids.idFor(topic, subject(topic, recordName), key, schema);
+  }
+
+  /**
+   * A converter's words for a schema id it cannot have: Connect's {@link DataException}, naming the topic and the
+   * subject; a refusal as a {@link SchemaRefusedException}, so the converter can add what changed in the record.
+   */
+  private record ConverterFailures(SchemaRegistryClient client, String type) implements SchemaIds.Failures {
+    @Override
+    public RuntimeException noVersion(String topic, String subject) {
+      return new DataException("Subject " + subject + " has no version (use.latest.version=true)");
+    }
+
+    @Override
+    public RuntimeException notRegistered(String topic, String subject) {
+      return new DataException("Schema not found in subject " + subject + " and auto.register.schemas=false");
+    }
+
+    @Override
+    public RuntimeException incompatible(String topic, String subject, String refusal, int version) {
+      return new SchemaRefusedException(refusal, subject, version);
+    }
+
+    @Override
+    public RuntimeException failed(String topic, String subject, RegistryApiException e) {
+      return new DataException("Failed to register the " + type + " schema of topic " + topic + " under subject "
+          + subject + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public RuntimeException unreachable(String topic, String subject, HttpTransport.UnreachableException e) {
+      return new DataException("Failed to reach the schema registry at " + client.baseUrl() + ": " + e.getMessage(),
+          e);
     }
   }
 

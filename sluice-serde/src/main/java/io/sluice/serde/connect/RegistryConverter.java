@@ -1,5 +1,6 @@
 package io.sluice.serde.connect;
 
+import io.sluice.serde.SchemaIds;
 import io.sluice.serde.SerdeConfig;
 import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
@@ -19,14 +20,13 @@ import org.apache.kafka.connect.storage.Converter;
  */
 abstract sealed class RegistryConverter implements Converter
     permits AvroConverter, JsonSchemaConverter, ProtobufConverter {
-  /** The format as messages name it. */
-  private final String format;
+  private final SchemaIds.Format format;
   /** A client handed in by the caller; else each configuration makes its own. */
   private final SchemaRegistryClient sharedClient;
   /** Null until configured; set last, so what {@link #configured} prepared is seen with it. */
   private volatile RegistryBinding binding;
 
-  RegistryConverter(String format, SchemaRegistryClient sharedClient) {
+  RegistryConverter(SchemaIds.Format format, SchemaRegistryClient sharedClient) {
     this.format = format;
     this.sharedClient = sharedClient;
   }
@@ -39,7 +39,7 @@ abstract sealed class RegistryConverter implements Converter
   @Override
   public final void configure(Map<String, ?> configs, boolean isKey) {
     SerdeConfig config = SerdeConfig.of(configs, isKey);
-    RegistryBinding bound = new RegistryBinding(config, sharedClient != null ? sharedClient : config.client());
+    RegistryBinding bound = RegistryBinding.of(config, sharedClient != null ? sharedClient : config.client(), format);
     configured(bound, configs);
     binding = bound;
   }
@@ -53,7 +53,7 @@ abstract sealed class RegistryConverter implements Converter
       return null; // a tombstone stays a tombstone
     }
     if (schema == null) {
-      throw new DataException("The " + format + " converter needs a schema: this record from topic " + topic
+      throw new DataException("The " + format.kind() + " converter needs a schema: this record from topic " + topic
           + " has none");
     }
     RegistryBinding bound = bound();
@@ -95,7 +95,7 @@ abstract sealed class RegistryConverter implements Converter
   @Override
   public final SchemaAndValue toConnectData(String topic, Headers headers, byte[] value) {
     RegistryBinding bound = bound();
-    return RegistryBinding.read(topic, headers, value, format, framed -> read(bound, topic, framed));
+    return RegistryBinding.read(topic, headers, value, format.kind(), framed -> read(bound, topic, framed));
   }
 
   /** The Connect data of a framed record; any failure is reported by {@link RegistryBinding#read}. */

@@ -67,9 +67,9 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
         schemas.parse(schema);
         subject = config.strategy().subject(topic, config.isKey(), JsonSchemas.title(schema.schema()));
         SchemaRegistryClient.Schema carried = schema;
-        id = ids.idFor(subject, carried.schema(), () -> carried);
+        id = ids.idFor(topic, subject, carried.schema(), () -> carried);
         if (config.useLatestVersion()) {
-          schema = ids.latest(subject).schema();
+          schema = ids.latest(topic, subject).schema();
         }
       } else {
         if (!config.useLatestVersion()) {
@@ -78,7 +78,7 @@ public final class JsonSchemaSerializer implements Serializer<Object> {
         }
         payload = value instanceof JsonNode n ? n : SerdeConfig.JSON.valueToTree(value);
         subject = config.strategy().subject(topic, config.isKey(), "");
-        SchemaRegistryClient.SubjectVersion v = ids.latest(subject);
+        SchemaRegistryClient.SubjectVersion v = ids.latest(topic, subject);
         schema = v.schema();
         id = v.id();
       }

@@ -45,7 +45,7 @@ public final class ProtobufSerializer implements Serializer<Message> {
     }
     Descriptor descriptor = message.getDescriptorForType();
     String subject = config.strategy().subject(topic, config.isKey(), descriptor.getFullName());
-    int id = ids.idFor(subject, descriptor.getFile().getName(), () -> schema(descriptor.getFile()));
+    int id = ids.idFor(topic, subject, descriptor.getFile().getName(), () -> schema(descriptor.getFile()));
     byte[] indexes = WireFormat.messageIndexes(ProtobufSchemas.indexes(descriptor));
     try {
       return WireFormat.frame(id, out -> {
