@@ -2,7 +2,6 @@ package io.sluice.sink.jdbc;
 
 import io.debezium.connector.jdbc.DefaultRecordWriter;
 import io.debezium.connector.jdbc.JdbcChangeEventSink;
-import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import io.debezium.connector.jdbc.QueryBinderResolver;
 import io.debezium.connector.jdbc.dialect.DatabaseDialect;
@@ -139,21 +138,13 @@ final class RecordByRecordWriter implements AutoCloseable {
   }
 
   private void refuse(SinkRecord r, RuntimeException e) {
-    String message = "The database refused the record at " + RefusedRecords.where(r) + " for table " + table(r)
+    String message = "The database refused the record at " + RefusedRecords.where(r) + " for table " + RefusedRecords.table(config, r)
         + ": " + ErrorText.reasons(e);
     RefusedRecords.send(dlq, r, message, e);
     refused++;
     LOG.warn("Sink {}: {}; sent to the dead letter queue", connector, message);
   }
 
-  private String table(SinkRecord r) {
-    try {
-      return config.getCollectionNamingStrategy()
-          .resolveCollectionName(new JdbcKafkaSinkRecord(r, config), config.getCollectionNameFormat());
-    } catch (RuntimeException e) {
-      return "(of topic " + r.topic() + ")";
-    }
-  }
 
   /**
    * Whether a record caused {@code failure}: the database refused its values or its table (SQLSTATE of a data,

@@ -1,5 +1,7 @@
 package io.sluice.sink.jdbc;
 
+import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
+import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
@@ -30,6 +32,16 @@ final class RefusedRecords {
     } catch (ExecutionException notSent) {
       throw new ConnectException(reason + "; and it could not be sent to the dead letter queue: "
           + ErrorText.reasons(notSent.getCause()), cause);
+    }
+  }
+
+  /** The sink table of a record, as the sink names it; the topic where it cannot be named. */
+  static String table(JdbcSinkConnectorConfig config, SinkRecord r) {
+    try {
+      return config.getCollectionNamingStrategy()
+          .resolveCollectionName(new JdbcKafkaSinkRecord(r, config), config.getCollectionNameFormat());
+    } catch (RuntimeException e) {
+      return "(of topic " + r.topic() + ")";
     }
   }
 

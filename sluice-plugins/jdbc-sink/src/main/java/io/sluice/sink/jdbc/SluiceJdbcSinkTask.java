@@ -267,7 +267,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       if (kept == null) {
         kept = new ArrayList<>(records.subList(0, i));
       }
-      String reason = "The record at " + RefusedRecords.where(r) + " for table " + table(r) + " is not written: "
+      String reason = "The record at " + RefusedRecords.where(r) + " for table " + RefusedRecords.table(config, r) + " is not written: "
           + found.stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
           + BinlogValueCheck.why(found) + ". Exclude the column at the source or change such values there";
       if ("fail".equalsIgnoreCase(props.getOrDefault(RecordByRecordWriter.REFUSED, "dlq").trim())) {
@@ -281,15 +281,6 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     return kept == null ? records : kept;
   }
 
-  /** The sink table of a record, as the sink names it; the topic where it cannot be named. */
-  private String table(SinkRecord r) {
-    try {
-      return config.getCollectionNamingStrategy()
-          .resolveCollectionName(new JdbcKafkaSinkRecord(r, config), config.getCollectionNameFormat());
-    } catch (RuntimeException e) {
-      return "(of topic " + r.topic() + ")";
-    }
-  }
 
   /**
    * Writes {@code batch} by COPY when {@link CopyWriter} can write it as Debezium's sink would, else (and when COPY
