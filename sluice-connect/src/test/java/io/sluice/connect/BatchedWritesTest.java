@@ -3,24 +3,21 @@ package io.sluice.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import io.sluice.connect.testing.TestWorkers;
+import io.sluice.connect.testing.ClassWorker;
+import io.sluice.connect.testing.ConnectClient;
 import io.sluice.kafka.testing.SharedKafka;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sluice's defaults for a keyed JDBC sink send a batch as multi-row statements and keep one change per key of a batch
@@ -30,25 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * that lost the order of a delete and an insert would leave the wrong rows.
  */
 class BatchedWritesTest {
-  @TempDir static Path dataDir;
-  private static ConnectRuntime worker;
-  private static ConnectClient rest;
-
-  @BeforeAll
-  static void start() {
-    worker = TestWorkers.worker(SharedKafka.unique("batched"), dataDir).start();
-    rest = new ConnectClient(worker.restUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-  }
+  @RegisterExtension static final ClassWorker WORKER = new ClassWorker("batched");
 
   @Test
   void manyChangesOfTheSameRowsInEveryPollEndEqual() {
+    ConnectClient rest = WORKER.rest();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("bw"));
     pipeline.insert(1, 300);
     assertEquals(201, rest.create("bw-source", pipeline.sourceConfig(pipeline.name + "_slot", Map.of())).status());

@@ -2,13 +2,12 @@ package io.sluice.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
-import io.sluice.connect.testing.TestWorkers;
+import io.sluice.connect.testing.ClassWorker;
+import io.sluice.connect.testing.ConnectClient;
 import io.sluice.kafka.testing.SharedKafka;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,10 +17,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Live schema evolution into MariaDB through Sluice's JDBC sink in a real worker, from a real PostgreSQL source: while
@@ -31,25 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * every row arrives.
  */
 class MariaDbColumnEvolutionTest {
-  @TempDir static Path dataDir;
-  private static ConnectRuntime worker;
-  private static ConnectClient rest;
-
-  @BeforeAll
-  static void start() {
-    worker = TestWorkers.worker(SharedKafka.unique("mevo"), dataDir).start();
-    rest = new ConnectClient(worker.restUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-  }
+  @RegisterExtension static final ClassWorker WORKER = new ClassWorker("mevo");
 
   @Test
   void widenedAndDroppedSourceColumnsAreFollowedInMariaDb() throws Exception {
+    ConnectClient rest = WORKER.rest();
     MariaDbServer.require();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("mevo"));
     pipeline.execute(pipeline.sourceDb, "ALTER TABLE public.orders ADD note varchar(20)");

@@ -2,14 +2,13 @@ package io.sluice.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import io.sluice.connect.testing.TestWorkers;
+import io.sluice.connect.testing.ClassWorker;
+import io.sluice.connect.testing.ConnectClient;
 import io.sluice.kafka.testing.SharedKafka;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -19,10 +18,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sluice's JDBC sink into PostgreSQL and into MariaDB in one worker, the PostgreSQL one creating its table after the
@@ -31,25 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * MariaDB's type names ({@code longtext}, which PostgreSQL refuses) and fail.
  */
 class MixedDatabaseSinksTest {
-  @TempDir static Path dataDir;
-  private static ConnectRuntime worker;
-  private static ConnectClient rest;
-
-  @BeforeAll
-  static void start() {
-    worker = TestWorkers.worker(SharedKafka.unique("mixed"), dataDir).start();
-    rest = new ConnectClient(worker.restUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-  }
+  @RegisterExtension static final ClassWorker WORKER = new ClassWorker("mixed");
 
   @Test
   void postgresAndMariaDbSinksEachCreateTheirTablesWithTheirOwnTypes() throws Exception {
+    ConnectClient rest = WORKER.rest();
     MariaDbServer.require();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("mx"));
     pipeline.insert(1, 500);
@@ -104,6 +87,7 @@ class MixedDatabaseSinksTest {
    */
   @Test
   void debeziumsOwnSinkStartingBesideItLeavesAPostgresSinkItsTypes() throws Exception {
+    ConnectClient rest = WORKER.rest();
     MariaDbServer.require();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("dz"));
     pipeline.insert(1, 200);

@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
-import io.sluice.connect.testing.TestWorkers;
+import io.sluice.connect.testing.ClassWorker;
+import io.sluice.connect.testing.ConnectClient;
 import io.sluice.kafka.testing.SharedKafka;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,10 +19,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hole a snapshot leaves: a source that streamed a row and then started over without a committed offset takes a
@@ -34,25 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SnapshotCompletionTest {
   private static final String SLUICE_SINK = "io.sluice.sink.jdbc.SluiceJdbcSinkConnector";
-  @TempDir static Path dataDir;
-  private static ConnectRuntime worker;
-  private static ConnectClient rest;
-
-  @BeforeAll
-  static void start() {
-    worker = TestWorkers.worker(SharedKafka.unique("snapshot-end"), dataDir).start();
-    rest = new ConnectClient(worker.restUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-  }
+  @RegisterExtension static final ClassWorker WORKER = new ClassWorker("snapshot-end");
 
   @Test
   void aRowDeletedBetweenTwoSnapshotsLeavesTheSink() {
+    ConnectClient rest = WORKER.rest();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("se"));
     String plainDb = pipeline.name + "_plain";
     SharedPostgres.createDatabase(plainDb);
@@ -90,6 +73,7 @@ class SnapshotCompletionTest {
 
   @Test
   void aRowDeletedBetweenTwoSnapshotsLeavesAMariaDbSink() {
+    ConnectClient rest = WORKER.rest();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("sm"));
     String sinkUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
     Map<String, String> sink = sluiceSink(pipeline);
@@ -118,6 +102,7 @@ class SnapshotCompletionTest {
 
   @Test
   void aSinkStoppedMidSnapshotTakesItUpFromItsCommittedOffset() throws InterruptedException {
+    ConnectClient rest = WORKER.rest();
     int rows = 30_000;
     Pipeline pipeline = new Pipeline(SharedKafka.unique("sr"));
     pipeline.insert(1, rows);
@@ -175,6 +160,7 @@ class SnapshotCompletionTest {
    * database; resumed, it takes a new snapshot.
    */
   private static void startOver(Pipeline pipeline, String source, String... whileStopped) {
+    ConnectClient rest = WORKER.rest();
     assertEquals(204, rest.call("PUT", "/connectors/" + source + "/stop", null).status());
     rest.awaitState(source, "STOPPED");
     var reset = rest.call("DELETE", "/connectors/" + source + "/offsets", null);
