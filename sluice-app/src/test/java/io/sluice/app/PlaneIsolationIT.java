@@ -270,7 +270,7 @@ class PlaneIsolationIT {
   private static Map<String, long[]> restingHistogram(long pid, String label) throws Exception {
     Map<String, long[]> least = null;
     for (int i = 0; i < 3; i++) {
-      Map<String, long[]> h = classHistogram(pid, label);
+      Map<String, long[]> h = classHistogram(pid, label + "-" + (i + 1));
       if (least == null || liveMb(h) < liveMb(least)) {
         least = h;
       }
