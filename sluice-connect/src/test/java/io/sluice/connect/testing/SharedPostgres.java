@@ -34,6 +34,11 @@ public final class SharedPostgres {
             .setServerConfig("max_replication_slots", "32")
             .setServerConfig("max_wal_senders", "32")
             .setServerConfig("max_connections", "200")
+            // The server's own log in the module's target/ (the library hands it to a logger the tests keep quiet):
+            // a backend's crash names the statement it ran, which a test's failure alone does not.
+            .setServerConfig("logging_collector", "on")
+            .setServerConfig("log_directory", logDirectory().toString())
+            .setServerConfig("log_filename", "postgres-" + ProcessHandle.current().pid() + ".log")
             .start();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
@@ -48,6 +53,11 @@ public final class SharedPostgres {
       }, "shared-postgres-stop"));
     }
     return pg;
+  }
+
+  /** Where the server's log goes: {@code target/postgres/} of the module whose tests run. */
+  private static Path logDirectory() throws IOException {
+    return Files.createDirectories(Path.of("target", "postgres").toAbsolutePath());
   }
 
   public static int port() {
