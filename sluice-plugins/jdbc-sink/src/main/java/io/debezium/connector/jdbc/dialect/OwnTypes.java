@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * there (each type's no-argument constructor, as Debezium makes its {@code INSTANCE}), configured with this dialect
  * only; then adds Sluice's types, likewise made for this dialect. The types that hold another type (Sluice's, and
  * Debezium's {@code ConnectMapToConnectStringType}, which writes through {@code ConnectStringType.INSTANCE}) hold the
- * dialect's own instance of it.
+ * dialect's own instance of it. (Debezium's PostgreSQL {@code EnumType}, which names its column through {@code
+ * ConnectStringType.INSTANCE} too, gives way to Sluice's {@code EnumTypeOfTarget} in every dialect.)
  *
  * <p>Two of Debezium's singletons stay shared, because Debezium's MariaDB and MySQL dialect calls them by name rather
  * than through its registry: {@code BigIntUnsignedType} and the MySQL {@code JsonType} behind {@code MapToJsonType}.
