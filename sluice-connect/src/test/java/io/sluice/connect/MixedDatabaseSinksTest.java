@@ -41,16 +41,12 @@ class MixedDatabaseSinksTest {
     pipeline.insert(1, 500);
 
     // The PostgreSQL sink first, before its topic has a record: its table is made only once records come.
-    Map<String, String> postgresSink = new LinkedHashMap<>(pipeline.sinkConfig());
-    postgresSink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    Map<String, String> postgresSink = sluiceSink(pipeline);
     assertEquals(201, rest.create("mx-pg-sink", postgresSink).status());
     rest.awaitRunning("mx-pg-sink");
     // Then the MariaDB sink, the last to start: Debezium's shared types now answer for MariaDB.
     String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
-    Map<String, String> mariaSink = new LinkedHashMap<>(postgresSink);
-    mariaSink.put("connection.url", mariaUrl);
-    mariaSink.put("connection.username", "root");
-    mariaSink.remove("connection.password");
+    Map<String, String> mariaSink = inMariaDb(postgresSink, mariaUrl);
     assertEquals(201, rest.create("mx-maria-sink", mariaSink).status());
     rest.awaitRunning("mx-maria-sink");
 
@@ -65,22 +61,14 @@ class MixedDatabaseSinksTest {
       assertEquals(expected, pipeline.awaitSinkMatchesSource());
       assertEquals(expected, Eventually.await("the MariaDB sink equal to the source", Duration.ofSeconds(90),
           () -> Pipeline.rowsAt(mariaUrl), expected::equals));
-      for (String sink : new String[] {"mx-pg-sink", "mx-maria-sink"}) {
-        assertEquals("RUNNING", rest.call("GET", "/connectors/" + sink + "/status", null).json().path("tasks")
-            .path(0).path("state").asText(), sink);
-      }
+      assertRunning(rest, "mx-pg-sink", "mx-maria-sink");
       // Each table in its own database's words for the same Connect string and int32 fields.
       assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"),
           orderColumns(SharedPostgres.connect(pipeline.sinkDb), "current_schema()"));
       assertEquals(Map.of("id", "int", "item", "longtext", "qty", "int"),
           orderColumns(DriverManager.getConnection(mariaUrl), "DATABASE()"));
     } finally {
-      for (String c : new String[] {"mx-source", "mx-pg-sink", "mx-maria-sink"}) {
-        rest.call("DELETE", "/connectors/" + c, null);
-      }
-      try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
-        s.execute("DROP DATABASE " + c.getCatalog());
-      }
+      removeAll(rest, mariaUrl, "mx-source", "mx-pg-sink", "mx-maria-sink");
     }
   }
 
@@ -94,16 +82,12 @@ class MixedDatabaseSinksTest {
     MariaDbServer.require();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("dz"));
     pipeline.insert(1, 200);
-    Map<String, String> postgresSink = new LinkedHashMap<>(pipeline.sinkConfig());
-    postgresSink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    Map<String, String> postgresSink = sluiceSink(pipeline);
     assertEquals(201, rest.create("dz-pg-sink", postgresSink).status());
     rest.awaitRunning("dz-pg-sink");
     String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
-    Map<String, String> debezium = new LinkedHashMap<>(postgresSink);
+    Map<String, String> debezium = inMariaDb(postgresSink, mariaUrl);
     debezium.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
-    debezium.put("connection.url", mariaUrl);
-    debezium.put("connection.username", "root");
-    debezium.remove("connection.password");
     // A topic nobody writes: its start alone is what moves the types.
     debezium.put("topics", pipeline.name + "-nothing");
     debezium.remove("topics.regex");
@@ -117,12 +101,7 @@ class MixedDatabaseSinksTest {
       assertEquals(Map.of("id", "integer", "item", "text", "qty", "integer"),
           orderColumns(SharedPostgres.connect(pipeline.sinkDb), "current_schema()"));
     } finally {
-      for (String c : new String[] {"dz-source", "dz-pg-sink", "dz-maria-debezium"}) {
-        rest.call("DELETE", "/connectors/" + c, null);
-      }
-      try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
-        s.execute("DROP DATABASE " + c.getCatalog());
-      }
+      removeAll(rest, mariaUrl, "dz-source", "dz-pg-sink", "dz-maria-debezium");
     }
   }
 
@@ -137,14 +116,11 @@ class MixedDatabaseSinksTest {
     MariaDbServer.require();
     Pipeline pipeline = new Pipeline(SharedKafka.unique("lk"));
     pipeline.insert(1, 100);
-    Map<String, String> postgresSink = new LinkedHashMap<>(pipeline.sinkConfig());
-    postgresSink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    Map<String, String> postgresSink = sluiceSink(pipeline);
     String mariaUrl = MariaDbServer.createDatabase(pipeline.name + "_maria");
-    Map<String, String> mariaSink = new LinkedHashMap<>(postgresSink);
     // Its put waits for the lock for as long as the test holds it, not InnoDB's default 50 s.
-    mariaSink.put("connection.url", mariaUrl + "&sessionVariables=innodb_lock_wait_timeout=600");
-    mariaSink.put("connection.username", "root");
-    mariaSink.remove("connection.password");
+    Map<String, String> mariaSink =
+        inMariaDb(postgresSink, mariaUrl + "&sessionVariables=innodb_lock_wait_timeout=600");
     try {
       assertEquals(201, rest.create("lk-pg-sink", postgresSink).status());
       assertEquals(201, rest.create("lk-maria-sink", mariaSink).status());
@@ -174,17 +150,42 @@ class MixedDatabaseSinksTest {
         assertEquals(expected, Eventually.await("the MariaDB sink equal to the source once the lock is released",
             Duration.ofSeconds(90), () -> Pipeline.rowsAt(mariaUrl), expected::equals));
       }
-      for (String sink : new String[] {"lk-pg-sink", "lk-maria-sink"}) {
-        assertEquals("RUNNING", rest.call("GET", "/connectors/" + sink + "/status", null).json().path("tasks")
-            .path(0).path("state").asText(), sink);
-      }
+      assertRunning(rest, "lk-pg-sink", "lk-maria-sink");
     } finally {
-      for (String c : new String[] {"lk-source", "lk-pg-sink", "lk-maria-sink"}) {
-        rest.call("DELETE", "/connectors/" + c, null);
-      }
-      try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
-        s.execute("DROP DATABASE " + c.getCatalog());
-      }
+      removeAll(rest, mariaUrl, "lk-source", "lk-pg-sink", "lk-maria-sink");
+    }
+  }
+
+  /** The pipeline's PostgreSQL sink, of Sluice's connector class. */
+  private static Map<String, String> sluiceSink(Pipeline pipeline) {
+    Map<String, String> sink = new LinkedHashMap<>(pipeline.sinkConfig());
+    sink.put("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector");
+    return sink;
+  }
+
+  /** {@code sink} writing into the MariaDB database at {@code url} instead. */
+  private static Map<String, String> inMariaDb(Map<String, String> sink, String url) {
+    Map<String, String> maria = new LinkedHashMap<>(sink);
+    maria.put("connection.url", url);
+    maria.put("connection.username", "root");
+    maria.remove("connection.password");
+    return maria;
+  }
+
+  private static void assertRunning(ConnectClient rest, String... connectors) {
+    for (String c : connectors) {
+      assertEquals("RUNNING", rest.call("GET", "/connectors/" + c + "/status", null).json().path("tasks")
+          .path(0).path("state").asText(), c);
+    }
+  }
+
+  /** Deletes {@code connectors} and drops the MariaDB database at {@code mariaUrl}. */
+  private static void removeAll(ConnectClient rest, String mariaUrl, String... connectors) throws SQLException {
+    for (String c : connectors) {
+      rest.call("DELETE", "/connectors/" + c, null);
+    }
+    try (Connection c = DriverManager.getConnection(mariaUrl); Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE " + c.getCatalog());
     }
   }
 

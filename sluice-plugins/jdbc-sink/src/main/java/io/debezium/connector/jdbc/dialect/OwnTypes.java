@@ -151,10 +151,10 @@ public final class OwnTypes {
   /** Registers Sluice's types with the dialect ({@link GeneralDatabaseDialect#registerType} is protected). */
   private void extend() {
     JdbcType string = of(ConnectStringType.INSTANCE);
-    for (JdbcType type : List.of(PostgresTextType.over(string), SourceTypedDecimalType.over(of(ConnectDecimalType.INSTANCE)),
-        SourceNamedType.macaddr8(string), EnumTypeOfTarget.over(string),
-        FullDayTimeType.millis(of(TimeType.INSTANCE)), FullDayTimeType.micros(of(MicroTimeType.INSTANCE)),
-        FullDayTimeType.nanos(of(NanoTimeType.INSTANCE)))) {
+    for (JdbcType type : List.of(PostgresTextType.over(string),
+        SourceTypedDecimalType.over(of(ConnectDecimalType.INSTANCE)), SourceNamedType.macaddr8(string),
+        EnumTypeOfTarget.over(string), FullDayTimeType.millis(of(TimeType.INSTANCE)),
+        FullDayTimeType.micros(of(MicroTimeType.INSTANCE)), FullDayTimeType.nanos(of(NanoTimeType.INSTANCE)))) {
       dialect.registerType(type);
     }
     // Each stands in for the dialect's own type of its name, which differs by dialect.
@@ -168,7 +168,8 @@ public final class OwnTypes {
       dialect.registerType(new ArrayText());
       dialect.registerType(new BinlogOwnType());
     }
-    dialect.registerType(ZeroYear.over(dialect.getSchemaType(SchemaBuilder.int32().name(ZeroYear.SCHEMA_NAME).build())));
+    dialect.registerType(ZeroYear.over(dialect.getSchemaType(SchemaBuilder.int32().name(ZeroYear.SCHEMA_NAME)
+        .build())));
     dialect.registerType(BinlogFloat.over(dialect.getSchemaType(SchemaBuilder.float32().build())));
     dialect.registerType(ZonedTimeText.over(dialect.getSchemaType(SchemaBuilder.string()
         .name(ZonedTimeText.SCHEMA_NAME).build())));
