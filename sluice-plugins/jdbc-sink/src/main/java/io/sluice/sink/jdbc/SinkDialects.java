@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * registry with an instance of its own, configured with that dialect alone, and adds Sluice's types likewise. Writes
  * then share nothing: a put stuck on a lock in its database (a MariaDB row lock held by another transaction) holds up
  * no other sink of the worker. Only starts take turns ({@link #start}), so that the dialect a start leaves Debezium's
- * shared types with is the one it made. Debezium's own {@code JdbcSinkConnector} tasks in the same worker keep
+ * shared types with is the one it made: a start waiting on a database out of reach delays the next start, never a
+ * write. Debezium's own {@code JdbcSinkConnector} tasks in the same worker keep
  * Debezium's shared types, which a later start of any sink points elsewhere, as upstream.
  */
 final class SinkDialects {
