@@ -68,8 +68,8 @@ class BatchedWritesTest {
     assertEquals(expected, Eventually.await("Debezium's sink equal to the source", Duration.ofSeconds(90),
         () -> pipeline.rows(plainDb), expected::equals));
     // Started once the others run: Debezium's own sink (bw-plain-sink) shares its column types with every sink of the
-    // worker and would take MariaDB's into a PostgreSQL CREATE TABLE (longtext); Sluice's keeps them apart
-    // (SinkDialects, MixedDatabaseSinksTest), Debezium's is as upstream.
+    // worker and would take MariaDB's into a PostgreSQL CREATE TABLE (longtext); Sluice's gives each task types of its
+    // own (SinkDialects, MixedDatabaseSinksTest), Debezium's is as upstream.
     // Another database of the same server has a table of the same name: the sink must find and fill its own.
     String decoyUrl = MariaDbServer.createDatabase(pipeline.name + "_decoy");
     try (Connection c = DriverManager.getConnection(decoyUrl); java.sql.Statement s = c.createStatement()) {

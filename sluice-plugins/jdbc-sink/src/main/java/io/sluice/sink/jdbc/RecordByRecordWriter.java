@@ -5,8 +5,6 @@ import io.debezium.connector.jdbc.JdbcChangeEventSink;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import io.debezium.connector.jdbc.QueryBinderResolver;
 import io.debezium.connector.jdbc.dialect.DatabaseDialect;
-import io.debezium.connector.jdbc.dialect.DatabaseDialectResolver;
-import io.debezium.connector.jdbc.dialect.TypeRebinding;
 import io.debezium.openlineage.ConnectorContext;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -81,8 +79,7 @@ final class RecordByRecordWriter implements AutoCloseable {
     SessionFactory sessions = config.getHibernateConfiguration().buildSessionFactory();
     try {
       StatelessSession session = sessions.openStatelessSession();
-      DatabaseDialect dialect = DatabaseDialectResolver.resolve(config, sessions);
-      TypeRebinding.extend(dialect);
+      DatabaseDialect dialect = SinkDialects.resolve(config, sessions);
       io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(dialect, enumTypes);
       String name = props.getOrDefault("name", "");
       ConnectorContext context = new ConnectorContext(name, "sluice-jdbc-sink", props.getOrDefault("task.id", "0"),

@@ -70,8 +70,11 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   /** The records of {@link #segment} that belong to each followed window. */
   private final Map<SnapshotTracker.Window, List<SinkRecord>> followed = new LinkedHashMap<>();
   private WriteFreshness freshness;
-  /** This task's place among the worker's sinks, whose column types Debezium shares (see {@link SinkDialects}). */
-  private SinkDialects.Binding binding;
+  /**
+   * The dialect Debezium's start made for this task, with column types of its own (see {@link SinkDialects}); null
+   * where it cannot have them.
+   */
+  private io.debezium.connector.jdbc.dialect.DatabaseDialect sinkDialect;
   /** Whether the sink reads the records' headers (its key from them): else they are dropped before it sees them. */
   private boolean headersUsed = true;
   /** Writes puts by COPY where that ends as Debezium's writes would; null where it cannot (not PostgreSQL, …). */
@@ -100,17 +103,16 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   public void start(Map<String, String> props) {
     this.config = new JdbcSinkConnectorConfig(props);
     this.props = Map.copyOf(props);
-    this.binding = SinkDialects.start(config, props.get("connection.url"), props.getOrDefault("name", ""),
-        () -> super.start(props));
+    this.sinkDialect = SinkDialects.start(props.getOrDefault("name", ""), () -> super.start(props));
     this.enumTypes = TargetTypes.enums(props.get("connection.url"), props.get("connection.username"),
         props.get("connection.password"));
-    if (binding.dialect() != null) {
-      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(binding.dialect(), enumTypes);
+    if (sinkDialect != null) {
+      io.sluice.sink.jdbc.types.EnumTypeOfTarget.know(sinkDialect, enumTypes);
     }
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
     this.copy = CopyWriter.forSink(config, props).orElse(null);
-    this.evolution = ColumnEvolution.forSink(config, binding.dialect(), props).orElse(null);
+    this.evolution = ColumnEvolution.forSink(config, sinkDialect, props).orElse(null);
     String url = props.getOrDefault("connection.url", "");
     this.unholdable = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")
         ? new BinlogValueCheck(config.getColumnNamingStrategy()::resolveColumnName) : null;
@@ -161,10 +163,6 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   @Override
   public void put(Collection<SinkRecord> received) {
-    binding.write(() -> putRecords(received));
-  }
-
-  private void putRecords(Collection<SinkRecord> received) {
     Collection<SinkRecord> records = headersUsed ? received : withoutHeaders(received);
     if (tracker == null || records.isEmpty()) {
       // Connect's empty puts must reach Debezium's task too: it throws a write that failed on the put after it, and
@@ -475,12 +473,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (byRecord != null) {
       byRecord.close();
     }
-    if (binding == null) {
-      super.stop(); // never started
-      return;
-    }
-    binding.write(super::stop);
-    binding.close();
+    super.stop();
   }
 
   /** Removes what the snapshot in {@code w} did not write, when this task can be sure which rows those are. */

@@ -16,9 +16,8 @@ import org.apache.kafka.connect.data.Schema;
  * NullPointerException looking up the column's type name), into a text column made beforehand too.
  */
 public final class ArrayText extends AbstractType {
-  public static final ArrayText INSTANCE = new ArrayText();
-
-  private ArrayText() {}
+  /** One dialect's: each sink's dialect makes its own (see {@code OwnTypes}). */
+  public ArrayText() {}
 
   @Override
   public String[] getRegistrationKeys() {

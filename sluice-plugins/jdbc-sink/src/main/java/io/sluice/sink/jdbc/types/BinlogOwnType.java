@@ -18,13 +18,11 @@ import org.apache.kafka.connect.data.Schema;
  * {@code tinytext}, {@code text} and {@code mediumtext} (Debezium's: {@code longtext}) and {@code binary(n)}
  * (Debezium's: {@code varbinary(n)}). The values are written as Debezium's type for their Connect type writes them.
  *
- * <p>Only a binlog sink's dialect registers it ({@code TypeRebinding.extend}): a PostgreSQL sink keeps its own types for
+ * <p>Only a binlog sink's dialect registers it ({@code OwnTypes}): a PostgreSQL sink keeps its own types for
  * those columns. A source type whose value comes in another Connect type than Debezium's binlog sources give it by
  * default ({@code binary.handling.mode=base64}) keeps the type Debezium's sink makes for that Connect type.
  */
 public final class BinlogOwnType extends AbstractType {
-  public static final BinlogOwnType INSTANCE = new BinlogOwnType();
-
   /** The plain schema of each Connect type, by which the dialect finds its own type for it. */
   private static final Map<Schema.Type, Schema> PLAIN = new EnumMap<>(Map.of(Schema.Type.INT16, Schema.INT16_SCHEMA,
       Schema.Type.INT32, Schema.INT32_SCHEMA, Schema.Type.INT64, Schema.INT64_SCHEMA, Schema.Type.BOOLEAN,
@@ -50,7 +48,8 @@ public final class BinlogOwnType extends AbstractType {
     }
   }
 
-  private BinlogOwnType() {}
+  /** One dialect's: each sink's dialect makes its own (see {@code OwnTypes}). */
+  public BinlogOwnType() {}
 
   @Override
   public String[] getRegistrationKeys() {

@@ -10,7 +10,7 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * One of Debezium's column types with a case of Sluice's own: everything the subclass does not take is Debezium's
- * type's, which stays configured by its dialect as before.
+ * type's, the instance of it that belongs to the same dialect (see {@code OwnTypes}) and stays configured by it.
  */
 abstract class DelegatingType extends AbstractType {
   final JdbcType debezium;

@@ -1,6 +1,7 @@
 package io.sluice.sink.jdbc.types;
 
 import io.debezium.connector.jdbc.dialect.DatabaseDialect;
+import io.debezium.connector.jdbc.type.JdbcType;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -19,12 +20,18 @@ import org.apache.kafka.connect.data.Schema;
  * must make it).
  */
 public final class EnumTypeOfTarget extends PostgresCastString {
-  public static final EnumTypeOfTarget INSTANCE = new EnumTypeOfTarget();
   private static final String ENUM = "io.debezium.data.Enum";
   /** The enum types of each live dialect's database, in lower case. */
   private static final Map<DatabaseDialect, Set<String>> TYPES = Collections.synchronizedMap(new WeakHashMap<>());
 
-  private EnumTypeOfTarget() {}
+  private EnumTypeOfTarget(JdbcType string) {
+    super(string);
+  }
+
+  /** One dialect's, over its own string type {@code string}. */
+  public static EnumTypeOfTarget over(JdbcType string) {
+    return new EnumTypeOfTarget(string);
+  }
 
   /** That the database of {@code dialect} has the user-defined types {@code types}. */
   public static void know(DatabaseDialect dialect, Set<String> types) {

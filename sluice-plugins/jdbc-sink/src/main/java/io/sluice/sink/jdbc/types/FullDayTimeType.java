@@ -1,9 +1,6 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.type.AbstractType;
-import io.debezium.connector.jdbc.type.debezium.MicroTimeType;
-import io.debezium.connector.jdbc.type.debezium.NanoTimeType;
-import io.debezium.connector.jdbc.type.debezium.TimeType;
+import io.debezium.connector.jdbc.type.JdbcType;
 import io.debezium.sink.column.ColumnDescriptor;
 import io.debezium.sink.valuebinding.ValueBindDescriptor;
 import java.util.List;
@@ -26,15 +23,26 @@ import org.apache.kafka.connect.data.Schema;
  * Debezium's six.
  */
 public final class FullDayTimeType extends DelegatingType {
-  public static final FullDayTimeType MILLIS = new FullDayTimeType(TimeType.INSTANCE, 86_400_000L);
-  public static final FullDayTimeType MICROS = new FullDayTimeType(MicroTimeType.INSTANCE, 86_400_000_000L);
-  public static final FullDayTimeType NANOS = new FullDayTimeType(NanoTimeType.INSTANCE, 86_400_000_000_000L);
-
   private final long day;
 
-  private FullDayTimeType(AbstractType debezium, long day) {
+  private FullDayTimeType(JdbcType debezium, long day) {
     super(debezium);
     this.day = day;
+  }
+
+  /** Milliseconds of the day, over one dialect's own {@code TimeType}. */
+  public static FullDayTimeType millis(JdbcType time) {
+    return new FullDayTimeType(time, 86_400_000L);
+  }
+
+  /** Microseconds of the day, over one dialect's own {@code MicroTimeType}. */
+  public static FullDayTimeType micros(JdbcType microTime) {
+    return new FullDayTimeType(microTime, 86_400_000_000L);
+  }
+
+  /** Nanoseconds of the day, over one dialect's own {@code NanoTimeType}. */
+  public static FullDayTimeType nanos(JdbcType nanoTime) {
+    return new FullDayTimeType(nanoTime, 86_400_000_000_000L);
   }
 
   @Override

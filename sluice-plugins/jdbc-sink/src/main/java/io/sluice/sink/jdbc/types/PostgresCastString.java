@@ -2,7 +2,7 @@ package io.sluice.sink.jdbc.types;
 
 import io.debezium.connector.jdbc.dialect.postgres.PostgresDatabaseDialect;
 import io.debezium.connector.jdbc.type.AbstractType;
-import io.debezium.connector.jdbc.type.connect.ConnectStringType;
+import io.debezium.connector.jdbc.type.JdbcType;
 import io.debezium.sink.column.ColumnDescriptor;
 import org.apache.kafka.connect.data.Schema;
 
@@ -12,20 +12,27 @@ import org.apache.kafka.connect.data.Schema;
  * column unless the driver sends text untyped); where the schema names none, a string as Debezium writes one.
  */
 abstract class PostgresCastString extends AbstractType {
+  /** The dialect's own string type ({@code ConnectStringType}), which writes a string the schema names no type for. */
+  private final JdbcType string;
+
+  PostgresCastString(JdbcType string) {
+    this.string = string;
+  }
+
   /** The PostgreSQL type of {@code schema}'s values; null where the string is written as Debezium writes it. */
   abstract String postgresType(Schema schema);
 
   @Override
   public String getTypeName(Schema schema, boolean isKey) {
     String type = postgresType(schema);
-    return type != null ? type : ConnectStringType.INSTANCE.getTypeName(schema, isKey);
+    return type != null ? type : string.getTypeName(schema, isKey);
   }
 
   @Override
   public String getQueryBinding(ColumnDescriptor column, Schema schema, Object value) {
     String type = postgresType(schema);
     return type != null ? "cast(? as " + type + ")"
-        : ConnectStringType.INSTANCE.getQueryBinding(column, schema, value);
+        : string.getQueryBinding(column, schema, value);
   }
 
   /** Whether the task writes to MariaDB or MySQL (Debezium's MariaDB dialect is its MySQL one's). */

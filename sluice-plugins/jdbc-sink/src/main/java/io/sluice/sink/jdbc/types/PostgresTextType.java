@@ -1,5 +1,6 @@
 package io.sluice.sink.jdbc.types;
 
+import io.debezium.connector.jdbc.type.JdbcType;
 import org.apache.kafka.connect.data.Schema;
 
 /**
@@ -9,13 +10,19 @@ import org.apache.kafka.connect.data.Schema;
  * cast to it on the way in; into another database as the text it is.
  */
 public final class PostgresTextType extends PostgresCastString {
-  public static final PostgresTextType INSTANCE = new PostgresTextType();
   /** The Connect schema name the source gives such a value (the converter's, which this plugin cannot load). */
   static final String NAME = "io.sluice.data.PostgresText";
   /** The schema parameter with the column's PostgreSQL type. */
   static final String TYPE = "io.sluice.postgres.type";
 
-  private PostgresTextType() {}
+  private PostgresTextType(JdbcType string) {
+    super(string);
+  }
+
+  /** One dialect's, over its own string type {@code string}. */
+  public static PostgresTextType over(JdbcType string) {
+    return new PostgresTextType(string);
+  }
 
   @Override
   public String[] getRegistrationKeys() {

@@ -1,5 +1,6 @@
 package io.sluice.sink.jdbc.types;
 
+import io.debezium.connector.jdbc.type.JdbcType;
 import java.util.Locale;
 import org.apache.kafka.connect.data.Schema;
 
@@ -9,12 +10,17 @@ import org.apache.kafka.connect.data.Schema;
  * as Debezium writes it.
  */
 public final class SourceNamedType extends PostgresCastString {
-  public static final SourceNamedType MACADDR8 = new SourceNamedType("MACADDR8");
 
   private final String sourceType;
 
-  private SourceNamedType(String sourceType) {
+  private SourceNamedType(JdbcType string, String sourceType) {
+    super(string);
     this.sourceType = sourceType;
+  }
+
+  /** PostgreSQL's {@code macaddr8}, for one dialect, over its own string type {@code string}. */
+  public static SourceNamedType macaddr8(JdbcType string) {
+    return new SourceNamedType(string, "MACADDR8");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.sluice.sink.jdbc.types;
 
-import io.debezium.connector.jdbc.type.connect.ConnectDecimalType;
+import io.debezium.connector.jdbc.type.JdbcType;
 import org.apache.kafka.connect.data.Schema;
 
 /**
@@ -12,10 +12,13 @@ import org.apache.kafka.connect.data.Schema;
  * refused every value of more than 8 integer digits.
  */
 public final class SourceTypedDecimalType extends DelegatingType {
-  public static final SourceTypedDecimalType INSTANCE = new SourceTypedDecimalType();
+  private SourceTypedDecimalType(JdbcType decimal) {
+    super(decimal);
+  }
 
-  private SourceTypedDecimalType() {
-    super(ConnectDecimalType.INSTANCE);
+  /** One dialect's, over its own {@code ConnectDecimalType}. */
+  public static SourceTypedDecimalType over(JdbcType decimal) {
+    return new SourceTypedDecimalType(decimal);
   }
 
   /** The widest decimal MariaDB and MySQL have. */
