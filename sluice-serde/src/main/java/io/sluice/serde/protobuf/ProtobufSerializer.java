@@ -69,12 +69,25 @@ public final class ProtobufSerializer implements Serializer<Message> {
         continue;
       }
       SchemaRegistryClient.Schema depSchema = schema(dep);
-      client.register(dep.getName(), depSchema);
-      int version = client.lookup(dep.getName(), depSchema).orElseThrow().version();
-      refs.add(new SchemaRegistryClient.Reference(dep.getName(), dep.getName(), version));
+      refs.add(new SchemaRegistryClient.Reference(dep.getName(), dep.getName(),
+          referencedVersion(file, dep.getName(), depSchema)));
     }
     SchemaRegistryClient.Schema schema = new SchemaRegistryClient.Schema("PROTOBUF", ProtoDescriptors.text(file), refs);
     schemas.put(file, schema);
     return schema;
+  }
+
+  /**
+   * The version of an import's subject that holds its text: registered first when this serializer registers, as
+   * Confluent's does; with {@code auto.register.schemas=false} only looked up, so a writer that may not register
+   * changes no subject, its imports' included, and one whose import is not there says which.
+   */
+  private int referencedVersion(FileDescriptor importer, String subject, SchemaRegistryClient.Schema schema) {
+    if (config.autoRegister()) {
+      client.register(subject, schema);
+    }
+    return client.lookup(subject, schema).orElseThrow(() -> new SerializationException("Error retrieving Protobuf"
+        + " schema for subject " + subject + " (imported by " + importer.getName() + "): Schema not found; "
+        + SerdeConfig.AUTO_REGISTER + " is false")).version();
   }
 }

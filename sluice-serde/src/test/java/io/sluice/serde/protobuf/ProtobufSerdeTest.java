@@ -171,4 +171,41 @@ class ProtobufSerdeTest {
     assertEquals("shop.Order.Line", back.getDescriptorForType().getFullName());
     assertEquals(9, back.getField(back.getDescriptorForType().findFieldByName("qty")));
   }
+
+  @Test
+  void aWriterThatMayNotRegisterLooksItsImportsUpAndRegistersNothing() {
+    String topic = SharedKafka.unique("fixed-proto");
+    String common = "shop/" + topic + ".proto";
+    FileDescriptor fixed = ProtoDescriptors.build("shop/" + topic + "-orders.proto", """
+        syntax = "proto3";
+        package fixed;
+        import "%s";
+        message Order {
+          int64 id = 1;
+          shop.common.Money total = 2;
+        }
+        """.formatted(common), path -> COMMON);
+    Descriptor order = fixed.findMessageTypeByName("Order");
+    DynamicMessage message = DynamicMessage.newBuilder(order).setField(order.findFieldByName("id"), 7L).build();
+    ProtobufSerializer serializer = new ProtobufSerializer();
+    serializer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), SerdeConfig.AUTO_REGISTER, "false"),
+        false);
+
+    org.apache.kafka.common.errors.SerializationException missing = org.junit.jupiter.api.Assertions.assertThrows(
+        org.apache.kafka.common.errors.SerializationException.class, () -> serializer.serialize(topic, message));
+    assertTrue(missing.getMessage().contains("subject " + common) && missing.getMessage().contains("imported by"),
+        missing.getMessage());
+    assertTrue(!client.subjects().contains(common) && !client.subjects().contains(topic + "-value"),
+        "nothing registered: " + client.subjects());
+
+    // Registered by their owner, as a writer that may not register expects: the writer finds both.
+    SchemaRegistryClient.Schema commonSchema = new SchemaRegistryClient.Schema("PROTOBUF",
+        ProtoDescriptors.text(fixed.getDependencies().get(0)), List.of());
+    client.register(common, commonSchema);
+    int id = client.register(topic + "-value", new SchemaRegistryClient.Schema("PROTOBUF",
+        ProtoDescriptors.text(fixed), List.of(new SchemaRegistryClient.Reference(common, common, 1))));
+    byte[] bytes = serializer.serialize(topic, message);
+    assertEquals(id, java.nio.ByteBuffer.wrap(bytes, 1, 4).getInt());
+    assertEquals(List.of(1), client.versions(common));
+  }
 }
