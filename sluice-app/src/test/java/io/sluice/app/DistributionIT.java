@@ -1677,11 +1677,24 @@ class DistributionIT {
     throw new AssertionError("cannot log in to the dashboard");
   }
 
-  /** Runs {@code sluice reconcile} until it exits 0 (the sink caught up), for up to two minutes. */
+  /**
+   * Runs {@code sluice reconcile} until it exits 0 (the sink caught up), for up to two minutes. A reconcile is a
+   * process of its own that reads every row on both sides, so each waits first, up to 30 s, for the sink to hold as
+   * many rows as the source, counted here ({@code --source}, {@code --sink} and {@code --table SOURCE:SINK} of the
+   * command).
+   */
   private static void awaitEqual(String[] reconcile, String what) throws Exception {
+    List<String> args = List.of(reconcile);
+    String[] tables = args.get(args.indexOf("--table") + 1).split(":");
+    String source = args.get(args.indexOf("--source") + 1);
+    String sink = args.get(args.indexOf("--sink") + 1);
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     Run last;
     do {
+      long gate = Math.min(deadline, System.nanoTime() + Duration.ofSeconds(30).toNanos());
+      while (count(source, tables[0]) != count(sink, tables[tables.length - 1]) && System.nanoTime() < gate) {
+        Thread.sleep(500);
+      }
       last = sluice(reconcile);
       if (last.exit() == 0) {
         return;
@@ -1689,6 +1702,17 @@ class DistributionIT {
       Thread.sleep(2000);
     } while (System.nanoTime() < deadline);
     throw new AssertionError(what + ": " + last);
+  }
+
+  /** The rows of {@code table} at {@code jdbcUrl} (user and password in it), or -1 while it cannot be read. */
+  private static long count(String jdbcUrl, String table) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement();
+        var rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (java.sql.SQLException e) {
+      return -1;
+    }
   }
 
   private static JsonNode snapshotStatus(String connector) throws Exception {
@@ -1715,11 +1739,20 @@ class DistributionIT {
     throw new AssertionError("snapshot of " + connector + " never " + states + ": " + last);
   }
 
+  /**
+   * Runs {@code snapshot status} until {@code done} holds of it. Each run waits first, up to 30 s, for the exporter
+   * (which the command reads) to show a row estimate of the connector's snapshot, read here: a command is a process of
+   * its own, and the estimate comes from the exporter's slow readings, seconds apart.
+   */
   private static JsonNode awaitSnapshot(String connector, java.util.function.Predicate<JsonNode> done, String what)
       throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
     JsonNode last = null;
     while (System.nanoTime() < deadline) {
+      long gate = Math.min(deadline, System.nanoTime() + Duration.ofSeconds(30).toNanos());
+      while (!estimated(connector) && System.nanoTime() < gate) {
+        Thread.sleep(500);
+      }
       last = snapshotStatus(connector);
       if (done.test(last)) {
         return last;
@@ -1727,6 +1760,21 @@ class DistributionIT {
       Thread.sleep(1000);
     }
     throw new AssertionError("snapshot of " + connector + " never " + what + ": " + last);
+  }
+
+  /** Whether the exporter shows a row estimate of {@code connector}'s snapshot. */
+  private static boolean estimated(String connector) {
+    String label = "connector=\"" + connector + "\"";
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(exporterUrl + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body().lines()
+          .anyMatch(l -> l.startsWith("svc_debezium_snapshot_table_rows_estimate{") && l.contains(label));
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @Test

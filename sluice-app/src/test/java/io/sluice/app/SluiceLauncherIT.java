@@ -128,6 +128,63 @@ class SluiceLauncherIT {
   }
 
   /**
+   * Every command but {@code up} maps a class-data archive of its own, which the first commands on a JDK record in the
+   * background: three first commands at once leave one archive (one records it, the others run as before), a later
+   * command loads Sluice's classes from it, and none of them prints anything more or other than without it.
+   */
+  @Test
+  void commandsRecordTheirClassDataArchiveOnceAndThenMapIt(@TempDir Path dir) throws Exception {
+    Path root = Path.of(System.getProperty("sluice.root"));
+    Path cds = dir.resolve("cds");
+    Map<String, String> env = Map.of("SLUICE_CDS_DIR", cds.toString());
+    List<java.util.concurrent.Future<PackagedSluice.Run>> first = new ArrayList<>();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+    try {
+      for (int i = 0; i < 3; i++) {
+        first.add(pool.submit(() -> PackagedSluice.runWith(root.resolve("sluice"), dir, env, "version")));
+      }
+      String expected = null;
+      for (var f : first) {
+        PackagedSluice.Run run = f.get(180, TimeUnit.SECONDS);
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals("", run.err(), run::toString);
+        assertTrue(run.out().startsWith("sluice " + System.getProperty("sluice.version") + "\n"), run::toString);
+        if (expected != null) {
+          assertEquals(expected, run.out());
+        }
+        expected = run.out();
+      }
+
+      // Recorded in the background, under a name of its own, then checked and renamed: wait for the lock to go.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+      List<String> files;
+      do {
+        Thread.sleep(200);
+        try (var list = Files.list(cds)) {
+          files = list.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+      } while ((files.stream().anyMatch(f -> !f.endsWith(".jsa"))) && System.nanoTime() < deadline);
+      assertEquals(1, files.size(), files::toString);
+      assertTrue(files.get(0).matches("sluice-cli-[0-9]+\\.jsa"), files::toString);
+
+      Path loaded = dir.resolve("version-classes.txt");
+      PackagedSluice.Run mapped = PackagedSluice.runWith(root.resolve("sluice"), dir, Map.of("SLUICE_CDS_DIR",
+          cds.toString(), "SLUICE_JAVA_OPTS", "-Xlog:class+load=info:file=" + loaded), "version");
+      assertEquals(0, mapped.exit(), mapped::toString);
+      assertEquals("", mapped.err(), mapped::toString);
+      assertEquals(expected, mapped.out());
+      assertTrue(Files.readAllLines(loaded).stream()
+          .anyMatch(l -> l.contains(" io.sluice.app.Main source: shared objects file (top)")),
+          "Main from " + files.get(0));
+      try (var list = Files.list(cds)) {
+        assertEquals(files, list.map(f -> f.getFileName().toString()).sorted().toList(), "recorded once only");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * A plane whose JVM refuses its options ends before it reads its hand-off: {@code sluice up} says which plane ended
    * and how, under the JVM's own words, exits 1 at once and leaves no plane behind.
    */
