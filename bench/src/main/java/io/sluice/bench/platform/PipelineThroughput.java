@@ -4,6 +4,7 @@ import io.sluice.app.up.Platform;
 import io.sluice.app.config.ConfigDefinitions;
 import io.sluice.app.config.ConfigKey;
 import io.sluice.app.config.SluiceConfig;
+import io.sluice.bench.ProcessCpu;
 import io.sluice.bench.reconcile.MariaDbProcess;
 import io.sluice.ops.reconcile.ReconcileReport;
 import io.sluice.ops.reconcile.Reconciler;
@@ -37,6 +38,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>{@code -Dbench.variants=tuned,avro} compares converters instead: {@code avro} is {@code tuned} with Sluice's Avro
  * converter (schemas in the platform's registry) on the source and the sink, against the JSON converter with its
  * inlined schema; bytes on the topic per event are reported beside the rates.
+ *
+ * <p>Every run prints its CPU per event by thread. To see where it goes, {@code -Dbench.jfr=DIR} records each measured
+ * window with JFR and {@code -Dbench.mbeans=PATTERN;...} prints the broker's, Connect's and the clients' metrics after
+ * it (quote the value in {@code BENCH_JAVA_OPTS}).
  */
 public final class PipelineThroughput {
   private static final String ROW_SQL = "INSERT INTO public.orders SELECT g, 'item-' || g, g %% 100, now() "
@@ -56,6 +61,9 @@ public final class PipelineThroughput {
   private static final Map<String, String> UNTUNED_SINK = Map.of(
       "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false",
       "header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter");
+
+  /** The label of {@link #compare}'s unmeasured first run, which stops after the source part. */
+  private static final String WARM = "warm";
 
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -336,12 +344,24 @@ public final class PipelineThroughput {
    * the source settings of {@code -Dbench.variant.nocopy.source.KEY=V}), then the same again in reverse order, and
    * reports each variant's means, source and sink, against the first's. {@code untuned} is the engines' defaults, as
    * elsewhere. Exactly-once sources against at-least-once, for example: {@code -Dbench.variants=tuned,eosoff
-   * -Dbench.variant.eosoff.worker.exactly.once.source.support=disabled}.
+   * -Dbench.variant.eosoff.worker.exactly.once.source.support=disabled}. An unmeasured source-only run of the first
+   * variant comes before the rounds ({@code -Dbench.warmRun=false} leaves it out). Each run also prints its CPU per
+   * event by thread: the JIT compiler's share there is the plugins' classes compiled again for every run (each run's
+   * worker loads them anew), a cost of the benchmark, not of the pipeline.
    */
   private static void compare(BenchDatabase db, SinkDatabase sinkDb, Path plugins, List<String> variants, int rows)
       throws Exception {
     Map<String, List<Result>> results = new java.util.LinkedHashMap<>();
     variants.forEach(v -> results.put(v, new java.util.ArrayList<>()));
+    if (Boolean.parseBoolean(System.getProperty("bench.warmRun", "true"))) {
+      // The JVM's first run compiles the broker's, Connect's and the clients' code, which every later run finds
+      // compiled: without this unmeasured run the first variant's first round runs colder than any other (session
+      // 19's first exactly-once round did, at 0.77x). Each run still compiles its own plugin classes again.
+      String v = variants.get(0);
+      run(db, sinkDb, plugins, WARM, !v.equals("untuned"), false, Math.max(rows / 5, 10_000),
+          overrides("bench.variant." + v + ".sink.", ""), overrides("bench.variant." + v + ".worker.",
+              "connect.worker."), overrides("bench.variant." + v + ".source.", ""));
+    }
     for (int round = 0; round < 2; round++) {
       List<String> order = new java.util.ArrayList<>(variants);
       if (round == 1) {
@@ -443,6 +463,8 @@ public final class PipelineThroughput {
 
       long t0 = System.nanoTime();
       long cpu0 = processCpuNanos();
+      Map<String, Long> threads0 = ProcessCpu.ticksByThread(ProcessHandle.current().pid());
+      jdk.jfr.Recording jfr = startRecording();
       int batch = 50_000;
       for (int done = 0; done < rows; done += batch) {
         int n = Math.min(batch, rows - done);
@@ -451,11 +473,16 @@ public final class PipelineThroughput {
       }
       awaitEvents(platform.bootstrapServers(), topic, next - 1);
       double eps = rows / ((System.nanoTime() - t0) / 1e9);
+      stopRecording(jfr, label);
       double bytes = bytesPerEvent(platform.bootstrapServers(), topic);
       System.out.printf(Locale.ROOT, "[%s] %,d change events in Kafka at %,.0f events/s (this JVM: %.1f CPU µs/event; "
           + "%.0f bytes/event)%n", label, rows, eps, (processCpuNanos() - cpu0) / 1e3 / rows, bytes);
+      System.out.printf(Locale.ROOT, "[%s] CPU µs/event by thread: %s (load %s)%n", label,
+          byThread(threads0, ProcessCpu.ticksByThread(ProcessHandle.current().pid()), rows),
+          Files.readString(Path.of("/proc/loadavg")).strip());
+      printMBeans(label);
 
-      if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
+      if (label.equals(WARM) || !Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
         return new Result(eps, bytes, 0, 0, 0, 0, 0);
       }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
@@ -574,6 +601,75 @@ public final class PipelineThroughput {
       }
       throw new IllegalStateException("topic " + topic + " never reached " + n + " records");
     }
+  }
+
+  /**
+   * With {@code -Dbench.jfr=DIR}, a flight recording of the measured window alone (no start, no warm-up), Java
+   * samples every 2 ms, written to {@code DIR/LABEL.jfr} ({@code jfr print --events jdk.ExecutionSample} reads it).
+   */
+  private static jdk.jfr.Recording startRecording() throws Exception {
+    if (System.getProperty("bench.jfr") == null) {
+      return null;
+    }
+    jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+    r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(2));
+    r.start();
+    return r;
+  }
+
+  private static void stopRecording(jdk.jfr.Recording r, String label) throws IOException {
+    if (r != null) {
+      r.stop();
+      Path dir = Files.createDirectories(Path.of(System.getProperty("bench.jfr")));
+      r.dump(dir.resolve(label + ".jfr"));
+      r.close();
+    }
+  }
+
+  /**
+   * With {@code -Dbench.mbeans=PATTERN;PATTERN}, the numeric attributes of this JVM's MBeans matching each
+   * {@code ObjectName} pattern (the broker's, Connect's and the clients' metrics are all in this process), read once
+   * after the measured window: {@code kafka.producer:type=producer-metrics,*} for a task's transactions, for example.
+   */
+  private static void printMBeans(String label) throws Exception {
+    String patterns = System.getProperty("bench.mbeans");
+    if (patterns == null) {
+      return;
+    }
+    javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    for (String pattern : patterns.split(";")) {
+      for (javax.management.ObjectName name : new java.util.TreeSet<>(server.queryNames(
+          new javax.management.ObjectName(pattern), null))) {
+        StringBuilder line = new StringBuilder();
+        for (javax.management.MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
+          try {
+            Object v = server.getAttribute(name, a.getName());
+            if (v instanceof Number n && n.doubleValue() != 0 && !Double.isNaN(n.doubleValue())) {
+              line.append(String.format(Locale.ROOT, " %s=%.4g", a.getName(), n.doubleValue()));
+            }
+          } catch (Exception unreadable) {
+            // an attribute the bean cannot give now
+          }
+        }
+        System.out.printf(Locale.ROOT, "[%s] %s:%s%n", label, name, line);
+      }
+    }
+  }
+
+  /**
+   * Where the measured window's CPU went: the busiest thread names (digits folded, cut to the kernel's 15 characters:
+   * the source task's conversion and sends in {@code task-thread-sou}, its producer's network thread and the send
+   * callbacks in {@code kafka-producer-}, Debezium's reading in {@code debezium-postgr}, the broker's request handlers
+   * in {@code data-plane-kafk}, the JIT in {@code C# CompilerThre}), in µs of CPU per event.
+   */
+  static String byThread(Map<String, Long> before, Map<String, Long> after, int events) {
+    return after.entrySet().stream()
+        .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(7)
+        .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(),
+            e.getValue() * ProcessCpu.SECONDS_PER_TICK * 1e6 / events))
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /**

@@ -13,6 +13,12 @@ import java.util.Map;
  * 65,536 change events outlives young collections, fills the old generation and forces full collections (bench/
  * measured 16,384 / 4,096 at 1.3x the events/s of 65,536 / 16,384).
  *
+ * <p>The queue holds two batches, 8,192 change events. With exactly-once sources (Sluice's default) the task stops
+ * after each batch to commit its transaction, then Debezium reads the committed offsets back, and Debezium's reader
+ * fills the queue meanwhile: a queue of 16,384 stood full, each young collection copied those change events again, and
+ * the collector's share per event was the largest part of what transactions cost (issue #41; bench/'s
+ * {@code PipelineThroughput} with {@code -Dbench.variant.q16k.source.max.queue.size=16384} measures it again).
+ *
  * <p>{@code errors.log.enable} is on because Connect counts {@code total-errors-logged}, which the bundled
  * {@code ConnectHighErrorRate} alert watches, only when errors are logged (record contents stay out of the log unless
  * {@code errors.log.include.messages} is set).
@@ -27,7 +33,7 @@ import java.util.Map;
 public final class ConnectorDefaults {
   private static final Map<String, String> DEBEZIUM_SOURCE = Map.of(
       "max.batch.size", "4096",
-      "max.queue.size", "16384",
+      "max.queue.size", "8192",
       "poll.interval.ms", "50",
       "errors.log.enable", "true");
 

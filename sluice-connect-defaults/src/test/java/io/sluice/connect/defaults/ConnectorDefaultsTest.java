@@ -32,6 +32,17 @@ class ConnectorDefaultsTest {
     assertFalse(filled.containsKey("max.queue.size"), "not a source");
   }
 
+  /**
+   * Debezium refuses a queue no bigger than a batch; more than two batches stand full while an exactly-once task
+   * commits, and cost the collector more than they smooth (bench/ PipelineThroughput, issue #41).
+   */
+  @Test
+  void aDebeziumSourceQueuesTwoBatches() {
+    Map<String, String> filled = ConnectorDefaults.missing("s", Map.of("connector.class",
+        "io.debezium.connector.postgresql.PostgresConnector"));
+    assertEquals(2 * Integer.parseInt(filled.get("max.batch.size")), Integer.parseInt(filled.get("max.queue.size")));
+  }
+
   @Test
   void aPostgresSourceCarriesItsColumnTypesAndSluicesConverter() {
     String postgres = "io.debezium.connector.postgresql.PostgresConnector";

@@ -23,7 +23,7 @@ class ConfigDiffTest {
   @Test
   void theDerivedSnapshotModeIsNotARemoval() {
     Map<String, String> current = Map.of("connector.class", SOURCE, "initial.snapshot.mode", "never",
-        "snapshot.mode", "no_data", "max.batch.size", "4096", "max.queue.size", "16384", "poll.interval.ms", "50",
+        "snapshot.mode", "no_data", "max.batch.size", "4096", "max.queue.size", "8192", "poll.interval.ms", "50",
         "errors.log.enable", "true");
     Map<String, String> wanted = Map.of("connector.class", SOURCE, "initial.snapshot.mode", "never");
     assertTrue(ConfigDiff.between(current, wanted).isEmpty());
@@ -32,7 +32,7 @@ class ConfigDiffTest {
   @Test
   void theSignalChannelTheWorkerAddsIsNotARemoval() {
     Map<String, String> current = new java.util.HashMap<>(Map.of("connector.class", SOURCE, "topic.prefix", "shop",
-        "max.batch.size", "4096", "max.queue.size", "16384", "poll.interval.ms", "50", "errors.log.enable", "true"));
+        "max.batch.size", "4096", "max.queue.size", "8192", "poll.interval.ms", "50", "errors.log.enable", "true"));
     current.putAll(Map.of("signal.enabled.channels", "source,kafka", "signal.kafka.topic", "shop-signal",
         "signal.kafka.bootstrap.servers", "${sluice-kafka:bootstrap.servers}",
         "signal.consumer.security.protocol", "${sluice-kafka:security.protocol}"));
