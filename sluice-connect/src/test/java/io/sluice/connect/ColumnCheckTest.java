@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.client.ClientOptions;
+import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the loss lets it through; a database the check cannot reach is left to Debezium's own validation.
  */
 class ColumnCheckTest {
-  private static final String VALIDATE =
-      "/connector-plugins/io.debezium.connector.postgresql.PostgresConnector/config/validate";
+  private static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
+  private static final String VALIDATE = "/connector-plugins/" + POSTGRES + "/config/validate";
   @TempDir static Path dir;
   private static ConnectRuntime worker;
   private static ConnectClient rest;
@@ -203,6 +206,12 @@ class ColumnCheckTest {
     assertTrue(warning.contains("CREATE PUBLICATION " + publication + " FOR TABLE public.stock"), warning);
     assertTrue(warning.contains("publication.autocreate.mode=disabled"), warning);
     assertTrue(warning.contains("all_tables"), warning);
+    // Sluice's own client (sluice connectors apply, the console) reads it as the text.
+    List<String> read = new ConnectRestClient(worker.restUrl(), ClientOptions.defaults())
+        .validation(POSTGRES, new ObjectMapper().valueToTree(filtered)).warnings();
+    assertEquals(1, read.size(), read.toString());
+    assertTrue(read.get(0).startsWith("publication.autocreate.mode=filtered: ") && !read.get(0).endsWith("\""),
+        read.get(0));
 
     // Created all the same, the warning on the answer.
     ConnectClient.Reply created = rest.create(name, filtered);
