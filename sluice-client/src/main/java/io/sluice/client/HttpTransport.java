@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.util.List;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -29,8 +30,19 @@ public final class HttpTransport {
   private final String what;
   private final HttpClient http;
 
-  /** The answer of a server: status and body, whatever the status. */
-  public record Reply(int status, String body) {
+  /**
+   * The answer of a server: status and body, whatever the status, and the text of each HTTP {@code Warning} header
+   * (RFC 9111: {@code code agent "text"}), which a Sluice worker sends for a risk it does not refuse.
+   */
+  public record Reply(int status, String body, List<String> warnings) {
+    public Reply {
+      warnings = List.copyOf(warnings);
+    }
+
+    public Reply(int status, String body) {
+      this(status, body, List.of());
+    }
+
     public boolean ok() {
       return status >= 200 && status < 300;
     }
@@ -70,6 +82,29 @@ public final class HttpTransport {
     return baseUrl;
   }
 
+  /**
+   * The text of a {@code Warning} header value, {@code 299 sluice "text"} (a backslash escapes the next character);
+   * a value not of that shape as it is.
+   */
+  static String warningText(String value) {
+    int open = value.indexOf('"');
+    if (open < 0 || !value.substring(0, open).trim().matches("\\d{3} \\S+")) {
+      return value;
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = open + 1; i < value.length(); i++) {
+      char ch = value.charAt(i);
+      if (ch == '"') {
+        return out.toString();
+      }
+      if (ch == '\\' && i + 1 < value.length()) {
+        ch = value.charAt(++i);
+      }
+      out.append(ch);
+    }
+    return value;
+  }
+
   /** A path segment with everything but unreserved characters escaped ({@code a b/c} becomes {@code a%20b%2Fc}). */
   public static String segment(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
@@ -91,7 +126,8 @@ public final class HttpTransport {
       }
       try {
         HttpResponse<String> r = http.send(request(method, path, jsonBody), HttpResponse.BodyHandlers.ofString());
-        last = new Reply(r.statusCode(), r.body());
+        last = new Reply(r.statusCode(), r.body(), r.headers().allValues("Warning").stream()
+            .map(HttpTransport::warningText).toList());
         if (r.statusCode() < 500 && !retryStatuses.contains(r.statusCode())) {
           return last;
         }

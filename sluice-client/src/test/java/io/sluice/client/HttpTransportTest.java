@@ -68,6 +68,21 @@ class HttpTransportTest {
   }
 
   @Test
+  void warningHeadersArriveAsTheirText() throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      exchange.getResponseHeaders().add("Warning", "299 sluice \"a \\\"quoted\\\" risk; do this\"");
+      exchange.getResponseHeaders().add("Warning", "not the usual shape");
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    server.start();
+    HttpTransport t = new HttpTransport("http://127.0.0.1:" + server.getAddress().getPort(), FAST, "test server");
+    assertEquals(List.of("a \"quoted\" risk; do this", "not the usual shape"), t.send("GET", "/x", null, true)
+        .warnings());
+  }
+
+  @Test
   void aRequestThatIsNotSafeToRepeatIsSentOnce() throws Exception {
     HttpTransport t = new HttpTransport(serve(503), FAST, "test server");
     assertEquals(503, t.send("POST", "/x", "{}", false).status());

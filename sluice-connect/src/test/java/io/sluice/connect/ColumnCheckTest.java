@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.client.ClientOptions;
+import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the loss lets it through; a database the check cannot reach is left to Debezium's own validation.
  */
 class ColumnCheckTest {
-  private static final String VALIDATE =
-      "/connector-plugins/io.debezium.connector.postgresql.PostgresConnector/config/validate";
+  private static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
+  private static final String VALIDATE = "/connector-plugins/" + POSTGRES + "/config/validate";
   @TempDir static Path dir;
   private static ConnectRuntime worker;
   private static ConnectClient rest;
@@ -176,6 +179,56 @@ class ColumnCheckTest {
     Map<String, List<String>> errors = errors(validate(pipeline.name + "-shifts", config));
     assertEquals(1, errors.getOrDefault("sluice.columns.accept.loss", List.of()).size(), errors.toString());
     assertFalse(errors.containsKey("column.exclude.list"), errors.toString());
+  }
+
+  /**
+   * {@code publication.autocreate.mode=filtered} is warned about, never refused: Debezium then reads
+   * {@code pg_publication_tables} on its replication connection at every task start, which can crash the server
+   * (PublicationCheck). The warning is an HTTP Warning header on Connect's unchanged answer; Debezium's default and a
+   * publication made by hand get none.
+   */
+  @Test
+  void aFilteredPublicationIsWarnedAboutAndTheSafeSetUpsAreNot() {
+    pipeline.execute(pipeline.sourceDb, "CREATE TABLE IF NOT EXISTS public.stock (id int PRIMARY KEY, qty int)");
+    String name = pipeline.name + "-stock";
+    String publication = pipeline.name + "_stock_pub";
+    Map<String, String> filtered = source(pipeline.name + "_stock", "public\\.stock",
+        Map.of("publication.name", publication, "publication.autocreate.mode", "filtered"));
+    filtered.put("name", name);
+
+    ConnectClient.Reply validated = rest.call("PUT", VALIDATE, filtered);
+    assertEquals(200, validated.status(), validated.body());
+    assertEquals(0, validated.json().path("error_count").asInt(), validated.body());
+    assertEquals(1, validated.warnings().size(), validated.warnings().toString());
+    String warning = validated.warnings().get(0);
+    assertTrue(warning.startsWith("299 sluice \"publication.autocreate.mode=filtered"), warning);
+    assertTrue(warning.contains("pg_publication_tables"), warning);
+    assertTrue(warning.contains("CREATE PUBLICATION " + publication + " FOR TABLE public.stock"), warning);
+    assertTrue(warning.contains("publication.autocreate.mode=disabled"), warning);
+    assertTrue(warning.contains("all_tables"), warning);
+    // Sluice's own client (sluice connectors apply, the console) reads it as the text.
+    List<String> read = new ConnectRestClient(worker.restUrl(), ClientOptions.defaults())
+        .validation(POSTGRES, new ObjectMapper().valueToTree(filtered)).warnings();
+    assertEquals(1, read.size(), read.toString());
+    assertTrue(read.get(0).startsWith("publication.autocreate.mode=filtered: ") && !read.get(0).endsWith("\""),
+        read.get(0));
+
+    // Created all the same, the warning on the answer.
+    ConnectClient.Reply created = rest.create(name, filtered);
+    assertEquals(201, created.status(), created.body());
+    assertEquals(List.of(warning), created.warnings());
+    assertEquals(204, rest.call("DELETE", "/connectors/" + name, null).status());
+
+    for (String safe : List.of("all_tables", "disabled")) {
+      Map<String, String> config = new LinkedHashMap<>(filtered);
+      config.put("publication.autocreate.mode", safe);
+      ConnectClient.Reply r = rest.call("PUT", VALIDATE, config);
+      assertEquals(200, r.status(), r.body());
+      assertEquals(List.of(), r.warnings(), safe);
+    }
+    Map<String, String> unset = new LinkedHashMap<>(filtered);
+    unset.remove("publication.autocreate.mode");
+    assertEquals(List.of(), rest.call("PUT", VALIDATE, unset).warnings(), "Debezium's default, all_tables");
   }
 
   @Test

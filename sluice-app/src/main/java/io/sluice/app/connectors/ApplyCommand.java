@@ -99,13 +99,23 @@ final class ApplyCommand extends ConnectorsBase {
     return lines;
   }
 
+  /** The worker's warnings (HTTP {@code Warning} on its validate answer), as JSON output lists them. */
+  private static void warnings(ObjectNode o, ConfigChange change) {
+    ArrayNode list = o.putArray("warnings");
+    change.warnings().forEach(list::add);
+  }
+
   @Override
   int execute() throws IOException {
     Wanted wanted = read(file);
     ConfigChange change = ConfigChange.plan(connect(), wanted.name(), wanted.config());
+    if (!output.json()) {
+      change.warnings().forEach(w -> err.println("warning: " + w));
+    }
     if (change.refused()) {
       if (output.json()) {
         ObjectNode o = JSON.createObjectNode().put("name", wanted.name()).put("action", "refused");
+        warnings(o, change);
         ArrayNode errors = o.putArray("errors");
         change.problems().forEach(p -> errors.addObject().put("key", p.key()).put("error", p.error()));
         printJson(o);
@@ -122,6 +132,7 @@ final class ApplyCommand extends ConnectorsBase {
     if (output.json()) {
       ObjectNode o = JSON.createObjectNode().put("name", wanted.name())
           .put("action", action.name().toLowerCase(Locale.ROOT)).put("dryRun", dryRun);
+      warnings(o, change);
       ArrayNode changes = o.putArray("changes");
       for (ConfigDiff.Line l : lines) {
         changes.addObject().put("kind", l.kind().name().toLowerCase(Locale.ROOT)).put("key", l.key())

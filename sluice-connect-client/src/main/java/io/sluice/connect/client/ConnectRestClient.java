@@ -164,8 +164,17 @@ public final class ConnectRestClient {
    * {@code error_count} and, per key, its {@code value.errors}.
    */
   public JsonNode validate(String connectorClass, ObjectNode config) {
-    return json(expect(http.send("PUT", "/connector-plugins/" + HttpTransport.segment(connectorClass) + "/config/validate",
-        config.toString(), true), 200, "validate the config of " + connectorClass));
+    return validation(connectorClass, config).verdict();
+  }
+
+  /** Connect's verdict ({@link #validate}) and the warnings a Sluice worker sent with it (HTTP {@code Warning}). */
+  public record Validation(JsonNode verdict, List<String> warnings) {}
+
+  /** As {@link #validate}, with the warnings of the answer. */
+  public Validation validation(String connectorClass, ObjectNode config) {
+    Reply r = http.send("PUT", "/connector-plugins/" + HttpTransport.segment(connectorClass) + "/config/validate",
+        config.toString(), true);
+    return new Validation(json(expect(r, 200, "validate the config of " + connectorClass)), r.warnings());
   }
 
   /** The connector's offsets as Connect reports them, or empty when Connect has no offsets API. */

@@ -91,8 +91,11 @@ public final class PostgresColumnCheck {
   /** What the check found. */
   public sealed interface Outcome permits Checked, Skipped, Invalid {}
 
-  /** Columns read: {@code refused} block the config, {@code accepted} are losses the config accepts. */
-  public record Checked(List<Finding> refused, List<Finding> accepted) implements Outcome {
+  /**
+   * Columns read: {@code refused} block the config, {@code accepted} are losses the config accepts;
+   * {@code serverMajor} is the source server's major version, which other checks read ({@link PublicationCheck}).
+   */
+  public record Checked(List<Finding> refused, List<Finding> accepted, int serverMajor) implements Outcome {
     public Checked {
       refused = List.copyOf(refused);
       accepted = List.copyOf(accepted);
@@ -154,7 +157,7 @@ public final class PostgresColumnCheck {
           (CaptureFilters.matchesAny(accept, f.qualifiedName()) ? accepted : refused).add(f);
         }
       }
-      return new Checked(refused, accepted);
+      return new Checked(refused, accepted, c.getMetaData().getDatabaseMajorVersion());
     } catch (SQLException e) {
       return new Skipped("cannot read the columns of " + url + " as " + source.user() + ": "
           + firstLine(e.getMessage()));

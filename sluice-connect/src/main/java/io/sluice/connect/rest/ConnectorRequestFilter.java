@@ -19,9 +19,12 @@ import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
 import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.connect.preflight.PostgresColumnCheck;
+import io.sluice.connect.preflight.PublicationCheck;
 import io.sluice.http.RefusedBody;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
@@ -40,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -59,7 +63,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code DELETE /connectors/{name}}: the connector is stopped, its offsets backed up to a file and removed, and
  *       only then deleted, so a connector recreated under the same name starts fresh;
  *   <li>request bodies larger than {@code sluice.rest.max.request.bytes} answered 413 before they are read, and
- *       bodies that are not JSON answered 400, both in Connect's error shape.
+ *       bodies that are not JSON answered 400, both in Connect's error shape;
+ *   <li>a PostgreSQL source's preflight: columns the pipeline cannot carry refuse the config
+ *       ({@link PostgresColumnCheck}); a risky set-up it may keep ({@link PublicationCheck}) is a warning, logged and
+ *       sent as an HTTP {@code Warning} header (code 299) on the answer, which leaves Connect's bodies as they are.
  * </ul>
  *
  * <p>Connect forwards a request between its workers with a {@code forward} parameter. That parameter is not
@@ -67,12 +74,14 @@ import org.slf4j.LoggerFactory;
  * translated mode translates to itself, a connector whose offsets are gone needs no backup), so a forwarded request
  * goes through them again harmlessly, and a client cannot skip them by adding the parameter itself.
  */
-final class ConnectorRequestFilter implements ContainerRequestFilter {
+final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerResponseFilter {
   private static final Logger log = LoggerFactory.getLogger(ConnectorRequestFilter.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
   /** Marks this worker's own calls to itself, which need no additions; outside clients cannot know the value. */
   static final String INTERNAL = WorkerSettings.INTERNAL_HEADER;
+  /** The request property that carries the preflight's warnings to the answer. */
+  private static final String WARNINGS = "sluice.preflight.warnings";
 
   private final WorkerSettings settings;
   private final String internalToken;
@@ -117,6 +126,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     List<String> path = request.getUriInfo().getPathSegments(true).stream()
         .map(PathSegment::getPath).filter(s -> !s.isEmpty()).toList();
     String method = request.getMethod();
+    List<String> warnings = new ArrayList<>();
     try {
       byte[] body = method.equals("POST") || method.equals("PUT") || method.equals("PATCH") ? body(request) : null;
       boolean connectorPath = path.size() >= 2 && path.get(0).equals("connectors");
@@ -125,15 +135,15 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         JsonNode config = root.get("config");
         if (config instanceof ObjectNode c) {
           String name = root.hasNonNull("name") ? root.get("name").asText() : null;
-          applyAdditions(c, name);
+          applyAdditions(c, name, warnings);
         }
         body = JSON.writeValueAsBytes(root);
       } else if (method.equals("PUT") && connectorPath && path.size() == 3 && path.get(2).equals("config")) {
         ObjectNode config = object(body);
-        applyAdditions(config, path.get(1));
+        applyAdditions(config, path.get(1), warnings);
         body = JSON.writeValueAsBytes(config);
       } else if (method.equals("PATCH") && connectorPath && path.size() == 3 && path.get(2).equals("config")) {
-        body = patch(path.get(1), object(body));
+        body = patch(path.get(1), object(body), warnings);
       } else if (method.equals("PUT") && path.size() == 4 && path.get(0).equals("connector-plugins")
           && path.get(2).equals("config") && path.get(3).equals("validate")) {
         ObjectNode config = object(body);
@@ -141,8 +151,8 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
           // Connect refuses it too, but as a 500 that quotes the whole config, passwords included.
           throw new Refusal(400, "Connector config contains no connector type (connector.class)");
         }
-        applyAdditions(config, null);
-        List<ColumnError> columns = columnErrors(config, null);
+        applyAdditions(config, null, warnings);
+        List<ColumnError> columns = columnErrors(config, null, warnings);
         if (!columns.isEmpty()) {
           request.abortWith(Response.ok(withColumnErrors(connect().validate(config.get("connector.class").asText(),
               config), columns).toString(), MediaType.APPLICATION_JSON_TYPE).build());
@@ -163,6 +173,19 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
       request.abortWith(ConnectError.response(e.status(), e.connectMessage()));
     } catch (IllegalStateException e) {
       request.abortWith(ConnectError.response(500, e.getMessage()));
+    } finally {
+      if (!warnings.isEmpty()) {
+        request.setProperty(WARNINGS, List.copyOf(warnings));
+      }
+    }
+  }
+
+  /** The preflight's warnings, one {@code Warning: 299 sluice "…"} header each (RFC 9110's quoted-string). */
+  @Override
+  public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+    if (request.getProperty(WARNINGS) instanceof List<?> warnings) {
+      warnings.forEach(w -> response.getHeaders().add("Warning",
+          "299 sluice \"" + w.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\""));
     }
   }
 
@@ -227,8 +250,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     }
   }
 
-  /** Translation, throughput defaults and, for a named connector (not a validation), secrets moved to the store. */
-  private void applyAdditions(ObjectNode config, String connector) {
+  /**
+   * Translation, throughput defaults and, for a named connector (not a validation), the preflight (its warnings added
+   * to {@code warnings}) and secrets moved to the store.
+   */
+  private void applyAdditions(ObjectNode config, String connector, List<String> warnings) {
     translateSnapshotMode(config);
     Map<String, String> given = new HashMap<>();
     config.fields().forEachRemaining(e -> given.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText()));
@@ -242,7 +268,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
     requireOwnKafkaSettings(config);
     if (connector != null) {
       // Checked while the secrets are still clear values; refused before any of them is stored.
-      List<String> columns = columnErrors(config, connector).stream().map(ColumnError::message).toList();
+      List<String> columns = columnErrors(config, connector, warnings).stream().map(ColumnError::message).toList();
       hideSecrets(connector, config, columns);
       if (!columns.isEmpty()) {
         throw invalid(columns);
@@ -254,8 +280,10 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * The columns of a PostgreSQL source's captured tables that the pipeline cannot carry faithfully, as Connect error
    * messages ({@link PostgresColumnCheck}); none for other connectors, and none (a warning in the log) when the check
    * cannot run. {@code connector} is the connector's name, or null for a validation (which names it in the config).
+   * The {@link PublicationCheck} runs beside it, with the server version the column check read: its warning is logged
+   * and added to {@code warnings}.
    */
-  private List<ColumnError> columnErrors(ObjectNode config, String connector) {
+  private List<ColumnError> columnErrors(ObjectNode config, String connector, List<String> warnings) {
     if (!PostgresColumnCheck.appliesTo(text(config, "connector.class"))) {
       return List.of();
     }
@@ -282,6 +310,11 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         ? new PostgresColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
         : PostgresColumnCheck.check(clear);
     String who = name == null ? "a PostgreSQL source being validated" : "connector " + name;
+    PublicationCheck.warning(clear, outcome instanceof PostgresColumnCheck.Checked c
+        ? OptionalInt.of(c.serverMajor()) : OptionalInt.empty()).ifPresent(w -> {
+          log.warn("{}: {}", who, w);
+          warnings.add(w);
+        });
     if (outcome instanceof PostgresColumnCheck.Skipped skipped) {
       log.warn("columns of {} not checked before data flows: {}", who, skipped.reason());
       return List.of();
@@ -364,7 +397,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
    * that turns the current config into that one. A patch for an unknown connector passes untouched, for Connect's own
    * 404.
    */
-  private byte[] patch(String connector, ObjectNode patch) throws IOException {
+  private byte[] patch(String connector, ObjectNode patch, List<String> warnings) throws IOException {
     Optional<ObjectNode> found = connect().config(connector);
     if (found.isEmpty()) {
       return JSON.writeValueAsBytes(patch);
@@ -383,7 +416,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter {
         merged.set(e.getKey(), e.getValue());
       }
     }
-    applyAdditions(merged, connector);
+    applyAdditions(merged, connector, warnings);
     ObjectNode rewritten = JSON.createObjectNode();
     merged.fields().forEachRemaining(e -> {
       if (!e.getValue().equals(current.get(e.getKey()))) {

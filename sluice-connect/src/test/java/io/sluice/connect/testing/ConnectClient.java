@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -29,8 +30,8 @@ public final class ConnectClient {
     this.authorization = authorization;
   }
 
-  /** Status code and body of one call. */
-  public record Reply(int status, String body) {
+  /** Status code, body and {@code Warning} headers of one call. */
+  public record Reply(int status, String body, List<String> warnings) {
     public JsonNode json() {
       try {
         return JSON.readTree(body);
@@ -60,7 +61,7 @@ public final class ConnectClient {
         sleep(250);
         r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       }
-      return new Reply(r.statusCode(), r.body());
+      return new Reply(r.statusCode(), r.body(), r.headers().allValues("Warning"));
     } catch (IOException e) {
       throw new IllegalStateException(method + " " + path + " failed", e);
     } catch (InterruptedException e) {

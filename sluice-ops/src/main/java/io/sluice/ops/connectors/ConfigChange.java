@@ -17,9 +17,10 @@ import java.util.Optional;
  * refused config is never written.
  *
  * @param current the connector's config now, empty when it does not exist yet
+ * @param warnings what a Sluice worker warns about without refusing it (a risky set-up the config may keep)
  */
 public record ConfigChange(String name, Map<String, String> wanted, List<Problem> problems,
-    Optional<Map<String, String>> current, ConfigDiff diff) {
+    Optional<Map<String, String>> current, ConfigDiff diff, List<String> warnings) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One of Connect's refusals: the key it concerns and Connect's words. */
@@ -31,6 +32,7 @@ public record ConfigChange(String name, Map<String, String> wanted, List<Problem
   public ConfigChange {
     wanted = Map.copyOf(wanted);
     problems = List.copyOf(problems);
+    warnings = List.copyOf(warnings);
   }
 
   /** Asks Connect about {@code wanted} (which must hold {@code connector.class}) and reads the current config. */
@@ -41,7 +43,8 @@ public record ConfigChange(String name, Map<String, String> wanted, List<Problem
     if (connectorClass == null || connectorClass.isBlank()) {
       throw new IllegalArgumentException("connector.class is missing");
     }
-    JsonNode verdict = connect.validate(connectorClass, JSON.valueToTree(config));
+    ConnectRestClient.Validation validation = connect.validation(connectorClass, JSON.valueToTree(config));
+    JsonNode verdict = validation.verdict();
     List<Problem> problems = new ArrayList<>();
     for (JsonNode c : verdict.path("configs")) {
       JsonNode v = c.path("value");
@@ -54,7 +57,7 @@ public record ConfigChange(String name, Map<String, String> wanted, List<Problem
     }
     Optional<Map<String, String>> current = connect.config(name).map(ConfigChange::strings);
     return new ConfigChange(name, config, problems, current,
-        ConfigDiff.between(current.orElse(Map.of()), config));
+        ConfigDiff.between(current.orElse(Map.of()), config), validation.warnings());
   }
 
   public boolean refused() {
