@@ -202,13 +202,14 @@ final class TypeMatrix {
   }
 
   /** {@code sluice connectors apply} of the connector {@code name} through the packaged launcher. */
-  static void apply(Path dir, String[] cluster, String name, Map<String, String> config) throws Exception {
+  static Run apply(Path dir, String[] cluster, String name, Map<String, String> config) throws Exception {
     Path file = Files.writeString(dir.resolve(name + ".json"),
         JSON.writeValueAsString(Map.of("name", name, "config", config)));
     List<String> args = new ArrayList<>(List.of("connectors", "apply", "-f", file.toString()));
     args.addAll(List.of(cluster));
     Run apply = PackagedSluice.run(dir, args.toArray(String[]::new));
     assertEquals(0, apply.exit(), apply::toString);
+    return apply;
   }
 
   /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.client.ClientOptions;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.ConnectClient;
+import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
@@ -229,6 +230,53 @@ class ColumnCheckTest {
     Map<String, String> unset = new LinkedHashMap<>(filtered);
     unset.remove("publication.autocreate.mode");
     assertEquals(List.of(), rest.call("PUT", VALIDATE, unset).warnings(), "Debezium's default, all_tables");
+  }
+
+  /**
+   * A MariaDB source's date columns that can hold a zero date, which Debezium's binlog source delivers as NULL, are
+   * named in a warning before data flows (BinlogZeroDateCheck): the columns of the captured tables only, none the
+   * config accepts the loss of, and nothing where no captured column is a date.
+   */
+  @Test
+  void aBinlogSourcesDateColumnsThatCanHoldZeroDatesAreNamedBeforeDataFlows() throws Exception {
+    String db = pipeline.name + "_zero";
+    String url = MariaDbServer.createDatabase(db);
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE orders (id int PRIMARY KEY, placed date, shipped datetime(3), seen timestamp NULL, "
+          + "note text)");
+      s.execute("CREATE TABLE notes (id int PRIMARY KEY, body text)");
+      s.execute("CREATE TABLE audit (id int PRIMARY KEY, at datetime)");
+    }
+    int port = java.net.URI.create(url.substring("jdbc:".length())).getPort();
+    String maria = "io.debezium.connector.mariadb.MariaDbConnector";
+    Map<String, String> config = new LinkedHashMap<>(Map.of("connector.class", maria, "name", db + "-source",
+        "database.hostname", "127.0.0.1", "database.port", String.valueOf(port), "database.user", "root",
+        "database.server.id", "5401", "topic.prefix", db, "database.include.list", db,
+        "table.include.list", db + "\\.orders," + db + "\\.notes"));
+    String validate = "/connector-plugins/" + maria + "/config/validate";
+
+    ConnectClient.Reply r = rest.call("PUT", validate, config);
+    assertEquals(200, r.status(), r.body());
+    assertEquals(1, r.warnings().size(), r.warnings().toString());
+    String warning = r.warnings().get(0);
+    for (String column : List.of("orders.placed (date)", "orders.shipped (datetime(3))", "orders.seen (timestamp)")) {
+      assertTrue(warning.contains(db + "." + column), column + " in " + warning);
+    }
+    assertFalse(warning.contains("audit"), "a table not captured: " + warning);
+    assertFalse(warning.contains("note"), "not a date: " + warning);
+    assertTrue(warning.contains("as NULL") && warning.contains("NO_ZERO_DATE,NO_ZERO_IN_DATE")
+        && warning.contains("sluice.columns.accept.loss"), warning);
+
+    Map<String, String> accepted = new LinkedHashMap<>(config);
+    accepted.put("sluice.columns.accept.loss", db + "\\.orders\\..*");
+    ConnectClient.Reply none = rest.call("PUT", validate, accepted);
+    assertEquals(200, none.status(), none.body());
+    assertEquals(List.of(), none.warnings(), "every date column's loss accepted");
+
+    Map<String, String> noDates = new LinkedHashMap<>(config);
+    noDates.put("table.include.list", db + "\\.notes");
+    assertEquals(List.of(), rest.call("PUT", validate, noDates).warnings(), "no date column captured");
   }
 
   @Test

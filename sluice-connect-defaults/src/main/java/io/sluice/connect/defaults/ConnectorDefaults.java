@@ -46,12 +46,19 @@ public final class ConnectorDefaults {
    *
    * <p>The types whose Debezium representation loses information or is left out of the change event (numeric without
    * a scale, interval, varbit, the geometric types) are carried in PostgreSQL's own text form by Sluice's column
-   * converter ({@code io.sluice.source.postgres.PostgresTextConverter}, in the PostgreSQL plugin folder).
+   * converter ({@code io.sluice.source.postgres.PostgresTextConverter}, in the PostgreSQL plugin folder). With
+   * Debezium's default {@code time.precision.mode} it also takes {@code date} columns ({@code sluice.dates}), so that
+   * a snapshot's {@code infinity} keeps its sign.
    */
   static final Map<String, String> POSTGRES_SOURCE = Map.of(
       "column.propagate.source.type", ".*",
       "converters", "sluice",
-      "sluice.type", "io.sluice.source.postgres.PostgresTextConverter");
+      "sluice.type", "io.sluice.source.postgres.PostgresTextConverter",
+      "sluice.dates", "epoch.days");
+
+  /** The {@code time.precision.mode}s whose dates are Debezium's day numbers, the schema the converter then gives. */
+  private static final java.util.Set<String> EPOCH_DAY_MODES = java.util.Set.of("adaptive",
+      "adaptive_time_microseconds");
 
   /**
    * What a MariaDB or MySQL source carries beside its throughput defaults, so that a row arrives as it left: a
@@ -199,6 +206,10 @@ public final class ConnectorDefaults {
     if (!config.containsKey("converters")) {
       out.put("converters", POSTGRES_SOURCE.get("converters"));
       out.put("sluice.type", POSTGRES_SOURCE.get("sluice.type"));
+      if (EPOCH_DAY_MODES.contains(config.getOrDefault("time.precision.mode", "adaptive").toLowerCase(
+          java.util.Locale.ROOT))) {
+        out.put("sluice.dates", POSTGRES_SOURCE.get("sluice.dates"));
+      }
     }
     return out;
   }

@@ -50,6 +50,12 @@ class ConnectorDefaultsTest {
     assertEquals(".*", filled.get("column.propagate.source.type"));
     assertEquals("sluice", filled.get("converters"));
     assertEquals("io.sluice.source.postgres.PostgresTextConverter", filled.get("sluice.type"));
+    assertEquals("epoch.days", filled.get("sluice.dates"), "dates as Debezium's day numbers, infinity kept");
+    // The converter's dates have the schema of Debezium's default time.precision.mode: not for another mode.
+    assertFalse(ConnectorDefaults.missing("s", Map.of("connector.class", postgres, "time.precision.mode", "connect"))
+        .containsKey("sluice.dates"));
+    assertEquals("epoch.days", ConnectorDefaults.missing("s", Map.of("connector.class", postgres,
+        "time.precision.mode", "adaptive_time_microseconds")).get("sluice.dates"));
     // A source's own choice of converters or of which types travel stays its own.
     Map<String, String> own = ConnectorDefaults.missing("s", Map.of("connector.class", postgres,
         "converters", "mine", "datatype.propagate.source.type", ".+\\.NUMERIC"));

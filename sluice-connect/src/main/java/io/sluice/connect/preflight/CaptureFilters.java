@@ -10,7 +10,8 @@ import java.util.regex.PatternSyntaxException;
  * Which tables and columns a Debezium relational source captures, matched as Debezium matches its filter settings:
  * each a comma-separated list of regular expressions ({@code \,} for a comma inside one), case-insensitive, matching
  * the whole name; schemas by name, tables by {@code schema.table}, columns by {@code schema.table.column}; an include
- * list and an exclude list of one level both apply (Debezium refuses a config that sets both).
+ * list and an exclude list of one level both apply (Debezium refuses a config that sets both). A binlog source
+ * (MariaDB, MySQL) names its databases where PostgreSQL names schemas ({@link #ofBinlog}).
  */
 record CaptureFilters(List<Pattern> schemaInclude, List<Pattern> schemaExclude, List<Pattern> tableInclude,
     List<Pattern> tableExclude, List<Pattern> columnInclude, List<Pattern> columnExclude) {
@@ -20,10 +21,19 @@ record CaptureFilters(List<Pattern> schemaInclude, List<Pattern> schemaExclude, 
   static final String TABLE_EXCLUDE = "table.exclude.list";
   static final String COLUMN_INCLUDE = "column.include.list";
   static final String COLUMN_EXCLUDE = "column.exclude.list";
+  static final String DATABASE_INCLUDE = "database.include.list";
+  static final String DATABASE_EXCLUDE = "database.exclude.list";
 
   /** The filters of a source config; a list that is not valid regular expressions throws (Connect reports it). */
   static CaptureFilters of(Map<String, String> config) {
     return new CaptureFilters(patterns(config.get(SCHEMA_INCLUDE)), patterns(config.get(SCHEMA_EXCLUDE)),
+        patterns(config.get(TABLE_INCLUDE)), patterns(config.get(TABLE_EXCLUDE)),
+        patterns(config.get(COLUMN_INCLUDE)), patterns(config.get(COLUMN_EXCLUDE)));
+  }
+
+  /** The filters of a MariaDB or MySQL source config: databases at the schemas' level, {@code db.table}, … */
+  static CaptureFilters ofBinlog(Map<String, String> config) {
+    return new CaptureFilters(patterns(config.get(DATABASE_INCLUDE)), patterns(config.get(DATABASE_EXCLUDE)),
         patterns(config.get(TABLE_INCLUDE)), patterns(config.get(TABLE_EXCLUDE)),
         patterns(config.get(COLUMN_INCLUDE)), patterns(config.get(COLUMN_EXCLUDE)));
   }

@@ -18,6 +18,7 @@ import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
 import io.sluice.connect.defaults.ExactlyOnce;
+import io.sluice.connect.preflight.BinlogZeroDateCheck;
 import io.sluice.connect.preflight.PostgresColumnCheck;
 import io.sluice.connect.preflight.PublicationCheck;
 import io.sluice.http.RefusedBody;
@@ -66,7 +67,9 @@ import org.slf4j.LoggerFactory;
  *       bodies that are not JSON answered 400, both in Connect's error shape;
  *   <li>a PostgreSQL source's preflight: columns the pipeline cannot carry refuse the config
  *       ({@link PostgresColumnCheck}); a risky set-up it may keep ({@link PublicationCheck}) is a warning, logged and
- *       sent as an HTTP {@code Warning} header (code 299) on the answer, which leaves Connect's bodies as they are.
+ *       sent as an HTTP {@code Warning} header (code 299) on the answer, which leaves Connect's bodies as they are;
+ *       a MariaDB or MySQL source's captured date columns that can hold a zero date are such a warning
+ *       ({@link BinlogZeroDateCheck}).
  * </ul>
  *
  * <p>Connect forwards a request between its workers with a {@code forward} parameter. That parameter is not
@@ -281,10 +284,12 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
    * messages ({@link PostgresColumnCheck}); none for other connectors, and none (a warning in the log) when the check
    * cannot run. {@code connector} is the connector's name, or null for a validation (which names it in the config).
    * The {@link PublicationCheck} runs beside it, with the server version the column check read: its warning is logged
-   * and added to {@code warnings}.
+   * and added to {@code warnings}; for a MariaDB or MySQL source, the {@link BinlogZeroDateCheck}'s, likewise.
    */
   private List<ColumnError> columnErrors(ObjectNode config, String connector, List<String> warnings) {
-    if (!PostgresColumnCheck.appliesTo(text(config, "connector.class"))) {
+    String connectorClass = text(config, "connector.class");
+    boolean binlog = BinlogZeroDateCheck.appliesTo(connectorClass);
+    if (!PostgresColumnCheck.appliesTo(connectorClass) && !binlog) {
       return List.of();
     }
     String name = connector != null ? connector : text(config, "name");
@@ -305,6 +310,20 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
         value = resolved.get();
       }
       clear.put(e.getKey(), value);
+    }
+    if (binlog) {
+      String who = name == null ? "a binlog source being validated" : "connector " + name;
+      if (unresolved.isPresent()) {
+        log.warn("columns of {} not checked before data flows: {} is a reference the check cannot resolve", who,
+            unresolved.get());
+      } else {
+        BinlogZeroDateCheck.warning(clear, reason -> log.warn("columns of {} not checked before data flows: {}", who,
+            reason)).ifPresent(w -> {
+              log.warn("{}: {}", who, w);
+              warnings.add(w);
+            });
+      }
+      return List.of();
     }
     PostgresColumnCheck.Outcome outcome = unresolved.isPresent()
         ? new PostgresColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")

@@ -265,25 +265,31 @@ final class ConnectorConsole implements AutoCloseable {
     }
     if (!wanted.containsKey("connector.class")) {
       return json(400, verdict(name, List.of(new ConfigChange.Problem("connector.class",
-          "connector.class is missing")), List.of(), "refused"));
+          "connector.class is missing")), List.of(), List.of(), "refused"));
     }
     wanted.put("name", name);
     ConfigChange change = ConfigChange.plan(connect, name, wanted);
     if (change.refused()) {
-      return json(write ? 400 : 200, verdict(name, change.problems(), List.of(), "refused"));
+      return json(write ? 400 : 200, verdict(name, change.problems(), List.of(), change.warnings(), "refused"));
     }
     ConfigChange.Action action = change.action(false);
     List<ConfigDiff.Line> lines = action == ConfigChange.Action.UNCHANGED ? List.of() : change.diff().lines();
     if (write) {
       change.apply(connect, false);
     }
-    return json(200, verdict(name, List.of(), lines, action.name().toLowerCase(Locale.ROOT))
+    return json(200, verdict(name, List.of(), lines, change.warnings(), action.name().toLowerCase(Locale.ROOT))
         .put("applied", write));
   }
 
-  private static ObjectNode verdict(String name, List<ConfigChange.Problem> problems, List<ConfigDiff.Line> lines,
-      String action) {
+  /**
+   * The editor's answer: Connect's errors by key, the change, and what a Sluice worker warns about without refusing
+   * it (as {@code sluice connectors apply} prints it), so the page shows the warning before the change is applied.
+   */
+  static ObjectNode verdict(String name, List<ConfigChange.Problem> problems, List<ConfigDiff.Line> lines,
+      List<String> warnings, String action) {
     ObjectNode out = JSON.createObjectNode().put("name", name).put("action", action);
+    ArrayNode warned = out.putArray("warnings");
+    warnings.forEach(warned::add);
     ObjectNode errors = out.putObject("errors");
     for (ConfigChange.Problem p : problems) {
       ArrayNode list = errors.has(p.key()) ? (ArrayNode) errors.get(p.key()) : errors.putArray(p.key());

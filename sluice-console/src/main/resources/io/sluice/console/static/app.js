@@ -819,7 +819,9 @@
     box.hidden = false;
     document.getElementById("apply").disabled = v.action === "unchanged";
     document.getElementById("apply").textContent = v.action === "create" ? "Create the connector" : "Apply";
-    notice("ok", "Kafka Connect accepts this config. Check what changes, then apply.");
+    const warnings = v.warnings || [];
+    notice(warnings.length ? "warn" : "ok", "Kafka Connect accepts this config. Check what changes, then apply."
+      + warnings.map(w => "\nWarning: " + w).join(""));
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.source.postgres;
 
+import io.debezium.connector.postgresql.PostgresValueConverter;
 import io.debezium.data.SpecialValueDecimal;
 import io.debezium.spi.converter.CustomConverter;
 import io.debezium.spi.converter.RelationalColumn;
@@ -8,6 +9,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.connect.data.SchemaBuilder;
+import org.postgresql.PGStatement;
 import org.postgresql.util.PGobject;
 
 /**
@@ -28,6 +30,12 @@ import org.postgresql.util.PGobject;
  *       change event, and writes {@code point} as PostGIS' WKB, which a sink writes back only where PostGIS is
  *       installed ({@code line} and {@code circle} travel as its own structs no sink knows).
  * </ul>
+ * And, with {@value #DATES}{@code =}{@value #EPOCH_DAYS} (Sluice's default for a source with Debezium's default
+ * {@code time.precision.mode}), {@code date} columns as Debezium's own {@code io.debezium.time.Date} with one
+ * difference: a snapshot reads {@code infinity} and {@code -infinity} through {@code java.sql.Date}, whose magic
+ * millisecond values overflow Debezium's day number into the opposite sign ({@code -infinity} arrived as
+ * {@code infinity}); here they get the day numbers the replication stream gives them, so a row reads the same in a
+ * snapshot and streamed.
  * Each such field is a string named {@link #NAME} whose parameter {@link #TYPE} says the column's type as PostgreSQL
  * spells it; Sluice's JDBC sink creates and writes the column with that type. Every other column is Debezium's as
  * always. Configured on a source as {@code converters=sluice} and {@code sluice.type=} this class, which Sluice fills
@@ -48,14 +56,31 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
   private static final Set<String> TEXT_ARRAYS = Set.of("date", "time", "timetz", "timestamp", "timestamptz",
       "interval", "money", "xml", "varbit", "bit", "box", "lseg", "path", "polygon", "point", "line", "circle");
   private static final Set<String> GEOMETRIC = Set.of("box", "lseg", "path", "polygon", "point", "line", "circle");
+  /** The key (under the converter's prefix) that has it take {@code date} columns, and its one value. */
+  public static final String DATES = "dates";
+  public static final String EPOCH_DAYS = "epoch.days";
+
+  private boolean dates;
 
   @Override
   public void configure(Properties props) {
-    // Nothing to configure: which columns it takes is decided by their type alone.
+    // Which columns it takes is decided by their type alone, dates apart: their schema must be the one Debezium's
+    // time.precision.mode gives, which a converter cannot read, so Sluice says so only for the default mode.
+    dates = EPOCH_DAYS.equals(props.getProperty(DATES));
   }
 
   @Override
   public void converterFor(RelationalColumn column, ConverterRegistration<SchemaBuilder> registration) {
+    if (dates && "date".equalsIgnoreCase(column.typeName())) {
+      SchemaBuilder schema = io.debezium.time.Date.builder();
+      if (column.isOptional()) {
+        schema.optional();
+      }
+      // A NOT NULL column without a value (a key-only old row) gets Debezium's fallback, the epoch, as it would.
+      Object missing = column.isOptional() ? null : 0;
+      registration.register(schema, value -> value == null ? missing : epochDay(value));
+      return;
+    }
     String type = postgresType(column);
     if (type == null) {
       return;
@@ -125,6 +150,22 @@ public final class PostgresTextConverter implements CustomConverter<SchemaBuilde
       return decimal.toPlainString();
     }
     return value.toString();
+  }
+
+  /**
+   * A date's day number as Debezium's {@code io.debezium.time.Date} counts it, {@code infinity} and {@code -infinity}
+   * from a snapshot's {@code java.sql.Date} included: the numbers the replication stream gives them (Debezium parses
+   * the stream's text into its own two sentinel dates).
+   */
+  static int epochDay(Object value) {
+    if (value instanceof java.sql.Date date) {
+      if (date.getTime() == PGStatement.DATE_POSITIVE_INFINITY) {
+        value = PostgresValueConverter.POSITIVE_INFINITY_LOCAL_DATE;
+      } else if (date.getTime() == PGStatement.DATE_NEGATIVE_INFINITY) {
+        value = PostgresValueConverter.NEGATIVE_INFINITY_LOCAL_DATE;
+      }
+    }
+    return io.debezium.time.Date.toEpochDay(value, null);
   }
 
   /** An hstore as PostgreSQL writes one: each key and value quoted, a NULL value bare. */

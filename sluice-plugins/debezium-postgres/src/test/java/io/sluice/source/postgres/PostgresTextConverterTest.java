@@ -2,10 +2,21 @@ package io.sluice.source.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.debezium.data.SpecialValueDecimal;
 import io.debezium.spi.converter.RelationalColumn;
+import io.debezium.connector.postgresql.PostgresValueConverter;
+import io.debezium.spi.converter.CustomConverter;
 import java.math.BigDecimal;
+import java.sql.Date;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.postgresql.PGStatement;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.postgresql.geometric.PGbox;
@@ -59,6 +70,48 @@ class PostgresTextConverterTest {
     assertEquals("\"a\"=>\"1\", \"b\"=>NULL, \"say \\\"hi\\\"\"=>\"back\\\\slash\"",
         PostgresTextConverter.text(pairs), "a NULL value stays NULL, quotes and backslashes escaped");
     assertNull(PostgresTextConverter.text(null));
+  }
+
+  @Test
+  void readsASnapshotsInfinityDateAsTheReplicationStreamDoes() {
+    int streamedInfinity = io.debezium.time.Date.toEpochDay(PostgresValueConverter.POSITIVE_INFINITY_LOCAL_DATE, null);
+    int streamedMinusInfinity = io.debezium.time.Date.toEpochDay(
+        PostgresValueConverter.NEGATIVE_INFINITY_LOCAL_DATE, null);
+    assertEquals(streamedInfinity, PostgresTextConverter.epochDay(new Date(PGStatement.DATE_POSITIVE_INFINITY)));
+    assertEquals(streamedMinusInfinity,
+        PostgresTextConverter.epochDay(new Date(PGStatement.DATE_NEGATIVE_INFINITY)));
+    assertTrue(streamedInfinity > LocalDate.of(5_874_897, 12, 31).toEpochDay(), "beyond PostgreSQL's last date");
+    assertTrue(streamedMinusInfinity < LocalDate.of(-4712, 1, 1).toEpochDay(), "before PostgreSQL's first date");
+    assertEquals(LocalDate.of(1900, 3, 4).toEpochDay(), PostgresTextConverter.epochDay(Date.valueOf("1900-03-04")));
+    assertEquals(LocalDate.of(2026, 12, 2).toEpochDay(), PostgresTextConverter.epochDay(LocalDate.of(2026, 12, 2)),
+        "as the replication stream decoded it");
+  }
+
+  @Test
+  void takesDatesOnlyWhenSluiceSaysTheModeIsDebeziumsDefault() {
+    List<Schema> registered = new ArrayList<>();
+    List<Object> converted = new ArrayList<>();
+    CustomConverter.ConverterRegistration<SchemaBuilder> registration = (schema, converter) -> {
+      registered.add(schema.build());
+      converted.add(converter.convert(new Date(PGStatement.DATE_NEGATIVE_INFINITY)));
+    };
+    PostgresTextConverter plain = new PostgresTextConverter();
+    plain.configure(new Properties());
+    plain.converterFor(column("date", OptionalInt.empty()), registration);
+    assertTrue(registered.isEmpty(), "without " + PostgresTextConverter.DATES + " dates stay Debezium's");
+
+    PostgresTextConverter dates = new PostgresTextConverter();
+    Properties props = new Properties();
+    props.setProperty(PostgresTextConverter.DATES, PostgresTextConverter.EPOCH_DAYS);
+    dates.configure(props);
+    dates.converterFor(column("date", OptionalInt.empty()), registration);
+    assertEquals(1, registered.size());
+    assertEquals(io.debezium.time.Date.SCHEMA_NAME, registered.get(0).name(), "Debezium's own date schema");
+    assertEquals(Schema.Type.INT32, registered.get(0).type());
+    assertTrue(registered.get(0).isOptional());
+    assertTrue((Integer) converted.get(0) < 0, "-infinity stays before every date");
+    dates.converterFor(column("_date", OptionalInt.empty()), registration);
+    assertEquals(PostgresTextConverter.NAME, registered.get(1).name(), "an array of dates still travels as text");
   }
 
   private static RelationalColumn column(String type, OptionalInt length) {
