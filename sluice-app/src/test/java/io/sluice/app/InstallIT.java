@@ -93,6 +93,8 @@ class InstallIT {
           + read(up.stderr()));
       for (String archive : List.of("sluice.jsa", "sluice-data.jsa", "sluice-control.jsa")) {
         assertTrue(Files.size(home.resolve(archive)) > 0, archive + " recorded beside lib/ by the first clean stop");
+        // With the JDK it was recorded by, so that a start on another JDK records it again rather than run without.
+        assertFalse(Files.readString(home.resolve(archive + ".jdk")).isBlank(), archive + ".jdk");
       }
       // Every other command then maps an archive: its own (sluice-cli-*.jsa) once the first command has recorded it in
       // the background, the data plane's until then. Sluice's own classes come from it.

@@ -31,6 +31,9 @@ public final class SoakBenchmark {
       for (int i = 0; i < pipelines; i++) {
         db.execute("soak", "CREATE TABLE public.s" + i + " (id bigint PRIMARY KEY, qty int NOT NULL, note text)");
         db.execute("soak", "INSERT INTO public.s" + i + " SELECT g, g, 'row ' || g FROM generate_series(1, 1000) g");
+        // A publication of its own, made here: Debezium's filtered mode would read pg_publication_tables on its
+        // replication connection at every task start, which can crash PostgreSQL (docs/pipelines.md).
+        db.execute("soak", "CREATE PUBLICATION pub_k" + i + " FOR TABLE public.s" + i);
       }
       PackagedUp up = PackagedUp.start(root, data);
       try {
@@ -39,7 +42,7 @@ public final class SoakBenchmark {
           Map<String, String> source = db.sourceConfig("soak", "k" + i);
           source.put("table.include.list", "public.s" + i);
           source.put("publication.name", "pub_k" + i);
-          source.put("publication.autocreate.mode", "filtered");
+          source.put("publication.autocreate.mode", "disabled");
           rest.create("k" + i + "-source", source);
           rest.create("k" + i + "-sink", Map.of("connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector",
               "connection.url", db.url("soak_sink"), "connection.username", "postgres",

@@ -68,7 +68,7 @@ final class ClassDataArchive {
   /** The JVM options of the plane's next start: map the archive where it is current, else record one where we may. */
   List<String> options() {
     recording = false;
-    if (Files.isRegularFile(file) && !newerJars()) {
+    if (Files.isRegularFile(file) && !newerJars() && sameJdk()) {
       return List.of("-XX:SharedArchiveFile=" + file);
     }
     if (!Files.isWritable(file.getParent())) {
@@ -81,6 +81,36 @@ final class ClassDataArchive {
   /** Where the process being recorded writes, named after this {@code sluice up}, until it is kept. */
   private Path recording() {
     return Path.of(file + "." + ProcessHandle.current().pid());
+  }
+
+  /**
+   * The JDK the planes run on, as far as an archive depends on it: a JVM maps an archive recorded by its exact build
+   * only and ignores any other in silence, so after a JDK upgrade every start would run without one, and none would be
+   * recorded again until the jars changed. Its folder, version, and the size and time of its JVM.
+   */
+  static String jdk() {
+    Path home = Path.of(System.getProperty("java.home"));
+    StringBuilder id = new StringBuilder(home + " " + System.getProperty("java.vm.version"));
+    Path jvm = home.resolve("lib/server/libjvm.so");
+    try {
+      id.append(' ').append(Files.size(jvm)).append(' ').append(Files.getLastModifiedTime(jvm).toMillis());
+    } catch (IOException e) {
+      // Another layout (not Linux, a client VM): the folder and the version say enough.
+    }
+    return id.toString();
+  }
+
+  /** The JDK an archive was recorded with, written beside it when it is kept. */
+  private Path stamp() {
+    return Path.of(file + ".jdk");
+  }
+
+  private boolean sameJdk() {
+    try {
+      return Files.readString(stamp()).equals(jdk());
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private boolean newerJars() {
@@ -115,6 +145,7 @@ final class ClassDataArchive {
     try {
       if (p.exitValue() == 0 && Files.size(tmp) > 0) {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.writeString(stamp(), jdk());
       } else {
         Files.deleteIfExists(tmp);
       }
