@@ -123,7 +123,8 @@ final class MariaDbTypes {
       new Family("t_misc", List.of(
           c("c_enum", "enum('sad','ok','happy','quite happy')", "mood", "'quite happy'", "'happy'", "'sad'", "'ok'",
               "'quite happy'"),
-          c("c_set", "set('a','b','c d')", "text", "'a'", "'a,b'", "''", "'a,b,c d'", "'c d'"),
+          // A member with a quote: Debezium's sink made set('it's'), which MariaDB refuses, so no table.
+          c("c_set", "set('a','b','c d','it''s')", "text", "'a'", "'a,b'", "''", "'a,b,c d'", "'c d,it''s'"),
           c("c_json", "json", "json", "'[]'", "'{\"b\": 1,  \"a\": [1, 2.50], \"b\": 2}'", "'null'",
               "'\"é\\\\u00e9 😀\"'", "'{ }'"))),
       new Family("t_zero", List.of(

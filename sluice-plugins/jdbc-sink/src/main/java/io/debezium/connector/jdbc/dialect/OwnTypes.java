@@ -12,6 +12,7 @@ import io.debezium.sink.valuebinding.ValueBindDescriptor;
 import io.sluice.sink.jdbc.types.ArrayText;
 import io.sluice.sink.jdbc.types.BinlogFloat;
 import io.sluice.sink.jdbc.types.BinlogOwnType;
+import io.sluice.sink.jdbc.types.BinlogSetType;
 import io.sluice.sink.jdbc.types.EnumTypeOfTarget;
 import io.sluice.sink.jdbc.types.FullDayTimeType;
 import io.sluice.sink.jdbc.types.InfiniteTemporalType;
@@ -167,6 +168,8 @@ public final class OwnTypes {
     if (dialect instanceof io.debezium.connector.jdbc.dialect.mysql.MySqlDatabaseDialect) {
       dialect.registerType(new ArrayText());
       dialect.registerType(new BinlogOwnType());
+      dialect.registerType(BinlogSetType.over(dialect.getSchemaType(SchemaBuilder.string()
+          .name(BinlogSetType.SCHEMA_NAME).build())));
     }
     dialect.registerType(ZeroYear.over(dialect.getSchemaType(SchemaBuilder.int32().name(ZeroYear.SCHEMA_NAME)
         .build())));

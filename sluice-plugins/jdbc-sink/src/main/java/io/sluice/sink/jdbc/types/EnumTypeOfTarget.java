@@ -54,11 +54,20 @@ public final class EnumTypeOfTarget extends PostgresCastString {
    * PostgreSQL sources give it), each quoted as a string literal; null where it allows none.
    */
   static String binlogEnum(Schema schema) {
+    return binlogMembers("enum", schema);
+  }
+
+  /**
+   * {@code keyword(...)} of the values {@code schema} allows, each a quoted string literal with its quotes and
+   * backslashes escaped; null where it allows none. Debezium's own dialect quotes them unescaped, so a value with a
+   * quote (a {@code set('it''s')} at the source) made DDL the database refused, and the table was never made.
+   */
+  static String binlogMembers(String keyword, Schema schema) {
     String allowed = schema.parameters() == null ? null : schema.parameters().get("allowed");
     if (allowed == null || allowed.isEmpty()) {
       return null;
     }
-    StringBuilder out = new StringBuilder("enum(");
+    StringBuilder out = new StringBuilder(keyword).append('(');
     String[] values = allowed.split(",", -1);
     for (int i = 0; i < values.length; i++) {
       out.append(i == 0 ? "'" : ",'").append(values[i].replace("\\", "\\\\").replace("'", "''")).append('\'');
