@@ -444,7 +444,22 @@ class DistributionIT {
       browser.screenshot("console-1b-editor-columns-refused");
       tables.clear();
       tables.sendKeys(sourceConfig.get("table.include.list"));
+      // A set-up the worker warns about without refusing it: accepted, the warning shown above the change.
+      d.findElement(By.id("add-key")).click();
+      List<WebElement> configRows = d.findElements(By.cssSelector("#config-table tbody tr"));
+      WebElement filtered = configRows.get(configRows.size() - 1);
+      filtered.findElement(By.className("k")).sendKeys("publication.autocreate.mode");
+      filtered.findElement(By.className("v")).sendKeys("filtered");
       d.findElement(By.id("validate")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"),
+          "Warning: publication.autocreate.mode=filtered"));
+      assertTrue(d.findElement(By.id("notice")).getAttribute("class").contains("warn"));
+      assertTrue(d.findElement(By.id("change")).isDisplayed(), "a warning refuses nothing");
+      browser.screenshot("console-1c-editor-warning");
+      filtered.findElement(By.tagName("button")).click();
+      d.findElement(By.id("validate")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "accepts this config"));
+      assertFalse(d.findElement(By.id("notice")).getText().contains("Warning"), d.findElement(By.id("notice"))::getText);
       wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("change")));
       assertTrue(d.findElements(By.cssSelector("#config-table tr.bad")).isEmpty());
       assertTrue(d.findElement(By.cssSelector("#diff tr[data-key='topic.prefix']")).getText()
