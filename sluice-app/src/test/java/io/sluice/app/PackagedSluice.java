@@ -109,6 +109,9 @@ final class PackagedSluice {
     }
     pb.environment().putAll(env);
     Process up = pb.start();
+    // Recorded at once, so a test JVM killed while this starts leaves it to be reaped, and again once ready with its
+    // planes, which outlive a supervisor killed alone.
+    PidFiles.record(up);
     List<String> out = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
     Thread reader = new Thread(() -> {

@@ -70,7 +70,8 @@ final class PidFiles {
     } catch (IOException e) {
       return;
     }
-    for (Path file : files) {
+    for (Path found : files) {
+      Path file = found;
       List<String> lines;
       try {
         lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -79,6 +80,14 @@ final class PidFiles {
       }
       if (lines.isEmpty() || same(lines.get(0)).isPresent()) {
         continue; // a JVM of this run (the other fork) that is still at work
+      }
+      try {
+        // Claimed by a rename: the forks of a run start together, and one of them reaps each file.
+        Path claimed = file.resolveSibling(file.getFileName() + ".reaping");
+        Files.move(file, claimed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        file = claimed;
+      } catch (IOException e) {
+        continue; // the other fork has it
       }
       List<ProcessHandle> left = lines.stream().skip(1).map(PidFiles::same).flatMap(Optional::stream)
           .filter(h -> h.info().arguments().map(a -> Arrays.stream(a).anyMatch(x -> x.startsWith(MARK)))
