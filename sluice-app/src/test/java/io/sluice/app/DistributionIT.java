@@ -2024,6 +2024,7 @@ class DistributionIT {
     command.addAll(List.of(c));
     Process demo = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(dir.resolve("demo.out").toFile()).start();
+    PidFiles.record(demo);
     try {
       // Its last line: the block is whole once that is written.
       Eventually.await("the demo says where to look", WAIT, () -> read(dir.resolve("demo.out")),
