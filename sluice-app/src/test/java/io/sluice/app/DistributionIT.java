@@ -80,6 +80,7 @@ class DistributionIT {
   private static String source;
   private static String sink;
   private static String dlq;
+  private static TopicEnds topicEnds;
 
   @BeforeAll
   static void up() throws Exception {
@@ -113,10 +114,14 @@ class DistributionIT {
     source = pipeline.name + "-source";
     sink = pipeline.name + "-sink";
     dlq = pipeline.name + "-dlq";
+    topicEnds = new TopicEnds(kafka);
   }
 
   @AfterAll
   static void down() throws Exception {
+    if (topicEnds != null) {
+      topicEnds.close();
+    }
     if (up != null) {
       assertEquals(0, PackagedSluice.down(up), () -> "./sluice up exit on SIGTERM; stderr " + read(up.stderr()));
     }
@@ -160,6 +165,17 @@ class DistributionIT {
           }
         },
         body -> body.contains("\"connector\":\"" + sink + "\""));
+  }
+
+  /** The metrics server's answer to an instant query, or what went wrong asking. */
+  private static String query(String promql) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(metricsUrl + "/api/v1/query?query="
+          + java.net.URLEncoder.encode(promql, java.nio.charset.StandardCharsets.UTF_8))).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    } catch (Exception e) {
+      return e.toString();
+    }
   }
 
   private static int get(String url) throws Exception {
@@ -945,8 +961,8 @@ class DistributionIT {
         }
         p.send(new ProducerRecord<>(topic, 1, "key not json avro", avro.bytes())).get();
       }
-      Eventually.await("6 records in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 6);
-      long topicBefore = ConsoleOperations.count(kafka, topic);
+      Eventually.await("6 records in " + dlqTopic, WAIT, () -> topicEnds.records(dlqTopic), n -> n == 6);
+      long topicBefore = topicEnds.records(topic);
       assertEquals(6, topicBefore);
 
       try (Browser browser = Browser.open()) {
@@ -1009,7 +1025,7 @@ class DistributionIT {
 
         // They fail again and come back marked: replaying the group again refuses them (they would loop).
         Eventually.await("the replayed records back in " + dlqTopic, WAIT,
-            () -> ConsoleOperations.count(kafka, dlqTopic), n -> n == 9);
+            () -> topicEnds.records(dlqTopic), n -> n == 9);
         d.navigate().refresh();
         values = wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(
             "#error-groups tr[data-stage='VALUE_CONVERTER']")));
@@ -1022,7 +1038,7 @@ class DistributionIT {
         wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(x -> x.findElement(
             By.cssSelector("#replays li.done .refused")).getText().contains("would loop"));
         browser.screenshot("console-20-dlq-replay-refused-loop");
-        assertEquals(topicBefore + 3, ConsoleOperations.count(kafka, topic), "nothing more produced");
+        assertEquals(topicBefore + 3, topicEnds.records(topic), "nothing more produced");
 
         // One picked record of the key group, replayed alone: the Avro one, its value decoded through the registry.
         // The groups are drawn again as the replay ends: find the link in the page as it is when clicked.
@@ -1057,14 +1073,14 @@ class DistributionIT {
                 && pickedOffset.equals(ConsoleOperations.header(r, "__sluice.replay.offset"))).toList();
         assertEquals(1, pickedBack.size(), "the picked record is back in " + topic);
         assertTrue(java.util.Arrays.equals(avro.bytes(), pickedBack.get(0).value()), "its framed bytes unchanged");
-        assertEquals(topicBefore + 4, ConsoleOperations.count(kafka, topic), "only the picked record");
+        assertEquals(topicBefore + 4, topicEnds.records(topic), "only the picked record");
         String audit = Files.readString(data.resolve("audit.log"));
         assertEquals(3, audit.lines().filter(l -> l.contains(" console dlq replay " + dlqTopic + " user=operator ")
             && l.contains("status=202")).count(), audit);
 
         // Paging: three records, then the rest from where the page ended, none twice (once the picked record, which
         // fails again, is back: ten records).
-        Eventually.await("the picked record back in " + dlqTopic, WAIT, () -> ConsoleOperations.count(kafka, dlqTopic),
+        Eventually.await("the picked record back in " + dlqTopic, WAIT, () -> topicEnds.records(dlqTopic),
             n -> n == 10);
         String cookie = "sluice_session=" + d.manage().getCookieNamed("sluice_session").getValue();
         JsonNode page1 = ConsoleOperations.get(ui, cookie, "/api/dlq/records?topic=" + dlqTopic + "&limit=3");
@@ -1075,7 +1091,7 @@ class DistributionIT {
         for (JsonNode r : List.of(page1.path("records"), page2.path("records"))) {
           r.forEach(x -> assertTrue(seen.add(x.path("partition") + ":" + x.path("offset")), "twice: " + x));
         }
-        assertEquals(ConsoleOperations.count(kafka, dlqTopic), seen.size());
+        assertEquals(topicEnds.records(dlqTopic), seen.size());
         d.findElement(By.id("logout")).click();
         wait.until(ExpectedConditions.urlContains("/login"));
 
@@ -1094,7 +1110,7 @@ class DistributionIT {
         assertTrue(refused.body().contains("needs the role operate"), refused.body());
         assertEquals(403, ConsoleOperations.post(ui, viewerCookie, "forged", "/api/dlq/replay",
             Map.of("name", dlqTopic, "records", List.of("0:0"))).statusCode(), "CSRF checked");
-        assertEquals(topicBefore + 4, ConsoleOperations.count(kafka, topic), "a refused replay produces nothing");
+        assertEquals(topicBefore + 4, topicEnds.records(topic), "a refused replay produces nothing");
         assertTrue(Files.readString(data.resolve("audit.log")).contains(" console dlq replay " + dlqTopic
             + " user=viewer address=127.0.0.1 status=403"));
       }
@@ -1286,6 +1302,8 @@ class DistributionIT {
   @Test
   @Order(6)
   void dlqInspectUnwrapStatsAndReplay() throws Exception {
+    // Each command is a JVM of its own: wait for the record here first, so the command runs once it is there.
+    Eventually.await("a record in " + dlq + " (read here)", WAIT, () -> topicEnds.records(dlq), n -> n >= 1);
     JsonNode inspected = Eventually.await("a record in " + dlq, WAIT, () -> {
       try {
         Run r = sluice(cluster("dlq", "inspect", dlq, "-o", "json", "--from-beginning"));
@@ -1311,6 +1329,8 @@ class DistributionIT {
     Run replay = sluice(cluster("dlq", "replay", dlq));
     assertEquals(0, replay.exit(), replay::toString);
     assertTrue(replay.out().startsWith("replayed 1 record(s) from " + dlq), replay::toString);
+    Eventually.await("the replayed record back in " + dlq + " (read here)", WAIT, () -> topicEnds.records(dlq),
+        n -> n >= 2);
     Eventually.await("the replayed record back in " + dlq, WAIT, () -> {
       try {
         return sluice(cluster("dlq", "stats", dlq, "-o", "json")).json().path("records").asInt();
@@ -1518,6 +1538,10 @@ class DistributionIT {
     }
     assertEquals("exactly once", sourceListed.path("delivery").asText(), listed::toString);
     assertEquals("at least once", mine.path("delivery").asText(), listed::toString);
+    // Read from the metrics server, once its scrape has them: wait for that here rather than a command a poll.
+    Eventually.await("the source's committed transactions in the metrics server", WAIT, () -> query(
+        "svc_connect_task_offset_commit_success_total{connector=\"" + source + "\"} > 0"),
+        body -> body.contains("\"connector\":\"" + source + "\""));
     JsonNode transactions = Eventually.await("the source's transactions in describe", WAIT, () -> {
       try {
         return sluice(with(c, "connectors", "describe", source, "--metrics-url", metricsUrl, "-o", "json")).json()
@@ -2015,6 +2039,7 @@ class DistributionIT {
     command.addAll(List.of(c));
     Process demo = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(dir.resolve("demo.out").toFile()).start();
+    PidFiles.record(demo);
     try {
       // Its last line: the block is whole once that is written.
       Eventually.await("the demo says where to look", WAIT, () -> read(dir.resolve("demo.out")),

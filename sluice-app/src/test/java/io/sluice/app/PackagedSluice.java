@@ -109,6 +109,9 @@ final class PackagedSluice {
     }
     pb.environment().putAll(env);
     Process up = pb.start();
+    // Recorded at once, so a test JVM killed while this starts leaves it to be reaped, and again once ready with its
+    // planes, which outlive a supervisor killed alone.
+    PidFiles.record(up);
     List<String> out = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
     Thread reader = new Thread(() -> {
@@ -143,11 +146,13 @@ final class PackagedSluice {
       up.destroyForcibly();
       throw e;
     }
+    PidFiles.record(up);
     return new Up(up, out, stderr);
   }
 
   /** Stops it as an operator does (SIGTERM) and returns its exit code; fails if it does not end within 120 s. */
   static int down(Up up) throws InterruptedException {
+    RunCosts.planes(up.process());
     up.process().destroy();
     if (!up.process().waitFor(120, TimeUnit.SECONDS)) {
       killAll(up.process());
@@ -198,12 +203,14 @@ final class PackagedSluice {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
         .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     pb.environment().putAll(env);
+    RunCosts.Command cost = RunCosts.command(args);
     Process p = pb.start();
     if (!p.waitFor(180, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError(String.join(" ", command) + " did not finish in 180 s: " + read(out)
           + read(err));
     }
+    cost.ended();
     return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
   }
 
@@ -211,7 +218,9 @@ final class PackagedSluice {
   static Process start(Path dir, Path log, List<String> args) throws IOException {
     List<String> command = new ArrayList<>(List.of(root().resolve("sluice").toString()));
     command.addAll(args);
-    return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
+    PidFiles.record(p);
+    return p;
   }
 }

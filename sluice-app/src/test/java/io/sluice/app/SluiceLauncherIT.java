@@ -48,6 +48,7 @@ class SluiceLauncherIT {
         .directory(root.toFile())
         .redirectError(dataDir.resolve("stderr.log").toFile())
         .start();
+    PidFiles.record(p);
     List<String> out = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
     Thread reader = new Thread(() -> {

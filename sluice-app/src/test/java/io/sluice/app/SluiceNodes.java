@@ -127,7 +127,9 @@ final class SluiceNodes implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true).redirectOutput(
         ProcessBuilder.Redirect.appendTo(home.resolve("out.log").toFile()));
     pb.environment().put("SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseParallelGC");
-    return pb.start();
+    Process p = pb.start();
+    PidFiles.record(p);
+    return p;
   }
 
   static void awaitBroker(Path dir, int id, Process p) {
