@@ -146,6 +146,42 @@ final class WideTable {
    */
   static final Map<String, String> LEFT_OUT_FOR_ENGINES = new LinkedHashMap<>();
 
+  static {
+    Map<String, String> m = LEFT_OUT_FOR_ENGINES;
+    // The task fails: nothing of the table arrives.
+    m.put("c_num_arr", "a variable-scale decimal in an array: the sink has no column type for it and its task fails");
+    m.put("c_date_arr", "the elements travel as day numbers, which the date[] column the sink makes refuses (\"invalid"
+        + " input syntax for type date: 18263\"): the task fails");
+    m.put("c_date_inf", "'infinity' arrives as 5877611-06-21, outside PostgreSQL's dates: the task fails");
+    m.put("c_point", "written through PostGIS's ST_GeomFromWKB, which a PostgreSQL without PostGIS has not: the task"
+        + " fails");
+    m.put("c_line", "the sink has no column type for Debezium's Line: the task fails");
+    m.put("c_circle", "the sink has no column type for Debezium's Circle: the task fails");
+    // Not in the change event at all.
+    for (String geometric : List.of("c_lseg", "c_box", "c_path", "c_polygon")) {
+      m.put(geometric, "Debezium's source leaves the type out of the change event");
+    }
+    // Written, as other values.
+    m.put("c_num_special", "NaN arrives as NULL (Debezium's decimals have no NaN; its source logs a warning a value)");
+    m.put("c_num_inf", "±Infinity arrives as NULL, as NaN does");
+    m.put("c_real_special", "NaN and ±Infinity arrive as 0");
+    m.put("c_double_special", "NaN and ±Infinity arrive as 0");
+    m.put("c_ts_inf", "'infinity' arrives as 294247-01-10 04:00:54.775807 (a timestamptz 'infinity' arrives as it"
+        + " left)");
+    m.put("c_money", "the sink makes a numeric column: $12.34 arrives as 12.34");
+    m.put("c_char", "the sink makes a text column, so char(5)'s padding becomes part of the value ('c4' arrives as"
+        + " 'c4   ')");
+    m.put("c_interval", "carried as microseconds, a month as 30 days: 1 year 1 mon 1 day 01:01:00.001 arrives as"
+        + " 9521:31:00.001");
+    m.put("c_hstore", "carried as JSON into a json column: \"qty\"=>\"1\" arrives as {\"qty\":\"1\"}");
+    m.put("c_bit1", "the sink makes a boolean column: B'1' arrives as true");
+    m.put("c_varbit", "padded to the declared length: B'10' arrives as 0000000000000010");
+    // Written as text the reconciler does not read as the source's type.
+    m.put("c_inet", "the sink makes a text column holding the address as inet prints it (10.0.0.1); the reconciler"
+        + " compares inet by its text cast, which always adds the mask (10.0.0.1/32), so it counts every host address"
+        + " as changed: left out because the reconciler cannot compare it, not because it was lost");
+  }
+
   /** {@code CREATE TABLE} of {@code table} with the key and {@code columns}. */
   static String create(String table, List<Column> columns) {
     return "CREATE TABLE public." + table + " (id bigint PRIMARY KEY, " + columns.stream()
