@@ -162,6 +162,8 @@ final class WideTable {
       m.put(geometric, "Debezium's source leaves the type out of the change event");
     }
     // Written, as other values.
+    m.put("c_num", "the sink makes a floating-point column: a value of 18 significant digits keeps about 16, which"
+        + " the reconciler, comparing a float at 6 decimal places, does not see");
     m.put("c_num_special", "NaN arrives as NULL (Debezium's decimals have no NaN; its source logs a warning a value)");
     m.put("c_num_inf", "±Infinity arrives as NULL, as NaN does");
     m.put("c_real_special", "NaN and ±Infinity arrive as 0");
