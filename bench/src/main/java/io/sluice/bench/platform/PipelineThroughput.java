@@ -39,9 +39,21 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * converter (schemas in the platform's registry) on the source and the sink, against the JSON converter with its
  * inlined schema; bytes on the topic per event are reported beside the rates.
  *
+ * <p>{@code -Dbench.table=wide} copies a table of the type matrix's column types instead of {@code orders}
+ * ({@link WideTable}: numbers, money, texts, bytes, dates and times, intervals, uuid, json, xml, network addresses, bit
+ * strings, an enum, a domain, arrays, ranges, geometric types, tsvector, hstore, ltree; PostgreSQL sinks only). The
+ * engines' defaults cannot write every one of them (Debezium's sink fails its task on a {@code line} or a numeric
+ * array, and writes others as other values), so the sink is measured like for like on the columns they can write:
+ * the same rows without {@link WideTable#LEFT_OUT_FOR_ENGINES}, in a table of their own ({@link WideTable#COMMON}),
+ * captured after the measured source window; the source part, and a second sink of Sluice's (after the first, into a
+ * database of its own), copy every column.
+ *
+ * <p>{@code -Dbench.rounds=N} sets the alternating rounds (2; 3 for the wide table); the report gives each round's
+ * ratio, their median and spread, and the ratio of the means.
+ *
  * <p>Every run prints its CPU per event by thread. To see where it goes, {@code -Dbench.jfr=DIR} records each measured
- * window with JFR and {@code -Dbench.mbeans=PATTERN;...} prints the broker's, Connect's and the clients' metrics after
- * it (quote the value in {@code BENCH_JAVA_OPTS}).
+ * window (the source's, and each sink's as {@code LABEL-sink.jfr}) with JFR and {@code -Dbench.mbeans=PATTERN;...}
+ * prints the broker's, Connect's and the clients' metrics after it (quote the value in {@code BENCH_JAVA_OPTS}).
  */
 public final class PipelineThroughput {
   private static final String ROW_SQL = "INSERT INTO public.orders SELECT g, 'item-' || g, g %% 100, now() "
@@ -56,8 +68,13 @@ public final class PipelineThroughput {
       "connect.worker.producer.buffer.memory", "33554432",
       "connect.worker.key.converter", "org.apache.kafka.connect.json.JsonConverter",
       "connect.worker.value.converter", "org.apache.kafka.connect.json.JsonConverter");
+  /**
+   * Debezium's own queue and batches, and none of what Sluice adds to a PostgreSQL source: no column converter
+   * ({@code converters=}, blank) and no source types in the schemas.
+   */
   private static final Map<String, String> UNTUNED_SOURCE = Map.of(
-      "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500");
+      "max.batch.size", "2048", "max.queue.size", "8192", "poll.interval.ms", "500",
+      "converters", "", "column.propagate.source.type", "");
   private static final Map<String, String> UNTUNED_SINK = Map.of(
       "batch.size", "500", "consumer.override.max.poll.records", "500", "use.reduction.buffer", "false",
       "header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter");
@@ -65,10 +82,18 @@ public final class PipelineThroughput {
   /** The label of {@link #compare}'s unmeasured first run, which stops after the source part. */
   private static final String WARM = "warm";
 
+  /** {@code -Dbench.table=wide}: the type matrix's column types ({@link WideTable}) instead of the orders table. */
+  private static final boolean WIDE = "wide".equals(System.getProperty("bench.table", "orders"));
+  private static final String TABLE = WIDE ? WideTable.NAME : "orders";
+
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     Path plugins = Path.of(System.getProperty("sluice.plugin.path", "sluice-app/target/sluice/plugins"));
     boolean maria = "mariadb".equals(System.getProperty("bench.sink.db", "postgres"));
+    if (WIDE && maria) {
+      throw new IllegalArgumentException("the wide table's types are PostgreSQL's: a MariaDB sink takes the orders"
+          + " table (leave out -Dbench.table=wide)");
+    }
     try (BenchDatabase db = new BenchDatabase(); MariaDbProcess mariaDb = maria ? MariaDbProcess.start() : null) {
       SinkDatabase sinkDb = maria ? new SinkDatabase.MariaDb(mariaDb) : new SinkDatabase.Postgres(db);
       List<String> variants = List.of(System.getProperty("bench.variants", "untuned,tuned").split(","));
@@ -91,42 +116,73 @@ public final class PipelineThroughput {
         run(db, sinkDb, plugins, variants.get(0), variants.get(0).equals("tuned"), false, rows);
         System.exit(0);
       }
-      // Untuned and tuned alternate (A B A B), so neither always runs on a colder or a warmer machine: the first pair
-      // has the engines' defaults first, the middle one Sluice's, and the figures are the means of both rounds.
-      Result[] untuned = new Result[2];
-      Result[] tuned = new Result[2];
-      for (int round = 0; round < 2; round++) {
+      // Untuned and tuned alternate (A B A B ...), so neither always runs on a colder or a warmer machine; the figures
+      // are the means of the rounds, and each round's ratio is given beside them.
+      int rounds = Integer.getInteger("bench.rounds", WIDE ? 3 : 2);
+      Result[] untuned = new Result[rounds];
+      Result[] tuned = new Result[rounds];
+      for (int round = 0; round < rounds; round++) {
         untuned[round] = run(db, sinkDb, plugins, "untuned" + (round + 1), false, false, rows);
         tuned[round] = run(db, sinkDb, plugins, "tuned" + (round + 1), true, false, rows);
       }
-      report("PostgreSQL -> Kafka, " + String.format(Locale.ROOT, "%,d", rows) + " rows, JSON converter, warm",
-          "events/s", untuned, tuned, Result::eventsPerSecond);
+      String table = WIDE ? "the wide table (" + WideTable.COLUMNS.size() + " columns)" : "orders";
+      report("PostgreSQL -> Kafka, " + String.format(Locale.ROOT, "%,d", rows) + " rows of " + table
+          + ", JSON converter, warm", "events/s", untuned, tuned, Result::eventsPerSecond);
       if (Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
+        String columns = WIDE ? String.format(Locale.ROOT, ", the %d columns the engines' defaults can write (%s left"
+            + " out)", WideTable.comparable().size(), String.join(", ", WideTable.leftOutForEngines())) : "";
         report("PostgreSQL -> " + sinkDb.name() + " through the JDBC sink, " + String.format(Locale.ROOT, "%,d",
-            untuned[0].sinkRows) + " rows", "rows/s", untuned, tuned, Result::sinkRowsPerSecond);
+            untuned[0].sinkRows) + " rows" + columns, "rows/s", untuned, tuned, Result::sinkRowsPerSecond);
         // CPU time per row, which a busy machine inflates far less than it does wall-clock rates.
         double[] jvm = {mean(List.of(untuned)).sinkJvmMicrosPerRow, mean(List.of(tuned)).sinkJvmMicrosPerRow};
         double[] server = {mean(List.of(untuned)).sinkServerMicrosPerRow, mean(List.of(tuned)).sinkServerMicrosPerRow};
         double limit = (mean(List.of(untuned)).limitRowsPerSecond + mean(List.of(tuned)).limitRowsPerSecond) / 2;
-        System.out.printf(Locale.ROOT, "The physical limit, the same rows loaded straight into %s (mean of four): %,.0f"
-            + " rows/s; Sluice's sink at %.2fx of it, the engines' defaults at %.2fx%n", sinkDb.name(), limit,
-            mean(List.of(tuned)).sinkRowsPerSecond / limit, mean(List.of(untuned)).sinkRowsPerSecond / limit);
-        System.out.printf(Locale.ROOT, "CPU per sink row (means of two rounds): this JVM untuned %.1f µs, tuned %.1f µs"
-            + " (%.2fx less); the %s server untuned %.1f µs, tuned %.1f µs (%.2fx less)%n", jvm[0], jvm[1],
+        System.out.printf(Locale.ROOT, "The physical limit, the same rows loaded straight into %s (mean of %d): %,.0f"
+            + " rows/s; Sluice's sink at %.2fx of it, the engines' defaults at %.2fx%n", sinkDb.name(), 2 * rounds,
+            limit, mean(List.of(tuned)).sinkRowsPerSecond / limit, mean(List.of(untuned)).sinkRowsPerSecond / limit);
+        System.out.printf(Locale.ROOT, "CPU per sink row (means of %d rounds): this JVM untuned %.1f µs, tuned %.1f µs"
+            + " (%.2fx less); the %s server untuned %.1f µs, tuned %.1f µs (%.2fx less)%n", rounds, jvm[0], jvm[1],
             jvm[0] / jvm[1], sinkDb.name(), server[0], server[1], server[0] / server[1]);
+        if (WIDE) {
+          Result t = mean(List.of(tuned));
+          System.out.printf(Locale.ROOT, "Sluice's sink with every column (%d), the same rows: %,.0f rows/s (rounds %s),"
+              + " this JVM %.1f µs and %s %.1f µs of CPU per row; the physical limit %,.0f rows/s (%.2fx of it);"
+              + " %.2fx its own rate on the %d columns above%n", WideTable.COLUMNS.size(), t.fullRowsPerSecond,
+              figures(tuned, Result::fullRowsPerSecond), t.fullJvmMicrosPerRow, sinkDb.name(),
+              t.fullServerMicrosPerRow, t.fullLimitRowsPerSecond, t.fullRowsPerSecond / t.fullLimitRowsPerSecond,
+              t.fullRowsPerSecond / t.sinkRowsPerSecond, WideTable.comparable().size());
+        }
       }
     }
     System.exit(0);
   }
 
+  /**
+   * The means of both variants and their ratio, and each round's ratio (tuned against the untuned run just before it)
+   * with their median and spread: on a shared machine one round can run at another load than the next.
+   */
   private static void report(String what, String unit, Result[] untuned, Result[] tuned,
       java.util.function.ToDoubleFunction<Result> figure) {
-    double a = (figure.applyAsDouble(untuned[0]) + figure.applyAsDouble(untuned[1])) / 2;
-    double b = (figure.applyAsDouble(tuned[0]) + figure.applyAsDouble(tuned[1])) / 2;
-    System.out.printf(Locale.ROOT, "%n%s: untuned %,.0f %s, tuned %,.0f %s (means of two rounds), ratio %.2fx;"
-        + " untuned first: %.2fx, tuned first: %.2fx%n", what, a, unit, b, unit, b / a,
-        figure.applyAsDouble(tuned[0]) / figure.applyAsDouble(untuned[0]),
-        figure.applyAsDouble(tuned[0]) / figure.applyAsDouble(untuned[1]));
+    double a = java.util.Arrays.stream(untuned).mapToDouble(figure).average().orElse(0);
+    double b = java.util.Arrays.stream(tuned).mapToDouble(figure).average().orElse(0);
+    double[] ratios = new double[untuned.length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = figure.applyAsDouble(tuned[i]) / figure.applyAsDouble(untuned[i]);
+    }
+    double[] sorted = ratios.clone();
+    java.util.Arrays.sort(sorted);
+    double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+        : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    System.out.printf(Locale.ROOT, "%n%s: untuned %,.0f %s (rounds %s), tuned %,.0f %s (rounds %s); ratio of the means"
+        + " %.2fx; each round's ratio %s: median %.2fx, spread %.2fx-%.2fx%n", what, a, unit, figures(untuned, figure),
+        b, unit, figures(tuned, figure), b / a, java.util.Arrays.stream(ratios)
+            .mapToObj(r -> String.format(Locale.ROOT, "%.2fx", r)).toList(), median, sorted[0],
+        sorted[sorted.length - 1]);
+  }
+
+  private static String figures(Result[] results, java.util.function.ToDoubleFunction<Result> figure) {
+    return java.util.Arrays.stream(results).map(r -> String.format(Locale.ROOT, "%,.0f", figure.applyAsDouble(r)))
+        .toList().toString();
   }
 
   /** Where the sink writes: the source's PostgreSQL, or a MariaDB server of its own. */
@@ -322,8 +378,22 @@ public final class PipelineThroughput {
     throw new IOException("no PostgreSQL process listening on port " + port);
   }
 
+  /**
+   * One run's figures. With the wide table the {@code sink…} figures and the limit are those of the columns the
+   * engines' defaults can write, and the {@code full…} ones those of Sluice's second sink, every column (0 otherwise).
+   */
   record Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond,
-      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow, double limitRowsPerSecond) {}
+      double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow, double limitRowsPerSecond, double fullRowsPerSecond,
+      double fullJvmMicrosPerRow, double fullServerMicrosPerRow, double fullLimitRowsPerSecond) {
+    Result(double eventsPerSecond, double bytesPerEvent, long sinkRows, double sinkRowsPerSecond,
+        double sinkJvmMicrosPerRow, double sinkServerMicrosPerRow, double limitRowsPerSecond) {
+      this(eventsPerSecond, bytesPerEvent, sinkRows, sinkRowsPerSecond, sinkJvmMicrosPerRow, sinkServerMicrosPerRow,
+          limitRowsPerSecond, 0, 0, 0, 0);
+    }
+  }
+
+  /** One sink's measure: rows/s from its creation to its last row, and CPU per row of this JVM and of the server. */
+  record SinkFigures(double rowsPerSecond, double jvmMicrosPerRow, double serverMicrosPerRow) {}
 
   /** The source table's rows as CSV in a file of the run's: what {@link SinkDatabase#limitRowsPerSecond} loads. */
   static Path exportRows(BenchDatabase db, String database, Path dir) throws Exception {
@@ -404,7 +474,11 @@ public final class PipelineThroughput {
         rs.stream().mapToDouble(Result::sinkRowsPerSecond).average().orElse(0),
         rs.stream().mapToDouble(Result::sinkJvmMicrosPerRow).average().orElse(0),
         rs.stream().mapToDouble(Result::sinkServerMicrosPerRow).average().orElse(0),
-        rs.stream().mapToDouble(Result::limitRowsPerSecond).average().orElse(0));
+        rs.stream().mapToDouble(Result::limitRowsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::fullRowsPerSecond).average().orElse(0),
+        rs.stream().mapToDouble(Result::fullJvmMicrosPerRow).average().orElse(0),
+        rs.stream().mapToDouble(Result::fullServerMicrosPerRow).average().orElse(0),
+        rs.stream().mapToDouble(Result::fullLimitRowsPerSecond).average().orElse(0));
   }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
@@ -433,10 +507,20 @@ public final class PipelineThroughput {
       String src = "src_" + label;
       String sink = "sink_" + label;
       db.createDatabase(src);
-      sinkDb.create(sink);
-      db.execute(src, "CREATE TABLE public.orders (id bigint PRIMARY KEY, item text, qty int, created timestamptz)");
+      if (WIDE) {
+        for (String sql : WideTable.PREREQUISITES) {
+          db.execute(src, sql);
+        }
+        db.execute(src, WideTable.create(TABLE, WideTable.COLUMNS));
+        db.execute(src, WideTable.create(WideTable.COMMON, WideTable.comparable()));
+      } else {
+        db.execute(src, "CREATE TABLE public.orders (id bigint PRIMARY KEY, item text, qty int, created timestamptz)");
+      }
       Map<String, String> source = db.sourceConfig(src, label);
-      source.put("table.include.list", "public.orders");
+      source.put("table.include.list", "public." + TABLE + (WIDE ? ",public." + WideTable.COMMON : ""));
+      if (WIDE) {
+        source.put("sluice.columns.accept.loss", WideTable.ACCEPTED_LOSS);
+      }
       if (!tuned) {
         source.putAll(UNTUNED_SOURCE);
       }
@@ -452,11 +536,11 @@ public final class PipelineThroughput {
       source.putAll(sourceSettings);
       rest.create("source", source);
       rest.awaitRunning("source");
-      String topic = label + ".public.orders";
+      String topic = label + ".public." + TABLE;
 
       // Warm-up: JIT, topic creation, producer connections.
       long next = 1;
-      int warm = Math.max(rows / 5, 10_000);
+      int warm = Integer.getInteger("bench.warmRows", Math.max(rows / 5, 10_000));
       insert(db, src, next, warm);
       next += warm;
       awaitEvents(platform.bootstrapServers(), topic, next - 1);
@@ -465,7 +549,7 @@ public final class PipelineThroughput {
       long cpu0 = processCpuNanos();
       Map<String, Long> threads0 = ProcessCpu.ticksByThread(ProcessHandle.current().pid());
       jdk.jfr.Recording jfr = startRecording();
-      int batch = 50_000;
+      int batch = WIDE ? 10_000 : 50_000;
       for (int done = 0; done < rows; done += batch) {
         int n = Math.min(batch, rows - done);
         insert(db, src, next, n);
@@ -485,14 +569,26 @@ public final class PipelineThroughput {
       if (label.equals(WARM) || !Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
         return new Result(eps, bytes, 0, 0, 0, 0, 0);
       }
+      // Like for like (wide table): the same rows, with the columns the engines' defaults can copy, in a table of
+      // their own, captured after the measured window. (Debezium's sink could leave columns out itself, by
+      // field.exclude.list, but its filter splits its list again for every field of every record: tried, it took
+      // half of either sink's time.)
+      String likeTopic = topic;
+      String likeTable = TABLE;
+      if (WIDE) {
+        likeTable = WideTable.COMMON;
+        likeTopic = label + ".public." + likeTable;
+        db.execute(src, "INSERT INTO public." + likeTable + " SELECT id, " + WideTable.comparable().stream()
+            .map(WideTable.Column::name).collect(java.util.stream.Collectors.joining(", ")) + " FROM public." + TABLE);
+        awaitEvents(platform.bootstrapServers(), likeTopic, next - 1);
+      }
       // End to end: the sink starts from the beginning of the topic, which already holds every row.
       // The engines' defaults are Debezium's sink as it ships; Sluice's are Sluice's sink with Sluice's settings.
       Map<String, String> sinkConfig = new HashMap<>(Map.of(
           "connector.class", tuned ? "io.sluice.sink.jdbc.SluiceJdbcSinkConnector"
               : "io.debezium.connector.jdbc.JdbcSinkConnector",
           "insert.mode", "upsert", "primary.key.mode", "record_key", "schema.evolution", "basic",
-          "topics", topic, "collection.name.format", "orders"));
-      sinkConfig.putAll(sinkDb.connection(sink));
+          "topics", likeTopic, "collection.name.format", likeTable));
       if (!tuned) {
         sinkConfig.putAll(UNTUNED_SINK);
         sinkConfig.putAll(sinkDb.untunedDriver());
@@ -500,34 +596,117 @@ public final class PipelineThroughput {
       sinkConfig.putAll(converters);
       sinkConfig.putAll(overrides("bench.sink.config.", ""));
       sinkConfig.putAll(sinkSettings);
+      Map<String, String> fullConfig = new HashMap<>(sinkConfig);
+      fullConfig.putAll(Map.of("topics", topic, "collection.name.format", TABLE));
       long expectedSink = next - 1;
-      long t1 = System.nanoTime();
-      long cpu1 = processCpuNanos();
-      long server1 = sinkDb.serverCpuNanos();
-      rest.create("sink", sinkConfig);
-      long seen = 0;
-      while (seen < expectedSink) {
-        Thread.sleep(200);
-        seen = sinkDb.count(sink, "orders");
-        if ((System.nanoTime() - t1) / 1e9 > 1800) {
-          throw new IllegalStateException("sink stalled at " + seen + " of " + expectedSink);
-        }
+      String sourceUrl = db.url(src) + "?user=postgres&password=postgres";
+      SinkFigures figures = sink(rest, sinkDb, "sink", sink, sinkConfig, expectedSink, label, sourceUrl, likeTable);
+      SinkFigures full = null;
+      String fullDb = "full_" + label;
+      if (WIDE && tuned) {
+        // Sluice's sink again, every column, into a database of its own, after the first (not beside it).
+        full = sink(rest, sinkDb, "sinkfull", fullDb, fullConfig, expectedSink, label + "-full", sourceUrl, TABLE);
       }
-      double rps = expectedSink / ((System.nanoTime() - t1) / 1e9);
-      double jvmMicros = (processCpuNanos() - cpu1) / 1e3 / expectedSink;
-      double serverMicros = (sinkDb.serverCpuNanos() - server1) / 1e3 / expectedSink;
-      System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row;"
-          + " the %s server: %.1f CPU µs/row; load %s)%n", label, expectedSink, rps, jvmMicros, sinkDb.name(),
-          serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
-      reconcile(db.url(src) + "?user=postgres&password=postgres", sinkDb.reconcileUrl(sink), label);
       // Connect stopped first: the limit is the database's alone, with the machine to itself as the sink had it.
       platform.close();
-      Path csv = exportRows(db, src, dataDir);
-      double limit = sinkDb.limitRowsPerSecond(sink, csv, expectedSink);
-      Files.delete(csv);
+      double limit;
+      double fullLimit = 0;
+      if (WIDE) {
+        limit = wideLimitRowsPerSecond(db, src, sink, WideTable.comparable(), dataDir, expectedSink);
+        if (full != null) {
+          fullLimit = wideLimitRowsPerSecond(db, src, fullDb, WideTable.COLUMNS, dataDir, expectedSink);
+        }
+      } else {
+        Path csv = exportRows(db, src, dataDir);
+        limit = sinkDb.limitRowsPerSecond(sink, csv, expectedSink);
+        Files.delete(csv);
+      }
       System.out.printf(Locale.ROOT, "[%s] the same %,d rows loaded straight into %s (its fastest client path): "
-          + "%,.0f rows/s; the sink at %.2fx of it%n", label, expectedSink, sinkDb.name(), limit, rps / limit);
-      return new Result(eps, bytes, expectedSink, rps, jvmMicros, serverMicros, limit);
+          + "%,.0f rows/s; the sink at %.2fx of it%s%n", label, expectedSink, sinkDb.name(), limit,
+          figures.rowsPerSecond() / limit, full == null ? "" : String.format(Locale.ROOT, "; every column: %,.0f"
+              + " rows/s, the sink at %.2fx of it", fullLimit, full.rowsPerSecond() / fullLimit));
+      return new Result(eps, bytes, expectedSink, figures.rowsPerSecond(), figures.jvmMicrosPerRow(),
+          figures.serverMicrosPerRow(), limit, full == null ? 0 : full.rowsPerSecond(),
+          full == null ? 0 : full.jvmMicrosPerRow(), full == null ? 0 : full.serverMicrosPerRow(), fullLimit);
+    }
+  }
+
+  /**
+   * Creates the sink connector {@code name} writing {@code table} into {@code database}, waits for its last row, and
+   * reconciles every row and column with the source's table of that name; the run fails if the sink's task fails.
+   */
+  private static SinkFigures sink(Rest rest, SinkDatabase sinkDb, String name, String database,
+      Map<String, String> config, long expected, String label, String sourceUrl, String table) throws Exception {
+    sinkDb.create(database);
+    if (WIDE) {
+      // The sink database has the source's enum, domain and extensions, as the type matrix's have.
+      for (String sql : WideTable.PREREQUISITES) {
+        ((SinkDatabase.Postgres) sinkDb).pg().execute(database, sql);
+      }
+    }
+    config.putAll(sinkDb.connection(database));
+    long t1 = System.nanoTime();
+    long cpu1 = processCpuNanos();
+    long server1 = sinkDb.serverCpuNanos();
+    Map<String, Long> threads1 = ProcessCpu.ticksByThread(ProcessHandle.current().pid());
+    jdk.jfr.Recording jfr = startRecording();
+    rest.create(name, config);
+    long seen = 0;
+    long polls = 0;
+    while (seen < expected) {
+      Thread.sleep(200);
+      seen = sinkDb.count(database, table);
+      if (++polls % 10 == 0) {
+        java.util.Optional<String> failure = rest.taskFailure(name);
+        if (failure.isPresent()) {
+          throw new IllegalStateException("[" + label + "] the sink's task failed after " + seen + " of " + expected
+              + " rows: " + failure.get());
+        }
+      }
+      if ((System.nanoTime() - t1) / 1e9 > 1800) {
+        throw new IllegalStateException("sink stalled at " + seen + " of " + expected);
+      }
+    }
+    double rps = expected / ((System.nanoTime() - t1) / 1e9);
+    double jvmMicros = (processCpuNanos() - cpu1) / 1e3 / expected;
+    double serverMicros = (sinkDb.serverCpuNanos() - server1) / 1e3 / expected;
+    stopRecording(jfr, label + "-sink");
+    System.out.printf(Locale.ROOT, "[%s] %,d rows in the sink database at %,.0f rows/s (this JVM: %.1f CPU µs/row;"
+        + " the %s server: %.1f CPU µs/row; load %s)%n", label, expected, rps, jvmMicros, sinkDb.name(),
+        serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
+    System.out.printf(Locale.ROOT, "[%s] sink CPU µs/row by thread: %s%n", label,
+        byThread(threads1, ProcessCpu.ticksByThread(ProcessHandle.current().pid()), (int) expected));
+    rest.delete(name);
+    reconcile(sourceUrl, sinkDb.reconcileUrl(database), label, table);
+    return new SinkFigures(rps, jvmMicros, serverMicros);
+  }
+
+  /**
+   * The physical limit for the wide table: {@code columns} of the source's rows, exported in PostgreSQL's text
+   * format, loaded by {@code COPY … FROM STDIN} into a table of the source's types in {@code sinkDatabase}, in rows/s.
+   */
+  private static double wideLimitRowsPerSecond(BenchDatabase db, String src, String sinkDatabase,
+      List<WideTable.Column> columns, Path dir, long rows) throws Exception {
+    String names = "id, " + columns.stream().map(WideTable.Column::name)
+        .collect(java.util.stream.Collectors.joining(", "));
+    Path file = dir.resolve("wide.copy");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.url(src), "postgres", "postgres");
+        var out = Files.newBufferedWriter(file)) {
+      c.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyOut("COPY (SELECT " + names + " FROM public."
+          + TABLE + " ORDER BY id) TO STDOUT", out);
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(db.url(sinkDatabase), "postgres", "postgres");
+        java.sql.Statement s = c.createStatement()) {
+      s.execute(WideTable.create(TABLE + "_limit", columns));
+      var copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+      long t = System.nanoTime();
+      try (var in = Files.newBufferedReader(file)) {
+        copy.copyIn("COPY public." + TABLE + "_limit (" + names + ") FROM STDIN", in);
+      }
+      double rps = rows / ((System.nanoTime() - t) / 1e9);
+      s.execute("DROP TABLE public." + TABLE + "_limit");
+      Files.delete(file);
+      return rps;
     }
   }
 
@@ -535,16 +714,26 @@ public final class PipelineThroughput {
    * Every row of the source table against the sink's, by Sluice's reconciler: a faster sink that wrote other values
    * is no faster sink. The run fails on any difference.
    */
-  private static void reconcile(String sourceUrl, String sinkUrl, String label) {
-    ReconcileReport report = Reconciler.builder().source(sourceUrl).sink(sinkUrl).table("public.orders", "orders")
+  private static void reconcile(String sourceUrl, String sinkUrl, String label, String table) {
+    ReconcileReport report = Reconciler.builder().source(sourceUrl).sink(sinkUrl).table("public." + table, table)
         .build().run();
     if (!report.equal()) {
       throw new IllegalStateException(String.format(Locale.ROOT, "[%s] the sink differs from the source: %d rows"
           + " missing, %d extra, %d changed (%s %s)", label, report.missing(), report.extra(), report.changed(),
           report.mismatchExamples(), report.missingExamples()));
     }
-    System.out.printf(Locale.ROOT, "[%s] reconciled: %,d rows equal in source and sink (%s)%n", label,
-        report.sourceRows(), report.checksumMethod());
+    // A column the sink did not make is not compared, and would hide a column the sink left out.
+    if (!report.skipped().isEmpty()) {
+      throw new IllegalStateException(String.format(Locale.ROOT, "[%s] columns not compared: %s", label,
+          report.skipped()));
+    }
+    // Columns of one type on both sides that the reconciler has no canonical form for are compared as their text;
+    // the casts worth reading are those between different types or precisions.
+    List<String> casts = report.casts().stream()
+        .filter(c -> !c.matches("[^:]*: (.*) vs \\1: compared as text")).toList();
+    System.out.printf(Locale.ROOT, "[%s] reconciled: %,d rows equal in source and sink, %d columns (%s; %d compared as"
+        + " text)%s%n", label, report.sourceRows(), report.columns().size(), report.checksumMethod(),
+        report.casts().size() - casts.size(), casts.isEmpty() ? "" : "; compared with casts: " + casts);
   }
 
   /** System properties under {@code prefix}, renamed under {@code as}. */
@@ -559,7 +748,8 @@ public final class PipelineThroughput {
   }
 
   private static void insert(BenchDatabase db, String database, long from, int n) throws Exception {
-    db.execute(database, String.format(Locale.ROOT, ROW_SQL, from, from + n - 1));
+    db.execute(database, WIDE ? WideTable.insert(from, from + n - 1)
+        : String.format(Locale.ROOT, ROW_SQL, from, from + n - 1));
   }
 
   /** Key and value bytes per record over the first 20,000 records of the topic (uncompressed, as a consumer sees). */

@@ -47,6 +47,26 @@ final class Rest {
     }
   }
 
+  void delete(String name) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name)).DELETE()
+        .build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 204 && r.statusCode() != 200) {
+      throw new IllegalStateException("delete " + name + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+  }
+
+  /** The trace of the connector's first task where it has failed; empty while it runs (or has no task yet). */
+  java.util.Optional<String> taskFailure(String name) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/status"))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      return java.util.Optional.empty();
+    }
+    var task = JSON.readTree(r.body()).path("tasks").path(0);
+    return "FAILED".equals(task.path("state").asText())
+        ? java.util.Optional.of(task.path("trace").asText()) : java.util.Optional.empty();
+  }
+
   void awaitRunning(String name) throws Exception {
     for (int i = 0; i < 600; i++) {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/status"))
