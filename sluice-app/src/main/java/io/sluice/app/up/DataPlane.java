@@ -233,10 +233,6 @@ public final class DataPlane implements AutoCloseable {
     } finally {
       progress.shutdownNow();
     }
-    // What is left is the JVM's exit, which after a build also writes the plane's class-data archive: some 10,000
-    // classes, longer than the rest of the stop on a loaded machine.
-    say.accept(new PlaneCommand.Stopping(ConnectRuntime.taskThreads(), ClassDataArchive.recordedAtExit()
-        ? "its exit, recording its class-data archive" : "its exit"));
   }
 
   private PlaneCommand.Stopping now() {

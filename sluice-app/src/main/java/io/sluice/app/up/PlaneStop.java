@@ -72,7 +72,8 @@ final class PlaneStop {
       return head + " passed before it said what it was stopping; killed";
     }
     String tasks = f.tasks() > 0 ? " (for " + count(f.tasks()) + ")" : "";
-    return head + tasks + " passed with " + count(l.tasks()) + " still stopping, at " + l.step() + "; killed";
+    String still = l.tasks() > 0 || f.tasks() > 0 ? " with " + count(l.tasks()) + " still stopping" : "";
+    return head + tasks + " passed" + still + ", at " + l.step() + "; killed";
   }
 
   private static String count(int tasks) {

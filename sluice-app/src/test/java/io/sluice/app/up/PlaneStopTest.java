@@ -66,6 +66,15 @@ class PlaneStopTest {
   }
 
   @Test
+  void aPlaneWithoutTasksSaysOnlyTheStepItWasAt() throws Exception {
+    Process p = deaf("sluice plane stopping tasks=0 its exit, recording its class-data archive");
+    PlaneStop stop = new PlaneStop("control plane", StopAllowance.fixed(Duration.ofMillis(300)));
+    hear(p, stop);
+    assertEquals(Optional.of("control plane: stop allowance 0.3 s passed, at its exit, recording its class-data "
+        + "archive; killed"), stop.stop(p));
+  }
+
+  @Test
   void aPlaneThatStopsInTimeCutsNothingShort() throws Exception {
     Process p = new ProcessBuilder("sh", "-c", "echo said; exec sleep 60").start();
     PlaneStop stop = new PlaneStop("data plane", StopAllowance.fixed(Duration.ofSeconds(60)));
