@@ -43,7 +43,9 @@ final class PlaneStop {
    * {@link #cutShort}), nothing when it stopped in time.
    */
   Optional<String> stop(Process process) throws InterruptedException {
-    process.destroy();
+    // SIGTERM through the process' handle: Process.destroy() also closes the pipes to the process, and with them what
+    // the plane says while it stops.
+    process.toHandle().destroy();
     long start = System.nanoTime();
     while (true) {
       Duration given = allowance();

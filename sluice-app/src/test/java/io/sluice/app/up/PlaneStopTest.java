@@ -43,6 +43,48 @@ class PlaneStopTest {
     assertEquals(Duration.ofSeconds(360), Supervisor.stopTime());
   }
 
+  /**
+   * Says {@code lines} once it gets SIGTERM, and goes on: a plane that could not finish its stop. What it says is read
+   * while the supervisor waits, as {@link PlaneProcess} reads it.
+   */
+  private static Process deafAfterSaying(PlaneStop stop, String... lines) throws Exception {
+    StringBuilder say = new StringBuilder();
+    for (String l : lines) {
+      say.append("echo '").append(l).append("'; ");
+    }
+    Process p = new ProcessBuilder("sh", "-c", "trap \"" + say + "\" TERM; echo said; while :; do sleep 0.05; done")
+        .start();
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    if (!"said".equals(out.readLine())) {
+      throw new IllegalStateException("the shell did not start");
+    }
+    Thread reader = new Thread(() -> {
+      try {
+        for (String line; (line = out.readLine()) != null; ) {
+          PlaneCommand.Stopping.parse(line).ifPresent(stop::heard);
+        }
+      } catch (java.io.IOException ended) {
+        // Killed.
+      }
+    });
+    reader.setDaemon(true);
+    reader.start();
+    return p;
+  }
+
+  @Test
+  void whatAPlaneSaysAfterItsSigtermReachesTheSupervisorAndLengthensItsAllowance() throws Exception {
+    // 4 s for nothing said (room for a loaded machine's shell to answer), 5.5 s once three tasks are said: the line
+    // said, not the clock, decides the message.
+    PlaneStop stop = new PlaneStop("data plane",
+        new StopAllowance(Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofSeconds(10)));
+    Process p = deafAfterSaying(stop, "sluice plane stopping tasks=3 Connect", "sluice plane stopping tasks=1 Connect");
+    Optional<String> said = stop.stop(p);
+    assertFalse(p.isAlive());
+    assertEquals(Optional.of("data plane: stop allowance 5.5 s (for 3 tasks) passed with 1 task still stopping, "
+        + "at Connect; killed"), said);
+  }
+
   @Test
   void aPlaneKilledAfterItsAllowanceSaysWhatWasCutShort() throws Exception {
     Process p = deaf("sluice plane stopping tasks=3 Connect", "sluice plane stopping tasks=2 Connect");
