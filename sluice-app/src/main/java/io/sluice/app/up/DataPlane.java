@@ -212,7 +212,7 @@ public final class DataPlane implements AutoCloseable {
 
   /**
    * Stops as {@link #close()} does, saying what it is at ({@link PlaneCommand.Stopping}): at once, with the tasks it
-   * runs, then each second in which its tasks still stopping or its step changed.
+   * runs, then each second in which the count of its tasks still stopping, or its step, changed.
    */
   void close(Consumer<PlaneCommand.Stopping> say) {
     AtomicReference<PlaneCommand.Stopping> said = new AtomicReference<>(now());
