@@ -54,7 +54,7 @@ public final class ConnectRuntime implements AutoCloseable {
   public static final String EXACTLY_ONCE_SOURCE_SUPPORT = "exactly.once.source.support";
 
   /** How long the worker's stop waits for its tasks together ({@code task.shutdown.graceful.timeout.ms}). */
-  public static final Duration TASK_STOP_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration TASK_STOP_TIMEOUT = Duration.ofSeconds(30);
 
   private final Connect<?> connect;
   private final String restUrl;
@@ -284,8 +284,11 @@ public final class ConnectRuntime implements AutoCloseable {
       // How long the worker's stop waits for its tasks, all of them together, before it abandons those still stopping:
       // a source abandoned has its producer closed at once and cannot commit what it delivered since its last commit,
       // so it produces that again. Connect's 5 s is one deadline for every task of the worker; a fleet's tasks stop
-      // side by side but share the node's cores, 100 tasks taking 25 s on a loaded two-core machine (bench/
-      // FleetBenchmark). The data plane's stop allowance (90 s and more per task) leaves room for it and the broker.
+      // side by side but share the node's cores: 100 and 200 tasks took 5-25 s on a loaded two-core machine (bench/
+      // FleetBenchmark). Not longer: the same deadline holds the herder whenever it stops tasks (a connector stopped,
+      // paused or restarted, a rebalance), so a task that never stops blocks the worker that long; at 60 s a connector
+      // stopped during its task's restart stayed RESTARTING past a minute (ConnectorLifecycleTest). The data plane's
+      // stop allowance (90 s and more per task) leaves room for it and the broker.
       c.put("task.shutdown.graceful.timeout.ms", String.valueOf(TASK_STOP_TIMEOUT.toMillis()));
       // Reassign a stopped worker's connectors at once instead of waiting 5 minutes for it to come back.
       c.put("scheduled.rebalance.max.delay.ms", "0");

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 /** What the worker's stop waits for, and what the data plane counts while it stops. */
 class WorkerStopTest {
   @Test
-  void theWorkerWaitsAMinuteForItsTasksTogetherUnlessTheOperatorSaysOtherwise() {
-    assertEquals("60000", ConnectRuntime.builder().workerConfig().get("task.shutdown.graceful.timeout.ms"));
+  void theWorkerWaitsHalfAMinuteForItsTasksTogetherUnlessTheOperatorSaysOtherwise() {
+    assertEquals("30000", ConnectRuntime.builder().workerConfig().get("task.shutdown.graceful.timeout.ms"));
     assertEquals("5000", ConnectRuntime.builder().workerProperty("task.shutdown.graceful.timeout.ms", "5000")
         .workerConfig().get("task.shutdown.graceful.timeout.ms"));
   }
