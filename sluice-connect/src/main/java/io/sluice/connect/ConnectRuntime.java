@@ -53,6 +53,9 @@ public final class ConnectRuntime implements AutoCloseable {
   /** The worker key of Connect's exactly-once source support: {@code enabled}, {@code preparing} or {@code disabled}. */
   public static final String EXACTLY_ONCE_SOURCE_SUPPORT = "exactly.once.source.support";
 
+  /** How long the worker's stop waits for its tasks together ({@code task.shutdown.graceful.timeout.ms}). */
+  public static final Duration TASK_STOP_TIMEOUT = Duration.ofSeconds(30);
+
   private final Connect<?> connect;
   private final String restUrl;
   private final Map<String, String> workerConfig;
@@ -86,6 +89,26 @@ public final class ConnectRuntime implements AutoCloseable {
    */
   public Herder herder() {
     return connect.herder();
+  }
+
+  /**
+   * Connect's task threads alive in this JVM, which Connect names {@code task-thread-<connector>-<task>}: the tasks that
+   * run, and those still stopping. Every worker's, in a JVM that runs several (tests do).
+   */
+  public static int taskThreads() {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] threads = new Thread[root.activeCount() * 2 + 16];
+    int n = root.enumerate(threads, true);
+    int tasks = 0;
+    for (int i = 0; i < n; i++) {
+      if (threads[i].getName().startsWith("task-thread-")) {
+        tasks++;
+      }
+    }
+    return tasks;
   }
 
   /** Stops the worker synchronously: tasks stop and flush their offsets before this returns. */
@@ -258,6 +281,15 @@ public final class ConnectRuntime implements AutoCloseable {
       if (pluginPath != null) {
         c.put("plugin.path", pluginPath.toAbsolutePath().toString());
       }
+      // How long the worker's stop waits for its tasks, all of them together, before it abandons those still stopping:
+      // a source abandoned has its producer closed at once and cannot commit what it delivered since its last commit,
+      // so it produces that again. Connect's 5 s is one deadline for every task of the worker; a fleet's tasks stop
+      // side by side but share the node's cores: 100 and 200 tasks took 5-25 s on a loaded two-core machine (bench/
+      // FleetBenchmark). Not longer: the same deadline holds the herder whenever it stops tasks (a connector stopped,
+      // paused or restarted, a rebalance), so a task that never stops blocks the worker that long; at 60 s a connector
+      // stopped during its task's restart stayed RESTARTING past a minute (ConnectorLifecycleTest). The data plane's
+      // stop allowance (90 s and more per task) leaves room for it and the broker.
+      c.put("task.shutdown.graceful.timeout.ms", String.valueOf(TASK_STOP_TIMEOUT.toMillis()));
       // Reassign a stopped worker's connectors at once instead of waiting 5 minutes for it to come back.
       c.put("scheduled.rebalance.max.delay.ms", "0");
       c.put("connector.client.config.override.policy", "All");

@@ -32,7 +32,13 @@ import java.util.regex.Pattern;
  * baseline, same run) and with the fleet running: the time until every connector runs and every sink holds its table,
  * the RSS of each process, one exporter scrape (time and series), one evaluation round of the bundled rules (the
  * metrics server's own {@code evaluationTime}), and the dashboard's connector overview (its queries and the alerts,
- * server side, to the last row). The differences, per connector, are the sizing model's figures.
+ * server side, to the last row). The differences, per connector, are the sizing model's figures. Last, the ordered stop
+ * under the load ({@link TimedStop}): each plane's time from its SIGTERM to its end, the data plane's task threads over
+ * its stop, thread dumps of it in {@code <data>/stop-dumps}.
+ *
+ * <p>{@code -Dfleet.quick=true} measures the fleet's start and its stop only (no samples, 20 s of load before the
+ * stop); {@code -Dfleet.set=connect.worker.exactly.once.source.support=disabled} runs the fleet without exactly-once
+ * sources, the baseline of what they cost per connector.
  */
 public final class FleetBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -82,8 +88,12 @@ public final class FleetBenchmark {
         String connect = up.url("connect");
         String ui = up.url("ui");
         String session = login(ui);
-        Thread.sleep(30_000);
-        Sample idle = sample(up, ui, session);
+        boolean quick = Boolean.getBoolean("fleet.quick");
+        Sample idle = null;
+        if (!quick) {
+          Thread.sleep(30_000);
+          idle = sample(up, ui, session);
+        }
         System.out.printf(Locale.ROOT, "ready in %.2f s; no pipelines: %s%n", readySeconds, idle);
 
         Rest rest = new Rest(connect);
@@ -137,37 +147,51 @@ public final class FleetBenchmark {
           }
         }, "fleet-load");
         load.start();
-        Thread.sleep(90_000);
-        Sample fleet = sample(up, ui, session);
+        if (quick) {
+          Thread.sleep(20_000);
+        } else {
+          Thread.sleep(90_000);
+          report(pipelines, heap, fleetSeconds, idle, sample(up, ui, session));
+        }
+        // Under the load still: the sources have changes in flight when they are told to stop.
+        TimedStop stop = TimedStop.of(up, data, data.resolve("stop-dumps"));
         running.set(false);
         load.join();
-        int connectors = pipelines * 2;
-        System.out.printf(Locale.ROOT, "%d pipelines under load: %s%n", pipelines, fleet);
-        System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
-            + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
-            + "(%,d MB in all); retained heap after a full collection %s; threads %s; exporter scrape %.0f ms, %,d "
-            + "series; rules round %.1f ms; dashboard overview %.0f ms; cores busy %s | the same sluice up with no "
-            + "pipelines: RSS %s "
-            + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms; cores "
-            + "busy %s | per connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms "
-            + "of scrape, %.3f ms of rules, %.2f %% of a core in the data plane |%n",
-            pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.retainedMb(),
-            fleet.threads(), fleet.scrapeMs(),
-            fleet.series(), fleet.rulesMs(), fleet.overviewMs(), fleet.cpu().cores(), idle.rssMb(), idle.totalRss(),
-            idle.retainedMb(), idle.threads(), idle.scrapeMs(), idle.series(), idle.rulesMs(), idle.overviewMs(),
-            idle.cpu().cores(),
-            (fleet.totalRss() - idle.totalRss()) / (double) connectors,
-            (fleet.retainedMb().get("data") - idle.retainedMb().get("data")) / (double) connectors,
-            (fleet.threads().get("data") - idle.threads().get("data")) / (double) connectors,
-            (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
-            (fleet.rulesMs() - idle.rulesMs()) / connectors,
-            (fleet.cpu().cores().get("data") - idle.cpu().cores().get("data")) * 100 / connectors);
-        System.out.printf(Locale.ROOT, "data plane's busiest threads, cores: %s%n", fleet.cpu().dataThreads());
+        System.out.printf(Locale.ROOT, "stop of %d pipelines (%d connectors) under load: %s%n", pipelines,
+            pipelines * 2, stop);
       } finally {
-        up.stop();
+        if (up.process().isAlive()) {
+          up.stop();
+        }
       }
     }
     System.exit(0);
+  }
+
+  private static void report(int pipelines, String heap, double fleetSeconds, Sample idle, Sample fleet) {
+    int connectors = pipelines * 2;
+    System.out.printf(Locale.ROOT, "%d pipelines under load: %s%n", pipelines, fleet);
+    System.out.printf(Locale.ROOT, "%n| fleet of %d pipelines (%d connectors) on one default sluice up (data plane "
+        + "-Xmx%s), one change per pipeline per second | all running %.0f s after the first was created; RSS %s "
+        + "(%,d MB in all); retained heap after a full collection %s; threads %s; exporter scrape %.0f ms, %,d "
+        + "series; rules round %.1f ms; dashboard overview %.0f ms; cores busy %s | the same sluice up with no "
+        + "pipelines: RSS %s "
+        + "(%,d MB); retained %s; threads %s; scrape %.1f ms, %,d series; rules %.1f ms; overview %.1f ms; cores "
+        + "busy %s | per connector: %.2f MB of RSS, %.2f MB of data-plane heap, %.1f threads, %.0f series, %.3f ms "
+        + "of scrape, %.3f ms of rules, %.2f %% of a core in the data plane |%n",
+        pipelines, connectors, heap, fleetSeconds, fleet.rssMb(), fleet.totalRss(), fleet.retainedMb(),
+        fleet.threads(), fleet.scrapeMs(),
+        fleet.series(), fleet.rulesMs(), fleet.overviewMs(), fleet.cpu().cores(), idle.rssMb(), idle.totalRss(),
+        idle.retainedMb(), idle.threads(), idle.scrapeMs(), idle.series(), idle.rulesMs(), idle.overviewMs(),
+        idle.cpu().cores(),
+        (fleet.totalRss() - idle.totalRss()) / (double) connectors,
+        (fleet.retainedMb().get("data") - idle.retainedMb().get("data")) / (double) connectors,
+        (fleet.threads().get("data") - idle.threads().get("data")) / (double) connectors,
+        (fleet.series() - idle.series()) / (double) connectors, (fleet.scrapeMs() - idle.scrapeMs()) / connectors,
+        (fleet.rulesMs() - idle.rulesMs()) / connectors,
+        (fleet.cpu().cores().get("data") - idle.cpu().cores().get("data")) * 100 / connectors);
+    System.out.printf(Locale.ROOT, "data plane's busiest threads, cores: %s%n", fleet.cpu().dataThreads());
+    System.out.printf(Locale.ROOT, "settings beyond the defaults: %s%n", System.getProperty("fleet.set", "none"));
   }
 
   private static Sample sample(PackagedUp up, String ui, String session) throws Exception {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -76,6 +77,12 @@ final class ClassDataArchive {
     }
     recording = true;
     return List.of("-XX:ArchiveClassesAtExit=" + recording());
+  }
+
+  /** Whether this JVM writes a class-data archive when it exits ({@link #options()} asked it to). */
+  static boolean recordedAtExit() {
+    return ProcessHandle.current().info().arguments().map(a -> Arrays.stream(a)
+        .anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="))).orElse(false);
   }
 
   /** Where the process being recorded writes, named after this {@code sluice up}, until it is kept. */

@@ -14,7 +14,11 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +40,8 @@ public final class DataPlane implements AutoCloseable {
   private final Map<String, String> urls = new LinkedHashMap<>();
   private final KafkaCluster cluster;
   private ConnectRuntime connect;
+  /** The component being stopped, for what the plane says while it stops. */
+  private volatile String stopping = "Connect";
 
   private DataPlane(SluiceConfig config, Path pluginPath, WebSurfaces web) {
     String host = config.host();
@@ -70,7 +76,7 @@ public final class DataPlane implements AutoCloseable {
       try {
         if (kafkaBuilder != null) {
           EmbeddedKafka kafka = kafkaBuilder.start();
-          started.push(kafka::close);
+          started.push(step("the broker", kafka::close));
           prepareCoordinator(cluster, config.get(ConfigDefinitions.CONNECT_GROUP));
         }
         urls.put("kafka", bootstrap);
@@ -79,7 +85,7 @@ public final class DataPlane implements AutoCloseable {
         throw e;
       }
       connect = connectStart.join();
-      started.push(SecretStore::closeAll);
+      started.push(step("the secret store", SecretStore::closeAll));
       MetricsExporter exporter;
       try {
         exporter = MetricsExporter.builder(connect).host(host)
@@ -92,8 +98,8 @@ public final class DataPlane implements AutoCloseable {
       }
       // The exporter stops after Connect: it writes each task's total once the task has stopped, final, so that the
       // node that takes the task goes on from exactly there.
-      started.push(exporter::close);
-      started.push(connect::close);
+      started.push(step("the exporter", exporter::close));
+      started.push(step("Connect", connect::close));
       urls.put("connect", connect.restUrl());
       urls.put("exporter", exporter.url());
       WeakTopics.reportLater(cluster, config.dataTopics());
@@ -194,6 +200,43 @@ public final class DataPlane implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** A component's stop that names the component while it runs. */
+  private Stoppable step(String what, Stoppable stop) {
+    return () -> {
+      stopping = what;
+      stop.stop();
+    };
+  }
+
+  /**
+   * Stops as {@link #close()} does, saying what it is at ({@link PlaneCommand.Stopping}): at once, with the tasks it
+   * runs, then each second in which the count of its tasks still stopping, or its step, changed.
+   */
+  void close(Consumer<PlaneCommand.Stopping> say) {
+    AtomicReference<PlaneCommand.Stopping> said = new AtomicReference<>(now());
+    say.accept(said.get());
+    ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sluice-stop-progress");
+      t.setDaemon(true);
+      return t;
+    });
+    progress.scheduleWithFixedDelay(() -> {
+      PlaneCommand.Stopping s = now();
+      if (!s.equals(said.getAndSet(s))) {
+        say.accept(s);
+      }
+    }, 1, 1, TimeUnit.SECONDS);
+    try {
+      close();
+    } finally {
+      progress.shutdownNow();
+    }
+  }
+
+  private PlaneCommand.Stopping now() {
+    return new PlaneCommand.Stopping(connect == null ? 0 : ConnectRuntime.taskThreads(), stopping);
   }
 
   /** Stops the components in the reverse order of their start; each failure is logged, the rest still stop. */

@@ -7,10 +7,15 @@ import java.time.Duration;
 /** The two processes {@link Supervisor} runs, in the order they stop. */
 enum Plane {
   CONTROL("control", "control-plane", "the control plane (alert router, metrics server, registry, console)",
-      ConfigDefinitions.CONTROL_PLANE_HEAP, ConfigDefinitions.CONTROL_PLANE_JAVA_OPTIONS, Duration.ofSeconds(60)),
-  /** Given longer to stop: Connect's tasks flush their offsets. */
+      ConfigDefinitions.CONTROL_PLANE_HEAP, ConfigDefinitions.CONTROL_PLANE_JAVA_OPTIONS,
+      StopAllowance.fixed(Duration.ofSeconds(60))),
+  /**
+   * Given longer to stop, and longer still with more tasks: each task commits its last offsets and closes its producer
+   * and its database connection. The tasks stop side by side; what each still does alone shares the machine's cores.
+   */
   DATA("data", "data-plane", "the data plane (broker, Connect, exporter)", ConfigDefinitions.DATA_PLANE_HEAP,
-      ConfigDefinitions.DATA_PLANE_JAVA_OPTIONS, Duration.ofSeconds(90));
+      ConfigDefinitions.DATA_PLANE_JAVA_OPTIONS, new StopAllowance(Duration.ofSeconds(90), Duration.ofMillis(250),
+          Duration.ofMinutes(5)));
 
   /** Its name in {@code sluice plane NAME}, in its class-data archive's and in its threads'. */
   final String name;
@@ -21,15 +26,15 @@ enum Plane {
   final ConfigKey<String> heap;
   final ConfigKey<String> javaOptions;
   /** How long it is given to stop after SIGTERM before it is killed. */
-  final Duration stopTime;
+  final StopAllowance stopAllowance;
 
   Plane(String name, String component, String what, ConfigKey<String> heap, ConfigKey<String> javaOptions,
-      Duration stopTime) {
+      StopAllowance stopAllowance) {
     this.name = name;
     this.component = component;
     this.what = what;
     this.heap = heap;
     this.javaOptions = javaOptions;
-    this.stopTime = stopTime;
+    this.stopAllowance = stopAllowance;
   }
 }

@@ -65,6 +65,8 @@ final class PlaneProcess {
   volatile Process process;
   volatile Map<String, String> urls = Map.of();
   volatile CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+  /** The stop of the process last started, which hears what it says while it stops. */
+  private volatile PlaneStop stop;
   /** What the plane said when it could not start, if it said anything. */
   private volatile String failure;
   private volatile long startedAt;
@@ -123,11 +125,13 @@ final class PlaneProcess {
       // says so as for any plane that ends before it is ready, and starts it again once it had been up.
     }
     CompletableFuture<Map<String, String>> r = new CompletableFuture<>();
+    PlaneStop s = new PlaneStop(plane.name + " plane", plane.stopAllowance);
+    stop = s;
     failure = null;
     ready = r;
     process = p;
     startedAt = System.nanoTime();
-    Thread reader = new Thread(() -> read(p, r), "sluice-" + plane.name + "-stdout");
+    Thread reader = new Thread(() -> read(p, r, s), "sluice-" + plane.name + "-stdout");
     reader.setDaemon(true);
     reader.start();
     p.onExit().thenAccept(ended -> exited(ended, r));
@@ -137,13 +141,15 @@ final class PlaneProcess {
     log().info("{} is process {}", plane.what, process.pid());
   }
 
-  private void read(Process p, CompletableFuture<Map<String, String>> r) {
+  private void read(Process p, CompletableFuture<Map<String, String>> r, PlaneStop s) {
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = out.readLine()) != null; ) {
         if (line.startsWith(PlaneCommand.READY + " ") || line.equals(PlaneCommand.READY)) {
           r.complete(Platform.parseUrls(line.substring(PlaneCommand.READY.length())));
         } else if (line.startsWith(PlaneCommand.FAILED + " ")) {
           failure = line.substring(PlaneCommand.FAILED.length() + 1);
+        } else if (line.startsWith(PlaneCommand.STOPPING + " ")) {
+          PlaneCommand.Stopping.parse(line).ifPresent(s::heard);
         } else {
           System.out.println(line);
         }
@@ -238,18 +244,20 @@ final class PlaneProcess {
     }
   }
 
-  /** SIGTERM, then a bounded wait ({@link Plane#stopTime}); a plane that does not stop in time is killed. */
+  /**
+   * SIGTERM, then a bounded wait ({@link Plane#stopAllowance}, for the tasks the plane says it stops); a plane that
+   * does not stop in time is killed, and {@code sluice up} says what that cut short.
+   */
   void stop() {
     Process p = process;
     if (p == null || !p.isAlive()) {
       return;
     }
-    p.destroy();
     try {
-      if (!p.waitFor(plane.stopTime.toSeconds(), TimeUnit.SECONDS)) {
-        log().warn("{} did not stop within its time; killing it", plane.what);
-        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+      stop.stop(p).ifPresent(cutShort -> {
+        System.err.println("sluice: " + cutShort);
+        log().warn("{}", cutShort);
+      });
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -32,11 +32,11 @@ public final class Supervisor implements AutoCloseable {
   private volatile boolean stopping;
 
   /**
-   * The longest {@code sluice up} takes to stop after SIGTERM, each plane in turn given its time before it is killed:
-   * what a service manager must wait for at least.
+   * The longest {@code sluice up} takes to stop after SIGTERM, each plane in turn given its longest allowance before it
+   * is killed: what a service manager must wait for at least.
    */
   public static Duration stopTime() {
-    return Arrays.stream(Plane.values()).map(p -> p.stopTime).reduce(Duration.ZERO, Duration::plus);
+    return Arrays.stream(Plane.values()).map(p -> p.stopAllowance.max()).reduce(Duration.ZERO, Duration::plus);
   }
 
   /** Why {@code sluice up} could not start: a plane ended before it was ready, with this status. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PlaneCommandTest {
@@ -22,5 +23,12 @@ class PlaneCommandTest {
   void withoutCredentialsAskedForThereIsNoInternalUser() throws Exception {
     PlaneCommand.Handoff sent = new PlaneCommand.Handoff(Map.of(), null, "plugins");
     assertNull(PlaneCommand.Handoff.fromJson(sent.toJson()).internalUser());
+  }
+
+  @Test
+  void whatAPlaneSaysWhileItStopsIsReadBackAsSaid() {
+    PlaneCommand.Stopping said = new PlaneCommand.Stopping(120, "the broker");
+    assertEquals(Optional.of(said), PlaneCommand.Stopping.parse(said.line()));
+    assertEquals(Optional.empty(), PlaneCommand.Stopping.parse("sluice plane stopping soon"));
   }
 }
