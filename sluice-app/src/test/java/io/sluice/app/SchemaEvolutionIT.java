@@ -89,7 +89,7 @@ class SchemaEvolutionIT {
    * other change must be accepted, and each of these refused. (FULL_TRANSITIVE: a version forced in past a refusal
    * stays among those every later one is checked against.)
    */
-  static final Map<String, String> REFUSED = Map.of(
+  static final Map<String, String> REFUSED = pairs(
       "jsonschema/BACKWARD/3", "Sluice's JSON Schema converter writes a struct as a closed content model (so that an"
           + " added column is compatible); a property removed from a closed model is not",
       "jsonschema/BACKWARD/6", "a rename is a property removed and another added: removed from a closed content model",
@@ -97,7 +97,29 @@ class SchemaEvolutionIT {
           + " unknown once dropped), which an old reader cannot read (FORWARD), then without it, which has no default",
       "postgres/avro/FULL_TRANSITIVE/4", "an old reader of int cannot read long",
       "postgres/avro/FULL_TRANSITIVE/5", "version 1 (with the dropped field, no default) is still checked: transitive",
-      "postgres/avro/FULL_TRANSITIVE/6", "version 1 (with the dropped field, no default) is still checked: transitive");
+      "postgres/avro/FULL_TRANSITIVE/6", "version 1 (with the dropped field, no default) is still checked: transitive",
+      "jsonschema/FULL_TRANSITIVE/1", "a closed content model: an old reader refuses the added property (FORWARD)",
+      "jsonschema/FULL_TRANSITIVE/2", "a closed content model: an old reader refuses the added property (FORWARD)",
+      "jsonschema/FULL_TRANSITIVE/3", "a property removed from a closed content model (BACKWARD)",
+      "jsonschema/FULL_TRANSITIVE/4", "every earlier version is checked: each lacks the properties added since",
+      "jsonschema/FULL_TRANSITIVE/5", "every earlier version is checked: each lacks the properties added since",
+      "jsonschema/FULL_TRANSITIVE/6", "a property removed from a closed content model, and another added");
+
+  /** A map of {@code key, value, key, value, …}, in that order. */
+  private static Map<String, String> pairs(String... keysAndValues) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      out.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The formats of the pipelines from MariaDB (from PostgreSQL, all four): two sources and four sinks fewer on the
+   * one worker, and the two that show the registry's two outcomes at BACKWARD (Avro takes all six changes, JSON
+   * Schema refuses two). Each also runs into both databases.
+   */
+  static final List<String> MARIADB_FORMATS = List.of("avro", "jsonschema");
 
   /** The phase that follows each change (a row carries the phase it was last written in). */
   private static final int ADD_DEFAULT = 2;
@@ -250,7 +272,10 @@ class SchemaEvolutionIT {
     registryUrl = "http://127.0.0.1:" + registryPort;
     alertsUrl = "http://127.0.0.1:" + alerts;
     Path prometheus = AlertRehearsal.prometheusConfig(dir, exporter, alerts);
-    up = PackagedSluice.up(dir, List.of("--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + kafka,
+    // Twenty-four connectors on the one worker, at 2,750 changes a second: with the default 1 GB the data plane spent
+    // minutes in full collections on a loaded machine, long enough for its group memberships to lapse.
+    Path config = Files.writeString(dir.resolve("sluice.yaml"), "dataplane.heap: 2g\n");
+    up = PackagedSluice.up(dir, List.of("--config", config.toString(), "--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + kafka,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + freePort(),
         "--alerts-port", "" + alerts, "--exporter-port", "" + exporter, "--metrics-config", prometheus.toString()));
     connect = new ConnectRestClient("http://127.0.0.1:" + connectPort);
@@ -266,7 +291,9 @@ class SchemaEvolutionIT {
     for (Engine source : Engine.values()) {
       List<Lane> backward = new ArrayList<>();
       for (Format f : TypeMatrix.FORMATS) {
-        backward.add(lane(run, source, f, "BACKWARD", "evo", Engine.values()));
+        if (source == Engine.POSTGRES || MARIADB_FORMATS.contains(f.name())) {
+          backward.add(lane(run, source, f, "BACKWARD", "evo", Engine.values()));
+        }
       }
       tracks.add(new Track(source, "evo", backward, ROWS));
     }
