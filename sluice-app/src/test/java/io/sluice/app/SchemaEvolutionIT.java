@@ -259,6 +259,7 @@ class SchemaEvolutionIT {
   record Outcome(Lane lane, Sink sink, String registry, String sinkAction, String tasks, String message) {}
 
   @BeforeAll
+  @Timeout(value = 15, unit = TimeUnit.MINUTES) // 22 connectors applied and snapshotted on a shared machine
   static void start() throws Exception {
     maria = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "live schema evolution",
         // Two MariaDB sources, four MariaDB sinks with a pool each, and the comparisons' connections.
@@ -341,8 +342,8 @@ class SchemaEvolutionIT {
     // loaded machine one at a time took a minute for every three connectors.
     ExecutorService applying = Executors.newFixedThreadPool(4);
     List<Future<?>> applied = new ArrayList<>();
-    connectors.forEach((name, config) -> applied.add(applying.submit(() -> {
-      TypeMatrix.apply(dir, cluster, name, config);
+    connectors.forEach((name, settings) -> applied.add(applying.submit(() -> {
+      TypeMatrix.apply(dir, cluster, name, settings);
       return null;
     })));
     for (Future<?> f : applied) {
