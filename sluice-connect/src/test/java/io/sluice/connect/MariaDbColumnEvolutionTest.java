@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Live schema evolution into MariaDB through Sluice's JDBC sink in a real worker, from a real PostgreSQL source: while
  * the pipeline runs, the source's {@code qty} is widened from int to bigint, its {@code note} from varchar(20) to
- * text, and its NOT NULL {@code item} is dropped. Debezium's basic evolution only adds columns, so without Sluice's
+ * text, its NOT NULL {@code item} is dropped, and a NOT NULL text column with a default is added. Debezium's basic evolution only adds columns, so without Sluice's
  * the first wider value or the first row without {@code item} failed the sink; the MariaDB table follows instead, and
  * every row arrives.
  */
@@ -60,6 +60,14 @@ class MariaDbColumnEvolutionTest {
       pipeline.execute(pipeline.sourceDb, "ALTER TABLE public.orders DROP COLUMN item");
       pipeline.execute(pipeline.sourceDb, "INSERT INTO public.orders (id, qty, note) VALUES (22, 7, 'x')");
       await(mariaUrl, "SELECT concat(qty, ' ', coalesce(item, 'NULL')) FROM orders WHERE id = 22", "7 NULL");
+
+      // A NOT NULL text column with a default: the rows already there hold the default at the source, and must at
+      // the sink (Debezium's MySQL dialect would add the column without it, and MariaDB fill them with '').
+      pipeline.execute(pipeline.sourceDb, "ALTER TABLE public.orders ADD COLUMN region text NOT NULL DEFAULT 'eu'");
+      pipeline.execute(pipeline.sourceDb, "INSERT INTO public.orders (id, qty, note, region) VALUES (23, 8, 'y', 'us')");
+      await(mariaUrl, "SELECT region FROM orders WHERE id = 23", "us");
+      assertEquals("eu", query(mariaUrl, "SELECT region FROM orders WHERE id = 5"),
+          "a row written before the column was added holds its default, as at the source");
 
       Map<String, String> after = columns(mariaUrl);
       assertEquals("bigint(20) NOT NULL", after.get("qty"), after.toString());

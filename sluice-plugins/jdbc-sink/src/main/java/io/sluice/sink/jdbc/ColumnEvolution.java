@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * at the sink and the first row without it fails the task. Before a put is written, each table its records name is
  * brought up to their schema: a column whose field now has a wider type of the same family is altered to it
  * ({@link #widens}, {@link #binlogWidens}), and a NOT NULL column without a default that the records no longer carry
- * (and that is no key) takes NULLs. Nothing is narrowed, retyped across families or removed. Each value schema is
+ * (and that is no key) takes NULLs. Nothing is narrowed, retyped across families or removed. Into MariaDB, a new text
+ * column with a default is added here, with the default that Debezium's dialect would leave out. Each value schema is
  * looked at once per table.
  *
  * <p>MariaDB and MySQL alter a column by restating all of it ({@code MODIFY COLUMN}): the column's own definition, as
@@ -159,7 +160,11 @@ final class ColumnEvolution implements AutoCloseable {
       carried.add(column);
       Column have = columns.get(column);
       if (have == null || field == null) {
-        continue; // a new column is Debezium's to add
+        String add = have == null && field != null ? mariaDbAddWithDefault(field) : null;
+        if (add != null) {
+          alterations.add(add);
+        }
+        continue; // any other new column is Debezium's to add
       }
       String named = dialect.getSchemaType(field.getSchema()).getTypeName(field.getSchema(), false);
       if (binlog) {
@@ -193,6 +198,27 @@ final class ColumnEvolution implements AutoCloseable {
     }
     LOG.info("Sink table {} brought up to the schema of topic {}: {}", sql, record.topicName(), alter);
     return true;
+  }
+
+  /**
+   * The clause adding a MariaDB text column for a field with a default, with that default; null for any other field,
+   * whose column Debezium's sink adds. Debezium's MySQL dialect, which its MariaDB dialect inherits, leaves out the
+   * default of a text or blob column (MySQL before 8.0.13 had none there), and MariaDB then fills the rows already in
+   * the table with the type's implicit default, the empty string, where the source's rows hold the default.
+   */
+  private String mariaDbAddWithDefault(FieldDescriptor field) {
+    Schema schema = field.getSchema();
+    if (!url.startsWith("jdbc:mariadb:") || schema.type() != Schema.Type.STRING
+        || !(schema.defaultValue() instanceof String value)) {
+      return null;
+    }
+    String type = binlogNormalized(dialect.getSchemaType(schema).getTypeName(schema, false));
+    if (!BINLOG_TEXTS.contains(type)) {
+      return null;
+    }
+    return "ADD COLUMN " + binlogQuote(config.getColumnNamingStrategy().resolveColumnName(field.getColumnName()))
+        + " " + type + (schema.isOptional() ? " NULL" : " NOT NULL") + " DEFAULT '"
+        + value.replace("\\", "\\\\").replace("'", "''") + "'";
   }
 
   private String column(Map<String, FieldDescriptor> fields, String field) {
