@@ -83,9 +83,8 @@ public record ConfigChange(String name, Map<String, String> wanted, List<Problem
     Action action = action(resendSecrets);
     ObjectNode body = JSON.valueToTree(wanted);
     switch (action) {
-      // PUT creates it too, and is idempotent, so it is retried while Connect rebalances ("a rebalance is expected",
-      // which Connect answers with a 500 to a POST): creating a fleet side by side failed on it with a POST.
-      case CREATE, UPDATE -> connect.putConfig(name, body);
+      case CREATE -> connect.create(name, body);
+      case UPDATE -> connect.putConfig(name, body);
       case UNCHANGED -> { }
     }
     return action;
