@@ -4,6 +4,7 @@ import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
 import io.debezium.connector.jdbc.dialect.DatabaseDialect;
 import io.debezium.sink.field.FieldDescriptor;
+import io.sluice.sink.jdbc.types.EnumTypeOfTarget;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -217,8 +218,8 @@ final class ColumnEvolution implements AutoCloseable {
       return null;
     }
     return "ADD COLUMN " + binlogQuote(config.getColumnNamingStrategy().resolveColumnName(field.getColumnName()))
-        + " " + type + (schema.isOptional() ? " NULL" : " NOT NULL") + " DEFAULT '"
-        + value.replace("\\", "\\\\").replace("'", "''") + "'";
+        + " " + type + (schema.isOptional() ? " NULL" : " NOT NULL") + " DEFAULT "
+        + EnumTypeOfTarget.binlogLiteral(value);
   }
 
   private String column(Map<String, FieldDescriptor> fields, String field) {

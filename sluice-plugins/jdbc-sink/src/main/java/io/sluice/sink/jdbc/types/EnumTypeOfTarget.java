@@ -70,9 +70,14 @@ public final class EnumTypeOfTarget extends PostgresCastString {
     StringBuilder out = new StringBuilder(keyword).append('(');
     String[] values = allowed.split(",", -1);
     for (int i = 0; i < values.length; i++) {
-      out.append(i == 0 ? "'" : ",'").append(values[i].replace("\\", "\\\\").replace("'", "''")).append('\'');
+      out.append(i == 0 ? "" : ",").append(binlogLiteral(values[i]));
     }
     return out.append(')').toString();
+  }
+
+  /** {@code value} as a MariaDB or MySQL string literal in DDL: quoted, its quotes and backslashes escaped. */
+  public static String binlogLiteral(String value) {
+    return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
   }
 
   /** The source column's enum type where the target database has a type of that name, else null. */
