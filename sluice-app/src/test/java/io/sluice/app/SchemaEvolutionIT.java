@@ -338,10 +338,10 @@ class SchemaEvolutionIT {
         connectors.put(l.source(), TypeMatrix.converted(source, l.format(), registryUrl));
       }
     }
-    // Each `sluice connectors apply` is a process of its own, which validates first: one at a time. Four at a time was
-    // quicker on a loaded machine, but a create that met the rebalance of another was refused ("a rebalance is
-    // expected", HTTP 500, in 2 of 3 runs after the merges of session 21), which the CLI does not yet retry.
-    ExecutorService applying = Executors.newFixedThreadPool(1);
+    // Each `sluice connectors apply` is a process of its own, which validates first: four at a time, since on a
+    // loaded machine one at a time took a minute for every three connectors. A create that meets the rebalance another
+    // started is answered "a rebalance is expected", which the CLI asks again until Connect takes it.
+    ExecutorService applying = Executors.newFixedThreadPool(4);
     List<Future<?>> applied = new ArrayList<>();
     connectors.forEach((name, settings) -> applied.add(applying.submit(() -> {
       TypeMatrix.apply(dir, cluster, name, settings);

@@ -9,14 +9,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
  * One base URL reached the way {@link ClientOptions} says: the JDK HTTP client with its timeouts, credentials,
  * headers and TLS, and retries. A request is tried again, after the backoff, when the connection fails or the server
- * answers 5xx (or one of {@code retryStatuses}), and only when the caller says the request is safe to repeat; every
+ * answers 5xx, and only when the caller says the request is safe to repeat; every
  * other answer, 4xx included, is returned as it came for the API's own client to read its error body.
  *
  * <pre>{@code
@@ -112,23 +113,44 @@ public final class HttpTransport {
 
   /** Sends a request with a JSON body (or none); {@code idempotent} allows retrying it. */
   public Reply send(String method, String path, String jsonBody, boolean idempotent) {
-    return send(method, path, jsonBody, idempotent, Set.of());
+    return attempts(method, path, jsonBody, idempotent, r -> false);
   }
 
-  /** As {@link #send(String, String, String, boolean)}, also retrying the given statuses (Connect's 409 rebalance). */
-  public Reply send(String method, String path, String jsonBody, boolean idempotent, Set<Integer> retryStatuses) {
+  /**
+   * As {@link #send(String, String, String, boolean)}; an answer {@code busy} accepts (Connect's "a rebalance is
+   * expected") is asked again, the backoff doubling up to four seconds, until the request timeout has passed since the first try: a
+   * server that says it is busy has done nothing, and its state (a group rebalancing, tasks stopping) outlasts the
+   * few attempts a failed connection gets. {@code busy} sees every answer, so it can also take a request that is not
+   * otherwise safe to repeat, when the answer proves nothing happened.
+   */
+  public Reply send(String method, String path, String jsonBody, boolean idempotent, Predicate<Reply> busy) {
+    long deadline = System.nanoTime() + options.requestTimeout().toNanos();
+    long backoff = Math.max(1, options.retryBackoff().toMillis());
+    while (true) {
+      Reply r = attempts(method, path, jsonBody, idempotent, busy);
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (!busy.test(r) || left <= 0) {
+        return r;
+      }
+      sleep(Math.min(backoff, left));
+      backoff = Math.min(backoff * 2, 4_000);
+    }
+  }
+
+  /** One request, tried again on a failed connection or a 5xx that is not {@code busy}, where repeating it is safe. */
+  private Reply attempts(String method, String path, String jsonBody, boolean idempotent, Predicate<Reply> busy) {
     int attempts = idempotent ? options.attempts() : 1;
     IOException lastFailure = null;
     Reply last = null;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) {
-        pause();
+        sleep(options.retryBackoff().toMillis());
       }
       try {
         HttpResponse<String> r = http.send(request(method, path, jsonBody), HttpResponse.BodyHandlers.ofString());
         last = new Reply(r.statusCode(), r.body(), r.headers().allValues("Warning").stream()
             .map(HttpTransport::warningText).toList());
-        if (r.statusCode() < 500 && !retryStatuses.contains(r.statusCode())) {
+        if (r.statusCode() < 500 || busy.test(last)) {
           return last;
         }
       } catch (javax.net.ssl.SSLException e) {
@@ -166,12 +188,13 @@ public final class HttpTransport {
     return options.apply(b).build();
   }
 
-  private void pause() {
+  private void sleep(long millis) {
     try {
-      Thread.sleep(options.retryBackoff().toMillis());
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UnreachableException("interrupted between attempts to reach " + what, e);
     }
   }
+
 }

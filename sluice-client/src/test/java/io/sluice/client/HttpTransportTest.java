@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -97,10 +96,26 @@ class HttpTransportTest {
   }
 
   @Test
-  void statusesTheCallerNamesAreRetriedToo() throws Exception {
-    HttpTransport t = new HttpTransport(serve(409, 409), FAST, "test server");
-    assertEquals(200, t.send("PUT", "/x", "{}", true, Set.of(409)).status());
+  void busyAnswersAreAskedAgainPastTheAttemptsUntilTheServerTakesTheRequest() throws Exception {
+    HttpTransport t = new HttpTransport(serve(409, 409, 409, 409, 409), FAST, "test server");
+    assertEquals(200, t.send("PUT", "/x", "{}", true, r -> r.status() == 409).status());
+    assertEquals(6, calls.get());
+  }
+
+  @Test
+  void aBusyAnswerLetsARequestThatIsNotSafeToRepeatBeAskedAgain() throws Exception {
+    HttpTransport t = new HttpTransport(serve(500, 500), FAST, "test server");
+    assertEquals(200, t.send("POST", "/x", "{}", false, r -> r.status() == 500).status());
     assertEquals(3, calls.get());
+  }
+
+  @Test
+  void aServerBusyPastTheRequestTimeoutGivesItsLastAnswer() throws Exception {
+    int[] busy = new int[1_000];
+    java.util.Arrays.fill(busy, 409);
+    HttpTransport t = new HttpTransport(serve(busy), FAST.withRequestTimeout(Duration.ofMillis(400)), "test server");
+    assertEquals(409, t.send("PUT", "/x", "{}", true, r -> r.status() == 409).status());
+    assertTrue(calls.get() > 3 && calls.get() < 100, "asked " + calls.get() + " times");
   }
 
   @Test

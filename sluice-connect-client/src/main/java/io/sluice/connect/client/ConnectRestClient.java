@@ -26,8 +26,15 @@ import java.util.function.Predicate;
  */
 public final class ConnectRestClient {
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** Connect answers 409 to config changes and restarts while its group rebalances; the same request then succeeds. */
-  private static final Set<Integer> REBALANCING = Set.of(409);
+  /**
+   * Connect's answers while its group rebalances, after which the same request succeeds: 409 to config changes and
+   * restarts, and "Request cannot be completed because a rebalance is expected" (a 500 to a create, from the herder's
+   * check before it acts). A rebalance lasts as long as the tasks it stops take (up to the worker's
+   * {@code task.shutdown.graceful.timeout.ms}), so these are asked again until the request timeout, not a few times.
+   */
+  private static final Predicate<Reply> REBALANCING = r -> r.status() == 409 || rebalanceExpected(r);
+  /** A create's 409 says the connector exists; only the herder's rebalance answer is worth asking again. */
+  private static final Predicate<Reply> CREATE_REBALANCING = ConnectRestClient::rebalanceExpected;
 
   private final HttpTransport http;
 
@@ -41,6 +48,13 @@ public final class ConnectRestClient {
 
   public String baseUrl() {
     return http.baseUrl();
+  }
+
+  private static boolean rebalanceExpected(Reply r) {
+    String body = r.body();
+    return !r.ok() && body != null && (body.contains("rebalance is expected")
+        || body.contains("conflicting operation (e.g. worker rebalance)")
+        || body.contains("likely because a rebalance was underway"));
   }
 
   private static String path(String connector) {
@@ -81,12 +95,15 @@ public final class ConnectRestClient {
     return status(connector).path("connector").path("state").asText();
   }
 
-  /** Creates a connector; 409 (it exists) is not retried. */
+  /**
+   * Creates a connector; 409 (it exists) is not retried, nor a failure that may have created it; a rebalance answer,
+   * given before Connect does anything, is.
+   */
   public JsonNode create(String connector, ObjectNode config) {
     ObjectNode body = JSON.createObjectNode();
     body.put("name", connector);
     body.set("config", config);
-    return json(expect(http.send("POST", "/connectors", body.toString(), false), 201,
+    return json(expect(http.send("POST", "/connectors", body.toString(), false, CREATE_REBALANCING), 201,
         "create connector " + connector));
   }
 
