@@ -83,6 +83,8 @@ public final class PlaneCommand implements Callable<Integer> {
    * plane after its allowance.
    */
   record Stopping(int tasks, String step) {
+    /** The last step of a plane whose JVM writes its class-data archive as it exits. */
+    static final String RECORDING = "its exit, recording its class-data archive";
     private static final Pattern LINE = Pattern.compile(Pattern.quote(STOPPING) + " tasks=(\\d+) (.*)");
 
     String line() {
@@ -171,8 +173,7 @@ public final class PlaneCommand implements Callable<Integer> {
     }
     // What is left is the JVM's exit, which after a build also writes the plane's class-data archive: on a loaded
     // machine, longer than the rest of the stop (42 s of the data plane's 51 s in bench/ FleetBenchmark at load 40).
-    say(new Stopping(0, ClassDataArchive.recordedAtExit() ? "its exit, recording its class-data archive"
-        : "its exit"));
+    say(new Stopping(0, ClassDataArchive.recordedAtExit() ? Stopping.RECORDING : "its exit"));
     return stop.status();
   }
 

@@ -17,6 +17,8 @@ final class PlaneStop {
   private final StopAllowance allowance;
   private volatile PlaneCommand.Stopping first;
   private volatile PlaneCommand.Stopping last;
+  /** When the plane said it was writing its class-data archive, {@code System.nanoTime()}; 0 until it does. */
+  private volatile long recordingSince;
 
   /** {@code plane}: its name in what is said, e.g. {@code data plane}. */
   PlaneStop(String plane, StopAllowance allowance) {
@@ -30,6 +32,9 @@ final class PlaneStop {
       first = stopping;
     }
     last = stopping;
+    if (stopping.step().equals(PlaneCommand.Stopping.RECORDING) && recordingSince == 0) {
+      recordingSince = System.nanoTime();
+    }
   }
 
   /** The allowance as it stands: for the tasks the plane first said it stops, {@code base} until it says. */
@@ -49,7 +54,13 @@ final class PlaneStop {
     long start = System.nanoTime();
     while (true) {
       Duration given = allowance();
-      long left = given.toNanos() - (System.nanoTime() - start);
+      long now = System.nanoTime();
+      long left = given.toNanos() - (now - start);
+      long since = recordingSince;
+      if (since != 0) {
+        // Its work is done; what is left is the archive, which a kill would throw away.
+        left = Math.max(left, allowance.recording().toNanos() - (now - since));
+      }
       if (left <= 0) {
         String said = cutShort(given);
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -69,7 +80,8 @@ final class PlaneStop {
   String cutShort(Duration given) {
     PlaneCommand.Stopping f = first;
     PlaneCommand.Stopping l = last;
-    String head = plane + ": stop allowance " + StopAllowance.seconds(given);
+    String head = plane + ": stop allowance " + StopAllowance.seconds(given)
+        + (recordingSince != 0 ? " and " + StopAllowance.seconds(allowance.recording()) + " to record" : "");
     if (f == null) {
       return head + " passed before it said what it was stopping; killed";
     }

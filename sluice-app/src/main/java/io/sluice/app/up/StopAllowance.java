@@ -8,16 +8,32 @@ import java.time.Duration;
  * longer than one task's by the work each still does alone (its last offsets, its producer, its database connection),
  * which the machine's cores share; the allowance grows by that, not by a whole task's stop.
  */
-record StopAllowance(Duration base, Duration perTask, Duration max) {
+record StopAllowance(Duration base, Duration perTask, Duration max, Duration recording) {
+  /**
+   * What a plane that has stopped everything but its JVM's exit is given from then on to write its class-data archive,
+   * once after a build: on a loaded machine 40 to 70 s, past a small plane's allowance. Killed, the archive was dropped
+   * and recorded again at the next stop, which was killed again: every stop of such a node ended in a kill.
+   */
+  static final Duration RECORDING = Duration.ofSeconds(90);
+
   StopAllowance {
     if (base.compareTo(max) > 0) {
       throw new IllegalArgumentException("base " + base + " beyond max " + max);
     }
   }
 
+  StopAllowance(Duration base, Duration perTask, Duration max) {
+    this(base, perTask, max, RECORDING);
+  }
+
   /** A plane that runs no tasks: {@code base} whatever it says. */
   static StopAllowance fixed(Duration base) {
     return new StopAllowance(base, Duration.ZERO, base);
+  }
+
+  /** The longest a plane can be given: its most tasks' allowance, then its archive's recording. */
+  Duration longest() {
+    return max.plus(recording);
   }
 
   /** The allowance of a plane stopping {@code tasks} tasks. */

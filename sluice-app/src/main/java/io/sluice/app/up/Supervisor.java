@@ -36,7 +36,7 @@ public final class Supervisor implements AutoCloseable {
    * is killed: what a service manager must wait for at least.
    */
   public static Duration stopTime() {
-    return Arrays.stream(Plane.values()).map(p -> p.stopAllowance.max()).reduce(Duration.ZERO, Duration::plus);
+    return Arrays.stream(Plane.values()).map(p -> p.stopAllowance.longest()).reduce(Duration.ZERO, Duration::plus);
   }
 
   /** Why {@code sluice up} could not start: a plane ended before it was ready, with this status. */

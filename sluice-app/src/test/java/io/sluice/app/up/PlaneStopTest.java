@@ -39,8 +39,8 @@ class PlaneStopTest {
     assertEquals(Duration.ofSeconds(215), data.forTasks(500));
     assertEquals(Duration.ofMinutes(5), data.forTasks(5_000));
     assertEquals(Duration.ofSeconds(60), Plane.CONTROL.stopAllowance.forTasks(500));
-    // A service manager waits for both planes' longest.
-    assertEquals(Duration.ofSeconds(360), Supervisor.stopTime());
+    // A service manager waits for both planes' longest, each with its archive's recording.
+    assertEquals(Duration.ofSeconds(540), Supervisor.stopTime());
   }
 
   /**
@@ -109,11 +109,28 @@ class PlaneStopTest {
 
   @Test
   void aPlaneWithoutTasksSaysOnlyTheStepItWasAt() throws Exception {
-    Process p = deaf("sluice plane stopping tasks=0 its exit, recording its class-data archive");
+    Process p = deaf("sluice plane stopping tasks=0 its exit");
     PlaneStop stop = new PlaneStop("control plane", StopAllowance.fixed(Duration.ofMillis(300)));
     hear(p, stop);
-    assertEquals(Optional.of("control plane: stop allowance 0.3 s passed, at its exit, recording its class-data "
-        + "archive; killed"), stop.stop(p));
+    assertEquals(Optional.of("control plane: stop allowance 0.3 s passed, at its exit; killed"), stop.stop(p));
+  }
+
+  /**
+   * A plane writing its class-data archive has stopped its work: it gets the recording's time from when it says so,
+   * past its allowance, since a kill throws the archive away and the next stop records (and is killed) again.
+   */
+  @Test
+  void aPlaneRecordingItsArchiveIsGivenTheRecordingsTimePastItsAllowance() throws Exception {
+    PlaneStop stop = new PlaneStop("data plane",
+        new StopAllowance(Duration.ofMillis(200), Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(1_500)));
+    Process p = deafAfterSaying(stop, "sluice plane stopping tasks=0 " + PlaneCommand.Stopping.RECORDING);
+    long start = System.nanoTime();
+    Optional<String> said = stop.stop(p);
+    long took = (System.nanoTime() - start) / 1_000_000;
+    assertFalse(p.isAlive());
+    assertTrue(took >= 1_400, "killed after " + took + " ms, before the recording's 1.5 s");
+    assertEquals(Optional.of("data plane: stop allowance 0.2 s and 1.5 s to record passed, at its exit, recording its "
+        + "class-data archive; killed"), said);
   }
 
   @Test
