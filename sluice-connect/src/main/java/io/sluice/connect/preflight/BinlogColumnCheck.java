@@ -152,11 +152,11 @@ public final class BinlogColumnCheck {
         + "commas, so the member " + quoted(member) + " reads as " + String.join(" and ",
             java.util.Arrays.stream(member.split(",", -1)).map(BinlogColumnCheck::quoted).toList())
         + " to every consumer: a sink that makes the table (Sluice's JDBC sink with schema.evolution=basic into "
-        + "MariaDB or MySQL) makes a " + kind + " of the wrong members and then refuses that value (to its dead letter "
-        + "queue, or the task fails)",
+        + "MariaDB or MySQL) makes " + (kind.equals("enum") ? "an enum" : "a set") + " of the wrong members and then "
+        + "refuses that value (to its dead letter queue, or the task fails); into a table made beforehand the value "
+        + "arrives as it left",
         "carry its text instead (ALTER TABLE " + table + " ADD COLUMN " + c + "_text varchar(" + longest + ") AS ("
-        + c + ") STORED, then exclude " + c + "), or change the member at the source, or make the sink's table "
-        + "beforehand (the value itself arrives as it left) and accept the loss of the member list");
+        + c + ") STORED, then exclude " + c + "), change the member at the source");
     return Optional.of(new ColumnFinding(column.database(), column.table(), column.name(), column.columnType(),
         verdict));
   }

@@ -184,16 +184,16 @@ public final class BinlogSinkValueCheck {
     boolean temporal = found.stream().anyMatch(u -> !u.floating());
     List<String> values = new ArrayList<>();
     if (floating) {
-      values.add("NaN and ±Infinity (no MariaDB or MySQL numeric type has them; a numeric that a table the sink made "
-          + "holds as text is kept)");
+      values.add("NaN and ±Infinity (no MariaDB or MySQL numeric type has them; only a numeric into a column the "
+          + "sink made, which holds its text, keeps them)");
     }
     if (temporal) {
       values.add("infinity and -infinity (their dates and times hold the years 1 to 9999)");
     }
     return "values MariaDB and MySQL cannot hold: " + (found.size() == 1 ? "a field" : found.size() + " fields")
         + " of this sink's topics come from PostgreSQL columns that can hold " + String.join(", and ", values) + ": "
-        + listed + ". A record holding such a value is not written: " + fate(config) + ", naming the column, its type "
-        + "and the value. Keep such values out at the source (a CHECK constraint), or exclude the column there "
+        + listed + ". A record holding such a value is refused, naming the column, its type and the value: "
+        + fate(config) + ". Keep such values out at the source (a CHECK constraint), or exclude the column there "
         + "(column.exclude.list); this check sees the schemas the registry holds now.";
   }
 
