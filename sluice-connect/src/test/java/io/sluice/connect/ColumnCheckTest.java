@@ -13,11 +13,18 @@ import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.storage.Converter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -327,7 +334,7 @@ class ColumnCheckTest {
     assertEquals(404, rest.call("GET", "/connectors/" + name, null).status());
 
     // The proposed text column is valid DDL, and as a varchar it is not refused.
-    java.util.regex.Matcher ddl = java.util.regex.Pattern.compile("ALTER TABLE [^)]*\\) AS \\(mood\\) STORED")
+    Matcher ddl = Pattern.compile("ALTER TABLE [^)]*\\) AS \\(mood\\) STORED")
         .matcher(refusal);
     assertTrue(ddl.find(), refusal);
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
@@ -365,7 +372,7 @@ class ColumnCheckTest {
   void aMariaDbSinksFieldsFromPostgresColumnsThatCanHoldNanOrInfinityAreNamedBeforeDataFlows() {
     String db = pipeline.name + "_nan";
     String mariaUrl = MariaDbServer.createDatabase(db);
-    try (io.sluice.registry.SchemaRegistry registry = io.sluice.registry.SchemaRegistry.builder()
+    try (SchemaRegistry registry = SchemaRegistry.builder()
         .bootstrapServers(SharedKafka.bootstrapServers()).topic(SharedKafka.unique("_schemas")).port(0).start()) {
       String fromMaria = db + ".maria.shop.t";
       for (String converter : List.of("io.sluice.serde.connect.AvroConverter",
@@ -411,7 +418,7 @@ class ColumnCheckTest {
         assertEquals(List.of(), rest.call("PUT", SINK_VALIDATE, json).warnings(), "no registry to ask");
         Map<String, String> byRegex = new LinkedHashMap<>(sink);
         byRegex.remove("topics");
-        byRegex.put("topics.regex", java.util.regex.Pattern.quote(db + ".") + "Avro.*");
+        byRegex.put("topics.regex", Pattern.quote(db + ".") + "Avro.*");
         String matched = rest.call("PUT", SINK_VALIDATE, byRegex).warnings().get(0);
         assertTrue(matched.contains(topic + ": c_real (FLOAT4)"), matched);
       }
@@ -424,27 +431,27 @@ class ColumnCheckTest {
   /** Registers, as {@code converter} writes one record, a Debezium envelope whose row has a field per source type. */
   private static void register(String converterClass, String registryUrl, String topic, String source,
       String... sourceTypes) {
-    org.apache.kafka.connect.data.SchemaBuilder row = org.apache.kafka.connect.data.SchemaBuilder.struct()
+    SchemaBuilder row = SchemaBuilder.struct()
         .name(topic + ".Value").optional()
-        .field("c_id", org.apache.kafka.connect.data.SchemaBuilder.int32().parameter(
+        .field("c_id", SchemaBuilder.int32().parameter(
             "__debezium.source.column.type", "INT4").build());
     String[] names = {"c_real", "c_double", "c_num", "c_date", "c_ts", "c_tstz"};
     for (int i = 0; i < sourceTypes.length; i++) {
-      row.field(names[i], org.apache.kafka.connect.data.SchemaBuilder.string().optional()
+      row.field(names[i], SchemaBuilder.string().optional()
           .parameter("__debezium.source.column.type", sourceTypes[i]).build());
     }
-    org.apache.kafka.connect.data.Schema rowSchema = row.build();
-    org.apache.kafka.connect.data.Schema sourceSchema = org.apache.kafka.connect.data.SchemaBuilder.struct()
-        .name(source).field("connector", org.apache.kafka.connect.data.Schema.STRING_SCHEMA).build();
-    org.apache.kafka.connect.data.Schema envelope = org.apache.kafka.connect.data.SchemaBuilder.struct()
+    Schema rowSchema = row.build();
+    Schema sourceSchema = SchemaBuilder.struct()
+        .name(source).field("connector", Schema.STRING_SCHEMA).build();
+    Schema envelope = SchemaBuilder.struct()
         .name(topic + ".Envelope").field("before", rowSchema).field("after", rowSchema)
-        .field("source", sourceSchema).field("op", org.apache.kafka.connect.data.Schema.STRING_SCHEMA).build();
-    org.apache.kafka.connect.data.Struct after = new org.apache.kafka.connect.data.Struct(rowSchema).put("c_id", 1);
-    org.apache.kafka.connect.data.Struct value = new org.apache.kafka.connect.data.Struct(envelope)
-        .put("after", after).put("source", new org.apache.kafka.connect.data.Struct(sourceSchema)
+        .field("source", sourceSchema).field("op", Schema.STRING_SCHEMA).build();
+    Struct after = new Struct(rowSchema).put("c_id", 1);
+    Struct value = new Struct(envelope)
+        .put("after", after).put("source", new Struct(sourceSchema)
             .put("connector", "test")).put("op", "c");
     try {
-      org.apache.kafka.connect.storage.Converter converter = (org.apache.kafka.connect.storage.Converter)
+      Converter converter = (Converter)
           Class.forName(converterClass).getConstructor().newInstance();
       converter.configure(Map.of("schema.registry.url", registryUrl), false);
       converter.fromConnectData(topic, envelope, value);

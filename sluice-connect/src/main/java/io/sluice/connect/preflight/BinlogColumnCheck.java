@@ -10,7 +10,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -135,7 +137,7 @@ public final class BinlogColumnCheck {
 
   /** The finding for an {@code enum} or {@code set} column with a member that holds a comma; empty for others. */
   static Optional<ColumnFinding> commaMember(Column column) {
-    String kind = column.dataType().toLowerCase(java.util.Locale.ROOT);
+    String kind = column.dataType().toLowerCase(Locale.ROOT);
     if (!kind.equals("enum") && !kind.equals("set")) {
       return Optional.empty();
     }
@@ -150,7 +152,7 @@ public final class BinlogColumnCheck {
     String table = column.database() + "." + column.table();
     NotCarried verdict = new NotCarried("Debezium describes its members in the schema parameter allowed, joined by "
         + "commas, so the member " + quoted(member) + " reads as " + String.join(" and ",
-            java.util.Arrays.stream(member.split(",", -1)).map(BinlogColumnCheck::quoted).toList())
+            Arrays.stream(member.split(",", -1)).map(BinlogColumnCheck::quoted).toList())
         + " to every consumer: a sink that makes the table (Sluice's JDBC sink with schema.evolution=basic into "
         + "MariaDB or MySQL) makes " + (kind.equals("enum") ? "an enum" : "a set") + " of the wrong members and then "
         + "refuses that value (to its dead letter queue, or the task fails); into a table made beforehand the value "
