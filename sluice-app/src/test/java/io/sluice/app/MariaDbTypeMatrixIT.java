@@ -280,6 +280,48 @@ class MariaDbTypeMatrixIT {
     }
   }
 
+  /**
+   * What the pipeline cannot carry is named before data flows, as {@code sluice connectors apply --dry-run} prints it
+   * (nothing is changed): a MariaDB source capturing an enum with a comma in a member is refused, naming it; a sink
+   * into MariaDB fed by the PostgreSQL source, validated again now that the source's schemas are in the registry (it
+   * was made before they were, so it was not warned then), is warned about the fields that can hold NaN, ±Infinity or
+   * an infinite date, and where such a record goes.
+   */
+  @Test
+  @Order(0)
+  void whatCannotBeCarriedIsNamedBeforeDataFlows() throws Exception {
+    String db = run + "_enum";
+    mariaDb(null, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
+    mariaDb(db, "CREATE TABLE moods (id int PRIMARY KEY, mood enum('ok','so, so'))");
+    Map<String, String> source = new LinkedHashMap<>(maria.sourceConfig(run + "_enum", "5999"));
+    source.put("database.user", "sluice");
+    source.put("database.password", "sluice");
+    source.put("database.include.list", db);
+    source.remove("table.include.list");
+    Path file = Files.writeString(dir.resolve("enum-source.json"), new com.fasterxml.jackson.databind.ObjectMapper()
+        .writeValueAsString(Map.of("name", "enum-source", "config", source)));
+    List<String> args = new ArrayList<>(List.of("connectors", "apply", "-f", file.toString(), "--dry-run"));
+    args.addAll(List.of(cluster));
+    PackagedSluice.Run refused = PackagedSluice.run(dir, args.toArray(String[]::new));
+    assertEquals(3, refused.exit(), refused::toString);
+    assertTrue(refused.err().contains("Column mood of table " + db + ".moods (enum('ok','so, so'))")
+        && refused.err().contains("the member 'so, so' reads as 'so' and ' so'"), refused::toString);
+
+    Format avro = TypeMatrix.FORMATS.get(1);
+    String sink = sinkName(avro, Direction.PG_MARIA, "made");
+    file = Files.writeString(dir.resolve(sink + "-again.json"), new com.fasterxml.jackson.databind.ObjectMapper()
+        .writeValueAsString(Map.of("name", sink, "config", TypeMatrix.converted(sinkConfig(avro, Direction.PG_MARIA,
+            sinkDb(avro, Direction.PG_MARIA, "made"), false), avro, registryUrl))));
+    args = new ArrayList<>(List.of("connectors", "apply", "-f", file.toString(), "--dry-run"));
+    args.addAll(List.of(cluster));
+    PackagedSluice.Run warned = PackagedSluice.run(dir, args.toArray(String[]::new));
+    assertEquals(0, warned.exit(), warned::toString);
+    assertTrue(warned.err().contains("warning: values MariaDB and MySQL cannot hold: ")
+        && warned.err().contains("come from PostgreSQL columns that can hold NaN and ±Infinity")
+        && warned.err().contains("and infinity and -infinity")
+        && warned.err().contains("it goes to the dead letter queue " + sink + ".dlq"), warned::toString);
+  }
+
   @Test
   @Order(1)
   void json() throws Exception {

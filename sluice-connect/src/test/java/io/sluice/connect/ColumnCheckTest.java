@@ -13,11 +13,18 @@ import io.sluice.connect.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
+import io.sluice.registry.SchemaRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.storage.Converter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -277,6 +284,180 @@ class ColumnCheckTest {
     Map<String, String> noDates = new LinkedHashMap<>(config);
     noDates.put("table.include.list", db + "\\.notes");
     assertEquals(List.of(), rest.call("PUT", validate, noDates).warnings(), "no date column captured");
+  }
+
+  /**
+   * An enum member holding a comma cannot be told apart from two members in Debezium's {@code allowed}, so a MariaDB
+   * source capturing one is refused before data flows (BinlogColumnCheck), naming table, column, type and member,
+   * until the column is excluded or its loss accepted; the text column the refusal proposes is valid DDL and is not
+   * refused itself.
+   */
+  @Test
+  void aBinlogEnumMemberHoldingACommaIsRefusedBeforeDataFlowsUntilExcludedOrAccepted() throws Exception {
+    String db = pipeline.name + "_enum";
+    String url = MariaDbServer.createDatabase(db);
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE moods (id int PRIMARY KEY, mood enum('ok','so, so','it''s'), plain enum('a','b'), "
+          + "tags set('x','y z'))");
+      // A set's members cannot hold a comma at all: MariaDB refuses one, so only enums are ever found.
+      java.sql.SQLException noSet = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+          () -> s.execute("CREATE TABLE sets (id int PRIMARY KEY, t set('a','b,c'))"));
+      assertTrue(noSet.getMessage().contains("b,c"), noSet.getMessage());
+    }
+    int port = java.net.URI.create(url.substring("jdbc:".length())).getPort();
+    String maria = "io.debezium.connector.mariadb.MariaDbConnector";
+    String name = db + "-source";
+    Map<String, String> config = new LinkedHashMap<>(Map.of("connector.class", maria, "database.hostname",
+        "127.0.0.1", "database.port", String.valueOf(port), "database.user", "root", "database.server.id", "5402",
+        "topic.prefix", db, "database.include.list", db));
+    String validate = "/connector-plugins/" + maria + "/config/validate";
+    Map<String, String> named = new LinkedHashMap<>(config);
+    named.put("name", name);
+
+    ConnectClient.Reply r = rest.call("PUT", validate, named);
+    assertEquals(200, r.status(), r.body());
+    List<String> found = errors(r.json()).getOrDefault("column.exclude.list", List.of());
+    assertEquals(1, found.size(), r.body());
+    assertEquals(1, r.json().path("error_count").asInt(), r.body());
+    String refusal = found.get(0);
+    assertTrue(refusal.startsWith("Column mood of table " + db + ".moods (enum('ok','so, so','it''s')) is not carried "
+        + "faithfully"), refusal);
+    assertTrue(refusal.contains("the member 'so, so' reads as 'so' and ' so'"), refusal);
+    assertTrue(refusal.contains(db + "\\.moods\\.mood to column.exclude.list"), refusal);
+    assertTrue(refusal.contains("sluice.columns.accept.loss"), refusal);
+    assertEquals(List.of(), r.warnings(), "no date column: no zero-date warning");
+
+    ConnectClient.Reply refused = rest.create(name, config);
+    assertEquals(400, refused.status(), refused.body());
+    assertTrue(refused.json().path("message").asText().contains("'so, so'"), refused.body());
+    assertEquals(404, rest.call("GET", "/connectors/" + name, null).status());
+
+    // The proposed text column is valid DDL, and as a varchar it is not refused.
+    Matcher ddl = Pattern.compile("ALTER TABLE [^)]*\\) AS \\(mood\\) STORED")
+        .matcher(refusal);
+    assertTrue(ddl.find(), refusal);
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute(ddl.group());
+      s.execute("INSERT INTO moods (id, mood) VALUES (1, 'so, so')");
+      try (java.sql.ResultSet rs = s.executeQuery("SELECT mood_text FROM moods")) {
+        assertTrue(rs.next());
+        assertEquals("so, so", rs.getString(1));
+      }
+    }
+    Map<String, String> excluded = new LinkedHashMap<>(named);
+    excluded.put("column.exclude.list", db + "\\.moods\\.mood");
+    ConnectClient.Reply ok = rest.call("PUT", validate, excluded);
+    assertEquals(Map.of(), errors(ok.json()), ok.body());
+
+    Map<String, String> accepted = new LinkedHashMap<>(named);
+    accepted.put("sluice.columns.accept.loss", db + "\\.moods\\.mood");
+    ok = rest.call("PUT", validate, accepted);
+    assertEquals(Map.of(), errors(ok.json()), ok.body());
+
+    accepted.put("sluice.columns.accept.loss", db + "\\.moods\\.(mood");
+    Map<String, List<String>> wrong = errors(rest.call("PUT", validate, accepted).json());
+    assertEquals(1, wrong.getOrDefault("sluice.columns.accept.loss", List.of()).size(), wrong.toString());
+    assertFalse(wrong.containsKey("column.exclude.list"), wrong.toString());
+  }
+
+  /**
+   * A Sluice JDBC sink into MariaDB is warned about, never refused, when its topics' latest value schemas in the
+   * registry hold fields from PostgreSQL columns that can hold NaN, ±Infinity or an infinite date
+   * (BinlogSinkValueCheck), in each of the registry's formats; a MariaDB source's doubles, a topic with no schema, a
+   * PostgreSQL target and a sink without a registry converter get none.
+   */
+  @Test
+  void aMariaDbSinksFieldsFromPostgresColumnsThatCanHoldNanOrInfinityAreNamedBeforeDataFlows() {
+    String db = pipeline.name + "_nan";
+    String mariaUrl = MariaDbServer.createDatabase(db);
+    try (SchemaRegistry registry = SchemaRegistry.builder()
+        .bootstrapServers(SharedKafka.bootstrapServers()).topic(SharedKafka.unique("_schemas")).port(0).start()) {
+      String fromMaria = db + ".maria.shop.t";
+      for (String converter : List.of("io.sluice.serde.connect.AvroConverter",
+          "io.sluice.serde.connect.ProtobufConverter", "io.sluice.serde.connect.JsonSchemaConverter")) {
+        String format = converter.substring(converter.lastIndexOf('.') + 1);
+        String topic = db + "." + format + ".public.t";
+        register(converter, registry.url(), topic, "io.debezium.connector.postgresql.Source", "FLOAT4", "FLOAT8",
+            "NUMERIC", "DATE", "TIMESTAMP", "TIMESTAMPTZ");
+        register(converter, registry.url(), fromMaria + format, "io.debezium.connector.mariadb.Source", "FLOAT",
+            "DOUBLE", "DECIMAL", "DATE", "DATETIME", "TIMESTAMP");
+        Map<String, String> sink = new LinkedHashMap<>(Map.of("name", db + "-" + format + "-sink",
+            "connector.class", "io.sluice.sink.jdbc.SluiceJdbcSinkConnector", "connection.url", mariaUrl,
+            "topics", topic + "," + fromMaria + format + "," + db + ".not.yet", "value.converter", converter,
+            "value.converter.schema.registry.url", registry.url(), "key.converter", converter,
+            "key.converter.schema.registry.url", registry.url()));
+        ConnectClient.Reply r = rest.call("PUT", SINK_VALIDATE, sink);
+        assertEquals(200, r.status(), r.body());
+        assertEquals(1, r.warnings().size(), format + ": " + r.warnings());
+        String warning = r.warnings().get(0);
+        assertTrue(warning.startsWith("299 sluice \"values MariaDB and MySQL cannot hold: 6 fields"), warning);
+        assertTrue(warning.contains(topic + ": c_real (FLOAT4), c_double (FLOAT8), c_num (NUMERIC), c_date (DATE), "
+            + "c_ts (TIMESTAMP), c_tstz (TIMESTAMPTZ)"), warning);
+        assertTrue(warning.contains("NaN and ±Infinity") && warning.contains("infinity and -infinity"), warning);
+        assertTrue(warning.contains("dead letter queue " + db + "-" + format + "-sink.dlq"), warning);
+        assertFalse(warning.contains(fromMaria) || warning.contains("c_id"), warning);
+
+        if (!format.equals("AvroConverter")) {
+          continue;
+        }
+        Map<String, String> failing = new LinkedHashMap<>(sink);
+        failing.put("errors.tolerance", "none");
+        String fails = rest.call("PUT", SINK_VALIDATE, failing).warnings().get(0);
+        assertTrue(fails.contains("the sink task fails, having no dead letter queue"), fails);
+
+        Map<String, String> quiet = new LinkedHashMap<>(sink);
+        quiet.put("topics", fromMaria + format + "," + db + ".not.yet");
+        assertEquals(List.of(), rest.call("PUT", SINK_VALIDATE, quiet).warnings(), "no field from PostgreSQL");
+        Map<String, String> postgres = new LinkedHashMap<>(sink);
+        postgres.put("connection.url", io.sluice.connect.testing.SharedPostgres.jdbcUrl(pipeline.sinkDb));
+        assertEquals(List.of(), rest.call("PUT", SINK_VALIDATE, postgres).warnings(), "PostgreSQL holds them all");
+        Map<String, String> json = new LinkedHashMap<>(sink);
+        json.keySet().removeIf(k -> k.contains("converter"));
+        assertEquals(List.of(), rest.call("PUT", SINK_VALIDATE, json).warnings(), "no registry to ask");
+        Map<String, String> byRegex = new LinkedHashMap<>(sink);
+        byRegex.remove("topics");
+        byRegex.put("topics.regex", Pattern.quote(db + ".") + "Avro.*");
+        String matched = rest.call("PUT", SINK_VALIDATE, byRegex).warnings().get(0);
+        assertTrue(matched.contains(topic + ": c_real (FLOAT4)"), matched);
+      }
+    }
+  }
+
+  private static final String SINK_VALIDATE =
+      "/connector-plugins/io.sluice.sink.jdbc.SluiceJdbcSinkConnector/config/validate";
+
+  /** Registers, as {@code converter} writes one record, a Debezium envelope whose row has a field per source type. */
+  private static void register(String converterClass, String registryUrl, String topic, String source,
+      String... sourceTypes) {
+    SchemaBuilder row = SchemaBuilder.struct()
+        .name(topic + ".Value").optional()
+        .field("c_id", SchemaBuilder.int32().parameter(
+            "__debezium.source.column.type", "INT4").build());
+    String[] names = {"c_real", "c_double", "c_num", "c_date", "c_ts", "c_tstz"};
+    for (int i = 0; i < sourceTypes.length; i++) {
+      row.field(names[i], SchemaBuilder.string().optional()
+          .parameter("__debezium.source.column.type", sourceTypes[i]).build());
+    }
+    Schema rowSchema = row.build();
+    Schema sourceSchema = SchemaBuilder.struct()
+        .name(source).field("connector", Schema.STRING_SCHEMA).build();
+    Schema envelope = SchemaBuilder.struct()
+        .name(topic + ".Envelope").field("before", rowSchema).field("after", rowSchema)
+        .field("source", sourceSchema).field("op", Schema.STRING_SCHEMA).build();
+    Struct after = new Struct(rowSchema).put("c_id", 1);
+    Struct value = new Struct(envelope)
+        .put("after", after).put("source", new Struct(sourceSchema)
+            .put("connector", "test")).put("op", "c");
+    try {
+      Converter converter = (Converter)
+          Class.forName(converterClass).getConstructor().newInstance();
+      converter.configure(Map.of("schema.registry.url", registryUrl), false);
+      converter.fromConnectData(topic, envelope, value);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

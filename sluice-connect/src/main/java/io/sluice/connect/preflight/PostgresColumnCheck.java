@@ -61,19 +61,10 @@ public final class PostgresColumnCheck {
     return Engine.ofConnectorClass(connectorClass).orElse(null) == Engine.POSTGRESQL;
   }
 
-  /** A column the pipeline cannot carry faithfully. */
-  public record Finding(String schema, String table, String column, String type, NotCarried verdict) {
-    public String qualifiedName() {
-      return schema + "." + table + "." + column;
-    }
-
-    /** One line: the table, column and type, what happens, and what to do. */
-    public String message() {
-      return "Column " + column + " of table " + schema + "." + table + " (" + type + ") is not carried faithfully: "
-          + verdict.happens() + ". Exclude it (add " + regex(qualifiedName()) + " to " + CaptureFilters.COLUMN_EXCLUDE
-          + "), " + verdict.remedy().replace(PostgresTypeFidelity.COLUMN, column) + ", or accept the loss (add " + regex(qualifiedName()) + " to " + ACCEPT_LOSS
-          + ").";
-    }
+  /** What is wrong with a {@value #ACCEPT_LOSS} that does not compile, said on that key. */
+  static String acceptLossProblem(PatternSyntaxException e) {
+    return ACCEPT_LOSS + " must be a comma-separated list of regular expressions of schema.table.column names: "
+        + e.getDescription() + " in '" + e.getPattern() + "'";
   }
 
   /** The regular expression that matches exactly this name, as a user would write it into a list. */
@@ -95,7 +86,8 @@ public final class PostgresColumnCheck {
    * Columns read: {@code refused} block the config, {@code accepted} are losses the config accepts;
    * {@code serverMajor} is the source server's major version, which other checks read ({@link PublicationCheck}).
    */
-  public record Checked(List<Finding> refused, List<Finding> accepted, int serverMajor) implements Outcome {
+  public record Checked(List<ColumnFinding> refused, List<ColumnFinding> accepted, int serverMajor)
+      implements Outcome {
     public Checked {
       refused = List.copyOf(refused);
       accepted = List.copyOf(accepted);
@@ -116,8 +108,7 @@ public final class PostgresColumnCheck {
     try {
       accept = CaptureFilters.patterns(config.get(ACCEPT_LOSS));
     } catch (PatternSyntaxException e) {
-      return new Invalid(ACCEPT_LOSS, ACCEPT_LOSS + " must be a comma-separated list of regular expressions of "
-          + "schema.table.column names: " + e.getDescription() + " in '" + e.getPattern() + "'");
+      return new Invalid(ACCEPT_LOSS, acceptLossProblem(e));
     }
     CaptureFilters filters;
     try {
@@ -135,8 +126,8 @@ public final class PostgresColumnCheck {
     try (Connection c = connect(source)) {
       c.setReadOnly(true);
       Map<Long, TypeRow> types = types(c);
-      List<Finding> refused = new ArrayList<>();
-      List<Finding> accepted = new ArrayList<>();
+      List<ColumnFinding> refused = new ArrayList<>();
+      List<ColumnFinding> accepted = new ArrayList<>();
       try (PreparedStatement s = c.prepareStatement(COLUMNS); ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           String schema = rs.getString(1);
@@ -153,7 +144,7 @@ public final class PostgresColumnCheck {
           if (type.kind() == Kind.DOMAIN) {
             shown += ", a domain over " + baseOf(type).shown();
           }
-          Finding f = new Finding(schema, table, column, shown, lost);
+          ColumnFinding f = new ColumnFinding(schema, table, column, shown, lost);
           (CaptureFilters.matchesAny(accept, f.qualifiedName()) ? accepted : refused).add(f);
         }
       }

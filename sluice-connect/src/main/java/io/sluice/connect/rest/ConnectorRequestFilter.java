@@ -18,7 +18,10 @@ import io.sluice.connect.defaults.SignalChannel;
 import io.sluice.connect.defaults.SnapshotModes;
 import io.sluice.connect.defaults.ConnectorDefaults;
 import io.sluice.connect.defaults.ExactlyOnce;
+import io.sluice.connect.preflight.BinlogColumnCheck;
+import io.sluice.connect.preflight.BinlogSinkValueCheck;
 import io.sluice.connect.preflight.BinlogZeroDateCheck;
+import io.sluice.connect.preflight.ColumnFinding;
 import io.sluice.connect.preflight.PostgresColumnCheck;
 import io.sluice.connect.preflight.PublicationCheck;
 import io.sluice.http.RefusedBody;
@@ -65,11 +68,13 @@ import org.slf4j.LoggerFactory;
  *       only then deleted, so a connector recreated under the same name starts fresh;
  *   <li>request bodies larger than {@code sluice.rest.max.request.bytes} answered 413 before they are read, and
  *       bodies that are not JSON answered 400, both in Connect's error shape;
- *   <li>a PostgreSQL source's preflight: columns the pipeline cannot carry refuse the config
- *       ({@link PostgresColumnCheck}); a risky set-up it may keep ({@link PublicationCheck}) is a warning, logged and
- *       sent as an HTTP {@code Warning} header (code 299) on the answer, which leaves Connect's bodies as they are;
- *       a MariaDB or MySQL source's captured date columns that can hold a zero date are such a warning
- *       ({@link BinlogZeroDateCheck}).
+ *   <li>a source's preflight: columns the pipeline cannot carry refuse the config ({@link PostgresColumnCheck}, and
+ *       for MariaDB and MySQL {@link BinlogColumnCheck}); a risky set-up it may keep ({@link PublicationCheck}) is a
+ *       warning, logged and sent as an HTTP {@code Warning} header (code 299) on the answer, which leaves Connect's
+ *       bodies as they are; a MariaDB or MySQL source's captured date columns that can hold a zero date are such a
+ *       warning ({@link BinlogZeroDateCheck}), as are, for a Sluice JDBC sink into MariaDB or MySQL, its topics'
+ *       fields from PostgreSQL columns that can hold NaN, ±Infinity or an infinite date
+ *       ({@link BinlogSinkValueCheck}).
  * </ul>
  *
  * <p>Connect forwards a request between its workers with a {@code forward} parameter. That parameter is not
@@ -280,20 +285,25 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
   }
 
   /**
-   * The columns of a PostgreSQL source's captured tables that the pipeline cannot carry faithfully, as Connect error
-   * messages ({@link PostgresColumnCheck}); none for other connectors, and none (a warning in the log) when the check
-   * cannot run. {@code connector} is the connector's name, or null for a validation (which names it in the config).
-   * The {@link PublicationCheck} runs beside it, with the server version the column check read: its warning is logged
-   * and added to {@code warnings}; for a MariaDB or MySQL source, the {@link BinlogZeroDateCheck}'s, likewise.
+   * The columns of a PostgreSQL, MariaDB or MySQL source's captured tables that the pipeline cannot carry faithfully, as
+   * Connect error messages ({@link PostgresColumnCheck}, {@link BinlogColumnCheck}); none for other connectors, and
+   * none (a warning in the log) when the check cannot run. {@code connector} is the connector's name, or null for a
+   * validation (which names it in the config). The checks' warnings are logged and added to {@code warnings}: the
+   * {@link PublicationCheck}'s beside PostgreSQL's, with the server version the column check read; a binlog source's
+   * zero dates ({@link BinlogZeroDateCheck}); and, for a Sluice JDBC sink into MariaDB or MySQL, the fields of its
+   * topics that can hold values the database cannot ({@link BinlogSinkValueCheck}).
    */
   private List<ColumnError> columnErrors(ObjectNode config, String connector, List<String> warnings) {
     String connectorClass = text(config, "connector.class");
-    boolean binlog = BinlogZeroDateCheck.appliesTo(connectorClass);
-    if (!PostgresColumnCheck.appliesTo(connectorClass) && !binlog) {
+    boolean binlog = BinlogColumnCheck.appliesTo(connectorClass);
+    boolean binlogSink = BinlogSinkValueCheck.appliesTo(connectorClass, text(config, "connection.url"));
+    if (!PostgresColumnCheck.appliesTo(connectorClass) && !binlog && !binlogSink) {
       return List.of();
     }
     String name = connector != null ? connector : text(config, "name");
     Map<String, String> clear = new HashMap<>();
+    // A sink's check reads the registry as its converter does; a source's, the database.
+    String needed = binlogSink ? "value.converter." : "database.";
     Optional<String> unresolved = Optional.empty();
     for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
@@ -301,7 +311,7 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
         continue;
       }
       String value = e.getValue().asText();
-      if (e.getKey().startsWith("database.") && REFERENCE.matcher(value).matches()) {
+      if (e.getKey().startsWith(needed) && REFERENCE.matcher(value).matches()) {
         Optional<String> resolved = resolve(name, e.getKey(), value);
         if (resolved.isEmpty()) {
           unresolved = Optional.of(e.getKey());
@@ -311,19 +321,38 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
       }
       clear.put(e.getKey(), value);
     }
-    if (binlog) {
-      String who = name == null ? "a binlog source being validated" : "connector " + name;
+    if (binlogSink) {
+      String who = name == null ? "a sink being validated" : "connector " + name;
       if (unresolved.isPresent()) {
-        log.warn("columns of {} not checked before data flows: {} is a reference the check cannot resolve", who,
-            unresolved.get());
+        log.info("topics of {} not checked for values the database cannot hold: {} is a reference the check cannot "
+            + "resolve", who, unresolved.get());
       } else {
-        BinlogZeroDateCheck.warning(clear, reason -> log.warn("columns of {} not checked before data flows: {}", who,
-            reason)).ifPresent(w -> {
+        BinlogSinkValueCheck.warning(clear, reason -> log.info("topics of {} not checked for values the database "
+            + "cannot hold: {}", who, reason)).ifPresent(w -> {
               log.warn("{}: {}", who, w);
               warnings.add(w);
             });
       }
       return List.of();
+    }
+    if (binlog) {
+      String who = name == null ? "a binlog source being validated" : "connector " + name;
+      BinlogColumnCheck.Outcome outcome = unresolved.isPresent()
+          ? new BinlogColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
+          : BinlogColumnCheck.check(clear);
+      if (outcome instanceof BinlogColumnCheck.Skipped skipped) {
+        log.warn("columns of {} not checked before data flows: {}", who, skipped.reason());
+        return List.of();
+      }
+      if (outcome instanceof BinlogColumnCheck.Invalid invalid) {
+        return List.of(new ColumnError(invalid.key(), invalid.message()));
+      }
+      BinlogColumnCheck.Checked checked = (BinlogColumnCheck.Checked) outcome;
+      checked.zeroDates().ifPresent(w -> {
+        log.warn("{}: {}", who, w);
+        warnings.add(w);
+      });
+      return refusals(who, checked.refused(), checked.accepted());
     }
     PostgresColumnCheck.Outcome outcome = unresolved.isPresent()
         ? new PostgresColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
@@ -342,10 +371,13 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
       return List.of(new ColumnError(invalid.key(), invalid.message()));
     }
     PostgresColumnCheck.Checked checked = (PostgresColumnCheck.Checked) outcome;
-    checked.accepted().forEach(f -> log.info("{}: loss accepted by {}: {}", who, PostgresColumnCheck.ACCEPT_LOSS,
-        f.message()));
-    return checked.refused().stream()
-        .map(f -> new ColumnError(PostgresColumnCheck.REPORTED_ON, f.message())).toList();
+    return refusals(who, checked.refused(), checked.accepted());
+  }
+
+  /** The refused columns as errors on {@value PostgresColumnCheck#REPORTED_ON}; the accepted ones logged. */
+  private static List<ColumnError> refusals(String who, List<ColumnFinding> refused, List<ColumnFinding> accepted) {
+    accepted.forEach(f -> log.info("{}: loss accepted by {}: {}", who, PostgresColumnCheck.ACCEPT_LOSS, f.message()));
+    return refused.stream().map(f -> new ColumnError(PostgresColumnCheck.REPORTED_ON, f.message())).toList();
   }
 
   /** One error of the column check and the config key it belongs to. */

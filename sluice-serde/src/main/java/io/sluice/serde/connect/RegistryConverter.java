@@ -6,6 +6,7 @@ import io.sluice.registry.client.SchemaRegistryClient;
 import io.sluice.registry.client.WireFormat;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.connect.data.Schema;
@@ -18,7 +19,7 @@ import org.apache.kafka.connect.storage.Converter;
  * format's writing and reading: a null value is a tombstone both ways, a record written needs a schema, the reads
  * without headers are the reads with none, and a converter used before {@link #configure} says what it lacks.
  */
-abstract sealed class RegistryConverter implements Converter
+public abstract sealed class RegistryConverter implements Converter
     permits AvroConverter, JsonSchemaConverter, ProtobufConverter {
   private final SchemaIds.Format format;
   /** A client handed in by the caller; else each configuration makes its own. */
@@ -79,6 +80,24 @@ abstract sealed class RegistryConverter implements Converter
       refused.addSuppressed(unread);
       return refused;
     }
+  }
+
+  /**
+   * The Connect schema, as this converter reads records written with it, of the latest version registered under the
+   * subject this converter writes {@code topic}'s records to; empty where that subject has no version, is not of this
+   * converter's format, or depends on a record's name (a record-name strategy), so cannot be known from the topic alone.
+   * Reads the registry only, never the topic.
+   */
+  public final Optional<Schema> latestSchema(String topic) {
+    RegistryBinding bound = bound();
+    String subject;
+    try {
+      subject = bound.subject(topic, null);
+    } catch (IllegalArgumentException needsARecordName) {
+      return Optional.empty();
+    }
+    return bound.client().latest(subject).filter(v -> format.type().equals(v.schema().type()))
+        .map(v -> connectSchemaOf(bound, v.id()));
   }
 
   /** The Connect schema of the registered schema {@code id}, as records written with it read. */

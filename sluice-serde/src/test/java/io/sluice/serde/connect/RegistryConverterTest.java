@@ -37,4 +37,33 @@ class RegistryConverterTest {
     assertEquals(SharedRegistry.client().latest(first + "-value").orElseThrow().id(),
         SharedRegistry.client().latest(second + "-value").orElseThrow().id(), writer.getClass().getSimpleName());
   }
+
+  /**
+   * The latest schema of a topic's value subject reads back as the converter reads records written with it, Connect
+   * parameters and all; a topic with no schema, one whose subject holds another format, and a record-name strategy
+   * (whose subject the topic alone does not name) have none.
+   */
+  @ParameterizedTest
+  @MethodSource("converters")
+  void theLatestSchemaOfATopicIsReadWithoutARecord(Supplier<RegistryConverter> converter) {
+    RegistryConverter writer = converter.get();
+    writer.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
+    String topic = SharedKafka.unique("latest.t");
+    Schema row = SchemaBuilder.struct().name("latest.Row").field("id", Schema.INT32_SCHEMA)
+        .field("x", SchemaBuilder.float64().optional().parameter("__debezium.source.column.type", "FLOAT8").build())
+        .build();
+    assertEquals(java.util.Optional.empty(), writer.latestSchema(topic), "nothing registered yet");
+    writer.fromConnectData(topic, row, new Struct(row).put("id", 1));
+    Schema read = writer.latestSchema(topic).orElseThrow();
+    assertEquals("FLOAT8", read.field("x").schema().parameters().get("__debezium.source.column.type"));
+
+    RegistryConverter other = writer instanceof AvroConverter ? new JsonSchemaConverter() : new AvroConverter();
+    other.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url()), false);
+    assertEquals(java.util.Optional.empty(), other.latestSchema(topic), "another format's subject");
+
+    RegistryConverter byRecord = converter.get();
+    byRecord.configure(Map.of(SerdeConfig.REGISTRY_URL, SharedRegistry.url(), SerdeConfig.VALUE_STRATEGY,
+        "io.confluent.kafka.serializers.subject.RecordNameStrategy"), false);
+    assertEquals(java.util.Optional.empty(), byRecord.latestSchema(topic), "a record-name strategy");
+  }
 }
