@@ -189,8 +189,10 @@ public final class ConfigDefinitions {
   public static final ConfigKey<String> CONTROL_PLANE_HEAP = define(ConfigKey.of("controlplane.heap", HEAP, "512m",
       "The heap (`-Xmx`) of the control plane: the alert router, the metrics server and its rules, the registry, the "
           + "console."));
+  // A young generation of 32 MB: the serial collector let it grow to 100 MB and more, every page of which an idle
+  // control plane touches in time (184 against 160 MB of RSS); what it keeps is small, so a young collection stays cheap.
   public static final ConfigKey<String> CONTROL_PLANE_JAVA_OPTIONS = define(ConfigKey.of("controlplane.java.options",
-      JVM_OPTIONS, "-XX:+UseSerialGC", "More JVM options of the control plane, separated by spaces."));
+      JVM_OPTIONS, "-XX:+UseSerialGC -Xmn32m", "More JVM options of the control plane, separated by spaces."));
 
   private ConfigDefinitions() {}
 
