@@ -537,7 +537,10 @@ public final class TestReports {
           return true;
         }
       } catch (RuntimeException e) {
-        problems.add("cannot read the pattern " + p + " of " + module + "'s build: " + e.getMessage());
+        String problem = "cannot read the pattern " + p + " of " + module + "'s build: " + e.getMessage();
+        if (!problems.contains(problem)) { // each pattern is read for every source file: said once
+          problems.add(problem);
+        }
       }
     }
     return false;
