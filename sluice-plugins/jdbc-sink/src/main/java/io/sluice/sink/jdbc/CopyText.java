@@ -153,29 +153,32 @@ final class CopyText {
    * The column of a field whose values {@code type} (the task's dialect's type for {@code schema}) binds into a
    * statement with {@code binding} (its query binding for the column), judged by {@code sample}, a value of the
    * put's that is not null (null where every value is): empty where a bound value is not one this writer can send as
-   * the driver does. {@code varcharStrings} says whether the driver sends a string as {@code varchar} (its default
-   * {@code stringtype}); else it sends it untyped, which the server reads by the context, and strings are left to
-   * Debezium's path.
+   * the driver does. {@code untypedAs} is null where the driver sends a string as {@code varchar} (its default
+   * {@code stringtype}); where it sends strings untyped ({@code stringtype=unspecified}, Sluice's default for a
+   * PostgreSQL sink), the type the server gives such a parameter in this binding, without length or precision: the
+   * cast's type, or the column's for a bare {@code ?}. The server reads the text with that type's input function and
+   * then applies the length or precision, cast or column, so a staged column of that type, put through the same
+   * binding, gets the same.
    *
    * <p>Every value is bound by {@code type}, as on Debezium's path, and must bind as one parameter of the sample's
    * parameter type, or the whole put goes Debezium's way. A field whose values are all null is staged in the target
    * column's own type and written as it is: NULL whatever the binding. A bind that fails leaves the put to Debezium's
    * path, where it fails as it always has.
    */
-  static Optional<Column> bound(JdbcType type, Schema schema, String binding, Object sample, boolean varcharStrings) {
+  static Optional<Column> bound(JdbcType type, Schema schema, String binding, Object sample, String untypedAs) {
     if (sample == null) {
       return Optional.of(new Column(v -> Optional.empty(), null, "?"));
     }
     if (binding == null || !BINDING.matcher(binding).matches()) {
       return Optional.empty();
     }
-    Optional<Param> first = param(type, schema, sample, varcharStrings);
+    Optional<Param> first = param(type, schema, sample, untypedAs);
     if (first.isEmpty()) {
       return Optional.empty();
     }
     String stageType = first.get().type();
     boolean cast = !binding.equals("?");
-    Encoder encoder = v -> param(type, schema, v, varcharStrings)
+    Encoder encoder = v -> param(type, schema, v, untypedAs)
         .filter(p -> p.type().equals(stageType) || cast && infinityOf(p, stageType)).map(Param::text);
     return Optional.of(new Column(encoder, stageType, binding));
   }
@@ -187,12 +190,12 @@ final class CopyText {
    * {@code date}, {@code timestamp} and {@code timestamptz} keeps an infinity as it is.
    */
   private static boolean infinityOf(Param p, String stageType) {
-    return p.type().equals("varchar") && (p.text().equals("infinity") || p.text().equals("-infinity"))
+    return (p.text().equals("infinity") || p.text().equals("-infinity"))
         && (stageType.equals("date") || stageType.equals("timestamp") || stageType.equals("timestamptz"));
   }
 
   /** The parameter {@code type} binds {@code value} as; empty where it is not one this writer sends as the driver does. */
-  private static Optional<Param> param(JdbcType type, Schema schema, Object value, boolean varcharStrings) {
+  private static Optional<Param> param(JdbcType type, Schema schema, Object value, String untypedAs) {
     java.util.List<ValueBindDescriptor> bound;
     try {
       bound = type.bind(1, schema, value);
@@ -224,10 +227,10 @@ final class CopyText {
     }
     // PgJDBC's setObject without a target: each class as its own setter sends it (42.7: setFloat as float4).
     if (v instanceof String s) {
-      return varcharStrings ? Optional.of(new Param("varchar", s)) : Optional.empty();
+      return Optional.of(new Param(untypedAs != null ? untypedAs : "varchar", s));
     }
     if (v instanceof Character c) {
-      return varcharStrings ? Optional.of(new Param("varchar", c.toString())) : Optional.empty();
+      return Optional.of(new Param(untypedAs != null ? untypedAs : "varchar", c.toString()));
     }
     if (v instanceof Short || v instanceof Byte) {
       return Optional.of(new Param("int2", v.toString()));

@@ -54,10 +54,10 @@ final class CopyWriter implements AutoCloseable {
   private record Table(String sql, Map<String, ColumnType> columnTypes) {}
 
   /**
-   * A column's type: its {@code typname} (a domain's base type's, as the driver's metadata gives Debezium), and the
-   * column's full type as SQL, with its length or precision.
+   * A column's type: its {@code typname} (a domain's base type's, as the driver's metadata gives Debezium), the
+   * column's full type as SQL, with its length or precision, and as SQL without them.
    */
-  private record ColumnType(String name, String sql) {}
+  private record ColumnType(String name, String sql, String unmodified) {}
 
   /** How one put's records for one table are written: the columns and how each is copied, key columns first. */
   private record Plan(Table table, List<Field> fields, List<String> columns, List<CopyText.Column> copied,
@@ -80,6 +80,13 @@ final class CopyWriter implements AutoCloseable {
   private final DatabaseDialect dialect;
   /** Whether the open connection's driver sends a string as {@code varchar} (its {@code stringtype}). */
   private boolean varcharStrings;
+  /**
+   * A type {@code t} of namespace {@code n} as SQL without length or precision: by its own name, as
+   * {@code format_type(oid, NULL)}'s {@code character} and {@code bit} would mean {@code char(1)} and {@code bit(1)}.
+   */
+  private static final String UNMODIFIED = "quote_ident(n.nspname) || '.' || quote_ident(t.typname)";
+  /** The type each cast of the open connection's bindings casts to, as SQL without length or precision. */
+  private final Map<String, Optional<String>> castTypes = new HashMap<>();
   private final Map<String, Table> tables = new HashMap<>();
   /** Staging tables of the open connection, by the target table and columns they stage. */
   private final Map<String, String> staging = new HashMap<>();
@@ -182,7 +189,7 @@ final class CopyWriter implements AutoCloseable {
           continue;
         }
         boolean deletes = changes == e.getValue().deletes;
-        Optional<Plan> plan = plan(table.get(), changes.values(), deletes);
+        Optional<Plan> plan = plan(c, table.get(), changes.values(), deletes);
         Optional<String> text = plan.flatMap(p -> copyText(p, changes));
         if (text.isEmpty()) {
           return false;
@@ -245,7 +252,8 @@ final class CopyWriter implements AutoCloseable {
    * The plan for {@code records} of one table, or empty when they differ in schema (Debezium alters the table
    * between them) or a field has no column or no provable text.
    */
-  private Optional<Plan> plan(Table table, Iterable<JdbcKafkaSinkRecord> records, boolean keysOnly) {
+  private Optional<Plan> plan(Connection c, Table table, Iterable<JdbcKafkaSinkRecord> records, boolean keysOnly)
+      throws SQLException {
     JdbcKafkaSinkRecord first = records.iterator().next();
     first.keyFieldNames(); // Debezium's record names its non-key fields only after its key fields
     for (JdbcKafkaSinkRecord r : records) {
@@ -276,7 +284,7 @@ final class CopyWriter implements AutoCloseable {
       Optional<CopyText.Column> how = CopyText.encoder(field.schema(), type.name(), fixedOffsetZone)
           .map(encoder -> new CopyText.Column(encoder, null, "?"));
       if (how.isEmpty() && dialect != null) {
-        how = bound(field, column, type, records, i < keyCount);
+        how = bound(c, field, column, type, records, i < keyCount);
       }
       if (how.isEmpty()) {
         return Optional.empty();
@@ -292,8 +300,8 @@ final class CopyWriter implements AutoCloseable {
    * schema, and that type's query binding for the column, asked as Debezium's statement asks it, with a value of the
    * put's.
    */
-  private Optional<CopyText.Column> bound(Field field, String column, ColumnType type,
-      Iterable<JdbcKafkaSinkRecord> records, boolean key) {
+  private Optional<CopyText.Column> bound(Connection c, Field field, String column, ColumnType type,
+      Iterable<JdbcKafkaSinkRecord> records, boolean key) throws SQLException {
     // A value that binds as the field's type, not an infinity bound as its text (CopyText.bound takes those too).
     Object sample = null;
     for (JdbcKafkaSinkRecord r : records) {
@@ -306,14 +314,51 @@ final class CopyWriter implements AutoCloseable {
         break;
       }
     }
+    JdbcType jdbcType;
+    String binding;
     try {
-      JdbcType jdbcType = dialect.getSchemaType(field.schema());
+      jdbcType = dialect.getSchemaType(field.schema());
       ColumnDescriptor descriptor = ColumnDescriptor.builder().columnName(column).typeName(type.name()).build();
-      String binding = jdbcType.getQueryBinding(descriptor, field.schema(), sample);
-      return CopyText.bound(jdbcType, field.schema(), binding, sample, varcharStrings);
+      binding = jdbcType.getQueryBinding(descriptor, field.schema(), sample);
     } catch (RuntimeException e) {
       return Optional.empty(); // a type Debezium's path fails on, as it always has
     }
+    String untypedAs = null;
+    if (!varcharStrings && binding != null) {
+      Optional<String> context = binding.equals("?") ? Optional.of(type.unmodified()) : castType(c, binding);
+      if (context.isEmpty()) {
+        return Optional.empty();
+      }
+      untypedAs = context.get();
+    }
+    return CopyText.bound(jdbcType, field.schema(), binding, sample, untypedAs);
+  }
+
+  /**
+   * The type {@code binding}, {@code cast(? as X)}, casts to, as the server names it without length or precision
+   * ({@code timestamp(6) with time zone} is {@code timestamp with time zone}); empty for another binding or a type the
+   * server does not know.
+   */
+  private Optional<String> castType(Connection c, String binding) throws SQLException {
+    String prefix = "cast(? as ";
+    if (!binding.startsWith(prefix) || !binding.endsWith(")")) {
+      return Optional.empty();
+    }
+    String type = binding.substring(prefix.length(), binding.length() - 1);
+    Optional<String> known = castTypes.get(type);
+    if (known == null) {
+      try (PreparedStatement s = c.prepareStatement("SELECT " + UNMODIFIED + " FROM pg_type t JOIN pg_namespace n"
+          + " ON n.oid = t.typnamespace WHERE t.oid = to_regtype(?)")) {
+        s.setString(1, type);
+        try (ResultSet rs = s.executeQuery()) {
+          known = Optional.ofNullable(rs.next() ? rs.getString(1) : null);
+        }
+      } finally {
+        c.rollback(); // nothing to keep, and no transaction left open before the COPY's
+      }
+      castTypes.put(type, known);
+    }
+    return known;
   }
 
   private String column(String field) {
@@ -355,13 +400,14 @@ final class CopyWriter implements AutoCloseable {
     }
     Map<String, ColumnType> columns = new HashMap<>();
     try (PreparedStatement s = c.prepareStatement("SELECT a.attname, coalesce(b.typname, t.typname),"
-        + " format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+        + " format_type(a.atttypid, a.atttypmod), " + UNMODIFIED + " FROM pg_attribute a JOIN pg_type t"
+        + " ON t.oid = a.atttypid JOIN pg_namespace n ON n.oid = t.typnamespace"
         + " LEFT JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype"
         + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped")) {
       s.setString(1, sql);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          columns.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3)));
+          columns.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3), rs.getString(4)));
         }
       }
     } finally {
@@ -457,6 +503,7 @@ final class CopyWriter implements AutoCloseable {
   /** Forgets the connection, its staging tables and what the catalog said. */
   private void reset() {
     tables.clear();
+    castTypes.clear();
     staging.clear();
     if (connection != null) {
       try {

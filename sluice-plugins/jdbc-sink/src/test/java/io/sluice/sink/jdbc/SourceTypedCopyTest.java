@@ -192,7 +192,17 @@ class SourceTypedCopyTest {
 
   @Test
   void intoTablesMadeBeforehandCopyWritesEveryPutAsDebeziumsPathDoes() throws SQLException {
-    for (String table : List.of("typed_copy", "typed_plain")) {
+    writeBothWays("typed", Map.of());
+  }
+
+  /** Sluice's default for a PostgreSQL sink: the driver sends strings untyped, and the server types them by context. */
+  @Test
+  void withStringsSentUntypedToo() throws SQLException {
+    writeBothWays("untyped", Map.of("hibernate.agroal.jdbcProperties", "stringtype=unspecified"));
+  }
+
+  private static void writeBothWays(String name, Map<String, String> settings) throws SQLException {
+    for (String table : List.of(name + "_copy", name + "_plain")) {
       try (Connection c = TestPostgres.connect(url); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY, " + String.join(", ", COLUMNS.stream()
             .map(col -> col.name + " " + col.type).toList()) + ")");
@@ -222,16 +232,17 @@ class SourceTypedCopyTest {
       expected += keys.size();
     }
     long copied;
-    try (DrivenTask copying = new DrivenTask(url, "typed-copying", events.topic, "typed_copy");
-        DrivenTask plain = new DrivenTask(url, "typed-plain", events.topic, "typed_plain",
-            Map.of("sluice.sink.copy", "false"))) {
+    Map<String, String> withoutCopy = new java.util.HashMap<>(settings);
+    withoutCopy.put("sluice.sink.copy", "false");
+    try (DrivenTask copying = new DrivenTask(url, name + "-copying", events.topic, name + "_copy", settings);
+        DrivenTask plain = new DrivenTask(url, name + "-plain", events.topic, name + "_plain", withoutCopy)) {
       copying.put(stream, batch);
       plain.put(stream, batch);
       copied = (long) copyRows(copying);
       assertEquals(events.offset, copying.committed(events.offset), "every record handed over is written");
     }
     assertEquals(expected, copied, "every put went by COPY, each key's last change of it a row");
-    assertSameColumns("typed_plain", "typed_copy");
+    assertSameColumns(name + "_plain", name + "_copy");
   }
 
   @Test
@@ -242,9 +253,10 @@ class SourceTypedCopyTest {
       stream.add(events.insert(100 + id, row(events, id, 0)));
     }
     long copied;
-    try (DrivenTask copying = new DrivenTask(url, "made-copying", events.topic, "made_copy");
+    try (DrivenTask copying = new DrivenTask(url, "made-copying", events.topic, "made_copy",
+            Map.of("hibernate.agroal.jdbcProperties", "stringtype=unspecified"));
         DrivenTask plain = new DrivenTask(url, "made-plain", events.topic, "made_plain",
-            Map.of("sluice.sink.copy", "false"))) {
+            Map.of("sluice.sink.copy", "false", "hibernate.agroal.jdbcProperties", "stringtype=unspecified"))) {
       for (DrivenTask task : List.of(copying, plain)) {
         task.put(stream.subList(0, 1), 1); // Debezium's path makes the table
         task.put(stream.subList(1, stream.size()), 20);
