@@ -303,15 +303,16 @@ final class CopyWriter implements AutoCloseable {
   private Optional<CopyText.Column> bound(Connection c, Field field, String column, ColumnType type,
       Iterable<JdbcKafkaSinkRecord> records, boolean key) throws SQLException {
     // A value that binds as the field's type, not an infinity bound as its text (CopyText.bound takes those too).
+    String schemaName = String.valueOf(field.schema().name());
     Object sample = null;
     for (JdbcKafkaSinkRecord r : records) {
       Object value = value(key ? r.filteredKey() : r.getPayload(), field);
-      if (value != null && (sample == null
-          || InfiniteTemporalType.infinity(String.valueOf(field.schema().name()), sample) != null)) {
+      if (value != null && InfiniteTemporalType.infinity(schemaName, value) == null) {
         sample = value;
-      }
-      if (sample != null && InfiniteTemporalType.infinity(String.valueOf(field.schema().name()), sample) == null) {
         break;
+      }
+      if (sample == null) {
+        sample = value;
       }
     }
     JdbcType jdbcType;
