@@ -676,6 +676,8 @@ public final class PipelineThroughput {
         serverMicros, Files.readString(Path.of("/proc/loadavg")).strip());
     System.out.printf(Locale.ROOT, "[%s] sink CPU µs/row by thread: %s%n", label,
         byThread(threads1, ProcessCpu.ticksByThread(ProcessHandle.current().pid()), (int) expected));
+    copyRows(name).ifPresent(copied -> System.out.printf(Locale.ROOT, "[%s] rows the sink wrote by COPY"
+        + " (sink-copy-rows): %,.0f of %,d%n", label, copied, expected));
     rest.delete(name);
     reconcile(sourceUrl, sinkDb.reconcileUrl(database), label, table);
     return new SinkFigures(rps, jvmMicros, serverMicros);
@@ -814,6 +816,29 @@ public final class PipelineThroughput {
       r.dump(dir.resolve(label + ".jfr"));
       r.close();
     }
+  }
+
+  /**
+   * Sluice's sink's {@code sink-copy-rows} for the connector {@code name}, summed over its tasks, as the worker's JMX
+   * reporter holds its tasks' plugin metrics; empty for a sink without it (Debezium's).
+   */
+  private static java.util.Optional<Double> copyRows(String name) throws Exception {
+    javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    double sum = 0;
+    boolean found = false;
+    for (javax.management.ObjectName bean : server.queryNames(new javax.management.ObjectName("kafka.connect:*"),
+        null)) {
+      if (!name.equals(bean.getKeyProperty("connector"))) {
+        continue;
+      }
+      for (javax.management.MBeanAttributeInfo a : server.getMBeanInfo(bean).getAttributes()) {
+        if (a.getName().equals("sink-copy-rows") && server.getAttribute(bean, a.getName()) instanceof Number n) {
+          sum += n.doubleValue();
+          found = true;
+        }
+      }
+    }
+    return found ? java.util.Optional.of(sum) : java.util.Optional.empty();
   }
 
   /**

@@ -1,10 +1,14 @@
 package io.sluice.sink.jdbc;
 
+import io.debezium.connector.jdbc.type.JdbcType;
+import io.debezium.sink.valuebinding.ValueBindDescriptor;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -42,8 +46,17 @@ import org.apache.kafka.connect.data.Schema;
  *       Debezium binds, when its time zone ({@code use.time.zone}) has a fixed offset (elsewhere it shifts times
  *       that fall in a gap).
  * </ul>
- * Years outside 1–9999 and field schemas that carry the source's column type (which Debezium may map to other types)
- * are left to Debezium's path, as is every other pair.
+ * Years outside 1–9999 are left to Debezium's path.
+ *
+ * <p>A field whose schema carries the source's column type ({@code column.propagate.source.type}, Sluice's default
+ * for its sources), and any other field none of the pairs above takes, goes by what the task's own dialect does with
+ * it ({@link #bound}): Debezium looks the type up by schema name, then by that source type, then by Connect type, so
+ * the same Connect schema may bind as another type ({@code BOOLEAN} of a {@code bit(1)} as the character
+ * {@code '1'} cast to {@code bit}). There the dialect's type binds each value, as it does on Debezium's path; COPY
+ * writes the Java value it bound as the driver sends it, into a staging column of the type the driver gives that
+ * parameter, and the merge applies the dialect's own query binding ({@code cast(? as inet)}) to the staged column,
+ * as Debezium's statement applies it to the parameter: the column gets what the same expression makes of the same
+ * value.
  */
 final class CopyText {
   /** Which column types each schema may be copied into; the key is the schema name, or the Connect type. */
@@ -68,6 +81,7 @@ final class CopyText {
       DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
   private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
   private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT);
+  private static final DateTimeFormatter OFFSET_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSxxxxx", Locale.ROOT);
   private static final HexFormat HEX = HexFormat.of();
 
   /** How one field's value becomes text: the text, or empty when this value must go Debezium's way. */
@@ -84,7 +98,7 @@ final class CopyText {
    * sink's {@code use.time.zone} has a fixed offset.
    */
   static Optional<Encoder> encoder(Schema schema, String columnType, boolean fixedOffsetZone) {
-    if (schema.parameters() != null && schema.parameters().containsKey(SOURCE_COLUMN_TYPE)) {
+    if (sourceTyped(schema)) {
       return Optional.empty();
     }
     String kind = schema.name() != null ? schema.name() : schema.type().name();
@@ -108,6 +122,199 @@ final class CopyText {
           : Optional.empty();
       default -> Optional.empty();
     };
+  }
+
+  /** Whether {@code schema} carries its source column's type, which Debezium's dialect may map to another type. */
+  static boolean sourceTyped(Schema schema) {
+    return schema.parameters() != null && schema.parameters().containsKey(SOURCE_COLUMN_TYPE);
+  }
+
+  /**
+   * A field's column in a COPY: how its values become text, the type of its staging column (null: the target
+   * column's own), and the merge's expression of the staged column, {@code ?} standing for it.
+   */
+  record Column(Encoder encoder, String stageType, String binding) {
+    /** The expression that writes the staged column {@code staged} into the table. */
+    String expression(String staged) {
+      return binding.replace("?", staged);
+    }
+  }
+
+  /** A parameter as the driver sends it: its PostgreSQL type and its text in that type. */
+  private record Param(String type, String text) {}
+
+  /** The query bindings whose parameter this writer can stand a staged column in for: the parameter, or a cast of it. */
+  private static final java.util.regex.Pattern BINDING =
+      java.util.regex.Pattern.compile("\\?|cast\\(\\? as [A-Za-z_][A-Za-z0-9_ ,()\\[\\]]*\\)");
+  /** An array's element type name the driver looks up as it is, with no length or precision to resolve. */
+  private static final java.util.regex.Pattern ELEMENT_TYPE = java.util.regex.Pattern.compile("[a-z_][a-z0-9_ ]*");
+
+  /**
+   * The column of a field whose values {@code type} (the task's dialect's type for {@code schema}) binds into a
+   * statement with {@code binding} (its query binding for the column), judged by {@code sample}, a value of the
+   * put's that is not null (null where every value is): empty where a bound value is not one this writer can send as
+   * the driver does. {@code untypedAs} is null where the driver sends a string as {@code varchar} (its default
+   * {@code stringtype}); where it sends strings untyped ({@code stringtype=unspecified}, Sluice's default for a
+   * PostgreSQL sink), the type the server gives such a parameter in this binding, without length or precision: the
+   * cast's type, or the column's for a bare {@code ?}. The server reads the text with that type's input function and
+   * then applies the length or precision, cast or column, so a staged column of that type, put through the same
+   * binding, gets the same.
+   *
+   * <p>Every value is bound by {@code type}, as on Debezium's path, and must bind as one parameter of the sample's
+   * parameter type, or the whole put goes Debezium's way. A field whose values are all null is staged in the target
+   * column's own type and written as it is: NULL whatever the binding. A bind that fails leaves the put to Debezium's
+   * path, where it fails as it always has.
+   */
+  static Optional<Column> bound(JdbcType type, Schema schema, String binding, Object sample, String untypedAs) {
+    if (sample == null) {
+      return Optional.of(new Column(v -> Optional.empty(), null, "?"));
+    }
+    if (binding == null || !BINDING.matcher(binding).matches()) {
+      return Optional.empty();
+    }
+    Optional<Param> first = param(type, schema, sample, untypedAs);
+    if (first.isEmpty()) {
+      return Optional.empty();
+    }
+    String stageType = first.get().type();
+    boolean cast = !binding.equals("?");
+    Encoder encoder = v -> param(type, schema, v, untypedAs)
+        .filter(p -> p.type().equals(stageType) || cast && infinityOf(p, stageType)).map(Param::text);
+    return Optional.of(new Column(encoder, stageType, binding));
+  }
+
+  /**
+   * Whether {@code p} is an infinity Sluice's temporal types bind as a string ({@code InfiniteTemporalType}) where the
+   * field's other values bind as a date or timestamp of {@code stageType}. Cast from the string, as Debezium's
+   * statement casts it, or staged as that type and then cast, it is the same infinity: every cast between
+   * {@code date}, {@code timestamp} and {@code timestamptz} keeps an infinity as it is.
+   */
+  private static boolean infinityOf(Param p, String stageType) {
+    return (p.text().equals("infinity") || p.text().equals("-infinity"))
+        && (stageType.equals("date") || stageType.equals("timestamp") || stageType.equals("timestamptz"));
+  }
+
+  /** The parameter {@code type} binds {@code value} as; empty where it is not one this writer sends as the driver does. */
+  private static Optional<Param> param(JdbcType type, Schema schema, Object value, String untypedAs) {
+    java.util.List<ValueBindDescriptor> bound;
+    try {
+      bound = type.bind(1, schema, value);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+    if (bound == null || bound.size() != 1) {
+      return Optional.empty();
+    }
+    ValueBindDescriptor b = bound.get(0);
+    Object v = b.getValue();
+    Integer sqlType = b.getTargetSqlType();
+    if (v == null) {
+      return Optional.empty();
+    }
+    if (sqlType != null) {
+      // What PgJDBC's setObject does with these targets: a local date-time as setTimestamp's, an offset one as its
+      // own, a collection through createArrayOf with the element type named.
+      if (sqlType == java.sql.Types.TIMESTAMP && v instanceof LocalDateTime t) {
+        return localDateTime(t);
+      }
+      if (sqlType == java.sql.Types.TIMESTAMP_WITH_TIMEZONE && v instanceof OffsetDateTime t) {
+        return offsetDateTime(t);
+      }
+      if (sqlType == java.sql.Types.ARRAY && v instanceof java.util.Collection<?> elements) {
+        return array(b.getElementTypeName(), elements);
+      }
+      return Optional.empty();
+    }
+    // PgJDBC's setObject without a target: each class as its own setter sends it (42.7: setFloat as float4).
+    if (v instanceof String s) {
+      return Optional.of(new Param(untypedAs != null ? untypedAs : "varchar", s));
+    }
+    if (v instanceof Character c) {
+      return Optional.of(new Param(untypedAs != null ? untypedAs : "varchar", c.toString()));
+    }
+    if (v instanceof Short || v instanceof Byte) {
+      return Optional.of(new Param("int2", v.toString()));
+    }
+    if (v instanceof Integer) {
+      return Optional.of(new Param("int4", v.toString()));
+    }
+    if (v instanceof Long) {
+      return Optional.of(new Param("int8", v.toString()));
+    }
+    // Java's shortest text of a float or double reads back as the same number, as the driver's binary form does.
+    if (v instanceof Float f) {
+      return Optional.of(new Param("float4", Float.toString(f)));
+    }
+    if (v instanceof Double d) {
+      return Optional.of(new Param("float8", Double.toString(d)));
+    }
+    if (v instanceof Boolean flag) {
+      return Optional.of(new Param("bool", flag ? "t" : "f"));
+    }
+    if (v instanceof BigDecimal d) {
+      return Optional.of(new Param("numeric", d.toString()));
+    }
+    if (v instanceof byte[] b2) {
+      return Optional.of(new Param("bytea", "\\x" + HEX.formatHex(b2)));
+    }
+    if (v instanceof LocalDate d) {
+      return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(new Param("date", DATE.format(d)));
+    }
+    if (v instanceof LocalDateTime t) {
+      return localDateTime(t);
+    }
+    if (v instanceof OffsetDateTime t) {
+      return offsetDateTime(t);
+    }
+    if (v instanceof OffsetTime t) {
+      // The driver rounds a fraction finer than a microsecond, the server too, each its own way: those go Debezium's.
+      return t.getNano() % 1000 != 0 ? Optional.empty() : Optional.of(new Param("timetz", OFFSET_TIME.format(t)));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Param> localDateTime(LocalDateTime t) {
+    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 ? Optional.empty()
+        : Optional.of(new Param("timestamp", LOCAL.format(t)));
+  }
+
+  private static Optional<Param> offsetDateTime(OffsetDateTime t) {
+    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 ? Optional.empty()
+        : Optional.of(new Param("timestamptz", ZONED.format(t)));
+  }
+
+  /**
+   * An array as {@code createArrayOf(elementType, elements)} binds it, in the array type of {@code elementType}: each
+   * element quoted, so that {@code array_in} gives it exactly its text, and NULL bare. Integers and strings only,
+   * whose text the driver sends as {@code toString} gives it.
+   */
+  private static Optional<Param> array(String elementType, java.util.Collection<?> elements) {
+    if (elementType == null || !ELEMENT_TYPE.matcher(elementType).matches()) {
+      return Optional.empty();
+    }
+    StringBuilder out = new StringBuilder("{");
+    for (Object e : elements) {
+      if (out.length() > 1) {
+        out.append(',');
+      }
+      if (e == null) {
+        out.append("NULL");
+      } else if (e instanceof String || e instanceof Integer || e instanceof Long || e instanceof Short) {
+        String text = e.toString();
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+          char c = text.charAt(i);
+          if (c == '"' || c == '\\') {
+            out.append('\\');
+          }
+          out.append(c);
+        }
+        out.append('"');
+      } else {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new Param(elementType + "[]", out.append('}').toString()));
   }
 
   private static Optional<String> bytes(Object v) {

@@ -2,8 +2,12 @@ package io.sluice.sink.jdbc;
 
 import io.debezium.connector.jdbc.JdbcKafkaSinkRecord;
 import io.debezium.connector.jdbc.JdbcSinkConnectorConfig;
+import io.debezium.connector.jdbc.dialect.DatabaseDialect;
+import io.debezium.connector.jdbc.type.JdbcType;
 import io.debezium.relational.TableId;
 import io.debezium.sink.SinkConnectorConfig.PrimaryKeyMode;
+import io.debezium.sink.column.ColumnDescriptor;
+import io.sluice.sink.jdbc.types.InfiniteTemporalType;
 import io.debezium.sink.field.FieldDescriptor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,6 +33,7 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
+import org.postgresql.core.BaseConnection;
 
 /**
  * Writes a put's upserts and deletes into PostgreSQL by COPY: each table's rows go into a temporary staging table,
@@ -46,10 +51,16 @@ import org.postgresql.copy.CopyManager;
  */
 final class CopyWriter implements AutoCloseable {
   /** A table as this writer found it in the catalog: its name in SQL and each column's type. */
-  private record Table(String sql, Map<String, String> columnTypes) {}
+  private record Table(String sql, Map<String, ColumnType> columnTypes) {}
 
-  /** How one put's records for one table are written: the columns and their encoders, key columns first. */
-  private record Plan(Table table, List<Field> fields, List<String> columns, List<CopyText.Encoder> encoders,
+  /**
+   * A column's type: its {@code typname} (a domain's base type's, as the driver's metadata gives Debezium), the
+   * column's full type as SQL, with its length or precision, and as SQL without them.
+   */
+  private record ColumnType(String name, String sql, String unmodified) {}
+
+  /** How one put's records for one table are written: the columns and how each is copied, key columns first. */
+  private record Plan(Table table, List<Field> fields, List<String> columns, List<CopyText.Column> copied,
       int keyCount) {}
 
   /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
@@ -65,6 +76,17 @@ final class CopyWriter implements AutoCloseable {
   private final String url;
   private final Properties connectionProperties = new Properties();
   private final boolean fixedOffsetZone;
+  /** The task's dialect with its own column types; null where it has none, and source-typed fields go Debezium's way. */
+  private final DatabaseDialect dialect;
+  /** Whether the open connection's driver sends a string as {@code varchar} (its {@code stringtype}). */
+  private boolean varcharStrings;
+  /**
+   * A type {@code t} of namespace {@code n} as SQL without length or precision: by its own name, as
+   * {@code format_type(oid, NULL)}'s {@code character} and {@code bit} would mean {@code char(1)} and {@code bit(1)}.
+   */
+  private static final String UNMODIFIED = "quote_ident(n.nspname) || '.' || quote_ident(t.typname)";
+  /** The type each cast of the open connection's bindings casts to, as SQL without length or precision. */
+  private final Map<String, Optional<String>> castTypes = new HashMap<>();
   private final Map<String, Table> tables = new HashMap<>();
   /** Staging tables of the open connection, by the target table and columns they stage. */
   private final Map<String, String> staging = new HashMap<>();
@@ -72,8 +94,10 @@ final class CopyWriter implements AutoCloseable {
   /** Read by the worker's metrics reporters. */
   private volatile long rows;
 
-  CopyWriter(JdbcSinkConnectorConfig config, String url, String user, String password, String driverProperties) {
+  CopyWriter(JdbcSinkConnectorConfig config, DatabaseDialect dialect, String url, String user, String password,
+      String driverProperties) {
     this.config = config;
+    this.dialect = dialect;
     this.url = url;
     // The driver properties the sink's own pool connects with (ssl and the like), as Agroal reads them: k=v;k=v.
     for (String pair : driverProperties == null ? new String[0] : driverProperties.split(";")) {
@@ -92,7 +116,8 @@ final class CopyWriter implements AutoCloseable {
   }
 
   /** A writer for a sink whose settings this writer can follow: PostgreSQL, upserts, keys from the record. */
-  static Optional<CopyWriter> forSink(JdbcSinkConnectorConfig config, Map<String, String> props) {
+  static Optional<CopyWriter> forSink(JdbcSinkConnectorConfig config, DatabaseDialect dialect,
+      Map<String, String> props) {
     String url = props.getOrDefault("connection.url", "");
     boolean keyed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_KEY
         || config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_VALUE;
@@ -100,7 +125,7 @@ final class CopyWriter implements AutoCloseable {
         || !keyed || "false".equalsIgnoreCase(props.getOrDefault("sluice.sink.copy", "true").trim())) {
       return Optional.empty();
     }
-    return Optional.of(new CopyWriter(config, url, props.get("connection.username"),
+    return Optional.of(new CopyWriter(config, dialect, url, props.get("connection.username"),
         props.get("connection.password"), props.get("hibernate.agroal.jdbcProperties")));
   }
 
@@ -164,7 +189,7 @@ final class CopyWriter implements AutoCloseable {
           continue;
         }
         boolean deletes = changes == e.getValue().deletes;
-        Optional<Plan> plan = plan(table.get(), changes.values(), deletes);
+        Optional<Plan> plan = plan(c, table.get(), changes.values(), deletes);
         Optional<String> text = plan.flatMap(p -> copyText(p, changes));
         if (text.isEmpty()) {
           return false;
@@ -198,16 +223,14 @@ final class CopyWriter implements AutoCloseable {
         // Fields of an equal schema, so at the same index in every record's struct.
         Field field = plan.fields.get(i);
         Struct source = i < plan.keyCount ? key : payload;
-        // As Debezium binds: an optional field's own value, null included; a required one's value or default.
-        Object value = field.schema().isOptional() && field.schema().defaultValue() != null
-            ? source.getWithoutDefault(field.name()) : source.get(field);
+        Object value = value(source, field);
         if (i > 0) {
           out.append('\t');
         }
         if (value == null) {
           out.append(CopyText.NULL);
         } else {
-          Optional<String> text = plan.encoders.get(i).text(value);
+          Optional<String> text = plan.copied.get(i).encoder().text(value);
           if (text.isEmpty()) {
             return Optional.empty();
           }
@@ -219,11 +242,18 @@ final class CopyWriter implements AutoCloseable {
     return Optional.of(out.toString());
   }
 
+  /** As Debezium binds: an optional field's own value, null included; a required one's value or default. */
+  private static Object value(Struct source, Field field) {
+    return field.schema().isOptional() && field.schema().defaultValue() != null
+        ? source.getWithoutDefault(field.name()) : source.get(field);
+  }
+
   /**
    * The plan for {@code records} of one table, or empty when they differ in schema (Debezium alters the table
    * between them) or a field has no column or no provable text.
    */
-  private Optional<Plan> plan(Table table, Iterable<JdbcKafkaSinkRecord> records, boolean keysOnly) {
+  private Optional<Plan> plan(Connection c, Table table, Iterable<JdbcKafkaSinkRecord> records, boolean keysOnly)
+      throws SQLException {
     JdbcKafkaSinkRecord first = records.iterator().next();
     first.keyFieldNames(); // Debezium's record names its non-key fields only after its key fields
     for (JdbcKafkaSinkRecord r : records) {
@@ -241,24 +271,95 @@ final class CopyWriter implements AutoCloseable {
     }
     Map<String, FieldDescriptor> descriptors = first.allFields();
     List<String> columns = new ArrayList<>();
-    List<CopyText.Encoder> encoders = new ArrayList<>();
+    List<CopyText.Column> copied = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      String name = fields.get(i).name();
-      FieldDescriptor descriptor = descriptors.get(name);
-      String column = column(descriptor == null ? name : descriptor.getColumnName());
-      String type = table.columnTypes.get(column);
+      Field field = fields.get(i);
+      FieldDescriptor descriptor = descriptors.get(field.name());
+      String column = column(descriptor == null ? field.name() : descriptor.getColumnName());
+      ColumnType type = table.columnTypes.get(column);
       if (type == null) {
         tables.values().remove(table); // a new field: Debezium adds its column, then this writer reads the table again
         return Optional.empty();
       }
-      Optional<CopyText.Encoder> encoder = CopyText.encoder(fields.get(i).schema(), type, fixedOffsetZone);
-      if (encoder.isEmpty()) {
+      Optional<CopyText.Column> how = CopyText.encoder(field.schema(), type.name(), fixedOffsetZone)
+          .map(encoder -> new CopyText.Column(encoder, null, "?"));
+      if (how.isEmpty() && dialect != null) {
+        how = bound(c, field, column, type, records, i < keyCount);
+      }
+      if (how.isEmpty()) {
         return Optional.empty();
       }
       columns.add(quote(column));
-      encoders.add(encoder.get());
+      copied.add(how.get());
     }
-    return Optional.of(new Plan(table, fields, columns, encoders, keyCount));
+    return Optional.of(new Plan(table, fields, columns, copied, keyCount));
+  }
+
+  /**
+   * How {@code field} is copied as the task's dialect binds it ({@link CopyText#bound}): its type for the field's
+   * schema, and that type's query binding for the column, asked as Debezium's statement asks it, with a value of the
+   * put's.
+   */
+  private Optional<CopyText.Column> bound(Connection c, Field field, String column, ColumnType type,
+      Iterable<JdbcKafkaSinkRecord> records, boolean key) throws SQLException {
+    // A value that binds as the field's type, not an infinity bound as its text (CopyText.bound takes those too).
+    String schemaName = String.valueOf(field.schema().name());
+    Object sample = null;
+    for (JdbcKafkaSinkRecord r : records) {
+      Object value = value(key ? r.filteredKey() : r.getPayload(), field);
+      if (value != null && InfiniteTemporalType.infinity(schemaName, value) == null) {
+        sample = value;
+        break;
+      }
+      if (sample == null) {
+        sample = value;
+      }
+    }
+    JdbcType jdbcType;
+    String binding;
+    try {
+      jdbcType = dialect.getSchemaType(field.schema());
+      ColumnDescriptor descriptor = ColumnDescriptor.builder().columnName(column).typeName(type.name()).build();
+      binding = jdbcType.getQueryBinding(descriptor, field.schema(), sample);
+    } catch (RuntimeException e) {
+      return Optional.empty(); // a type Debezium's path fails on, as it always has
+    }
+    String untypedAs = null;
+    if (!varcharStrings && binding != null) {
+      Optional<String> context = binding.equals("?") ? Optional.of(type.unmodified()) : castType(c, binding);
+      if (context.isEmpty()) {
+        return Optional.empty();
+      }
+      untypedAs = context.get();
+    }
+    return CopyText.bound(jdbcType, field.schema(), binding, sample, untypedAs);
+  }
+
+  /**
+   * The type {@code binding}, {@code cast(? as X)}, casts to, as the server names it without length or precision
+   * ({@code timestamp(6) with time zone} is {@code timestamp with time zone}); empty for another binding or a type the
+   * server does not know.
+   */
+  private Optional<String> castType(Connection c, String binding) throws SQLException {
+    String prefix = "cast(? as ";
+    if (!binding.startsWith(prefix) || !binding.endsWith(")")) {
+      return Optional.empty();
+    }
+    String type = binding.substring(prefix.length(), binding.length() - 1);
+    Optional<String> known = castTypes.get(type);
+    if (known == null) {
+      try (PreparedStatement s = c.prepareStatement("SELECT " + UNMODIFIED + " FROM pg_type t JOIN pg_namespace n"
+          + " ON n.oid = t.typnamespace WHERE t.oid = to_regtype(?)")) {
+        s.setString(1, type);
+        try (ResultSet rs = s.executeQuery()) {
+          known = Optional.ofNullable(rs.next() ? rs.getString(1) : null);
+        }
+      } finally {
+        c.rollback(); // nothing to keep, and no transaction left open before the COPY's
+      }
+      castTypes.put(type, known);
+    }
+    return known;
   }
 
   private String column(String field) {
@@ -298,13 +399,16 @@ final class CopyWriter implements AutoCloseable {
     if (sql == null) {
       return Optional.empty();
     }
-    Map<String, String> columns = new HashMap<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON"
-        + " t.oid = a.atttypid WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped")) {
+    Map<String, ColumnType> columns = new HashMap<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT a.attname, coalesce(b.typname, t.typname),"
+        + " format_type(a.atttypid, a.atttypmod), " + UNMODIFIED + " FROM pg_attribute a JOIN pg_type t"
+        + " ON t.oid = a.atttypid JOIN pg_namespace n ON n.oid = t.typnamespace"
+        + " LEFT JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype"
+        + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped")) {
       s.setString(1, sql);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          columns.put(rs.getString(1), rs.getString(2));
+          columns.put(rs.getString(1), new ColumnType(rs.getString(2), rs.getString(3), rs.getString(4)));
         }
       }
     } finally {
@@ -331,41 +435,68 @@ final class CopyWriter implements AutoCloseable {
         .collect(Collectors.joining("."));
   }
 
-  /** A temporary table with the plan's columns as the target types them, emptied at every commit. */
+  /**
+   * A temporary table with the plan's columns, emptied at every commit: each of the type its column is staged in, the
+   * target column's own where the plan names none.
+   */
   private String stage(Connection c, Plan plan) throws SQLException {
-    String key = plan.table.sql + " " + plan.columns;
+    List<String> definitions = new ArrayList<>();
+    for (int i = 0; i < plan.columns.size(); i++) {
+      String column = plan.columns.get(i);
+      String type = plan.copied.get(i).stageType();
+      definitions.add(column + " " + (type != null ? type
+          : plan.table.columnTypes.get(unquote(column)).sql()));
+    }
+    String key = plan.table.sql + " " + definitions;
     String name = staging.get(key);
     if (name == null) {
       name = "sluice_stage_" + (staging.size() + 1);
       try (Statement s = c.createStatement()) {
-        s.execute("CREATE TEMP TABLE " + name + " ON COMMIT DELETE ROWS AS SELECT " + String.join(",", plan.columns)
-            + " FROM " + plan.table.sql + " WITH NO DATA");
+        s.execute("CREATE TEMP TABLE " + name + " (" + String.join(",", definitions) + ") ON COMMIT DELETE ROWS");
       }
       staging.put(key, name);
     }
     return name;
   }
 
-  /** Debezium's upsert, for every staged row at once. */
+  private static String unquote(String quoted) {
+    return quoted.substring(1, quoted.length() - 1).replace("\"\"", "\"");
+  }
+
+  /** Each staged column as the plan writes it: through its binding, {@code prefix} before the column's name. */
+  private static List<String> expressions(Plan plan, String prefix) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < plan.columns.size(); i++) {
+      out.add(plan.copied.get(i).expression(prefix + plan.columns.get(i)));
+    }
+    return out;
+  }
+
+  /** Debezium's upsert, for every staged row at once, each value through the binding Debezium's statement has. */
   private static String merge(Plan plan, String stage) {
     String columns = String.join(",", plan.columns);
     String keys = String.join(",", plan.columns.subList(0, plan.keyCount));
     List<String> values = plan.columns.subList(plan.keyCount, plan.columns.size());
-    return "INSERT INTO " + plan.table.sql + " (" + columns + ") SELECT " + columns + " FROM " + stage
-        + " ON CONFLICT (" + keys + ") " + (values.isEmpty() ? "DO NOTHING" : "DO UPDATE SET "
+    return "INSERT INTO " + plan.table.sql + " (" + columns + ") SELECT " + String.join(",", expressions(plan, ""))
+        + " FROM " + stage + " ON CONFLICT (" + keys + ") " + (values.isEmpty() ? "DO NOTHING" : "DO UPDATE SET "
         + values.stream().map(v -> v + "=EXCLUDED." + v).collect(Collectors.joining(",")));
   }
 
   /** Debezium's delete by key, for every staged key at once. */
   private static String delete(Plan plan, String stage) {
-    return "DELETE FROM " + plan.table.sql + " t USING " + stage + " s WHERE "
-        + plan.columns.stream().map(k -> "t." + k + " = s." + k).collect(Collectors.joining(" AND "));
+    List<String> keys = expressions(plan, "s.");
+    List<String> matches = new ArrayList<>();
+    for (int i = 0; i < plan.columns.size(); i++) {
+      matches.add("t." + plan.columns.get(i) + " = " + keys.get(i));
+    }
+    return "DELETE FROM " + plan.table.sql + " t USING " + stage + " s WHERE " + String.join(" AND ", matches);
   }
 
   private Connection connection() throws SQLException {
     if (connection == null) {
       connection = DriverManager.getConnection(url, connectionProperties);
       connection.setAutoCommit(false);
+      varcharStrings = connection.unwrap(BaseConnection.class).getStringVarcharFlag();
     }
     return connection;
   }
@@ -373,6 +504,7 @@ final class CopyWriter implements AutoCloseable {
   /** Forgets the connection, its staging tables and what the catalog said. */
   private void reset() {
     tables.clear();
+    castTypes.clear();
     staging.clear();
     if (connection != null) {
       try {

@@ -111,7 +111,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     }
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
-    this.copy = CopyWriter.forSink(config, props).orElse(null);
+    this.copy = CopyWriter.forSink(config, sinkDialect, props).orElse(null);
     this.evolution = ColumnEvolution.forSink(config, sinkDialect, props).orElse(null);
     String url = props.getOrDefault("connection.url", "");
     this.unholdable = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")
