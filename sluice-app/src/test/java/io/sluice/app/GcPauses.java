@@ -51,6 +51,6 @@ record GcPauses(int young, double youngMillis, double longestYoungMillis, int fu
   String summary(String jvm) {
     return String.format("GC of %s over %.0f s: %d young pauses, %.1f s in all, the longest %.0f ms; %d full, %.1f s"
         + " in all, the longest %.0f ms; %.1f%% of the time paused", jvm, seconds, young, youngMillis / 1000,
-        longestYoung, full, fullMillis / 1000, longestFull, 100 * share());
+        longestYoungMillis, full, fullMillis / 1000, longestFullMillis, 100 * share());
   }
 }
