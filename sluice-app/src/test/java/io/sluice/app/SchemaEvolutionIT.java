@@ -379,7 +379,8 @@ class SchemaEvolutionIT {
         t.stop();
       }
       if (Files.exists(gcLog())) {
-        notes.add(GcPauses.of(Files.readAllLines(gcLog())).summary("the data plane (dataplane.heap: " + DATA_PLANE_HEAP + ")"));
+        notes.add(GcPauses.of(Files.readAllLines(gcLog()))
+            .summary("the data plane (dataplane.heap: " + DATA_PLANE_HEAP + ")"));
         Files.copy(gcLog(), Path.of("target", "schema-evolution-dataplane-gc.log"),
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
