@@ -115,6 +115,7 @@ class SchemaEvolutionIT {
     return Collections.unmodifiableMap(out);
   }
 
+  /** The data plane's heap for the 30 connectors on its one worker (why 3 GB: {@link #start}). */
   private static final String DATA_PLANE_HEAP = "3g";
 
   /** The phase that follows each change (a row carries the phase it was last written in). */
@@ -257,7 +258,7 @@ class SchemaEvolutionIT {
   @Timeout(value = 15, unit = TimeUnit.MINUTES) // 30 connectors applied and snapshotted on a shared machine
   static void start() throws Exception {
     maria = BinlogMariaDb.start(Files.createDirectories(dir.resolve("mariadb")), "live schema evolution",
-        // Two MariaDB sources, four MariaDB sinks with a pool each, and the comparisons' connections.
+        // Four MariaDB sources, eight MariaDB sinks with a pool each, and the comparisons' connections.
         "--max-connections=500");
     maria.execute("CREATE USER sluice@'%' IDENTIFIED BY 'sluice'", "GRANT ALL ON *.* TO sluice@'%'",
         "CREATE USER sluice@localhost IDENTIFIED BY 'sluice'", "GRANT ALL ON *.* TO sluice@localhost");
