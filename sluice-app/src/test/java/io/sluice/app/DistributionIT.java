@@ -178,6 +178,15 @@ class DistributionIT {
     }
   }
 
+  /** The connector's state, or {@code none} while Connect has no status of it. */
+  private static String stateOrNone(String name) {
+    try {
+      return connect.state(name);
+    } catch (io.sluice.connect.client.ConnectApiException e) {
+      return "none (" + e.getMessage() + ")";
+    }
+  }
+
   private static int get(String url) throws Exception {
     return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -2047,8 +2056,9 @@ class DistributionIT {
       String shown = read(dir.resolve("demo.out"));
       assertTrue(shown.contains("jdbc:postgresql://127.0.0.1:" + sourcePort + "/shop"), shown);
       assertTrue(shown.contains(metricsUrl + "/graph"), shown);
-      Eventually.await("both demo connectors running", WAIT, () -> List.of(connect.state("demo-shop-source"),
-          connect.state("demo-shop-sink")), states -> states.equals(List.of("RUNNING", "RUNNING")));
+      // A connector just created has no status until its worker writes one: Connect answers 404 meanwhile.
+      Eventually.await("both demo connectors running", WAIT, () -> List.of(stateOrNone("demo-shop-source"),
+          stateOrNone("demo-shop-sink")), states -> states.equals(List.of("RUNNING", "RUNNING")));
       Run listed = sluice(with(c, readmeArgs(commands.get(1))));
       assertEquals(0, listed.exit(), listed::toString);
       assertTrue(listed.out().lines().anyMatch(l -> l.startsWith("demo-shop-source") && l.contains("RUNNING")),
