@@ -1,5 +1,7 @@
 package io.sluice.connect.preflight;
 
+import io.sluice.connect.preflight.ColumnCheckOutcome.Invalid;
+import io.sluice.connect.preflight.ColumnCheckOutcome.Skipped;
 import io.sluice.connect.defaults.PostgresTypeFidelity;
 import io.sluice.connect.defaults.PostgresTypeFidelity.NotCarried;
 import io.sluice.source.Engine;
@@ -53,26 +55,17 @@ public final class BinlogColumnCheck {
     return engine == Engine.MARIADB || engine == Engine.MYSQL;
   }
 
-  /** What the check found. */
-  public sealed interface Outcome permits Checked, Skipped, Invalid {}
-
   /**
    * Columns read: {@code refused} block the config, {@code accepted} are losses the config accepts; {@code zeroDates}
    * the warning about date columns that can hold a zero date, where there are such columns.
    */
   public record Checked(List<ColumnFinding> refused, List<ColumnFinding> accepted, Optional<String> zeroDates)
-      implements Outcome {
+      implements ColumnCheckOutcome.Checked {
     public Checked {
       refused = List.copyOf(refused);
       accepted = List.copyOf(accepted);
     }
   }
-
-  /** Nothing checked, and why (the server unreachable, say): a warning in the log, never a refusal. */
-  public record Skipped(String reason) implements Outcome {}
-
-  /** Sluice's own key is wrong: an error on that key. */
-  public record Invalid(String key, String message) implements Outcome {}
 
   /** A captured column of one of the types the checks judge, as {@code information_schema.columns} shows it. */
   record Column(String database, String table, String name, String dataType, String columnType) {
@@ -82,7 +75,7 @@ public final class BinlogColumnCheck {
   }
 
   /** Checks a binlog source config whose secrets are clear values (references already resolved by the caller). */
-  public static Outcome check(Map<String, String> config) {
+  public static ColumnCheckOutcome check(Map<String, String> config) {
     Engine engine = Engine.ofConnectorClass(config.get(SourceConnection.CONNECTOR_CLASS)).orElse(null);
     if (engine != Engine.MARIADB && engine != Engine.MYSQL) {
       return new Checked(List.of(), List.of(), Optional.empty());

@@ -1,5 +1,7 @@
 package io.sluice.connect.preflight;
 
+import io.sluice.connect.preflight.ColumnCheckOutcome.Invalid;
+import io.sluice.connect.preflight.ColumnCheckOutcome.Skipped;
 import io.sluice.connect.defaults.PostgresTypeFidelity;
 import io.sluice.connect.defaults.PostgresTypeFidelity.ColumnType;
 import io.sluice.connect.defaults.PostgresTypeFidelity.Kind;
@@ -79,31 +81,22 @@ public final class PostgresColumnCheck {
     return out.toString();
   }
 
-  /** What the check found. */
-  public sealed interface Outcome permits Checked, Skipped, Invalid {}
-
   /**
    * Columns read: {@code refused} block the config, {@code accepted} are losses the config accepts;
    * {@code serverMajor} is the source server's major version, which other checks read ({@link PublicationCheck}).
    */
   public record Checked(List<ColumnFinding> refused, List<ColumnFinding> accepted, int serverMajor)
-      implements Outcome {
+      implements ColumnCheckOutcome.Checked {
     public Checked {
       refused = List.copyOf(refused);
       accepted = List.copyOf(accepted);
     }
   }
 
-  /** Nothing checked, and why (the database unreachable, say): a warning, never a refusal. */
-  public record Skipped(String reason) implements Outcome {}
-
-  /** Sluice's own key is wrong: an error on that key. */
-  public record Invalid(String key, String message) implements Outcome {}
-
   /**
    * Checks a PostgreSQL source config whose secrets are clear values (references already resolved by the caller).
    */
-  public static Outcome check(Map<String, String> config) {
+  public static ColumnCheckOutcome check(Map<String, String> config) {
     List<Pattern> accept;
     try {
       accept = CaptureFilters.patterns(config.get(ACCEPT_LOSS));

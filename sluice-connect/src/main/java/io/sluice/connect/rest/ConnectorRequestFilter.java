@@ -21,6 +21,7 @@ import io.sluice.connect.defaults.ExactlyOnce;
 import io.sluice.connect.preflight.BinlogColumnCheck;
 import io.sluice.connect.preflight.BinlogSinkValueCheck;
 import io.sluice.connect.preflight.BinlogZeroDateCheck;
+import io.sluice.connect.preflight.ColumnCheckOutcome;
 import io.sluice.connect.preflight.ColumnFinding;
 import io.sluice.connect.preflight.PostgresColumnCheck;
 import io.sluice.connect.preflight.PublicationCheck;
@@ -335,42 +336,36 @@ final class ConnectorRequestFilter implements ContainerRequestFilter, ContainerR
       }
       return List.of();
     }
+    String who;
+    ColumnCheckOutcome outcome;
+    Optional<ColumnCheckOutcome> skipped = unresolved.map(key -> new ColumnCheckOutcome.Skipped(key
+        + " is a reference the column check cannot resolve"));
     if (binlog) {
-      String who = name == null ? "a binlog source being validated" : "connector " + name;
-      BinlogColumnCheck.Outcome outcome = unresolved.isPresent()
-          ? new BinlogColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
-          : BinlogColumnCheck.check(clear);
-      if (outcome instanceof BinlogColumnCheck.Skipped skipped) {
-        log.warn("columns of {} not checked before data flows: {}", who, skipped.reason());
-        return List.of();
-      }
-      if (outcome instanceof BinlogColumnCheck.Invalid invalid) {
-        return List.of(new ColumnError(invalid.key(), invalid.message()));
-      }
-      BinlogColumnCheck.Checked checked = (BinlogColumnCheck.Checked) outcome;
-      checked.zeroDates().ifPresent(w -> {
+      who = name == null ? "a binlog source being validated" : "connector " + name;
+      outcome = skipped.orElseGet(() -> BinlogColumnCheck.check(clear));
+    } else {
+      who = name == null ? "a PostgreSQL source being validated" : "connector " + name;
+      outcome = skipped.orElseGet(() -> PostgresColumnCheck.check(clear));
+      PublicationCheck.warning(clear, outcome instanceof PostgresColumnCheck.Checked c
+          ? OptionalInt.of(c.serverMajor()) : OptionalInt.empty()).ifPresent(w -> {
+            log.warn("{}: {}", who, w);
+            warnings.add(w);
+          });
+    }
+    if (outcome instanceof ColumnCheckOutcome.Skipped s) {
+      log.warn("columns of {} not checked before data flows: {}", who, s.reason());
+      return List.of();
+    }
+    if (outcome instanceof ColumnCheckOutcome.Invalid invalid) {
+      return List.of(new ColumnError(invalid.key(), invalid.message()));
+    }
+    if (outcome instanceof BinlogColumnCheck.Checked binlogChecked) {
+      binlogChecked.zeroDates().ifPresent(w -> {
         log.warn("{}: {}", who, w);
         warnings.add(w);
       });
-      return refusals(who, checked.refused(), checked.accepted());
     }
-    PostgresColumnCheck.Outcome outcome = unresolved.isPresent()
-        ? new PostgresColumnCheck.Skipped(unresolved.get() + " is a reference the column check cannot resolve")
-        : PostgresColumnCheck.check(clear);
-    String who = name == null ? "a PostgreSQL source being validated" : "connector " + name;
-    PublicationCheck.warning(clear, outcome instanceof PostgresColumnCheck.Checked c
-        ? OptionalInt.of(c.serverMajor()) : OptionalInt.empty()).ifPresent(w -> {
-          log.warn("{}: {}", who, w);
-          warnings.add(w);
-        });
-    if (outcome instanceof PostgresColumnCheck.Skipped skipped) {
-      log.warn("columns of {} not checked before data flows: {}", who, skipped.reason());
-      return List.of();
-    }
-    if (outcome instanceof PostgresColumnCheck.Invalid invalid) {
-      return List.of(new ColumnError(invalid.key(), invalid.message()));
-    }
-    PostgresColumnCheck.Checked checked = (PostgresColumnCheck.Checked) outcome;
+    ColumnCheckOutcome.Checked checked = (ColumnCheckOutcome.Checked) outcome;
     return refusals(who, checked.refused(), checked.accepted());
   }
 
