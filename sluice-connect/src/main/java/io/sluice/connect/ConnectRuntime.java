@@ -276,6 +276,11 @@ public final class ConnectRuntime implements AutoCloseable {
       c.put("offset.storage.partitions", "5");
       // The default, 60 s, leaves stored offsets far behind what the connector has delivered.
       c.put("offset.flush.interval.ms", "1000");
+      // The readers of the configs, offsets and status topics (the worker's own keys reach only them): a fetch of a
+      // quiet topic waits up to this long before the broker answers it empty, Kafka's 500 ms made them a tenth of an
+      // idle data plane's CPU. A record or a transaction marker answers a waiting fetch at once, and Connect wakes a
+      // reader it needs at the end of its topic, so nothing is read later.
+      c.put("fetch.max.wait.ms", "5000");
       // Scanning the classpath costs ~5 s of start time; every bundled plugin declares its services.
       c.put("plugin.discovery", "service_load");
       if (pluginPath != null) {

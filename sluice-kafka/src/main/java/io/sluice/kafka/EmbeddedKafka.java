@@ -106,6 +106,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     // sluice up's resident memory. 16 MB holds some 600,000 distinct keys a cleaning pass; a compacted topic with more
     // (the cleaner cleans a part at a time) takes more passes. kafka.broker.log.cleaner.dedupe.buffer.size sets it.
     props.put("log.cleaner.dedupe.buffer.size", String.valueOf(16 * 1024 * 1024));
+    if (nodes == 1) {
+      // The active controller writes a no-op record to the metadata log every 500 ms (Kafka's default) so that the
+      // other nodes see the quorum make progress; alone, it had no one to show, and writing and replaying them was a
+      // tenth of an idle sluice up's CPU. A quorum of several keeps Kafka's default.
+      props.put("metadata.max.idle.interval.ms", "5000");
+    }
     props.putAll(b.overrides);
     formatIfNeeded(logDir, b.sasl, b.nodeId, b.clusterId != null ? b.clusterId : clusterIdOf(voters));
     this.server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
