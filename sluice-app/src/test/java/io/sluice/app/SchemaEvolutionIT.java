@@ -275,7 +275,7 @@ class SchemaEvolutionIT {
     // each full collection, made one every 20 s (28 in 645 s, up to 3.2 s each) and was paused 22% of the time. Its
     // collections are logged (the default options and -Xlog), so that the report says whether the heap held the load.
     Path config = Files.writeString(dir.resolve("sluice.yaml"), "dataplane.heap: " + DATA_PLANE_HEAP + "\n"
-        + "dataplane.java.options: \"-XX:+UseParallelGC -XX:NewRatio=1 -XX:MetaspaceSize=192m -Xlog:gc:file="
+        + "dataplane.java.options: \"-XX:+UseParallelGC -XX:NewRatio=1 -XX:MetaspaceSize=192m -Xms64m -Xlog:gc:file="
         + gcLog() + ":uptime\"\n");
     up = PackagedSluice.up(dir, List.of("--config", config.toString(), "--data-dir", dir.resolve("data").toString(), "--kafka-port", "" + kafka,
         "--connect-port", "" + connectPort, "--registry-port", "" + registryPort, "--metrics-port", "" + freePort(),
