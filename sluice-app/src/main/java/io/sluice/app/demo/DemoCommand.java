@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import io.sluice.topics.KafkaCluster;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -196,7 +197,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IOException | RuntimeException e) {
           said = "could not apply " + kind + ": " + e.getMessage();
         }
-        Files.writeString(dir.resolve("fault-done"), said);
+        publish(dir.resolve("fault-done"), said);
         Files.deleteIfExists(fault);
         out.println("demo fault " + kind + ": " + said);
         out.flush();
@@ -210,6 +211,17 @@ public final class DemoCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * Writes {@code text} to {@code file} whole or not at all: the demo and {@code demo fault} each poll for the other's
+   * file, and one written in place was once read between its creation and its text (the fault "" was unknown).
+   */
+  static void publish(Path file, String text) throws IOException {
+    Path partial = file.resolveSibling(file.getFileName() + ".partial");
+    Files.writeString(partial, text);
+    Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Applies a fault the demo owns the means of; returns what happens next and how to recover. */
@@ -458,7 +470,7 @@ public final class DemoCommand implements Callable<Integer> {
       String applied = noDlq ? kind + " --no-dlq" : kind;
       Path done = dir.resolve("fault-done");
       Files.deleteIfExists(done);
-      Files.writeString(dir.resolve("fault"), applied);
+      publish(dir.resolve("fault"), applied);
       // poison --no-dlq waits for the sink to catch up and then to fail, up to a minute each.
       long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
       while (!Files.exists(done)) {
