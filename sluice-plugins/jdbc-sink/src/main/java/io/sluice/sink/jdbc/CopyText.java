@@ -75,6 +75,7 @@ final class CopyText {
       Map.entry("io.debezium.time.MicroTimestamp", Set.of("timestamp")),
       Map.entry("io.debezium.time.Timestamp", Set.of("timestamp")));
   private static final String SOURCE_COLUMN_TYPE = "__debezium.source.column.type";
+  private static final String ZONED_TIMESTAMP = "io.debezium.time.ZonedTimestamp";
   private static final HexFormat HEX = HexFormat.of();
 
   /** How one field's value becomes text: the text, or empty when this value must go Debezium's way. */
@@ -171,8 +172,15 @@ final class CopyText {
     }
     String stageType = first.get().type();
     boolean cast = !binding.equals("?");
-    Encoder encoder = v -> param(type, schema, v, untypedAs)
+    Encoder bound = v -> param(type, schema, v, untypedAs)
         .filter(p -> p.type().equals(stageType) || cast && infinityOf(p, stageType)).map(Param::text);
+    // A timestamp with time zone as Debezium's PostgreSQL source writes it: the instant it binds, which the server
+    // reads from the text itself, so it goes as it is, without the parse and format that cost more than the rest.
+    boolean utcText = stageType.equals("timestamptz") && ZONED_TIMESTAMP.equals(schema.name())
+        && type instanceof io.sluice.sink.jdbc.types.InfiniteTemporalType t && t.bindsZonedTextAsItsInstant();
+    Encoder encoder = !utcText ? bound
+        : v -> v instanceof String s && isUtcIso(s) && digits(s, 0, 4) > 1 && digits(s, 0, 4) < 9999 ? Optional.of(s)
+            : bound.text(v);
     return Optional.of(new Column(encoder, stageType, binding));
   }
 
@@ -272,7 +280,10 @@ final class CopyText {
   }
 
   private static Optional<Param> offsetDateTime(OffsetDateTime t) {
-    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 ? Optional.empty()
+    // An offset with seconds (a zone's local mean time, before about 1900) goes Debezium's way: the driver writes
+    // its seconds, which this text leaves out.
+    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 || t.getOffset().getTotalSeconds() % 60 != 0
+        ? Optional.empty()
         : Optional.of(new Param("timestamptz", TemporalText.zoned(t)));
   }
 
@@ -339,8 +350,8 @@ final class CopyText {
     } catch (java.time.format.DateTimeParseException e) {
       return Optional.empty(); // Debezium's path fails on it as it always has
     }
-    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999) {
-      return Optional.empty();
+    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 || t.getOffset().getTotalSeconds() % 60 != 0) {
+      return Optional.empty(); // an offset with seconds too: the text below leaves them out, the driver does not
     }
     return Optional.of(TemporalText.zoned(t.toOffsetDateTime()));
   }

@@ -38,11 +38,8 @@ final class TemporalText {
     return out.toString();
   }
 
-  /** {@code t} as {@link #ZONED} writes it. */
+  /** {@code t}, whose offset is of whole minutes, as {@link #ZONED} writes it. */
   static String zoned(OffsetDateTime t) {
-    if (t.getOffset().getTotalSeconds() % 60 != 0) {
-      return ZONED.format(t); // an offset with seconds, which the pattern leaves out: rare enough to format
-    }
     StringBuilder out = new StringBuilder(32);
     time(date(out, t.toLocalDate()).append(' '), t.toLocalTime());
     return offset(out, t.getOffset()).toString();

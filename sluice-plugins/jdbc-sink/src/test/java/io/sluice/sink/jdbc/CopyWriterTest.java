@@ -216,6 +216,15 @@ class CopyWriterTest {
         .isEmpty(), "a date into another column type is Debezium's");
   }
 
+  @Test
+  void aZonedTimestampWithAnOffsetOfSecondsGoesDebeziumsWay() {
+    CopyText.Encoder zoned = CopyText.encoder(SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").build(),
+        "timestamptz", true).orElseThrow();
+    assertEquals(Optional.of("2000-02-29 12:00:00.000000+05:30"), zoned.text("2000-02-29T12:00:00+05:30"));
+    assertEquals(Optional.of("2026-03-04T05:06:07.123456Z"), zoned.text("2026-03-04T05:06:07.123456Z"));
+    assertEquals(Optional.empty(), zoned.text("1900-01-01T00:00:00+00:19:32"), "the driver writes the seconds");
+  }
+
   private static double copyRows(DrivenTask task) {
     return task.metrics.metrics().values().stream().filter(m -> m.metricName().name().equals("sink-copy-rows"))
         .map(KafkaMetric::metricValue).mapToDouble(v -> ((Number) v).doubleValue()).sum();

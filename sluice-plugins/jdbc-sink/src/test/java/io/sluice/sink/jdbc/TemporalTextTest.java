@@ -36,8 +36,10 @@ class TemporalTextTest {
       });
       assertEquals(TemporalText.DATE.format(day), TemporalText.date(day));
       assertEquals(TemporalText.LOCAL.format(t), TemporalText.local(t));
-      OffsetDateTime zoned = t.atOffset(offset);
-      assertEquals(TemporalText.ZONED.format(zoned), TemporalText.zoned(zoned));
+      if (offset.getTotalSeconds() % 60 == 0) { // CopyText leaves an offset with seconds to Debezium's path
+        OffsetDateTime zoned = t.atOffset(offset);
+        assertEquals(TemporalText.ZONED.format(zoned), TemporalText.zoned(zoned));
+      }
       OffsetTime time = t.toLocalTime().atOffset(offset);
       assertEquals(TemporalText.OFFSET_TIME.format(time), TemporalText.offsetTime(time));
     }
