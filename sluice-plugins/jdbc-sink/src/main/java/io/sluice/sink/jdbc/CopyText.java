@@ -259,7 +259,8 @@ final class CopyText {
       return Optional.of(new Param("bytea", "\\x" + HEX.formatHex(b2)));
     }
     if (v instanceof LocalDate d) {
-      return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(new Param("date", TemporalText.date(d)));
+      return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty()
+          : Optional.of(new Param("date", TemporalText.date(d)));
     }
     if (v instanceof LocalDateTime t) {
       return localDateTime(t);
@@ -282,8 +283,8 @@ final class CopyText {
   private static Optional<Param> offsetDateTime(OffsetDateTime t) {
     // An offset with seconds (a zone's local mean time, before about 1900) goes Debezium's way: the driver writes
     // its seconds, which this text leaves out.
-    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 || t.getOffset().getTotalSeconds() % 60 != 0
-        ? Optional.empty()
+    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999
+        || t.getOffset().getTotalSeconds() % 60 != 0 ? Optional.empty()
         : Optional.of(new Param("timestamptz", TemporalText.zoned(t)));
   }
 
@@ -350,7 +351,8 @@ final class CopyText {
     } catch (java.time.format.DateTimeParseException e) {
       return Optional.empty(); // Debezium's path fails on it as it always has
     }
-    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 || t.getOffset().getTotalSeconds() % 60 != 0) {
+    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999
+        || t.getOffset().getTotalSeconds() % 60 != 0) {
       return Optional.empty(); // an offset with seconds too: the text below leaves them out, the driver does not
     }
     return Optional.of(TemporalText.zoned(t.toOffsetDateTime()));

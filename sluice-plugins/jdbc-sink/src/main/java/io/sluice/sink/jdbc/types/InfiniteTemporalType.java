@@ -119,7 +119,8 @@ public final class InfiniteTemporalType extends DelegatingType {
    * type does: parsed, and bound as that instant.
    */
   public boolean bindsZonedTextAsItsInstant() {
-    return unit == Unit.ZONED && debezium instanceof io.debezium.connector.jdbc.type.debezium.DebeziumZonedTimestampType;
+    return unit == Unit.ZONED
+        && debezium instanceof io.debezium.connector.jdbc.type.debezium.DebeziumZonedTimestampType;
   }
 
   /** {@code infinity} or {@code -infinity} where {@code value} lies beyond PostgreSQL's range, else null. */

@@ -29,7 +29,8 @@ class FullDayTimeTypeTest {
           case 2 -> random.nextLong(Long.MIN_VALUE + 1, Long.MAX_VALUE);
           default -> (random.nextLong(-3_000_000, 3_000_000)) * perSecond + random.nextLong(0, 11);
         };
-        assertEquals(formatted(value, perSecond), FullDayTimeType.duration(value, perSecond), value + " / " + perSecond);
+        assertEquals(formatted(value, perSecond), FullDayTimeType.duration(value, perSecond),
+            value + " / " + perSecond);
       }
     }
   }
