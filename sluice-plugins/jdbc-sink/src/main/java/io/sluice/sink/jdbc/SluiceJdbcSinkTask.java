@@ -294,7 +294,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     if (outcome == CopyWriter.Outcome.WRITTEN) {
       return;
     }
-    if (outcome == CopyWriter.Outcome.NO_TABLE && batch.size() > 1) {
+    if (outcome == CopyWriter.Outcome.NO_TABLE && batch.size() > 1 && makesTableAsWhole(batch.get(0))) {
       putThroughDebezium(batch.subList(0, 1));
       if (failed()) {
         return; // the task fails on its next put and reads the batch again from its committed offset
@@ -305,6 +305,16 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
       }
     }
     putThroughDebezium(batch);
+  }
+
+  /**
+   * Whether Debezium's sink makes the table from {@code first} alone as it would from the batch it leads: an upsert,
+   * which carries the whole row. A delete or a tombstone carries only its key, and what Debezium would make of that
+   * alone is not shown to be the table it makes of the whole batch, which then goes through it as before.
+   */
+  private boolean makesTableAsWhole(SinkRecord first) {
+    JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(first, config);
+    return !record.isDelete() && !record.isTombstone() && !record.isSchemaChange() && !record.isTruncate();
   }
 
   /** Writes {@code batch} by COPY where it can; null where the task has no COPY, or its last put failed. */
