@@ -11,9 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -77,11 +75,7 @@ final class CopyText {
       Map.entry("io.debezium.time.MicroTimestamp", Set.of("timestamp")),
       Map.entry("io.debezium.time.Timestamp", Set.of("timestamp")));
   private static final String SOURCE_COLUMN_TYPE = "__debezium.source.column.type";
-  private static final DateTimeFormatter ZONED =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSSxxx", Locale.ROOT);
-  private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
-  private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd", Locale.ROOT);
-  private static final DateTimeFormatter OFFSET_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSxxxxx", Locale.ROOT);
+  private static final String ZONED_TIMESTAMP = "io.debezium.time.ZonedTimestamp";
   private static final HexFormat HEX = HexFormat.of();
 
   /** How one field's value becomes text: the text, or empty when this value must go Debezium's way. */
@@ -178,8 +172,15 @@ final class CopyText {
     }
     String stageType = first.get().type();
     boolean cast = !binding.equals("?");
-    Encoder encoder = v -> param(type, schema, v, untypedAs)
+    Encoder bound = v -> param(type, schema, v, untypedAs)
         .filter(p -> p.type().equals(stageType) || cast && infinityOf(p, stageType)).map(Param::text);
+    // A timestamp with time zone as Debezium's PostgreSQL source writes it: the instant it binds, which the server
+    // reads from the text itself, so it goes as it is, without the parse and format that cost more than the rest.
+    boolean utcText = stageType.equals("timestamptz") && ZONED_TIMESTAMP.equals(schema.name())
+        && type instanceof io.sluice.sink.jdbc.types.InfiniteTemporalType t && t.bindsZonedTextAsItsInstant();
+    Encoder encoder = !utcText ? bound
+        : v -> v instanceof String s && isUtcIso(s) && digits(s, 0, 4) > 1 && digits(s, 0, 4) < 9999 ? Optional.of(s)
+            : bound.text(v);
     return Optional.of(new Column(encoder, stageType, binding));
   }
 
@@ -258,7 +259,8 @@ final class CopyText {
       return Optional.of(new Param("bytea", "\\x" + HEX.formatHex(b2)));
     }
     if (v instanceof LocalDate d) {
-      return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(new Param("date", DATE.format(d)));
+      return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty()
+          : Optional.of(new Param("date", TemporalText.date(d)));
     }
     if (v instanceof LocalDateTime t) {
       return localDateTime(t);
@@ -268,19 +270,22 @@ final class CopyText {
     }
     if (v instanceof OffsetTime t) {
       // The driver rounds a fraction finer than a microsecond, the server too, each its own way: those go Debezium's.
-      return t.getNano() % 1000 != 0 ? Optional.empty() : Optional.of(new Param("timetz", OFFSET_TIME.format(t)));
+      return t.getNano() % 1000 != 0 ? Optional.empty() : Optional.of(new Param("timetz", TemporalText.offsetTime(t)));
     }
     return Optional.empty();
   }
 
   private static Optional<Param> localDateTime(LocalDateTime t) {
     return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 ? Optional.empty()
-        : Optional.of(new Param("timestamp", LOCAL.format(t)));
+        : Optional.of(new Param("timestamp", TemporalText.local(t)));
   }
 
   private static Optional<Param> offsetDateTime(OffsetDateTime t) {
-    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999 ? Optional.empty()
-        : Optional.of(new Param("timestamptz", ZONED.format(t)));
+    // An offset with seconds (a zone's local mean time, before about 1900) goes Debezium's way: the driver writes
+    // its seconds, which this text leaves out.
+    return t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999
+        || t.getOffset().getTotalSeconds() % 60 != 0 ? Optional.empty()
+        : Optional.of(new Param("timestamptz", TemporalText.zoned(t)));
   }
 
   /**
@@ -332,7 +337,7 @@ final class CopyText {
   /** Days since the epoch, as Debezium binds them: the {@code LocalDate}, which the driver sends as ISO text. */
   private static Optional<String> date(Object v) {
     LocalDate d = LocalDate.ofEpochDay(((Number) v).longValue());
-    return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(DATE.format(d));
+    return d.getYear() < 1 || d.getYear() > 9999 ? Optional.empty() : Optional.of(TemporalText.date(d));
   }
 
   private static Optional<String> zoned(Object v) {
@@ -346,10 +351,11 @@ final class CopyText {
     } catch (java.time.format.DateTimeParseException e) {
       return Optional.empty(); // Debezium's path fails on it as it always has
     }
-    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999) {
-      return Optional.empty();
+    if (t.getNano() % 1000 != 0 || t.getYear() < 1 || t.getYear() > 9999
+        || t.getOffset().getTotalSeconds() % 60 != 0) {
+      return Optional.empty(); // an offset with seconds too: the text below leaves them out, the driver does not
     }
-    return Optional.of(ZONED.format(t.toOffsetDateTime()));
+    return Optional.of(TemporalText.zoned(t.toOffsetDateTime()));
   }
 
   /**
@@ -389,12 +395,21 @@ final class CopyText {
     if (t.getYear() < 1 || t.getYear() > 9999) {
       return Optional.empty();
     }
-    return Optional.of(LOCAL.format(t));
+    return Optional.of(TemporalText.local(t));
   }
 
   /** Appends {@code text} as one field of COPY's text format: backslash, tab, newline and return escaped. */
   static void appendField(StringBuilder out, String text) {
-    for (int i = 0; i < text.length(); i++) {
+    int first = 0;
+    while (first < text.length() && !escaped(text.charAt(first))) {
+      first++;
+    }
+    if (first == text.length()) {
+      out.append(text); // one copy of the whole text, as for most values: nothing to escape
+      return;
+    }
+    out.append(text, 0, first);
+    for (int i = first; i < text.length(); i++) {
       char c = text.charAt(i);
       switch (c) {
         case '\\' -> out.append("\\\\");
@@ -404,6 +419,10 @@ final class CopyText {
         default -> out.append(c);
       }
     }
+  }
+
+  private static boolean escaped(char c) {
+    return c == '\\' || c == '\t' || c == '\n' || c == '\r';
   }
 
   /** COPY's text for SQL NULL. */

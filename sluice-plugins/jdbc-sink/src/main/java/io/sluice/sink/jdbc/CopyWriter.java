@@ -41,7 +41,7 @@ import org.postgresql.core.BaseConnection;
  * {@code DELETE … USING} over a staging table of keys, all in one transaction. Debezium's sink sends the same changes
  * as one upsert or delete statement per row in JDBC batches.
  *
- * <p>Only what ends exactly as Debezium's writes end is written here; {@link #write} answers false for anything else,
+ * <p>Only what ends exactly as Debezium's writes end is written here; {@link #write} writes nothing of anything else,
  * and the caller hands the put to Debezium's sink. Each key's last change in the put is the one applied, as
  * Debezium's reduction buffer does: applied in order, an upsert of a key's whole row and a delete leave the row as the
  * last of them says, and changes to different keys commute. Upserts go first, then deletes, as Debezium flushes its
@@ -65,6 +65,16 @@ final class CopyWriter implements AutoCloseable {
 
   /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
   private record Staged(Plan plan, boolean deletes, String text, int rows) {}
+
+  /** What {@link #write} did with a put. */
+  enum Outcome {
+    /** Written by COPY. */
+    WRITTEN,
+    /** Nothing written: a table of the put is not there yet, which Debezium's sink makes on the put that needs it. */
+    NO_TABLE,
+    /** Nothing written: the put holds a change or a value COPY does not provably write as Debezium would. */
+    REFUSED
+  }
 
   /** One table's changes of a put: each key's last record, upserts and deletes apart. */
   private static final class Changes {
@@ -91,6 +101,8 @@ final class CopyWriter implements AutoCloseable {
   /** Staging tables of the open connection, by the target table and columns they stage. */
   private final Map<String, String> staging = new HashMap<>();
   private Connection connection;
+  /** Characters of COPY text a row took in the last put: the next put's buffer is sized by it. */
+  private int rowChars = 64;
   /** Read by the worker's metrics reporters. */
   private volatile long rows;
 
@@ -135,10 +147,10 @@ final class CopyWriter implements AutoCloseable {
   }
 
   /**
-   * Writes {@code records} and answers true, or answers false having written nothing when they are not all changes
-   * this writer can write as Debezium would. A failed write is rolled back and thrown.
+   * Writes {@code records}, or writes nothing when they are not all changes this writer can write as Debezium would,
+   * and says which. A failed write is rolled back and thrown.
    */
-  boolean write(List<SinkRecord> records) throws SQLException {
+  Outcome write(List<SinkRecord> records) throws SQLException {
     try {
       return writeIfProvable(records);
     } catch (SQLException | IOException | RuntimeException e) {
@@ -150,22 +162,22 @@ final class CopyWriter implements AutoCloseable {
     }
   }
 
-  private boolean writeIfProvable(List<SinkRecord> records) throws SQLException, IOException {
+  private Outcome writeIfProvable(List<SinkRecord> records) throws SQLException, IOException {
     Map<String, Changes> byTable = new LinkedHashMap<>();
     for (SinkRecord r : records) {
       JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(r, config);
       if (record.isSchemaChange() || record.isTruncate()) {
-        return false;
+        return Outcome.REFUSED;
       }
       boolean delete = record.isDelete() || record.isTombstone();
       if (delete && !config.isDeleteEnabled()) {
-        return false;
+        return Outcome.REFUSED;
       }
       String table = config.getCollectionNamingStrategy()
           .resolveCollectionName(record, config.getCollectionNameFormat());
       Struct key = record.filteredKey();
       if (table == null || key == null || key.schema().fields().isEmpty()) {
-        return false;
+        return Outcome.REFUSED;
       }
       Changes changes = byTable.computeIfAbsent(table, t -> new Changes());
       changes.upserts.remove(key);
@@ -173,7 +185,7 @@ final class CopyWriter implements AutoCloseable {
       (delete ? changes.deletes : changes.upserts).put(key, record);
     }
     if (byTable.isEmpty()) {
-      return false;
+      return Outcome.REFUSED;
     }
     Connection c = connection();
     // Every table's plan and every value's text before anything is sent: one field or value without a provable
@@ -182,7 +194,7 @@ final class CopyWriter implements AutoCloseable {
     for (Map.Entry<String, Changes> e : byTable.entrySet()) {
       Optional<Table> table = table(c, e.getKey());
       if (table.isEmpty()) {
-        return false;
+        return tableSql(config, e.getKey()) == null ? Outcome.REFUSED : Outcome.NO_TABLE;
       }
       for (Map<Struct, JdbcKafkaSinkRecord> changes : List.of(e.getValue().upserts, e.getValue().deletes)) {
         if (changes.isEmpty()) {
@@ -192,7 +204,7 @@ final class CopyWriter implements AutoCloseable {
         Optional<Plan> plan = plan(c, table.get(), changes.values(), deletes);
         Optional<String> text = plan.flatMap(p -> copyText(p, changes));
         if (text.isEmpty()) {
-          return false;
+          return Outcome.REFUSED;
         }
         staged.add(new Staged(plan.get(), deletes, text.get(), changes.size()));
       }
@@ -210,12 +222,13 @@ final class CopyWriter implements AutoCloseable {
     }
     c.commit();
     rows += staged.stream().mapToLong(Staged::rows).sum();
-    return true;
+    return Outcome.WRITTEN;
   }
 
   /** The staged rows' text, or empty when a value has no text provably equal to Debezium's. */
-  private static Optional<String> copyText(Plan plan, Map<Struct, JdbcKafkaSinkRecord> records) {
-    StringBuilder out = new StringBuilder(records.size() * 64);
+  private Optional<String> copyText(Plan plan, Map<Struct, JdbcKafkaSinkRecord> records) {
+    // Sized by the last put's rows, so that a wide row's text is not copied again at every doubling of the buffer.
+    StringBuilder out = new StringBuilder((int) Math.min(1 << 26, (long) records.size() * (rowChars + rowChars / 8)));
     for (JdbcKafkaSinkRecord record : records.values()) {
       Struct key = record.filteredKey();
       Struct payload = plan.fields.size() > plan.keyCount ? record.getPayload() : null;
@@ -239,6 +252,7 @@ final class CopyWriter implements AutoCloseable {
       }
       out.append('\n');
     }
+    rowChars = Math.max(64, out.length() / records.size());
     return Optional.of(out.toString());
   }
 

@@ -282,30 +282,68 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
   /**
    * Writes {@code batch} by COPY when {@link CopyWriter} can write it as Debezium's sink would, else (and when COPY
-   * fails) through Debezium's sink, which then fails the task as it always has if its write fails too.
+   * fails) through Debezium's sink, which then fails the task as it always has if its write fails too. Where the
+   * batch's table is not there yet, Debezium's sink writes its first record alone, making the table as it would for
+   * the whole batch, and the rest goes by COPY: applied in order, the two parts end as the whole does.
    */
   private void writeThrough(List<SinkRecord> batch) {
     if (evolution != null && !failed() && evolution.follow(batch) && copy != null) {
       copy.forgetTables();
     }
-    if (copy != null && !failed()) {
-      try {
-        if (copy.write(batch)) {
-          copyFailures = 0;
-          markWritten(batch);
-          return;
-        }
-      } catch (SQLException | RuntimeException e) {
-        copyFailures++;
-        LOG.warn("Writing {} records by COPY failed ({}); they go through Debezium's sink{}", batch.size(),
-            ErrorText.of(e),
-            copyFailures >= MAX_COPY_FAILURES ? ", and so does every later put until the task restarts" : "");
-        if (copyFailures >= MAX_COPY_FAILURES) {
-          copy.close();
-          copy = null;
-        }
+    CopyWriter.Outcome outcome = copy(batch);
+    if (outcome == CopyWriter.Outcome.WRITTEN) {
+      return;
+    }
+    if (outcome == CopyWriter.Outcome.NO_TABLE && batch.size() > 1 && makesTableAsWhole(batch.get(0))) {
+      putThroughDebezium(batch.subList(0, 1));
+      if (failed()) {
+        return; // the task fails on its next put and reads the batch again from its committed offset
+      }
+      batch = batch.subList(1, batch.size());
+      if (copy(batch) == CopyWriter.Outcome.WRITTEN) {
+        return;
       }
     }
+    putThroughDebezium(batch);
+  }
+
+  /**
+   * Whether Debezium's sink makes the table from {@code first} alone as it would from the batch it leads: an upsert,
+   * which carries the whole row. A delete or a tombstone carries only its key, and what Debezium would make of that
+   * alone is not shown to be the table it makes of the whole batch, which then goes through it as before.
+   */
+  private boolean makesTableAsWhole(SinkRecord first) {
+    JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(first, config);
+    return !record.isDelete() && !record.isTombstone() && !record.isSchemaChange() && !record.isTruncate();
+  }
+
+  /** Writes {@code batch} by COPY where it can; null where the task has no COPY, or its last put failed. */
+  private CopyWriter.Outcome copy(List<SinkRecord> batch) {
+    if (copy == null || failed()) {
+      return null;
+    }
+    try {
+      CopyWriter.Outcome outcome = copy.write(batch);
+      if (outcome == CopyWriter.Outcome.WRITTEN) {
+        copyFailures = 0;
+        markWritten(batch);
+      }
+      return outcome;
+    } catch (SQLException | RuntimeException e) {
+      copyFailures++;
+      LOG.warn("Writing {} records by COPY failed ({}); they go through Debezium's sink{}", batch.size(),
+          ErrorText.of(e),
+          copyFailures >= MAX_COPY_FAILURES ? ", and so does every later put until the task restarts" : "");
+      if (copyFailures >= MAX_COPY_FAILURES) {
+        copy.close();
+        copy = null;
+      }
+      return null;
+    }
+  }
+
+  /** Writes {@code batch} through Debezium's sink, or record by record once a put of it was refused. */
+  private void putThroughDebezium(List<SinkRecord> batch) {
     if (byRecord != null) {
       byRecord.write(batch);
       markWritten(batch);

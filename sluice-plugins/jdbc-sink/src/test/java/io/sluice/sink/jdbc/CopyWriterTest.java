@@ -167,6 +167,28 @@ class CopyWriterTest {
         rows("orders_fallback"));
   }
 
+  /**
+   * A put into a table that is not there yet: Debezium's path writes its first record, which makes the table, and COPY
+   * the rest (an insert, an update of the first key, a delete and its tombstone), ending as Debezium's path ends.
+   */
+  @Test
+  void aPutIntoATableNotThereYetMakesItWithItsFirstRecordAndCopiesTheRest() throws SQLException {
+    ChangeEvents events = ChangeEvents.ofIntKey("first.public.orders");
+    List<SinkRecord> put = List.of(events.insert(1, events.row(1)), events.insert(2, events.row(2)),
+        events.insert(3, events.row(3)), events.update(4, events.row(1, "item-1b")), events.delete(5, events.row(2)),
+        events.tombstone(events.row(2)));
+    try (DrivenTask copying = new DrivenTask(url, "first-copying", events.topic, "orders_first_copy");
+        DrivenTask plain = new DrivenTask(url, "first-plain", events.topic, "orders_first_plain",
+            Map.of("sluice.sink.copy", "false"))) {
+      copying.put(put, put.size());
+      plain.put(put, put.size());
+      assertEquals(3.0, copyRows(copying), "keys 1 and 3 upserted, key 2 deleted, by COPY");
+      assertEquals(events.offset, copying.committed(events.offset), "every record handed over is written");
+    }
+    assertEquals(List.of("(1,item-1b)", "(3,item-3)"), rows("orders_first_copy"));
+    assertEquals(rows("orders_first_plain"), rows("orders_first_copy"));
+  }
+
   @Test
   void onlyValidUtcDateTimesOfSixFractionalDigitsAtMostGoAsTheyAre() {
     for (String ok : List.of("2026-11-28T20:50:01Z", "2026-11-28T20:50:01.1Z", "2024-02-29T23:59:59.999999Z",
@@ -192,6 +214,15 @@ class CopyWriterTest {
     assertEquals(Optional.empty(), date.text(-719_163), "year 0, 1 BC");
     assertTrue(CopyText.encoder(SchemaBuilder.int32().name("io.debezium.time.Date").build(), "timestamp", true)
         .isEmpty(), "a date into another column type is Debezium's");
+  }
+
+  @Test
+  void aZonedTimestampWithAnOffsetOfSecondsGoesDebeziumsWay() {
+    CopyText.Encoder zoned = CopyText.encoder(SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").build(),
+        "timestamptz", true).orElseThrow();
+    assertEquals(Optional.of("2000-02-29 12:00:00.000000+05:30"), zoned.text("2000-02-29T12:00:00+05:30"));
+    assertEquals(Optional.of("2026-03-04T05:06:07.123456Z"), zoned.text("2026-03-04T05:06:07.123456Z"));
+    assertEquals(Optional.empty(), zoned.text("1900-01-01T00:00:00+00:19:32"), "the driver writes the seconds");
   }
 
   private static double copyRows(DrivenTask task) {

@@ -17,6 +17,7 @@ import io.sluice.sink.jdbc.types.EnumTypeOfTarget;
 import io.sluice.sink.jdbc.types.FullDayTimeType;
 import io.sluice.sink.jdbc.types.InfiniteTemporalType;
 import io.sluice.sink.jdbc.types.PostgresTextType;
+import io.sluice.sink.jdbc.types.QuoteRemovingType;
 import io.sluice.sink.jdbc.types.SourceNamedType;
 import io.sluice.sink.jdbc.types.SourceTypedDecimalType;
 import io.sluice.sink.jdbc.types.ZeroYear;
@@ -176,6 +177,20 @@ public final class OwnTypes {
     dialect.registerType(BinlogFloat.over(dialect.getSchemaType(SchemaBuilder.float32().build())));
     dialect.registerType(ZonedTimeText.over(dialect.getSchemaType(SchemaBuilder.string()
         .name(ZonedTimeText.SCHEMA_NAME).build())));
+    registerQuoteRemoving();
+  }
+
+  /** Puts {@link QuoteRemovingType} in place of the dialect's range and tsvector types, where it has them. */
+  private void registerQuoteRemoving() {
+    List<JdbcType> types;
+    try {
+      types = registry().values().stream().distinct().toList();
+    } catch (IllegalStateException e) {
+      return; // no registry to read: Debezium's types stay, binding as they do
+    }
+    for (JdbcType type : types) {
+      QuoteRemovingType.over(type).ifPresent(dialect::registerType);
+    }
   }
 
   /** Debezium's {@code ConnectMapToConnectStringType}, writing through the dialect's own string type. */

@@ -114,6 +114,15 @@ public final class InfiniteTemporalType extends DelegatingType {
     return super.bind(index, schema, value);
   }
 
+  /**
+   * Whether this type binds a {@code ZonedTimestamp}'s text, other than an infinity, as Debezium's own zoned timestamp
+   * type does: parsed, and bound as that instant.
+   */
+  public boolean bindsZonedTextAsItsInstant() {
+    return unit == Unit.ZONED
+        && debezium instanceof io.debezium.connector.jdbc.type.debezium.DebeziumZonedTimestampType;
+  }
+
   /** {@code infinity} or {@code -infinity} where {@code value} lies beyond PostgreSQL's range, else null. */
   private String infinity(Object value) {
     return infinity(unit, value);
