@@ -307,8 +307,11 @@ class PlaneIsolationIT {
   @Order(0)
   void aConnectorThatTakesEveryCoreLeavesTheControlPlaneAnswering() throws Exception {
     ProcessHandle data = PackagedSluice.plane(up, "data");
-    assertEquals(10, nice(data.pid()), "the data plane at dataplane.nice's default");
-    assertEquals(0, nice(PackagedSluice.plane(up, "control").pid()), "the control plane at the default priority");
+    // nice adds to the nice value it runs at, up to 19: a build run under nice (as helpers and CI runners may run it)
+    // starts everything higher, and the planes keep their distance from it.
+    int base = nice(ProcessHandle.current().pid());
+    assertEquals(Math.min(19, base + 10), nice(data.pid()), "the data plane at dataplane.nice's default");
+    assertEquals(base, nice(PackagedSluice.plane(up, "control").pid()), "the control plane at the default priority");
     long askedBefore = probe.asked;
     Duration cpuBefore = data.info().totalCpuDuration().orElseThrow();
     // 10 s of every core: the probe asks some 150 times meanwhile (each second of it cost the run up to two cores'
