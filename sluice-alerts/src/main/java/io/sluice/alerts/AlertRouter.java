@@ -102,7 +102,7 @@ public final class AlertRouter implements AutoCloseable {
     // A flush can block for up to a group_interval while a failing receiver is retried, so groups get their own
     // threads up to a bound (Alertmanager gives each group a goroutine); an idle thread is reused, idle threads go away.
     // One more than 32 for the thread that is the timer at the time.
-    this.flushPool = b.manualTicks ? null : NotifyThreads.create(33, daemon("sluice-alerts-notify"));
+    this.flushPool = b.manualTicks ? null : NotifyThreads.create(33, 2, daemon("sluice-alerts-notify"));
     this.runtime = build(initial);
     store.subscribe(a -> {
       Runtime rt = runtime;

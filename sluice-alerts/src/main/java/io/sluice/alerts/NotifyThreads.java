@@ -25,9 +25,23 @@ final class NotifyThreads extends ThreadPoolExecutor {
   }
 
   static NotifyThreads create(int max, ThreadFactory threads) {
+    return create(max, 0, threads);
+  }
+
+  /**
+   * A pool that keeps {@code kept} threads however long they sit idle, started now. The router keeps two: the timer
+   * and the one it hands the timer's role to when a flush is due. With none kept, the spare went after an idle
+   * minute, and the next notification (notifications are often minutes apart) waited for a thread to start on its
+   * path.
+   */
+  static NotifyThreads create(int max, int kept, ThreadFactory threads) {
     Queue queue = new Queue();
     NotifyThreads pool = new NotifyThreads(max, queue, threads);
     queue.pool = pool;
+    if (kept > 0) {
+      pool.setCorePoolSize(kept);
+      pool.prestartAllCoreThreads();
+    }
     return pool;
   }
 

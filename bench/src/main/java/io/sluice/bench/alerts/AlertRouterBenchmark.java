@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>notification latency: time from posting an alert to its webhook arriving, minus a 1 s {@code group_wait},
  *       each alert alone in its group: the median of {@code bench.latencySamples} (5) just after the server started,
  *       then of twice as many after 2,000 warm-up notifications ({@code bench.latencyWarmup}); then once more with
- *       both servers up and warmed, one sample of each in turn, so that both meet the same minutes' load.
+ *       both servers up and warmed, one sample of each in turn, so that both meet the same minutes' load; last, cold:
+ *       {@code bench.coldStarts} (3) starts of each server, alternating, each followed by {@code bench.latencySamples}
+ *       samples as soon as it answers {@code /-/ready}, printed as one line beside the warm figure.
  * </ol>
  *
  * The router runs in its own JVM ({@code io.sluice.bench.alerts.AlertRouterBenchmark$Serve}) so that its RSS is the
@@ -161,8 +163,11 @@ public final class AlertRouterBenchmark {
     if (results.size() == 2 && !Boolean.getBoolean("bench.latencyOnly")) {
       alternating(work, ingestConfig, alertmanager);
     }
+    Latency cold = null;
+    Latency warm = null;
     if (results.size() == 2) {
-      alternatingLatency(work, latencyConfig, alertmanager, arrivals);
+      warm = alternatingLatency(work, latencyConfig, alertmanager, arrivals);
+      cold = coldStarts(work, latencyConfig, alertmanager, arrivals);
     }
     if (RETRIES.get() > 0) {
       System.out.println("requests retried after a lost connection: " + RETRIES.get());
@@ -177,6 +182,15 @@ public final class AlertRouterBenchmark {
         System.out.printf(Locale.ROOT, "%-12s with wrk: batch64 %,8.0f alerts/s  single %,7.0f alerts/s%n", r.server,
             r.wrk.batched, r.wrk.single);
       }
+    }
+    if (cold != null) {
+      System.out.printf(Locale.ROOT, "notification after group_wait, sluice against alertmanager: cold (first %d after"
+          + " each of %d starts, alternating) median %.1f ms (%s) against %.1f ms (%s), first sample after a start"
+          + " median %.1f ms %s against %.1f ms %s; warm (alternating) median %.1f ms (%s) against %.1f ms (%s)%n",
+          cold.perStart, cold.starts, median(cold.sluice), spread(cold.sluice), median(cold.alertmanager),
+          spread(cold.alertmanager), median(cold.firsts(cold.sluice)), format(cold.firsts(cold.sluice)),
+          median(cold.firsts(cold.alertmanager)), format(cold.firsts(cold.alertmanager)), median(warm.sluice),
+          spread(warm.sluice), median(warm.alertmanager), spread(warm.alertmanager));
     }
     if (results.size() == 2) {
       Result s = results.get(0);
@@ -274,7 +288,7 @@ public final class AlertRouterBenchmark {
    * {@code bench.latencySamples} x 4 each): the phases above measure the servers minutes apart, and on a machine others
    * share the load of those minutes can differ more than the servers do.
    */
-  private static void alternatingLatency(Path work, Path latencyConfig, Path alertmanager,
+  private static Latency alternatingLatency(Path work, Path latencyConfig, Path alertmanager,
       LinkedBlockingQueue<Long> arrivals) throws Exception {
     try (Server sluice = startSluice(latencyConfig, work);
         Server am = startAlertmanager(alertmanager, latencyConfig, work)) {
@@ -294,7 +308,60 @@ public final class AlertRouterBenchmark {
       System.out.printf(Locale.ROOT, "alternating notification latency after group_wait, %d samples each: sluice"
           + " median %.1f ms %s, alertmanager median %.1f ms %s (load %s)%n", n, s, format(samples.get(0)), a,
           format(samples.get(1)), Files.readString(Path.of("/proc/loadavg")).trim());
+      return new Latency(samples.get(0), samples.get(1), 1, n);
     }
+  }
+
+  /**
+   * Notification latencies (ms) of both servers: {@code starts} runs of {@code perStart} samples each, in order (for the
+   * warm phase one run).
+   */
+  private record Latency(List<Double> sluice, List<Double> alertmanager, int starts, int perStart) {
+    /** The first sample after each start. */
+    List<Double> firsts(List<Double> samples) {
+      List<Double> out = new ArrayList<>();
+      for (int i = 0; i < samples.size(); i += perStart) {
+        out.add(samples.get(i));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * The first notifications after a start, the figure a user meets after a restart: {@code bench.coldStarts} (3) starts
+   * of each server, alternating S A A S ..., each followed at once (when it answers {@code /-/ready}) by
+   * {@code bench.latencySamples} (5) samples and stopped. One start gives five samples of one minute's load; several
+   * starts, alternated, give both servers the same minutes.
+   */
+  private static Latency coldStarts(Path work, Path latencyConfig, Path alertmanager,
+      LinkedBlockingQueue<Long> arrivals) throws Exception {
+    int starts = Integer.getInteger("bench.coldStarts", 3);
+    int n = Integer.getInteger("bench.latencySamples", 5);
+    List<List<Double>> samples = List.of(new ArrayList<>(), new ArrayList<>());
+    String[] names = {"sluice", "alertmanager"};
+    for (int round = 0; round < starts; round++) {
+      for (int k : round % 2 == 0 ? new int[] {0, 1} : new int[] {1, 0}) {
+        String load = Files.readString(Path.of("/proc/loadavg")).trim();
+        try (Server s = k == 0 ? startSluice(latencyConfig, work) : startAlertmanager(alertmanager, latencyConfig,
+            work)) {
+          arrivals.clear();
+          List<Double> these = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            these.add(oneSample(s.url, "cold" + round + "-" + i, arrivals)[0]);
+          }
+          samples.get(k).addAll(these);
+          System.out.printf(Locale.ROOT, "cold start %d, %s: notification latency samples after group_wait (ms): %s"
+              + " (load %s)%n", round + 1, names[k], format(these), load);
+        }
+      }
+    }
+    return new Latency(samples.get(0), samples.get(1), starts, n);
+  }
+
+  /** The smallest and largest of some samples, as "min–max". */
+  private static String spread(List<Double> v) {
+    return String.format(Locale.ROOT, "%.1f–%.1f", v.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+        v.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
   }
 
   private static double median(List<Double> v) {
