@@ -179,8 +179,7 @@ final class CopyText {
     boolean utcText = stageType.equals("timestamptz") && ZONED_TIMESTAMP.equals(schema.name())
         && type instanceof io.sluice.sink.jdbc.types.InfiniteTemporalType t && t.bindsZonedTextAsItsInstant();
     Encoder encoder = !utcText ? bound
-        : v -> v instanceof String s && isUtcIso(s) && digits(s, 0, 4) > 1 && digits(s, 0, 4) < 9999 ? Optional.of(s)
-            : bound.text(v);
+        : v -> v instanceof String s && isUtcIso(s) && innerYear(s) ? Optional.of(s) : bound.text(v);
     return Optional.of(new Column(encoder, stageType, binding));
   }
 
@@ -380,6 +379,12 @@ final class CopyText {
     return year >= 1 && month >= 1 && month <= 12 && day >= 1
         && day <= java.time.YearMonth.of(year, month).lengthOfMonth() && digits(s, 11, 13) <= 23
         && digits(s, 14, 16) <= 59 && digits(s, 17, 19) <= 59;
+  }
+
+  /** Whether the year of an ISO text ({@link #isUtcIso}) lies within 2–9998, its four digits read once. */
+  private static boolean innerYear(String s) {
+    int year = digits(s, 0, 4);
+    return year > 1 && year < 9999;
   }
 
   private static int digits(String s, int from, int to) {
