@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
@@ -118,7 +119,7 @@ public final class HttpTransport {
 
   /**
    * As {@link #send(String, String, String, boolean)}; an answer {@code busy} accepts (Connect's "a rebalance is
-   * expected") is asked again, the backoff doubling up to four seconds, until the request timeout has passed since the first try: a
+   * expected") is asked again, the backoff doubling up to two seconds, until the request timeout has passed since the first try: a
    * server that says it is busy has done nothing, and its state (a group rebalancing, tasks stopping) outlasts the
    * few attempts a failed connection gets. {@code busy} sees every answer, so it can also take a request that is not
    * otherwise safe to repeat, when the answer proves nothing happened.
@@ -132,8 +133,10 @@ public final class HttpTransport {
       if (!busy.test(r) || left <= 0) {
         return r;
       }
-      sleep(Math.min(backoff, left));
-      backoff = Math.min(backoff * 2, 4_000);
+      // Jittered and capped low: clients waiting out the same rebalance (several `connectors apply` at once) each
+      // start one when they win, so a client asleep for seconds at a time loses every race to the fresh ones.
+      sleep(Math.min(ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1), left));
+      backoff = Math.min(backoff * 2, 2_000);
     }
   }
 

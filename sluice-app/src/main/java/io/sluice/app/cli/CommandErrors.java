@@ -76,8 +76,8 @@ public final class CommandErrors implements CommandLine.IExecutionExceptionHandl
       return ExitCode.BUSY;
     }
     if (e instanceof ConnectApiException c) {
-      // 409: Connect is rebalancing, or the request conflicts with one under way.
-      return c.status() == 409 ? ExitCode.BUSY : ExitCode.REFUSED;
+      // Connect still rebalancing when the client stopped asking again: nothing was done, a later try succeeds.
+      return c.rebalancing() ? ExitCode.BUSY : ExitCode.REFUSED;
     }
     if (e instanceof OffsetSurgeryException o) {
       return o.kind() == OffsetSurgeryException.Kind.REFUSED ? ExitCode.REFUSED : ExitCode.PARTIAL;

@@ -45,6 +45,43 @@ class CommandErrorsTest {
   }
 
   @Test
+  void connectStillRebalancingIsBusyAndAConnectorThatExistsIsRefused() throws Exception {
+    // A worker that answers every create as Connect does mid-rebalance, and anything else with a plain 409.
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    server.createContext("/connectors", x -> {
+      boolean exists = !"POST".equals(x.getRequestMethod());
+      if (!exists) {
+        asked.incrementAndGet();
+      }
+      byte[] body = (exists ? "{\"error_code\":409,\"message\":\"Connector a already exists\"}"
+          : "{\"error_code\":500,\"message\":\"Request cannot be completed because a rebalance is expected\"}")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      x.sendResponseHeaders(exists ? 409 : 500, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    server.start();
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      io.sluice.client.ClientOptions options = io.sluice.client.ClientOptions.defaults()
+          .withRequestTimeout(java.time.Duration.ofSeconds(3));
+      com.fasterxml.jackson.databind.node.ObjectNode config =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("connector.class", "X");
+      RuntimeException rebalancing = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+          () -> new io.sluice.connect.client.ConnectRestClient(url, options).create("a", config));
+      assertEquals(ExitCode.BUSY, CommandErrors.classify(rebalancing), rebalancing.toString());
+      assertTrue(asked.get() >= 3, "asked again while it rebalanced: " + asked.get());
+      RuntimeException exists = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+          () -> new io.sluice.connect.client.ConnectRestClient(url, options).connectorNames());
+      assertEquals(ExitCode.REFUSED, CommandErrors.classify(exists), exists.toString());
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void aCommandsErrorIsPrintedOnceWithItsKind() {
     StringWriter err = new StringWriter();
     int exit = Main.commandLine("cluster", "targets", "nothing").setErr(new PrintWriter(err))

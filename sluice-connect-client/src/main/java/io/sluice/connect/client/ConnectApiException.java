@@ -25,6 +25,15 @@ public final class ConnectApiException extends IllegalStateException {
     return errorCode;
   }
 
+  /**
+   * Whether Connect said it is rebalancing (a 409 to a change, or "a rebalance is expected"): nothing was done, and
+   * the same request succeeds once the group settles. A create's 409 for a connector that exists is not one.
+   */
+  public boolean rebalancing() {
+    return ConnectRestClient.rebalancing(connectMessage)
+        || status == 409 && (connectMessage == null || !connectMessage.contains("already exists"));
+  }
+
   /** Connect's own {@code message}, or the body as it came. */
   public String connectMessage() {
     return connectMessage;

@@ -51,8 +51,12 @@ public final class ConnectRestClient {
   }
 
   private static boolean rebalanceExpected(Reply r) {
-    String body = r.body();
-    return !r.ok() && body != null && (body.contains("rebalance is expected")
+    return !r.ok() && rebalancing(r.body());
+  }
+
+  /** Whether an error body is one of Connect's rebalance answers. */
+  static boolean rebalancing(String body) {
+    return body != null && (body.contains("rebalance is expected")
         || body.contains("conflicting operation (e.g. worker rebalance)")
         || body.contains("likely because a rebalance was underway"));
   }
