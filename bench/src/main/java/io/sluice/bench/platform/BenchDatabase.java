@@ -23,8 +23,9 @@ final class BenchDatabase implements AutoCloseable {
         .setServerConfig("max_replication_slots", String.valueOf(slots))
         .setServerConfig("max_wal_senders", String.valueOf(slots))
         // Per pipeline: the source's replication and metadata connections, the exporter's retention probe, and the
-        // JDBC sink's connection pool (Debezium's default keeps at least 5 open).
-        .setServerConfig("max_connections", String.valueOf(Math.max(100, slots * 9 + 50)))
+        // JDBC sink's connection pool (Debezium's default keeps at least 5 open and grows it under load: 9 a pipeline
+        // ran out at 248 of FleetBenchmark's 250).
+        .setServerConfig("max_connections", String.valueOf(Math.max(100, slots * 16 + 100)))
         .setServerConfig("synchronous_commit", "off")
         .start();
   }

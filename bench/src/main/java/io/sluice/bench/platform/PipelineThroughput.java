@@ -48,7 +48,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * captured after the measured source window; the source part, and a second sink of Sluice's (after the first, into a
  * database of its own), copy every column.
  *
- * <p>{@code -Dbench.rounds=N} sets the alternating rounds (2; 3 for the wide table); the report gives each round's
+ * <p>{@code -Dbench.rounds=N} sets the alternating rounds (2; 3 for the wide table; 2 for variants, each round
+ * in the other order); the report gives each round's
  * ratio, their median and spread, and the ratio of the means.
  *
  * <p>Every run prints its CPU per event by thread. To see where it goes, {@code -Dbench.jfr=DIR} records each measured
@@ -432,9 +433,10 @@ public final class PipelineThroughput {
           overrides("bench.variant." + v + ".sink.", ""), overrides("bench.variant." + v + ".worker.",
               "connect.worker."), overrides("bench.variant." + v + ".source.", ""));
     }
-    for (int round = 0; round < 2; round++) {
+    int rounds = Integer.getInteger("bench.rounds", 2);
+    for (int round = 0; round < rounds; round++) {
       List<String> order = new java.util.ArrayList<>(variants);
-      if (round == 1) {
+      if (round % 2 == 1) {
         java.util.Collections.reverse(order);
       }
       for (String v : order) {
@@ -444,19 +446,29 @@ public final class PipelineThroughput {
       }
     }
     Result base = mean(results.get(variants.get(0)));
-    System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, means of two rounds:%n", rows);
+    System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows, means of %d rounds:%n", rows, rounds);
     results.forEach((v, rs) -> {
       Result m = mean(rs);
-      System.out.printf(Locale.ROOT, "  %-10s %,8.0f events/s (%.2fx; rounds %s)  %s %s%n", v, m.eventsPerSecond,
-          m.eventsPerSecond / base.eventsPerSecond, rs.stream().map(r -> String.format(Locale.ROOT, "%,.0f",
-              r.eventsPerSecond)).toList(), overrides("bench.variant." + v + ".worker.", ""),
-          overrides("bench.variant." + v + ".source.", ""));
+      // Each round's ratio against the first variant's run of the same round (run next to it), as report() gives.
+      double[] ratios = new double[rs.size()];
+      for (int i = 0; i < ratios.length; i++) {
+        ratios[i] = rs.get(i).eventsPerSecond / results.get(variants.get(0)).get(i).eventsPerSecond;
+      }
+      double[] sorted = ratios.clone();
+      java.util.Arrays.sort(sorted);
+      double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+          : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+      System.out.printf(Locale.ROOT, "  %-10s %,8.0f events/s (%.2fx; rounds %s; each round's ratio %s: median %.2fx)"
+          + "  %s %s%n", v, m.eventsPerSecond, m.eventsPerSecond / base.eventsPerSecond, rs.stream()
+              .map(r -> String.format(Locale.ROOT, "%,.0f", r.eventsPerSecond)).toList(), java.util.Arrays
+              .stream(ratios).mapToObj(r -> String.format(Locale.ROOT, "%.2fx", r)).toList(), median,
+          overrides("bench.variant." + v + ".worker.", ""), overrides("bench.variant." + v + ".source.", ""));
     });
     if (!Boolean.parseBoolean(System.getProperty("bench.sink", "true"))) {
       return;
     }
-    System.out.printf(Locale.ROOT, "%nPostgreSQL -> %s through the JDBC sink, %,d rows, means of two rounds:%n",
-        sinkDb.name(), base.sinkRows);
+    System.out.printf(Locale.ROOT, "%nPostgreSQL -> %s through the JDBC sink, %,d rows, means of %d rounds:%n",
+        sinkDb.name(), base.sinkRows, rounds);
     results.forEach((v, rs) -> {
       Result m = mean(rs);
       System.out.printf(Locale.ROOT, "  %-10s limit %,8.0f rows/s (sink at %.2fx of it)%n", v, m.limitRowsPerSecond,
