@@ -115,8 +115,9 @@ public final class FleetBenchmark {
           }
         }
         for (int i = 0; i < pipelines; i++) {
-          rest.awaitRunning("f" + i + "-source");
-          rest.awaitRunning("f" + i + "-sink");
+          // A saturated node (load 150-200 as the fleet grows past 200 pipelines) starts a task in minutes, not one.
+          rest.awaitRunning("f" + i + "-source", java.time.Duration.ofMinutes(10));
+          rest.awaitRunning("f" + i + "-sink", java.time.Duration.ofMinutes(10));
         }
         for (int i = 0; i < pipelines; i++) {
           while (db.count("fleet_sink", "t" + i) < 10) {

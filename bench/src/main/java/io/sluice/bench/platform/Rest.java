@@ -68,7 +68,14 @@ final class Rest {
   }
 
   void awaitRunning(String name) throws Exception {
-    for (int i = 0; i < 600; i++) {
+    awaitRunning(name, java.time.Duration.ofMinutes(1));
+  }
+
+  /** As {@link #awaitRunning(String)}, waiting up to {@code patience}, then naming the state it saw last. */
+  void awaitRunning(String name, java.time.Duration patience) throws Exception {
+    long deadline = System.nanoTime() + patience.toNanos();
+    String last = "no status";
+    while (System.nanoTime() < deadline) {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/connectors/" + name + "/status"))
           .GET().build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 200) {
@@ -77,9 +84,16 @@ final class Rest {
             && "RUNNING".equals(s.path("tasks").get(0).path("state").asText())) {
           return;
         }
+        if ("FAILED".equals(s.path("connector").path("state").asText()) || s.path("tasks").size() > 0
+            && "FAILED".equals(s.path("tasks").get(0).path("state").asText())) {
+          throw new IllegalStateException(name + " failed: " + r.body());
+        }
+        last = r.body();
+      } else {
+        last = "HTTP " + r.statusCode() + ": " + r.body();
       }
       Thread.sleep(100);
     }
-    throw new IllegalStateException(name + " never ran");
+    throw new IllegalStateException(name + " not running within " + patience + "; its status last: " + last);
   }
 }
