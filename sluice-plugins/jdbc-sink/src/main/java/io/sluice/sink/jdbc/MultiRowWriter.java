@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -60,9 +61,12 @@ final class MultiRowWriter implements BulkWriter {
   /** Statements kept prepared on the connection, by their text (a full chunk's and the last chunk's of each plan). */
   private static final int MAX_PREPARED = 16;
 
-  /** One field of a plan: where its value comes from, its column, its dialect type and binding expression. */
-  private record Bound(String name, boolean key, boolean optional, JdbcFieldDescriptor field, ColumnDescriptor column,
-      JdbcType type, String binding) {}
+  /**
+   * One field of a plan: where its value comes from ({@code source}, a field of the key's or the payload's schema, the
+   * same in every record of the plan), its column, the dialect's type for its schema and its binding expression.
+   */
+  private record Bound(Field source, boolean key, JdbcFieldDescriptor field, ColumnDescriptor column, JdbcType type,
+      String binding) {}
 
   /**
    * How one table's upserts or deletes of a put are written: the statement's text before, between and after its rows
@@ -205,7 +209,8 @@ final class MultiRowWriter implements BulkWriter {
         tables.remove(tableName);
         return Optional.empty();
       }
-      fields.add(new Bound(name, i < keyCount, field.getSchema().isOptional(), field, column,
+      Struct source = i < keyCount ? first.filteredKey() : first.getPayload();
+      fields.add(new Bound(source.schema().field(name), i < keyCount, field, column,
           dialect.getSchemaType(field.getSchema()), DialectStatements.queryBinding(dialect, name, table, first)));
     }
     return deletes ? deletePlan(table, first, fields) : upsertPlan(table, first, fields);
@@ -294,14 +299,17 @@ final class MultiRowWriter implements BulkWriter {
         : null;
     for (Bound b : plan.fields) {
       Struct source = b.key ? key : payload;
-      // Debezium reads a value one way for its binding expression and another for its bound value.
-      Object withDefault = source.get(b.name);
-      Object value = b.optional ? source.getWithoutDefault(b.name) : withDefault;
+      // Debezium reads a value one way for its binding expression (with the default) and another for its bound value
+      // (an optional field's own, null included).
+      Object withDefault = source.get(b.source);
+      Object value = b.source.schema().isOptional() && withDefault != null && b.source.schema().defaultValue() != null
+          ? source.getWithoutDefault(b.source.name()) : withDefault;
       if (!b.binding.equals(b.field.getQueryBinding(b.column, withDefault, b.type))
           || value == null && b.column.getNullability() != ColumnDescriptor.Nullability.NULL) {
         throw new Refused();
       }
-      List<ValueBindDescriptor> bound = dialect.bindValue(b.field, index, value);
+      // The dialect's bindValue, its type for the field's schema looked up once for the plan rather than each value.
+      List<ValueBindDescriptor> bound = b.field.bind(index, value, b.type);
       for (ValueBindDescriptor v : bound) {
         binder.bind(v);
       }
@@ -319,7 +327,7 @@ final class MultiRowWriter implements BulkWriter {
       if (!b.key && payload == null) {
         payload = record.getPayload();
       }
-      Object value = (b.key ? key : payload).getWithoutDefault(b.name);
+      Object value = (b.key ? key : payload).get(b.source);
       if (value instanceof String s) {
         bytes += 3L * s.length() + 16;
       } else if (value instanceof byte[] array) {
