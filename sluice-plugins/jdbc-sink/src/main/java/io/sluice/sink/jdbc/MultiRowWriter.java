@@ -108,12 +108,22 @@ final class MultiRowWriter implements BulkWriter {
     this.sinkConnection = sinkConnection;
   }
 
-  /** A writer for a MariaDB or MySQL sink that upserts by the record's key, with a dialect of Debezium's make. */
+  /**
+   * The setting that turns this writer on, off by default: {@code MariaDbTypeMatrixIT} found the last row of every
+   * table missing from PostgreSQL-to-MariaDB sinks into tables made beforehand, with this writer on (two runs of two),
+   * and not without it; the cause is not found yet.
+   */
+  static final String ENABLED = "sluice.sink.multirow";
+
+  /**
+   * A writer for a MariaDB or MySQL sink that upserts by the record's key, with a dialect of Debezium's make, where
+   * {@link #ENABLED} is true.
+   */
   static Optional<MultiRowWriter> forSink(JdbcSinkConnectorConfig config, DatabaseDialect dialect,
       Map<String, String> props) {
     SinkConnection connection = SinkConnection.of(props);
     boolean binlog = connection.url().startsWith("jdbc:mariadb:") || connection.url().startsWith("jdbc:mysql:");
-    if (!binlog || dialect == null || !DialectStatements.supports(dialect) || !CopyWriter.upsertsByKey(config)) {
+    if (!"true".equalsIgnoreCase(props.getOrDefault(ENABLED, "false").trim()) || !binlog || dialect == null || !DialectStatements.supports(dialect) || !CopyWriter.upsertsByKey(config)) {
       return Optional.empty();
     }
     return Optional.of(new MultiRowWriter(config, dialect, connection));

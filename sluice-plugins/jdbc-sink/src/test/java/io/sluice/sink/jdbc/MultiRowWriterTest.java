@@ -117,7 +117,8 @@ class MultiRowWriterTest {
   }
 
   private static Map<String, String> settings(Map<String, String> more) {
-    Map<String, String> out = new HashMap<>(Map.of("connection.username", "root", "connection.password", ""));
+    Map<String, String> out = new HashMap<>(Map.of("connection.username", "root", "connection.password", "",
+        MultiRowWriter.ENABLED, "true"));
     out.putAll(more);
     return out;
   }
