@@ -225,6 +225,33 @@ class MultiRowWriterTest {
     assertEquals(List.of("1|a|", "2|b|", "3|c|"), rows, "no row 4 with an implicit default");
   }
 
+  /**
+   * Two sink databases on one server, each with its own table of the same name made beforehand: each sink writes its
+   * own (the task's driver properties, {@code nullDatabaseMeansCurrent=true} as Sluice's defaults give them, hold for
+   * this writer's connection too).
+   */
+  @Test
+  void aTableOfTheSameNameInAnotherDatabaseIsNotWrittenInstead() throws SQLException {
+    String other = TestMariaDb.createDatabase("sink_rows_other");
+    Schema row = SchemaBuilder.struct().name("xdb.db.t.Value").optional().field("id", Schema.INT32_SCHEMA)
+        .field("item", Schema.OPTIONAL_STRING_SCHEMA).build();
+    ChangeEvents events = new ChangeEvents("xdb.db.t",
+        SchemaBuilder.struct().name("xdb.db.t.Key").field("id", Schema.INT32_SCHEMA).build(), row);
+    for (String db : List.of(url, other)) {
+      try (Connection c = DriverManager.getConnection(db); Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE xdb (id INT PRIMARY KEY, item LONGTEXT)");
+      }
+    }
+    Map<String, String> driver = Map.of("hibernate.agroal.jdbcProperties", "nullDatabaseMeansCurrent=true");
+    try (DrivenTask first = new DrivenTask(other, "xdb-other", events.topic, "xdb", settings(driver));
+        DrivenTask second = new DrivenTask(url, "xdb-this", events.topic, "xdb", settings(driver))) {
+      first.put(List.of(events.insert(1, events.row(1, "other"))), 1);
+      second.put(List.of(events.insert(2, events.row(2, "this")), events.insert(3, events.row(3, "this"))), 2);
+      assertEquals(2.0, writtenRows(second));
+    }
+    assertEquals(List.of("2|this|", "3|this|"), dump("xdb"));
+  }
+
   private static double writtenRows(DrivenTask task) {
     return task.metrics.metrics().values().stream().filter(m -> m.metricName().name().equals("sink-copy-rows"))
         .map(KafkaMetric::metricValue).mapToDouble(v -> ((Number) v).doubleValue()).sum();
