@@ -108,22 +108,12 @@ final class MultiRowWriter implements BulkWriter {
     this.sinkConnection = sinkConnection;
   }
 
-  /**
-   * The setting that turns this writer on, off by default: {@code MariaDbTypeMatrixIT} found the last row of every
-   * table missing from PostgreSQL-to-MariaDB sinks into tables made beforehand, with this writer on (three runs of
-   * three), and not without it; the cause is not found yet (docs/pipelines.md has what is known).
-   */
-  static final String ENABLED = "sluice.sink.multirow";
-
-  /**
-   * A writer for a MariaDB or MySQL sink that upserts by the record's key, with a dialect of Debezium's make, where
-   * {@link #ENABLED} is true.
-   */
+  /** A writer for a MariaDB or MySQL sink that upserts by the record's key, with a dialect of Debezium's make. */
   static Optional<MultiRowWriter> forSink(JdbcSinkConnectorConfig config, DatabaseDialect dialect,
       Map<String, String> props) {
     SinkConnection connection = SinkConnection.of(props);
     boolean binlog = connection.url().startsWith("jdbc:mariadb:") || connection.url().startsWith("jdbc:mysql:");
-    if (!"true".equalsIgnoreCase(props.getOrDefault(ENABLED, "false").trim()) || !binlog || dialect == null || !DialectStatements.supports(dialect) || !CopyWriter.upsertsByKey(config)) {
+    if (!binlog || dialect == null || !DialectStatements.supports(dialect) || !CopyWriter.upsertsByKey(config)) {
       return Optional.empty();
     }
     return Optional.of(new MultiRowWriter(config, dialect, connection));
@@ -154,7 +144,9 @@ final class MultiRowWriter implements BulkWriter {
       return Outcome.REFUSED;
     }
     Connection c = connection();
-    long written = 0;
+    // Every table read and every plan made before the first row is sent: reading a table the writer has not seen
+    // (its first put, or after a reset) ends the transaction, which would drop the rows written before it in the put.
+    List<Map.Entry<Plan, Collection<JdbcKafkaSinkRecord>>> planned = new ArrayList<>();
     for (Map.Entry<String, PutChanges.Changes> e : changed.get().entrySet()) {
       Optional<TableDescriptor> table = table(c, e.getKey());
       if (table.isEmpty()) {
@@ -169,13 +161,17 @@ final class MultiRowWriter implements BulkWriter {
         if (plan.isEmpty()) {
           return Outcome.REFUSED;
         }
-        try {
-          write(c, plan.get(), changes.values());
-        } catch (Refused refused) {
-          return Outcome.REFUSED;
-        }
-        written += changes.size();
+        planned.add(Map.entry(plan.get(), changes.values()));
       }
+    }
+    long written = 0;
+    for (Map.Entry<Plan, Collection<JdbcKafkaSinkRecord>> p : planned) {
+      try {
+        write(c, p.getKey(), p.getValue());
+      } catch (Refused refused) {
+        return Outcome.REFUSED;
+      }
+      written += p.getValue().size();
     }
     c.commit();
     rows += written;

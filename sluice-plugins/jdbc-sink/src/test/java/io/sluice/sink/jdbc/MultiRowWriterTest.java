@@ -117,8 +117,7 @@ class MultiRowWriterTest {
   }
 
   private static Map<String, String> settings(Map<String, String> more) {
-    Map<String, String> out = new HashMap<>(Map.of("connection.username", "root", "connection.password", "",
-        MultiRowWriter.ENABLED, "true"));
+    Map<String, String> out = new HashMap<>(Map.of("connection.username", "root", "connection.password", ""));
     out.putAll(more);
     return out;
   }
@@ -250,6 +249,32 @@ class MultiRowWriterTest {
       assertEquals(2.0, writtenRows(second));
     }
     assertEquals(List.of("2|this|", "3|this|"), dump("xdb"));
+  }
+
+  @Test
+  void aPutOfSeveralTablesKeepsEveryTablesRowsOnAFreshTask() throws SQLException {
+    // A fresh task has read no table yet: reading the second one must not undo the first one's rows of the same put
+    // (MariaDbTypeMatrixIT lost the last row of all but one table of a sink reading several).
+    List<ChangeEvents> tables = List.of(ChangeEvents.ofIntKey("mt_a"), ChangeEvents.ofIntKey("mt_b"),
+        ChangeEvents.ofIntKey("mt_c"));
+    for (ChangeEvents t : tables) {
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE " + t.topic + " (id INT PRIMARY KEY, item LONGTEXT NOT NULL)");
+      }
+    }
+    List<SinkRecord> put = new ArrayList<>();
+    for (int id = 1; id <= 3; id++) {
+      for (ChangeEvents t : tables) {
+        put.add(t.insert(id, t.row(id)));
+      }
+    }
+    try (DrivenTask task = new DrivenTask(url, "mt", "mt_a", "${topic}", settings(Map.of()))) {
+      task.put(put, put.size());
+      assertEquals(9.0, writtenRows(task));
+    }
+    for (ChangeEvents t : tables) {
+      assertEquals(List.of("1|item-1|", "2|item-2|", "3|item-3|"), dump(t.topic), t.topic);
+    }
   }
 
   private static double writtenRows(DrivenTask task) {
