@@ -13,7 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,12 +20,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
@@ -42,14 +39,13 @@ import org.postgresql.core.BaseConnection;
  * as one upsert or delete statement per row in JDBC batches.
  *
  * <p>Only what ends exactly as Debezium's writes end is written here; {@link #write} writes nothing of anything else,
- * and the caller hands the put to Debezium's sink. Each key's last change in the put is the one applied, as
- * Debezium's reduction buffer does: applied in order, an upsert of a key's whole row and a delete leave the row as the
- * last of them says, and changes to different keys commute. Upserts go first, then deletes, as Debezium flushes its
- * buffers. Values go only where {@link CopyText} proves the column gets Debezium's value. A table is used only when it
- * exists and has a column for every field: creating and altering tables stays with Debezium, which does it on the put
- * that needs it, and this writer reads the table's columns again after that.
+ * and the caller hands the put to Debezium's sink. Each key's last change in the put is the one applied, upserts before
+ * deletes, as Debezium's reduction buffer does ({@link PutChanges}). Values go only where {@link CopyText} proves the
+ * column gets Debezium's value. A table is used only when it exists and has a column for every field: creating and
+ * altering tables stays with Debezium, which does it on the put that needs it, and this writer reads the table's
+ * columns again after that.
  */
-final class CopyWriter implements AutoCloseable {
+final class CopyWriter implements BulkWriter {
   /** A table as this writer found it in the catalog: its name in SQL and each column's type. */
   private record Table(String sql, Map<String, ColumnType> columnTypes) {}
 
@@ -66,25 +62,8 @@ final class CopyWriter implements AutoCloseable {
   /** One table's upserts or deletes of a put in COPY's text, upserts before deletes as Debezium flushes them. */
   private record Staged(Plan plan, boolean deletes, String text, int rows) {}
 
-  /** What {@link #write} did with a put. */
-  enum Outcome {
-    /** Written by COPY. */
-    WRITTEN,
-    /** Nothing written: a table of the put is not there yet, which Debezium's sink makes on the put that needs it. */
-    NO_TABLE,
-    /** Nothing written: the put holds a change or a value COPY does not provably write as Debezium would. */
-    REFUSED
-  }
-
-  /** One table's changes of a put: each key's last record, upserts and deletes apart. */
-  private static final class Changes {
-    final Map<Struct, JdbcKafkaSinkRecord> upserts = new LinkedHashMap<>();
-    final Map<Struct, JdbcKafkaSinkRecord> deletes = new LinkedHashMap<>();
-  }
-
   private final JdbcSinkConnectorConfig config;
-  private final String url;
-  private final Properties connectionProperties = new Properties();
+  private final SinkConnection sinkConnection;
   private final boolean fixedOffsetZone;
   /** The task's dialect with its own column types; null where it has none, and source-typed fields go Debezium's way. */
   private final DatabaseDialect dialect;
@@ -106,51 +85,37 @@ final class CopyWriter implements AutoCloseable {
   /** Read by the worker's metrics reporters. */
   private volatile long rows;
 
-  CopyWriter(JdbcSinkConnectorConfig config, DatabaseDialect dialect, String url, String user, String password,
-      String driverProperties) {
+  CopyWriter(JdbcSinkConnectorConfig config, DatabaseDialect dialect, SinkConnection sinkConnection) {
     this.config = config;
     this.dialect = dialect;
-    this.url = url;
-    // The driver properties the sink's own pool connects with (ssl and the like), as Agroal reads them: k=v;k=v.
-    for (String pair : driverProperties == null ? new String[0] : driverProperties.split(";")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        connectionProperties.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-      }
-    }
-    if (user != null) {
-      connectionProperties.setProperty("user", user);
-    }
-    if (password != null) {
-      connectionProperties.setProperty("password", password);
-    }
+    this.sinkConnection = sinkConnection;
     this.fixedOffsetZone = CopyText.fixedOffset(config.useTimeZone());
   }
 
   /** A writer for a sink whose settings this writer can follow: PostgreSQL, upserts, keys from the record. */
   static Optional<CopyWriter> forSink(JdbcSinkConnectorConfig config, DatabaseDialect dialect,
       Map<String, String> props) {
-    String url = props.getOrDefault("connection.url", "");
-    boolean keyed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_KEY
-        || config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_VALUE;
-    if (!url.startsWith("jdbc:postgresql:") || config.getInsertMode() != JdbcSinkConnectorConfig.InsertMode.UPSERT
-        || !keyed || "false".equalsIgnoreCase(props.getOrDefault("sluice.sink.copy", "true").trim())) {
+    SinkConnection connection = SinkConnection.of(props);
+    if (!connection.url().startsWith("jdbc:postgresql:") || !upsertsByKey(config)) {
       return Optional.empty();
     }
-    return Optional.of(new CopyWriter(config, dialect, url, props.get("connection.username"),
-        props.get("connection.password"), props.get("hibernate.agroal.jdbcProperties")));
+    return Optional.of(new CopyWriter(config, dialect, connection));
   }
 
-  /** Rows written (upserted or deleted) by COPY since the task started. */
-  long rows() {
+  /** Whether the sink upserts rows by a key of the record's, the only writes the sink's own writers take. */
+  static boolean upsertsByKey(JdbcSinkConnectorConfig config) {
+    return config.getInsertMode() == JdbcSinkConnectorConfig.InsertMode.UPSERT
+        && (config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_KEY
+        || config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_VALUE);
+  }
+
+  @Override
+  public long rows() {
     return rows;
   }
 
-  /**
-   * Writes {@code records}, or writes nothing when they are not all changes this writer can write as Debezium would,
-   * and says which. A failed write is rolled back and thrown.
-   */
-  Outcome write(List<SinkRecord> records) throws SQLException {
+  @Override
+  public Outcome write(List<SinkRecord> records) throws SQLException {
     try {
       return writeIfProvable(records);
     } catch (SQLException | IOException | RuntimeException e) {
@@ -163,35 +128,16 @@ final class CopyWriter implements AutoCloseable {
   }
 
   private Outcome writeIfProvable(List<SinkRecord> records) throws SQLException, IOException {
-    Map<String, Changes> byTable = new LinkedHashMap<>();
-    for (SinkRecord r : records) {
-      JdbcKafkaSinkRecord record = new JdbcKafkaSinkRecord(r, config);
-      if (record.isSchemaChange() || record.isTruncate()) {
-        return Outcome.REFUSED;
-      }
-      boolean delete = record.isDelete() || record.isTombstone();
-      if (delete && !config.isDeleteEnabled()) {
-        return Outcome.REFUSED;
-      }
-      String table = config.getCollectionNamingStrategy()
-          .resolveCollectionName(record, config.getCollectionNameFormat());
-      Struct key = record.filteredKey();
-      if (table == null || key == null || key.schema().fields().isEmpty()) {
-        return Outcome.REFUSED;
-      }
-      Changes changes = byTable.computeIfAbsent(table, t -> new Changes());
-      changes.upserts.remove(key);
-      changes.deletes.remove(key);
-      (delete ? changes.deletes : changes.upserts).put(key, record);
-    }
-    if (byTable.isEmpty()) {
+    Optional<Map<String, PutChanges.Changes>> changed = PutChanges.byTable(records, config);
+    if (changed.isEmpty()) {
       return Outcome.REFUSED;
     }
+    Map<String, PutChanges.Changes> byTable = changed.get();
     Connection c = connection();
     // Every table's plan and every value's text before anything is sent: one field or value without a provable
     // text sends the whole put Debezium's way.
     List<Staged> staged = new ArrayList<>();
-    for (Map.Entry<String, Changes> e : byTable.entrySet()) {
+    for (Map.Entry<String, PutChanges.Changes> e : byTable.entrySet()) {
       Optional<Table> table = table(c, e.getKey());
       if (table.isEmpty()) {
         return tableSql(config, e.getKey()) == null ? Outcome.REFUSED : Outcome.NO_TABLE;
@@ -508,8 +454,7 @@ final class CopyWriter implements AutoCloseable {
 
   private Connection connection() throws SQLException {
     if (connection == null) {
-      connection = DriverManager.getConnection(url, connectionProperties);
-      connection.setAutoCommit(false);
+      connection = sinkConnection.open();
       varcharStrings = connection.unwrap(BaseConnection.class).getStringVarcharFlag();
     }
     return connection;
@@ -531,8 +476,8 @@ final class CopyWriter implements AutoCloseable {
     }
   }
 
-  /** Reads every table's columns again before the next write: a table was altered outside Debezium's sink. */
-  void forgetTables() {
+  @Override
+  public void forgetTables() {
     reset();
   }
 

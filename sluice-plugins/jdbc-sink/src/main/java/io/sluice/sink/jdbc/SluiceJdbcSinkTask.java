@@ -49,12 +49,14 @@ import org.slf4j.LoggerFactory;
  * Debezium's.
  *
  * <p>Into PostgreSQL, a put whose records are all upserts and deletes with keys, of types whose values COPY provably
- * writes as Debezium binds them, is written by COPY into a staging table and one merge ({@link CopyWriter}); any
- * other put, and a put whose COPY fails, goes through Debezium's sink. {@code sluice.sink.copy=false} turns COPY off.
+ * writes as Debezium binds them, is written by COPY into a staging table and one merge ({@link CopyWriter}); into
+ * MariaDB and MySQL, such a put is written by statements of many rows each, every row as Debezium's statement writes it
+ * ({@link MultiRowWriter}). Any other put, and a put whose write there fails, goes through Debezium's sink.
+ * {@code sluice.sink.copy=false} turns both off.
  */
 public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceJdbcSinkTask.class);
-  /** COPY failures in a row after which the task leaves COPY for good: the cause is not going away. */
+  /** Failures of {@link #copy} in a row after which the task leaves it for good: the cause is not going away. */
   private static final int MAX_COPY_FAILURES = 3;
   private static final List<Header> NO_HEADERS = List.of();
   private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
@@ -77,8 +79,11 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
   private io.debezium.connector.jdbc.dialect.DatabaseDialect sinkDialect;
   /** Whether the sink reads the records' headers (its key from them): else they are dropped before it sees them. */
   private boolean headersUsed = true;
-  /** Writes puts by COPY where that ends as Debezium's writes would; null where it cannot (not PostgreSQL, …). */
-  private CopyWriter copy;
+  /**
+   * Writes puts by COPY, or by statements of many rows, where that ends as Debezium's writes would; null where it
+   * cannot (a database without such a writer, inserts only, …).
+   */
+  private BulkWriter copy;
   /** Widens columns and drops NOT NULL as the records' schemas change, where Debezium's basic evolution does not. */
   private ColumnEvolution evolution;
   private int copyFailures;
@@ -111,7 +116,7 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     }
     this.freshness = WriteFreshness.publish(pluginMetrics(), System::currentTimeMillis);
     this.headersUsed = config.getPrimaryKeyMode() == PrimaryKeyMode.RECORD_HEADER;
-    this.copy = CopyWriter.forSink(config, sinkDialect, props).orElse(null);
+    this.copy = BulkWriter.forSink(config, sinkDialect, props).orElse(null);
     this.evolution = ColumnEvolution.forSink(config, sinkDialect, props).orElse(null);
     String url = props.getOrDefault("connection.url", "");
     this.unholdable = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")
@@ -281,26 +286,27 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
 
 
   /**
-   * Writes {@code batch} by COPY when {@link CopyWriter} can write it as Debezium's sink would, else (and when COPY
-   * fails) through Debezium's sink, which then fails the task as it always has if its write fails too. Where the
-   * batch's table is not there yet, Debezium's sink writes its first record alone, making the table as it would for
-   * the whole batch, and the rest goes by COPY: applied in order, the two parts end as the whole does.
+   * Writes {@code batch} by the sink's own writer ({@link BulkWriter}) when it can write it as Debezium's sink would,
+   * else (and when that write fails) through Debezium's sink, which then fails the task as it always has if its write
+   * fails too. Where the batch's table is not there yet, Debezium's sink writes its first record alone, making the
+   * table as it would for the whole batch, and the rest goes by the sink's own writer: applied in order, the two parts
+   * end as the whole does.
    */
   private void writeThrough(List<SinkRecord> batch) {
     if (evolution != null && !failed() && evolution.follow(batch) && copy != null) {
       copy.forgetTables();
     }
-    CopyWriter.Outcome outcome = copy(batch);
-    if (outcome == CopyWriter.Outcome.WRITTEN) {
+    BulkWriter.Outcome outcome = copy(batch);
+    if (outcome == BulkWriter.Outcome.WRITTEN) {
       return;
     }
-    if (outcome == CopyWriter.Outcome.NO_TABLE && batch.size() > 1 && makesTableAsWhole(batch.get(0))) {
+    if (outcome == BulkWriter.Outcome.NO_TABLE && batch.size() > 1 && makesTableAsWhole(batch.get(0))) {
       putThroughDebezium(batch.subList(0, 1));
       if (failed()) {
         return; // the task fails on its next put and reads the batch again from its committed offset
       }
       batch = batch.subList(1, batch.size());
-      if (copy(batch) == CopyWriter.Outcome.WRITTEN) {
+      if (copy(batch) == BulkWriter.Outcome.WRITTEN) {
         return;
       }
     }
@@ -317,21 +323,22 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     return !record.isDelete() && !record.isTombstone() && !record.isSchemaChange() && !record.isTruncate();
   }
 
-  /** Writes {@code batch} by COPY where it can; null where the task has no COPY, or its last put failed. */
-  private CopyWriter.Outcome copy(List<SinkRecord> batch) {
+  /** Writes {@code batch} by the sink's own writer where it can; null where the task has none, or its last put failed. */
+  private BulkWriter.Outcome copy(List<SinkRecord> batch) {
     if (copy == null || failed()) {
       return null;
     }
     try {
-      CopyWriter.Outcome outcome = copy.write(batch);
-      if (outcome == CopyWriter.Outcome.WRITTEN) {
+      BulkWriter.Outcome outcome = copy.write(batch);
+      if (outcome == BulkWriter.Outcome.WRITTEN) {
         copyFailures = 0;
         markWritten(batch);
       }
       return outcome;
     } catch (SQLException | RuntimeException e) {
       copyFailures++;
-      LOG.warn("Writing {} records by COPY failed ({}); they go through Debezium's sink{}", batch.size(),
+      LOG.warn("Writing {} records by {} failed ({}); they go through Debezium's sink{}", batch.size(),
+          copy instanceof CopyWriter ? "COPY" : "multi-row statements",
           ErrorText.of(e),
           copyFailures >= MAX_COPY_FAILURES ? ", and so does every later put until the task restarts" : "");
       if (copyFailures >= MAX_COPY_FAILURES) {
@@ -383,15 +390,19 @@ public class SluiceJdbcSinkTask extends JdbcSinkConnectorTask {
     }
   }
 
-  /** {@code sink-copy-rows}: rows the task wrote by COPY, beside the write freshness in the task's plugin metrics. */
+  /**
+   * {@code sink-copy-rows}: rows the task wrote by its own writer (COPY, or statements of many rows), beside the write
+   * freshness in the task's plugin metrics.
+   */
   private void publishCopyRows() {
     PluginMetrics metrics = pluginMetrics();
     if (metrics == null || copy == null) {
       return;
     }
     try {
-      CopyWriter writer = copy;
-      copyRows = metrics.metricName("sink-copy-rows", "Rows the sink upserted or deleted by COPY and one merge",
+      BulkWriter writer = copy;
+      copyRows = metrics.metricName("sink-copy-rows", "Rows the sink upserted or deleted by COPY and one merge, or by"
+          + " statements of many rows",
           new LinkedHashMap<>());
       metrics.addMetric(copyRows, (Measurable) (c, now) -> writer.rows());
     } catch (RuntimeException e) {
