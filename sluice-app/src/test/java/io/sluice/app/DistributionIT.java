@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.ClassWorker;

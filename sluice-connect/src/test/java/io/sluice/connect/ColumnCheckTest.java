@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.client.ClientOptions;
 import io.sluice.connect.client.ConnectRestClient;
 import io.sluice.connect.testing.ConnectClient;
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;

@@ -3,7 +3,7 @@ package io.sluice.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.ClassWorker;
 import io.sluice.connect.testing.ConnectClient;

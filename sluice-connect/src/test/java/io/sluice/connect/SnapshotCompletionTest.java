@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.connect.testing.Eventually;
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.ClassWorker;

@@ -1,6 +1,6 @@
 package io.sluice.ops.reconcile;
 
-import io.sluice.connect.testing.MariaDbServer;
+import io.sluice.kafka.testing.MariaDbServer;
 import io.sluice.connect.testing.SharedPostgres;
 
 /** The databases the reconcile tests share in one JVM: two PostgreSQL databases and one MariaDB database. */

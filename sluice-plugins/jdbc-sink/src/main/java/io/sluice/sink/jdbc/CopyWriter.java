@@ -465,15 +465,8 @@ final class CopyWriter implements BulkWriter {
     tables.clear();
     castTypes.clear();
     staging.clear();
-    if (connection != null) {
-      try {
-        connection.rollback();
-        connection.close();
-      } catch (SQLException ignored) {
-        // Broken already; a new one is opened for the next put.
-      }
-      connection = null;
-    }
+    SinkConnection.discard(connection);
+    connection = null;
   }
 
   @Override

@@ -408,15 +408,8 @@ final class MultiRowWriter implements BulkWriter {
   private void reset() {
     tables.clear();
     closeStatements();
-    if (connection != null) {
-      try {
-        connection.rollback();
-        connection.close();
-      } catch (SQLException ignored) {
-        // Broken already; a new one is opened for the next put.
-      }
-      connection = null;
-    }
+    SinkConnection.discard(connection);
+    connection = null;
   }
 
   @Override

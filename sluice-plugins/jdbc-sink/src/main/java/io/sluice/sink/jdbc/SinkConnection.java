@@ -37,4 +37,17 @@ record SinkConnection(String url, Properties properties) {
     c.setAutoCommit(false);
     return c;
   }
+
+  /** Rolls back and closes {@code connection} (null: nothing), quietly: it may be broken already. */
+  static void discard(Connection connection) {
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.rollback();
+      connection.close();
+    } catch (SQLException ignored) {
+      // Broken already; the writer opens a new one for its next put.
+    }
+  }
 }

@@ -3,6 +3,7 @@ package io.sluice.sink.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.MariaDbServer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -36,7 +37,7 @@ class MultiRowWriterTest {
 
   @BeforeAll
   static void database() {
-    url = TestMariaDb.createDatabase("sink_rows");
+    url = MariaDbServer.createDatabase("sink_rows");
   }
 
   private static Schema sourceTyped(SchemaBuilder builder, String type) {
@@ -231,7 +232,7 @@ class MultiRowWriterTest {
    */
   @Test
   void aTableOfTheSameNameInAnotherDatabaseIsNotWrittenInstead() throws SQLException {
-    String other = TestMariaDb.createDatabase("sink_rows_other");
+    String other = MariaDbServer.createDatabase("sink_rows_other");
     Schema row = SchemaBuilder.struct().name("xdb.db.t.Value").optional().field("id", Schema.INT32_SCHEMA)
         .field("item", Schema.OPTIONAL_STRING_SCHEMA).build();
     ChangeEvents events = new ChangeEvents("xdb.db.t",

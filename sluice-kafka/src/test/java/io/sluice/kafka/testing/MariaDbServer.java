@@ -1,6 +1,5 @@
-package io.sluice.connect.testing;
+package io.sluice.kafka.testing;
 
-import io.sluice.kafka.testing.RequiredTool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
