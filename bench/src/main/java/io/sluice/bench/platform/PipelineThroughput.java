@@ -35,9 +35,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code mariadbd}, started for the run) instead of PostgreSQL. With both variants, they run alternately, untuned,
  * tuned, untuned, tuned, and the report gives the means and the ratio for each order.
  *
- * <p>{@code -Dbench.variants=tuned,avro} compares converters instead: {@code avro} is {@code tuned} with Sluice's Avro
- * converter (schemas in the platform's registry) on the source and the sink, against the JSON converter with its
- * inlined schema; bytes on the topic per event are reported beside the rates.
+ * <p>{@code -Dbench.variants=tuned,avro,protobuf} compares converters instead, in alternating rounds like any variants:
+ * {@code avro}, {@code protobuf} and {@code jsonschema} are {@code tuned} with Sluice's converter of that format
+ * (schemas in the platform's registry) on the source and the sink, against the JSON converter with its inlined
+ * schema; bytes on the topic per event are reported beside the rates.
  *
  * <p>{@code -Dbench.table=wide} copies a table of the type matrix's column types instead of {@code orders}
  * ({@link WideTable}: numbers, money, texts, bytes, dates and times, intervals, uuid, json, xml, network addresses, bit
@@ -98,23 +99,12 @@ public final class PipelineThroughput {
     try (BenchDatabase db = new BenchDatabase(); MariaDbProcess mariaDb = maria ? MariaDbProcess.start() : null) {
       SinkDatabase sinkDb = maria ? new SinkDatabase.MariaDb(mariaDb) : new SinkDatabase.Postgres(db);
       List<String> variants = List.of(System.getProperty("bench.variants", "untuned,tuned").split(","));
-      if (variants.contains("avro")) {
-        Result tuned = run(db, sinkDb, plugins, "tuned", true, false, rows);
-        Result avro = run(db, sinkDb, plugins, "avro", true, true, rows);
-        System.out.printf(Locale.ROOT, "%nPostgreSQL -> Kafka, %,d rows: JSON converter %,.0f events/s (%.0f bytes/event),"
-            + " Avro converter %,.0f events/s (%.0f bytes/event), ratio %.2fx%n", rows, tuned.eventsPerSecond,
-            tuned.bytesPerEvent, avro.eventsPerSecond, avro.bytesPerEvent, avro.eventsPerSecond / tuned.eventsPerSecond);
-        System.out.printf(Locale.ROOT, "PostgreSQL -> %s through the JDBC sink: JSON %,.0f rows/s, Avro %,.0f "
-            + "rows/s, ratio %.2fx%n", sinkDb.name(), tuned.sinkRowsPerSecond, avro.sinkRowsPerSecond,
-            avro.sinkRowsPerSecond / tuned.sinkRowsPerSecond);
-        System.exit(0);
-      }
       if (!variants.equals(List.of("untuned", "tuned")) && variants.size() > 1) {
         compare(db, sinkDb, plugins, variants, rows);
         System.exit(0);
       }
       if (variants.size() == 1) {
-        run(db, sinkDb, plugins, variants.get(0), variants.get(0).equals("tuned"), false, rows);
+        run(db, sinkDb, plugins, variants.get(0), !variants.get(0).equals("untuned"), converterOf(variants.get(0)), rows);
         System.exit(0);
       }
       // Untuned and tuned alternate (A B A B ...), so neither always runs on a colder or a warmer machine; the figures
@@ -123,8 +113,8 @@ public final class PipelineThroughput {
       Result[] untuned = new Result[rounds];
       Result[] tuned = new Result[rounds];
       for (int round = 0; round < rounds; round++) {
-        untuned[round] = run(db, sinkDb, plugins, "untuned" + (round + 1), false, false, rows);
-        tuned[round] = run(db, sinkDb, plugins, "tuned" + (round + 1), true, false, rows);
+        untuned[round] = run(db, sinkDb, plugins, "untuned" + (round + 1), false, null, rows);
+        tuned[round] = run(db, sinkDb, plugins, "tuned" + (round + 1), true, null, rows);
       }
       String table = WIDE ? "the wide table (" + WideTable.COLUMNS.size() + " columns)" : "orders";
       report("PostgreSQL -> Kafka, " + String.format(Locale.ROOT, "%,d", rows) + " rows of " + table
@@ -429,7 +419,7 @@ public final class PipelineThroughput {
       // compiled: without this unmeasured run the first variant's first round runs colder than any other (session
       // 19's first exactly-once round did, at 0.77x). Each run still compiles its own plugin classes again.
       String v = variants.get(0);
-      run(db, sinkDb, plugins, WARM, !v.equals("untuned"), false, Math.max(rows / 5, 10_000),
+      run(db, sinkDb, plugins, WARM, !v.equals("untuned"), converterOf(v), Math.max(rows / 5, 10_000),
           overrides("bench.variant." + v + ".sink.", ""), overrides("bench.variant." + v + ".worker.",
               "connect.worker."), overrides("bench.variant." + v + ".source.", ""));
     }
@@ -440,7 +430,7 @@ public final class PipelineThroughput {
         java.util.Collections.reverse(order);
       }
       for (String v : order) {
-        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), false, rows,
+        results.get(v).add(run(db, sinkDb, plugins, v + (round + 1), !v.equals("untuned"), converterOf(v), rows,
             overrides("bench.variant." + v + ".sink.", ""), overrides("bench.variant." + v + ".worker.",
                 "connect.worker."), overrides("bench.variant." + v + ".source.", "")));
       }
@@ -458,8 +448,9 @@ public final class PipelineThroughput {
       java.util.Arrays.sort(sorted);
       double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
           : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-      System.out.printf(Locale.ROOT, "  %-10s %,8.0f events/s (%.2fx; rounds %s; each round's ratio %s: median %.2fx)"
-          + "  %s %s%n", v, m.eventsPerSecond, m.eventsPerSecond / base.eventsPerSecond, rs.stream()
+      System.out.printf(Locale.ROOT, "  %-10s %,8.0f events/s, %,.0f bytes/event (%.2fx; rounds %s; each round's"
+          + " ratio %s: median %.2fx)  %s %s%n", v, m.eventsPerSecond, m.bytesPerEvent, m.eventsPerSecond
+          / base.eventsPerSecond, rs.stream()
               .map(r -> String.format(Locale.ROOT, "%,.0f", r.eventsPerSecond)).toList(), java.util.Arrays
               .stream(ratios).mapToObj(r -> String.format(Locale.ROOT, "%.2fx", r)).toList(), median,
           overrides("bench.variant." + v + ".worker.", ""), overrides("bench.variant." + v + ".source.", ""));
@@ -494,12 +485,22 @@ public final class PipelineThroughput {
   }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
-      boolean avro, int rows) throws Exception {
-    return run(db, sinkDb, plugins, label, tuned, avro, rows, Map.of(), Map.of(), Map.of());
+      String converter, int rows) throws Exception {
+    return run(db, sinkDb, plugins, label, tuned, converter, rows, Map.of(), Map.of(), Map.of());
+  }
+
+  /** Sluice's converter of a format variant ({@code avro}, {@code protobuf}, {@code jsonschema}); null for JSON. */
+  private static String converterOf(String variant) {
+    return switch (variant) {
+      case "avro" -> "io.sluice.serde.connect.AvroConverter";
+      case "protobuf" -> "io.sluice.serde.connect.ProtobufConverter";
+      case "jsonschema" -> "io.sluice.serde.connect.JsonSchemaConverter";
+      default -> null;
+    };
   }
 
   private static Result run(BenchDatabase db, SinkDatabase sinkDb, Path plugins, String label, boolean tuned,
-      boolean avro, int rows, Map<String, String> sinkSettings, Map<String, String> workerSettings,
+      String converter, int rows, Map<String, String> sinkSettings, Map<String, String> workerSettings,
       Map<String, String> sourceSettings) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-bench-" + label);
     Map<String, String> flags = new HashMap<>(tuned ? Map.of() : UNTUNED_WORKER);
@@ -537,9 +538,9 @@ public final class PipelineThroughput {
         source.putAll(UNTUNED_SOURCE);
       }
       Map<String, String> converters = new HashMap<>();
-      if (avro) {
+      if (converter != null) {
         for (String side : List.of("key", "value")) {
-          converters.put(side + ".converter", "io.sluice.serde.connect.AvroConverter");
+          converters.put(side + ".converter", converter);
           converters.put(side + ".converter.schema.registry.url", platform.urls().get("registry"));
         }
       }
