@@ -65,8 +65,8 @@ class TcpProxyTest {
         during.getOutputStream().write(bytes("three"));
         assertThrows(SocketTimeoutException.class, () -> during.getInputStream().read());
         proxy.heal();
-        assertArrayEquals(bytes("two"), before.getInputStream().readNBytes(3));
-        assertArrayEquals(bytes("three"), during.getInputStream().readNBytes(5));
+        assertArrayEquals(bytes("two"), receive(before, 3));
+        assertArrayEquals(bytes("three"), receive(during, 5));
       }
       assertArrayEquals(bytes("four"), roundTrip(before, "four"));
     }
@@ -76,10 +76,13 @@ class TcpProxyTest {
   void aServerThatRefusesClosesTheClientsConnection() throws Exception {
     echo.close();
     try (Socket s = connect()) {
+      // The close is awaited, not its absence: a loaded machine may take seconds to run the proxy's threads.
+      s.setSoTimeout(30_000);
       assertEquals(-1, s.getInputStream().read());
     }
   }
 
+  /** A connection through the proxy whose reads give up after 700 ms: long enough to tell a held byte. */
   private Socket connect() throws Exception {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
     s.setSoTimeout(700);
@@ -88,7 +91,17 @@ class TcpProxyTest {
 
   private static byte[] roundTrip(Socket s, String text) throws Exception {
     s.getOutputStream().write(bytes(text));
-    return s.getInputStream().readNBytes(text.length());
+    return receive(s, text.length());
+  }
+
+  /** {@code n} bytes that are due, however long a loaded machine takes to pass them on (700 ms is for held ones). */
+  private static byte[] receive(Socket s, int n) throws Exception {
+    s.setSoTimeout(30_000);
+    try {
+      return s.getInputStream().readNBytes(n);
+    } finally {
+      s.setSoTimeout(700);
+    }
   }
 
   private static byte[] bytes(String text) {
