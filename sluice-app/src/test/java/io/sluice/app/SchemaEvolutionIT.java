@@ -44,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Live schema evolution through the packaged {@code ./sluice up}, PostgreSQL and MariaDB both ways: while a load of
  * about 1,000 changes a second runs on a source table, six changes are made to it one after another ({@link
  * #CHANGES}), in PostgreSQL's DDL or MariaDB's; the load runs from {@link #BEFORE_CHANGE} before each change to {@link
- * #AFTER_CHANGE} after it, then waits until every sink has the change's rows. Each source table is read by four pipelines side by side, one per
- * format, whose subjects keep the registry's default mode (BACKWARD), each pipeline's topic written by Sluice's JDBC
+ * #AFTER_CHANGE} after it, then waits until every sink has the change's rows. Each source table is read by four
+ * pipelines side by side, one per format, whose subjects keep the registry's default mode (BACKWARD), each pipeline's
+ * topic written by Sluice's JDBC
  * sink ({@code schema.evolution=basic}) into a PostgreSQL database and into a MariaDB database of its own: so every
  * format (Connect JSON, Avro, Protobuf, JSON Schema) goes PostgreSQL → PostgreSQL, PostgreSQL → MariaDB, MariaDB →
  * PostgreSQL and MariaDB → MariaDB, 24 connectors. Three more
@@ -455,8 +456,7 @@ class SchemaEvolutionIT {
       }
     }
     if (!failures.isEmpty()) {
-      fail(failures.size() + " failure(s):\n  " + String.join("\n  ", failures) + "\ntimeline:\n  "
-          + String.join("\n  ", timeline));
+      fail(failures.size() + " failure(s):\n  " + String.join("\n  ", failures) + timelineText());
     }
   }
 
@@ -493,7 +493,7 @@ class SchemaEvolutionIT {
           }
         }
         mark(l.name() + ": change " + phase + (refused[0] ? " refused" : " at every sink") + ", "
-            + Math.round((System.nanoTime() - changed) / 1e9) + " s after it was made");
+            + secondsSince(changed) + " s after it was made");
         String message = refused[0] ? refusal(l) : null;
         String registryAnswer;
         if (!l.registered()) {
@@ -514,8 +514,8 @@ class SchemaEvolutionIT {
             alerted = true;
           }
           registryAnswer += forceIn(l, phase, failures);
-          mark(l.name() + ": change " + phase + " let in, at every sink " + Math.round((System.nanoTime() - changed)
-              / 1e9) + " s after it was made");
+          mark(l.name() + ": change " + phase + " let in, at every sink " + secondsSince(changed)
+              + " s after it was made");
         }
         for (Sink s : l.sinks()) {
           String sinkAction = sinkAction(columnsBefore.get(s), s.engine().columns(s.db(), l.table()));
@@ -567,6 +567,15 @@ class SchemaEvolutionIT {
     String line = String.format("%6.1f s  %s", (System.nanoTime() - STARTED) / 1e9, event);
     timeline.add(line);
     System.out.println("SchemaEvolutionIT " + line);
+  }
+
+  /** The timeline so far, as a failure's message ends. */
+  private static String timelineText() {
+    return "\ntimeline:\n  " + String.join("\n  ", timeline);
+  }
+
+  private static long secondsSince(long nanos) {
+    return Math.round((System.nanoTime() - nanos) / 1e9);
   }
 
   private static synchronized void record(int phase, Outcome o) {
@@ -808,7 +817,7 @@ class SchemaEvolutionIT {
       if (System.nanoTime() > until) {
         throw new AssertionError(what + " did not come within " + (until == settle ? SETTLE.toSeconds() + " s"
             : "the test's " + PATIENCE.toMinutes() + " minutes") + "; " + TypeMatrix.sinkState(connect, "", k.name())
-            + "source: " + connect.status(l.source()) + "\ntimeline:\n  " + String.join("\n  ", timeline));
+            + "source: " + connect.status(l.source()) + timelineText());
       }
       ConnectClient.sleep(250);
     }

@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 
 /** The network cut of the fault matrix: what passes through a {@link TcpProxy}, cut and healed, to an echo server. */
 class TcpProxyTest {
+  /** How long a read waits where the proxy must hold the bytes: long enough to tell a held byte. */
+  private static final int HELD_MILLIS = 700;
+  /** How long a read waits for bytes (or a close) that are due, however long a loaded machine takes to pass them on. */
+  private static final int DUE_MILLIS = 30_000;
+
   private ServerSocket echo;
   private TcpProxy proxy;
 
@@ -77,15 +82,15 @@ class TcpProxyTest {
     echo.close();
     try (Socket s = connect()) {
       // The close is awaited, not its absence: a loaded machine may take seconds to run the proxy's threads.
-      s.setSoTimeout(30_000);
+      s.setSoTimeout(DUE_MILLIS);
       assertEquals(-1, s.getInputStream().read());
     }
   }
 
-  /** A connection through the proxy whose reads give up after 700 ms: long enough to tell a held byte. */
+  /** A connection through the proxy whose reads give up after {@link #HELD_MILLIS}. */
   private Socket connect() throws Exception {
     Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
-    s.setSoTimeout(700);
+    s.setSoTimeout(HELD_MILLIS);
     return s;
   }
 
@@ -94,13 +99,13 @@ class TcpProxyTest {
     return receive(s, text.length());
   }
 
-  /** {@code n} bytes that are due, however long a loaded machine takes to pass them on (700 ms is for held ones). */
+  /** {@code n} bytes that are due, waited for up to {@link #DUE_MILLIS}. */
   private static byte[] receive(Socket s, int n) throws Exception {
-    s.setSoTimeout(30_000);
+    s.setSoTimeout(DUE_MILLIS);
     try {
       return s.getInputStream().readNBytes(n);
     } finally {
-      s.setSoTimeout(700);
+      s.setSoTimeout(HELD_MILLIS);
     }
   }
 

@@ -104,7 +104,8 @@ public final class PipelineThroughput {
         System.exit(0);
       }
       if (variants.size() == 1) {
-        run(db, sinkDb, plugins, variants.get(0), !variants.get(0).equals("untuned"), converterOf(variants.get(0)), rows);
+        String only = variants.get(0);
+        run(db, sinkDb, plugins, only, !only.equals("untuned"), converterOf(only), rows);
         System.exit(0);
       }
       // Untuned and tuned alternate (A B A B ...), so neither always runs on a colder or a warmer machine; the figures
