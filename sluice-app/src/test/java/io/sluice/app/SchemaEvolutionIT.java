@@ -46,12 +46,11 @@ import org.junit.jupiter.api.io.TempDir;
  * #CHANGES}), in PostgreSQL's DDL or MariaDB's; the load runs from {@link #BEFORE_CHANGE} before each change to {@link
  * #AFTER_CHANGE} after it, then waits until every sink has the change's rows. Each source table is read by four
  * pipelines side by side, one per format, whose subjects keep the registry's default mode (BACKWARD), each pipeline's
- * topic written by Sluice's JDBC
- * sink ({@code schema.evolution=basic}) into a PostgreSQL database and into a MariaDB database of its own: so every
- * format (Connect JSON, Avro, Protobuf, JSON Schema) goes PostgreSQL → PostgreSQL, PostgreSQL → MariaDB, MariaDB →
- * PostgreSQL and MariaDB → MariaDB, 24 connectors. Three more
- * PostgreSQL tables, one per registered format (Avro, Protobuf, JSON Schema), each with a quarter of the load, are read
- * by pipelines whose subjects are FULL_TRANSITIVE, so that their refusals hold up no one else.
+ * topic written by Sluice's JDBC sink ({@code schema.evolution=basic}) into a PostgreSQL database and into a MariaDB
+ * database of its own: so every format (Connect JSON, Avro, Protobuf, JSON Schema) goes PostgreSQL → PostgreSQL,
+ * PostgreSQL → MariaDB, MariaDB → PostgreSQL and MariaDB → MariaDB, 24 connectors. Three more PostgreSQL tables, one
+ * per registered format (Avro, Protobuf, JSON Schema), each with a quarter of the load, are read by pipelines whose
+ * subjects are FULL_TRANSITIVE, so that their refusals hold up no one else.
  *
  * <p>Per change, pipeline and sink it records what the registry did (a new version, or a refusal in the source task's
  * failure), what the sink did to its table (columns added, types widened, NOT NULL dropped) and the tasks' states. A
