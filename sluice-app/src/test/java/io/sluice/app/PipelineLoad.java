@@ -9,13 +9,24 @@ import io.sluice.connect.testing.Pipeline;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.SinkMismatch;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A pipeline on a Sluice cluster, PostgreSQL {@code orders} → Debezium → Kafka → Sluice's JDBC sink, and a load on its
@@ -146,36 +157,91 @@ final class PipelineLoad implements AutoCloseable {
 
   /**
    * What a sink that did not come to equal its source was doing: LATE (still writing), STALLED (standing still with
-   * records of the topic it has not committed: a task down or stuck) or LOST (the whole topic committed, and still
-   * different), then how it differs, and each node's view of the connectors.
+   * records of the topic it has not read: a task down or stuck) or NOT IN THE TOPIC (every record read and committed,
+   * and still different: a source that stopped delivering, or a sink that lost what it committed), then how it
+   * differs, who holds the source's replication slot, and each node's view of the connectors.
    */
   private String diagnosis(SinkMismatch e) {
-    long unread = uncommitted();
+    long unread = unread();
     String verdict;
     if (e.moving()) {
       verdict = "LATE: the sink was still writing when the wait ended";
     } else if (unread > 0) {
-      verdict = "STALLED: the sink stood still with " + unread + " records of the topic not committed (see the task"
-          + " states)";
+      verdict = "STALLED: the sink stood still with " + unread + " records of the topic to read past its committed"
+          + " offsets (see the task states)";
     } else if (unread == 0) {
-      verdict = "LOST: the sink committed the whole topic and still differs from the source (the changes never"
-          + " reached the topic, or the sink committed records it did not write)";
+      verdict = "NOT IN THE TOPIC: the sink read and committed every record of the topic and still differs from the"
+          + " source: the source did not deliver these changes (see the source slot and the task states), or the sink"
+          + " committed records it did not write";
     } else {
       verdict = "the sink stood still; its consumer group could not be read";
     }
     return verdict + ". " + e.getMessage() + "; sink consumer group: " + (unread < 0 ? "unknown"
-        : unread + " records not committed") + "; connectors as each node sees them: " + statuses();
+        : unread + " records to read past its commits") + "; source slot: " + slot()
+        + "; connectors as each node sees them: " + statuses();
   }
 
-  /** Records of the topic past the sink's committed offsets; -1 when Kafka is not known or does not say. */
-  private long uncommitted() {
+  /**
+   * The records a read-committed reader finds past the sink's committed offsets; -1 when Kafka is not known or does
+   * not say. Counted by reading, not from the end offsets: with exactly-once sources each transaction ends in a commit
+   * marker, which takes an offset, is never delivered, so never committed by the sink; and an open transaction's
+   * records are past the end offset but not readable yet.
+   */
+  private long unread() {
     if (bootstrap == null) {
       return -1;
     }
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap, "client.id", "test-sink-diagnosis"))) {
-      return SinkBacklog.uncommitted(admin, pipeline.topic(), "connect-" + sink);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap, "client.id", "test-sink-diagnosis"));
+        KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
+            "client.id", "test-sink-diagnosis", "isolation.level", "read_committed", "enable.auto.commit", "false"),
+            new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("connect-" + sink)
+          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+      List<TopicPartition> partitions = reader.partitionsFor(pipeline.topic()).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      reader.assign(partitions);
+      for (TopicPartition p : partitions) {
+        OffsetAndMetadata c = committed.get(p);
+        reader.seek(p, c == null ? 0 : c.offset());
+      }
+      Map<TopicPartition, Long> ends = reader.endOffsets(partitions);
+      long records = 0;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (partitions.stream().anyMatch(p -> reader.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
+        records += reader.poll(Duration.ofMillis(500)).count();
+      }
+      return records;
     } catch (Exception e) {
       return -1;
+    }
+  }
+
+  /**
+   * Who holds the source's replication slot and how far its consumer confirmed, against the database's WAL: a slot
+   * active for a connection that streams nothing, or one nobody holds, says which side a stalled source waits on.
+   */
+  private String slot() {
+    try (Connection c = SharedPostgres.connect(pipeline.sourceDb);
+        PreparedStatement q = c.prepareStatement("""
+            SELECT s.active, s.active_pid, s.confirmed_flush_lsn, pg_current_wal_lsn() AS wal, a.backend_start,
+                   a.client_port, a.state, r.state AS replication, r.reply_time
+            FROM pg_replication_slots s
+            LEFT JOIN pg_stat_activity a ON a.pid = s.active_pid
+            LEFT JOIN pg_stat_replication r ON r.pid = s.active_pid
+            WHERE s.slot_name = ?""")) {
+      q.setString(1, pipeline.name + "_slot");
+      try (ResultSet r = q.executeQuery()) {
+        if (!r.next()) {
+          return "none named " + pipeline.name + "_slot";
+        }
+        return (r.getBoolean("active") ? "held by backend " + r.getInt("active_pid") + " (connected "
+            + r.getTimestamp("backend_start") + " from port " + r.getInt("client_port") + ", " + r.getString("state")
+            + ", replication " + r.getString("replication") + ", last reply " + r.getTimestamp("reply_time") + ")"
+            : "not held") + ", confirmed to " + r.getString("confirmed_flush_lsn") + " of the WAL's "
+            + r.getString("wal") + " at " + Instant.now();
+      }
+    } catch (SQLException e) {
+      return "could not be read (" + e + ")";
     }
   }
 
