@@ -1592,15 +1592,22 @@ class DistributionIT {
     assertEquals(0, watched.exit(), watched::toString);
     assertTrue(watched.out().contains("\"state\":\"STOPPED\""), watched::toString);
 
-    // A config Connect refuses changes nothing and says which key is wrong.
-    Path bad = Files.writeString(dir.resolve("bad-sink.json"), JSON.writeValueAsString(Map.of("name", name + "-bad",
+    // A config Connect refuses changes nothing and says which key is wrong; applied as a folder beside a good one,
+    // the good one is not created either: every connector is validated before the first is written.
+    Path set = Files.createDirectories(dir.resolve("connector-set"));
+    Files.writeString(set.resolve("a-good-sink.yaml"), yaml.toString().replace("name: " + name + "\n",
+        "name: " + name + "-good\n"));
+    Files.writeString(set.resolve("b-bad-sink.json"), JSON.writeValueAsString(Map.of("name", name + "-bad",
         "config", Map.of("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector", "topics", "t",
             "tasks.max", "many"))));
-    Run refused = sluice(with(c, "connectors", "apply", "-f", bad.toString()));
+    Files.writeString(set.resolve("README.txt"), "not a connector: passed over");
+    Run refused = sluice(with(c, "connectors", "apply", "-f", set.toString()));
     assertEquals(3, refused.exit(), refused::toString);
-    assertTrue(refused.err().contains("tasks.max (2 errors):") && refused.err().contains("Invalid value many"),
-        refused::toString);
+    assertTrue(refused.err().contains("error: Kafka Connect refused the config of " + name + "-bad")
+        && refused.err().contains("tasks.max (2 errors):") && refused.err().contains("Invalid value many")
+        && refused.err().contains("none of the 2 connectors was changed"), refused::toString);
     assertTrue(connect.config(name + "-bad").isEmpty(), "nothing created");
+    assertTrue(connect.config(name + "-good").isEmpty(), "the good one held back with the refused one");
 
     Run deleted = sluice(with(c, "connectors", "delete", name));
     assertEquals(0, deleted.exit(), deleted::toString);

@@ -116,6 +116,8 @@ class TypeMatrixIT {
         execute(sourceDb, PostgresTypes.insert(f, row + 1, row));
       }
     }
+    // Every connector in one `sluice connectors apply`, each format's sinks before its sources, as before.
+    Map<String, Map<String, String>> connectors = new java.util.LinkedHashMap<>();
     for (Format format : FORMATS) {
       for (String target : TARGETS) {
         String db = sinkDb(format, target);
@@ -127,11 +129,12 @@ class TypeMatrixIT {
           // As Debezium's sink binds, not with the untyped text Sluice's defaults give a PostgreSQL sink.
           sink.put("hibernate.agroal.jdbcProperties", "");
         }
-        apply(format.name() + "-" + target + "-sink", converted(sink, format));
+        connectors.put(format.name() + "-" + target + "-sink", converted(sink, format));
       }
-      apply(format.name() + "-source", converted(sourceConfig(format, false), format));
-      apply(format.name() + "-engines-source", converted(sourceConfig(format, true), format));
+      connectors.put(format.name() + "-source", converted(sourceConfig(format, false), format));
+      connectors.put(format.name() + "-engines-source", converted(sourceConfig(format, true), format));
     }
+    TypeMatrix.applyAll(dir, cluster, connectors);
     // Every source's slot exists, so the changes below are streamed, not read by a snapshot.
     awaitSlots();
     for (Family f : PostgresTypes.FAMILIES) {
@@ -379,9 +382,5 @@ class TypeMatrixIT {
 
   private static Map<String, String> converted(Map<String, String> config, Format format) {
     return TypeMatrix.converted(config, format, registryUrl);
-  }
-
-  private static void apply(String name, Map<String, String> config) throws Exception {
-    TypeMatrix.apply(dir, cluster, name, config);
   }
 }

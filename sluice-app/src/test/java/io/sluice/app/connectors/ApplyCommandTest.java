@@ -51,4 +51,26 @@ class ApplyCommandTest {
         "    Column at_local of table public.events (time with time zone) is not carried faithfully: …",
         "    Column cost of table public.events (price) is not carried faithfully: …"), lines);
   }
+
+  @Test
+  void aFolderIsItsConnectorFilesInNameOrderAndANameTwiceIsRefused(@TempDir Path dir) throws Exception {
+    Path set = Files.createDirectories(dir.resolve("set"));
+    Files.writeString(set.resolve("b.yml"), "name: second\nconnector.class: " + SINK + "\n");
+    Files.writeString(set.resolve("a.JSON"), "{\"name\":\"first\",\"config\":{\"connector.class\":\"" + SINK + "\"}}");
+    Files.writeString(set.resolve("c.yaml"), "name: third\nconnector.class: " + SINK + "\n");
+    Files.writeString(set.resolve("notes.txt"), "not a connector");
+    Files.createDirectories(set.resolve("nested.yaml"));
+    Path alone = Files.writeString(dir.resolve("alone.yaml"), "name: fourth\nconnector.class: " + SINK + "\n");
+    assertEquals(List.of("first", "second", "third", "fourth"),
+        ApplyCommand.readAll(List.of(set, alone)).stream().map(ApplyCommand.Wanted::name).toList());
+
+    Path again = Files.writeString(dir.resolve("again.yaml"), "name: second\nconnector.class: " + SINK + "\n");
+    String twice = assertThrows(IllegalArgumentException.class, () -> ApplyCommand.readAll(List.of(set, again)))
+        .getMessage();
+    assertTrue(twice.contains("connector second is in both") && twice.contains("b.yml") && twice.contains("again.yaml"),
+        twice);
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ApplyCommand.readAll(List.of(empty))).getMessage()
+        .contains("holds no connector file"));
+  }
 }
