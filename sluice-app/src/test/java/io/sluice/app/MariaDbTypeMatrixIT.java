@@ -204,23 +204,28 @@ class MariaDbTypeMatrixIT {
       }
     }
 
+    // Every connector in one `sluice connectors apply`, each format's sinks before its sources, as before.
+    Map<String, Map<String, String>> connectors = new LinkedHashMap<>();
+    List<String> mariaSources = new java.util.ArrayList<>();
     int serverId = 5901;
     for (Format format : TypeMatrix.FORMATS) {
       for (Direction d : Direction.values()) {
         for (String target : TARGETS) {
-          applySink(format, d, target);
+          connectors.put(sinkName(format, d, target), sink(format, d, target));
         }
       }
-      TypeMatrix.apply(dir, cluster, format.name() + "-pg-source",
+      connectors.put(format.name() + "-pg-source",
           TypeMatrix.converted(postgresSource(format, false), format, registryUrl));
-      PackagedSluice.Run maria = TypeMatrix.apply(dir, cluster, format.name() + "-maria-source",
+      mariaSources.add(format.name() + "-maria-source");
+      connectors.put(format.name() + "-maria-source",
           TypeMatrix.converted(mariaSource(format, serverId++, false), format, registryUrl));
-      assertZeroDatesNamed(maria);
     }
-    TypeMatrix.apply(dir, cluster, DEBEZIUM_FORMAT.name() + "-pg-engines-source",
+    connectors.put(DEBEZIUM_FORMAT.name() + "-pg-engines-source",
         TypeMatrix.converted(postgresSource(DEBEZIUM_FORMAT, true), DEBEZIUM_FORMAT, registryUrl));
-    TypeMatrix.apply(dir, cluster, DEBEZIUM_FORMAT.name() + "-maria-engines-source",
+    connectors.put(DEBEZIUM_FORMAT.name() + "-maria-engines-source",
         TypeMatrix.converted(mariaSource(DEBEZIUM_FORMAT, serverId++, true), DEBEZIUM_FORMAT, registryUrl));
+    PackagedSluice.Run applied = TypeMatrix.applyAll(dir, cluster, connectors);
+    mariaSources.forEach(name -> assertZeroDatesNamed(applied, name));
     // Every source has read its snapshot, so the changes below are streamed.
     awaitSnapshots();
     for (PostgresTypes.Family f : PostgresTypes.FAMILIES) {
@@ -243,8 +248,8 @@ class MariaDbTypeMatrixIT {
     MariaDbTypes.FAMILIES.forEach(f -> mariaDb(src(), MariaDbTypes.insert(f, LAST, 3)));
   }
 
-  /** Makes the sink's database (with the tables made beforehand, for those targets) and the sink. */
-  private static void applySink(Format format, Direction d, String target) throws Exception {
+  /** Makes the sink's database (with the tables made beforehand, for those targets); returns the sink's config. */
+  private static Map<String, String> sink(Format format, Direction d, String target) throws Exception {
     String db = sinkDb(format, d, target);
     if (d.toMaria) {
       mariaDb(null, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
@@ -261,8 +266,7 @@ class MariaDbTypeMatrixIT {
         MariaDbTypes.FAMILIES.forEach(f -> SharedPostgres.execute(db, MariaDbTypes.createInPostgres(f)));
       }
     }
-    TypeMatrix.apply(dir, cluster, sinkName(format, d, target),
-        TypeMatrix.converted(sinkConfig(format, d, db, debeziums(target)), format, registryUrl));
+    return TypeMatrix.converted(sinkConfig(format, d, db, debeziums(target)), format, registryUrl);
   }
 
   @AfterAll
@@ -368,12 +372,14 @@ class MariaDbTypeMatrixIT {
       List<TypeMatrix.Settling> sinks = new ArrayList<>();
       List<Direction> directions = java.util.Arrays.stream(Direction.values()).filter(d -> d.toMaria == toMaria)
           .toList();
+      Map<String, Map<String, String>> debeziums = new LinkedHashMap<>();
       for (Direction d : directions) {
         for (String target : DEBEZIUM_TARGETS) {
-          applySink(DEBEZIUM_FORMAT, d, target);
+          debeziums.put(sinkName(DEBEZIUM_FORMAT, d, target), sink(DEBEZIUM_FORMAT, d, target));
           sinks.add(settling(DEBEZIUM_FORMAT, d, target));
         }
       }
+      TypeMatrix.applyAll(dir, cluster, debeziums);
       TypeMatrix.awaitSettled(sinks, SETTLE);
       for (Direction d : directions) {
         for (String target : DEBEZIUM_TARGETS) {
@@ -783,12 +789,14 @@ class MariaDbTypeMatrixIT {
    * The zero dates this matrix's MariaDB holds (its default sql_mode lets them in) are named before data flows: the
    * apply of a MariaDB source prints the preflight's warning, counting every captured date, datetime and timestamp.
    */
-  private static void assertZeroDatesNamed(PackagedSluice.Run apply) {
+  /** The worker's warning of the zero dates {@code source} may capture, as an apply of several connectors names it. */
+  private static void assertZeroDatesNamed(PackagedSluice.Run apply, String source) {
     long dates = MariaDbTypes.FAMILIES.stream().flatMap(f -> f.columns().stream())
         .filter(c -> c.type().matches("(date|datetime|timestamp)\\b.*")).count();
-    assertTrue(apply.err().contains("warning: zero dates: the MariaDB server's sql_mode")
-        && apply.err().contains("lets " + dates + " captured columns hold a zero date")
-        && apply.err().contains("sluice.columns.accept.loss"), apply::toString);
+    String warning = apply.err().lines().filter(l -> l.startsWith("warning: " + source + ": zero dates: the MariaDB "
+        + "server's sql_mode")).findFirst().orElse("");
+    assertTrue(warning.contains("lets " + dates + " captured columns hold a zero date")
+        && warning.contains("sluice.columns.accept.loss"), apply::toString);
   }
 
   private static Map<String, String> mariaSource(Format format, int serverId, boolean engines) {
