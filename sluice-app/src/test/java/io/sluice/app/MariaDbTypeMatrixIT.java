@@ -206,7 +206,7 @@ class MariaDbTypeMatrixIT {
 
     // Every connector in one `sluice connectors apply`, each format's sinks before its sources, as before.
     Map<String, Map<String, String>> connectors = new LinkedHashMap<>();
-    List<String> mariaSources = new java.util.ArrayList<>();
+    List<String> mariaSources = new ArrayList<>();
     int serverId = 5901;
     for (Format format : TypeMatrix.FORMATS) {
       for (Direction d : Direction.values()) {
@@ -782,14 +782,10 @@ class MariaDbTypeMatrixIT {
   }
 
   /**
-   * The MariaDB source in {@code format}: with Sluice's defaults, or ({@code engines}) with Debezium's own, no column
-   * types carried and a {@code bigint unsigned} as a long.
-   */
-  /**
    * The zero dates this matrix's MariaDB holds (its default sql_mode lets them in) are named before data flows: the
-   * apply of a MariaDB source prints the preflight's warning, counting every captured date, datetime and timestamp.
+   * apply of the MariaDB source {@code source} prints the preflight's warning, counting every captured date, datetime
+   * and timestamp, on a line of its own that names the source (the apply writes several connectors).
    */
-  /** The worker's warning of the zero dates {@code source} may capture, as an apply of several connectors names it. */
   private static void assertZeroDatesNamed(PackagedSluice.Run apply, String source) {
     long dates = MariaDbTypes.FAMILIES.stream().flatMap(f -> f.columns().stream())
         .filter(c -> c.type().matches("(date|datetime|timestamp)\\b.*")).count();
@@ -799,6 +795,10 @@ class MariaDbTypeMatrixIT {
         && warning.contains("sluice.columns.accept.loss"), apply::toString);
   }
 
+  /**
+   * The MariaDB source in {@code format}: with Sluice's defaults, or ({@code engines}) with Debezium's own, no column
+   * types carried and a {@code bigint unsigned} as a long.
+   */
   private static Map<String, String> mariaSource(Format format, int serverId, boolean engines) {
     Map<String, String> c = new LinkedHashMap<>(maria.sourceConfig(mariaPrefix(format, engines),
         String.valueOf(serverId)));

@@ -38,7 +38,8 @@ class BoundedReadTest {
     try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
       List<TopicPartition> partitions = partitions(topic);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      assertEquals(300, end.values().stream().mapToLong(Long::longValue).sum(), "the ends after 300 acknowledged records: " + end);
+      assertEquals(300, end.values().stream().mapToLong(Long::longValue).sum(),
+          "the ends after 300 acknowledged records: " + end);
       // Records beyond the ends: some there before the read begins, more arriving while it runs.
       produce(topic, 300, 600);
       Thread producer = new Thread(() -> {
@@ -139,9 +140,9 @@ class BoundedReadTest {
   }
 
   /**
-   * Records {@code from} to {@code to}, spread over the partitions, each acknowledged. A send that fails throws with its
-   * cause: {@code flush()} alone returns after a failed batch too, and a CI run once lost 28 of the first 300 records
-   * that way without a word, so the test's count failed far from where the records went missing.
+   * Records {@code from} to {@code to}, spread over the partitions, each acknowledged. A send that fails throws with
+   * its cause: {@code flush()} returns after a failed batch too. A CI run once found the ends 28 short of the first 300
+   * records, and the count that failed could not say whether a send had failed or the ends were taken short.
    */
   private static void produce(String topic, int from, int to) {
     try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers",
@@ -159,7 +160,8 @@ class BoundedReadTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("a record of " + from + " to " + to + " was not written to " + topic, e.getCause());
+      throw new IllegalStateException("a record of " + from + " to " + to + " was not written to " + topic,
+          e.getCause());
     }
   }
 
