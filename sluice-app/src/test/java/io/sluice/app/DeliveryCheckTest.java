@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.app.DeliveryCheck.Tally;
 import io.sluice.connect.testing.SharedPostgres;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,23 +74,24 @@ class DeliveryCheckTest {
       admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
     }
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-        SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       for (long seq = 1; seq <= end; seq++) {
         if (seq == early) {
           continue; // sent after the later one
         }
         if (history.committed(seq) && seq != lost) {
-          producer.send(new ProducerRecord<>(topic, "" + history.key(seq), value(history, seq)));
+          sends.send(new ProducerRecord<>(topic, "" + history.key(seq), value(history, seq)));
         }
         if (seq == later) {
-          producer.send(new ProducerRecord<>(topic, "" + history.key(seq), value(history, early)));
+          sends.send(new ProducerRecord<>(topic, "" + history.key(seq), value(history, early)));
         }
       }
-      producer.send(new ProducerRecord<>(topic, "x", value(history, twice)));
-      producer.send(new ProducerRecord<>(topic, "x", value(history, rolledBack)));
-      producer.send(new ProducerRecord<>(topic, "x", "{\"payload\":{\"after\":{\"k\":1,\"seq\":" + (end + 1000)
+      sends.send(new ProducerRecord<>(topic, "x", value(history, twice)));
+      sends.send(new ProducerRecord<>(topic, "x", value(history, rolledBack)));
+      sends.send(new ProducerRecord<>(topic, "x", "{\"payload\":{\"after\":{\"k\":1,\"seq\":" + (end + 1000)
           + "}}}"));
-      producer.send(new ProducerRecord<>(topic, "x", null));
+      sends.send(new ProducerRecord<>(topic, "x", null));
     }
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
         SharedKafka.bootstrapServers(), "transactional.id", SharedKafka.unique("aborter")), new StringSerializer(),

@@ -16,6 +16,7 @@ import io.sluice.exporter.SlowReadings.Timed;
 import io.sluice.exporter.SourceRetention.PostgresReading;
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.ExitControl;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.testing.TestClock;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -104,11 +105,11 @@ class SlowReadingsTest {
     String topic = SharedKafka.unique("slow-lag");
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-        kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        kafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < 10; i++) {
-        producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i));
+        sends.send(new ProducerRecord<>(topic, "k" + i, "v" + i));
       }
-      producer.flush();
     }
     TopicPartition tp = new TopicPartition(topic, 0);
     String behind = topic + "-behind";

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,8 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -21,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -140,28 +138,18 @@ class BoundedReadTest {
   }
 
   /**
-   * Records {@code from} to {@code to}, spread over the partitions, each acknowledged. A send that fails throws with
-   * its cause: {@code flush()} returns after a failed batch too. A CI run once found the ends 28 short of the first 300
-   * records, and the count that failed could not say whether a send had failed or the ends were taken short.
+   * Records {@code from} to {@code to}, spread over the partitions, each acknowledged ({@link CheckedSends}). A CI run
+   * once found the ends 28 short of the first 300 records, and the count that failed could not say whether a send had
+   * failed or the ends were taken short.
    */
   private static void produce(String topic, int from, int to) {
     try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers",
-        SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(p)) {
       int partitions = p.partitionsFor(topic).size();
-      List<Future<RecordMetadata>> sends = new ArrayList<>();
       for (int i = from; i < to; i++) {
-        sends.add(p.send(new ProducerRecord<>(topic, i % partitions, "k" + i, "v" + i)));
+        sends.send(new ProducerRecord<>(topic, i % partitions, "k" + i, "v" + i));
       }
-      p.flush();
-      for (Future<RecordMetadata> send : sends) {
-        send.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a record of " + from + " to " + to + " was not written to " + topic,
-          e.getCause());
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.kafka.EmbeddedKafka;
 import io.sluice.kafka.testing.LogCapture;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,11 +36,11 @@ class TopicLogTest {
 
   private static void produce(String bootstrap, String topic, int from, int to) throws Exception {
     try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all"),
-        new StringSerializer(), new StringSerializer())) {
+        new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(p)) {
       for (int i = from; i < to; i++) {
-        p.send(new ProducerRecord<>(topic, 0, "k" + i, "v" + i));
+        sends.send(new ProducerRecord<>(topic, 0, "k" + i, "v" + i));
       }
-      p.flush();
     }
   }
 

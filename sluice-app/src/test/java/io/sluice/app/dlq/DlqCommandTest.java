@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.ops.dlq.ReplayClaim;
@@ -48,15 +49,16 @@ class DlqCommandTest {
       admin.createTopics(List.of(new NewTopic(original, 1, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
     }
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-      send(producer, "{\"id\":1", 0, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
-      send(producer, "{\"id\":2", 1, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
-      send(producer, "{\"id\":3,\"qty\":\"x\"}", 2, "TRANSFORMATION", "org.apache.kafka.connect.errors.DataException",
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
+      send(sends, "{\"id\":1", 0, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
+      send(sends, "{\"id\":2", 1, "VALUE_CONVERTER", "org.apache.kafka.connect.errors.DataException", "bad json");
+      send(sends, "{\"id\":3,\"qty\":\"x\"}", 2, "TRANSFORMATION", "org.apache.kafka.connect.errors.DataException",
           "cannot cast");
     }
   }
 
-  private static void send(KafkaProducer<String, String> producer, String value, long offset, String stage,
+  private static void send(CheckedSends<String, String> sends, String value, long offset, String stage,
                            String exception, String message) {
     RecordHeaders h = new RecordHeaders();
     h.add("trace-id", "abc".getBytes(StandardCharsets.UTF_8));
@@ -65,7 +67,7 @@ class DlqCommandTest {
         "exception.class.name", exception, "exception.message", message, "exception.stacktrace", exception + ": "
             + message + "\n\tat x.Converter.toConnectData(Converter.java:1)");
     context.forEach((k, v) -> h.add("__connect.errors." + k, v.getBytes(StandardCharsets.UTF_8)));
-    producer.send(new ProducerRecord<>(dlq, 0, null, "k" + offset, value, h));
+    sends.send(new ProducerRecord<>(dlq, 0, null, "k" + offset, value, h));
   }
 
   record Run(int exit, String out, String err) {
@@ -168,9 +170,10 @@ class DlqCommandTest {
     }
     String pad = "x".repeat(size);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < records; i++) {
-        producer.send(new ProducerRecord<>(big, 0, "k" + i, "{\"id\":" + i + ",\"pad\":\"" + pad + "\"}",
+        sends.send(new ProducerRecord<>(big, 0, "k" + i, "{\"id\":" + i + ",\"pad\":\"" + pad + "\"}",
             new RecordHeaders()));
       }
     }

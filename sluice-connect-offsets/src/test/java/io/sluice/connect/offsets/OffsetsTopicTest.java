@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.testing.RetainedHeap;
 import java.nio.charset.StandardCharsets;
@@ -44,12 +45,13 @@ class OffsetsTopicTest {
     String pad = "p".repeat(250);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(
         Map.of("bootstrap.servers", SharedKafka.bootstrapServers(), "linger.ms", "20"), new StringSerializer(),
-        new StringSerializer())) {
+        new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < records; i++) {
-        producer.send(new ProducerRecord<>(topic, key(i % 2, (i / 2) % 10), "{\"lsn\":" + i + ",\"pad\":\"" + pad
+        sends.send(new ProducerRecord<>(topic, key(i % 2, (i / 2) % 10), "{\"lsn\":" + i + ",\"pad\":\"" + pad
             + "\"}"));
       }
-      producer.send(new ProducerRecord<>(topic, key(1, 9), null));
+      sends.send(new ProducerRecord<>(topic, key(1, 9), null));
     }
     OffsetsTopic offsets = new OffsetsTopic(SharedKafka.bootstrapServers(), topic);
     long before = RetainedHeap.bytes();

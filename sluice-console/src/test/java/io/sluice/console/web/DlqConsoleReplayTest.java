@@ -9,6 +9,7 @@ import io.sluice.console.dlq.ReplayChoice;
 import io.sluice.http.HttpRequest;
 import io.sluice.http.HttpResponse;
 import io.sluice.http.web.Role;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.ops.dlq.ReplayClaim;
@@ -58,7 +59,8 @@ class DlqConsoleReplayTest {
     }
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
         Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArraySerializer(),
-        new ByteArraySerializer())) {
+        new ByteArraySerializer());
+        CheckedSends<byte[], byte[]> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < 3; i++) {
         RecordHeaders h = new RecordHeaders();
         h.add("__connect.errors.topic", original.getBytes(StandardCharsets.UTF_8));
@@ -66,7 +68,7 @@ class DlqConsoleReplayTest {
         h.add("__connect.errors.offset", String.valueOf(i).getBytes(StandardCharsets.UTF_8));
         h.add("__connect.errors.stage", "VALUE_CONVERTER".getBytes(StandardCharsets.UTF_8));
         h.add("__connect.errors.exception.class.name", EXCEPTION.getBytes(StandardCharsets.UTF_8));
-        producer.send(new ProducerRecord<>(dlqTopic, 0, null, null, ("v" + i).getBytes(StandardCharsets.UTF_8), h));
+        sends.send(new ProducerRecord<>(dlqTopic, 0, null, null, ("v" + i).getBytes(StandardCharsets.UTF_8), h));
       }
     }
     JsonNode ask = JSON.createObjectNode().put("name", dlqTopic).put("exception", EXCEPTION)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.progress.Progress;
 import java.net.ServerSocket;
@@ -56,9 +57,10 @@ class DamagedHeadersTest {
   static void produce(String topic, List<byte[]> values, List<Headers> headers) {
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
         Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArraySerializer(),
-        new ByteArraySerializer())) {
+        new ByteArraySerializer());
+        CheckedSends<byte[], byte[]> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < values.size(); i++) {
-        producer.send(new ProducerRecord<>(topic, 0, null, null, values.get(i), headers.get(i)));
+        sends.send(new ProducerRecord<>(topic, 0, null, null, values.get(i), headers.get(i)));
       }
     }
   }

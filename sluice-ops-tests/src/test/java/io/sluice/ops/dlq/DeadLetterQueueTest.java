@@ -11,6 +11,7 @@ import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.progress.Progress;
 import java.nio.charset.StandardCharsets;
@@ -151,20 +152,21 @@ class DeadLetterQueueTest {
     assertEquals(201, rest.create(sink, sinkConfig("int32")).status());
     rest.awaitRunning(sink);
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       // Good records after the poison ones too: the JDBC sink commits only offsets of records it wrote, so poison
       // records at the end of a partition would show as lag until a good record follows them.
       for (int id = 1; id <= GOOD / 2; id++) {
-        producer.send(new ProducerRecord<>(topic, key(id), value(id, Integer.toString(id))));
+        sends.send(new ProducerRecord<>(topic, key(id), value(id, Integer.toString(id))));
       }
       for (int id = GOOD + 1; id <= GOOD + FRACTIONAL; id++) {
-        producer.send(new ProducerRecord<>(topic, key(id), value(id, id + ".5")));
+        sends.send(new ProducerRecord<>(topic, key(id), value(id, id + ".5")));
       }
       for (int i = 0; i < BAD_JSON; i++) {
-        producer.send(new ProducerRecord<>(topic, key(100 + i), badJson(100 + i)));
+        sends.send(new ProducerRecord<>(topic, key(100 + i), badJson(100 + i)));
       }
       for (int id = GOOD / 2 + 1; id <= GOOD; id++) {
-        producer.send(new ProducerRecord<>(topic, key(id), value(id, Integer.toString(id))));
+        sends.send(new ProducerRecord<>(topic, key(id), value(id, Integer.toString(id))));
       }
     }
     Eventually.await("all poison records in the DLQ", Duration.ofSeconds(120),
@@ -290,8 +292,9 @@ class DeadLetterQueueTest {
     assertEquals(202, rest.call("PUT", "/connectors/" + sink + "/pause", null).status());
     rest.awaitState(sink, "PAUSED");
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-      producer.send(new ProducerRecord<>(topic, key(1), value(1, "1")));
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
+      sends.send(new ProducerRecord<>(topic, key(1), value(1, "1")));
     }
     assertEquals(1L, dlq.stats(dlqTopic).sinks().get(0).lag());
     assertEquals(202, rest.call("PUT", "/connectors/" + sink + "/resume", null).status());

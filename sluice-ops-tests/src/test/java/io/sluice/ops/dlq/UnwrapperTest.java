@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.progress.Progress;
 import io.sluice.registry.SchemaRegistry;
@@ -90,9 +91,11 @@ class UnwrapperTest {
   private static String topicWith(List<ProducerRecord<byte[], byte[]>> records) {
     String topic = SharedKafka.unique("foreign-dlq");
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+        Map.of("bootstrap.servers", SharedKafka.bootstrapServers()), new ByteArraySerializer(),
+        new ByteArraySerializer());
+        CheckedSends<byte[], byte[]> sends = CheckedSends.through(producer)) {
       for (ProducerRecord<byte[], byte[]> r : records) {
-        producer.send(new ProducerRecord<>(topic, 0, r.key(), r.value(), r.headers()));
+        sends.send(new ProducerRecord<>(topic, 0, r.key(), r.value(), r.headers()));
       }
     }
     return topic;

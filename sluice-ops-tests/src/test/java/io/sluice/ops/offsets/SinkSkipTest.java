@@ -13,6 +13,7 @@ import io.sluice.connect.testing.ConnectClient;
 import io.sluice.connect.testing.Eventually;
 import io.sluice.connect.testing.SharedPostgres;
 import io.sluice.connect.testing.TestWorkers;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.ops.dlq.DeadLetterQueue;
 import io.sluice.ops.dlq.DlqRecord;
@@ -138,11 +139,11 @@ class SinkSkipTest {
 
   private static void produce(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-        SharedKafka.bootstrapServers(), "linger.ms", "50"), new ByteArraySerializer(), new ByteArraySerializer())) {
+        SharedKafka.bootstrapServers(), "linger.ms", "50"), new ByteArraySerializer(), new ByteArraySerializer());
+        CheckedSends<byte[], byte[]> sends = CheckedSends.through(producer)) {
       for (ProducerRecord<byte[], byte[]> r : records) {
-        producer.send(r);
+        sends.send(r);
       }
-      producer.flush();
     }
   }
 

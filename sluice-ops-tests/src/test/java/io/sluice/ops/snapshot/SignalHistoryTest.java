@@ -3,6 +3,7 @@ package io.sluice.ops.snapshot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.topics.KafkaCluster;
 import java.util.List;
@@ -21,13 +22,14 @@ class SignalHistoryTest {
   @Test
   void theSourcesJsonSignalsOnPartitionZeroOldestFirst() throws Exception {
     String topic = topic(2);
-    try (KafkaProducer<String, String> producer = producer()) {
-      producer.send(new ProducerRecord<>(topic, 0, 1000L, "shop", "{\"id\":\"a\",\"type\":\"execute-snapshot\"}"));
-      producer.send(new ProducerRecord<>(topic, 0, 2000L, "other", "{\"id\":\"b\",\"type\":\"execute-snapshot\"}"));
-      producer.send(new ProducerRecord<>(topic, 0, 3000L, "shop", "not json"));
-      producer.send(new ProducerRecord<>(topic, 0, 4000L, "shop", (String) null));
-      producer.send(new ProducerRecord<>(topic, 1, 5000L, "shop", "{\"id\":\"c\",\"type\":\"stop-snapshot\"}"));
-      producer.send(new ProducerRecord<>(topic, 0, 6000L, "shop", "{\"id\":\"d\",\"type\":\"pause-snapshot\"}"));
+    try (KafkaProducer<String, String> producer = producer();
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
+      sends.send(new ProducerRecord<>(topic, 0, 1000L, "shop", "{\"id\":\"a\",\"type\":\"execute-snapshot\"}"));
+      sends.send(new ProducerRecord<>(topic, 0, 2000L, "other", "{\"id\":\"b\",\"type\":\"execute-snapshot\"}"));
+      sends.send(new ProducerRecord<>(topic, 0, 3000L, "shop", "not json"));
+      sends.send(new ProducerRecord<>(topic, 0, 4000L, "shop", (String) null));
+      sends.send(new ProducerRecord<>(topic, 1, 5000L, "shop", "{\"id\":\"c\",\"type\":\"stop-snapshot\"}"));
+      sends.send(new ProducerRecord<>(topic, 0, 6000L, "shop", "{\"id\":\"d\",\"type\":\"pause-snapshot\"}"));
     }
     List<AdHocSnapshot.Signal> signals = AdHocSnapshot.signals(CLUSTER, topic, "shop");
     assertEquals(List.of("a", "d"), signals.stream().map(s -> s.value().path("id").asText()).toList());
@@ -39,9 +41,10 @@ class SignalHistoryTest {
   @Test
   void onlyTheLastRecordsAreRead() throws Exception {
     String topic = topic(1);
-    try (KafkaProducer<String, String> producer = producer()) {
+    try (KafkaProducer<String, String> producer = producer();
+        CheckedSends<String, String> sends = CheckedSends.through(producer)) {
       for (int i = 0; i < 600; i++) {
-        producer.send(new ProducerRecord<>(topic, 0, null, "shop", "{\"id\":\"" + i + "\"}"));
+        sends.send(new ProducerRecord<>(topic, 0, null, "shop", "{\"id\":\"" + i + "\"}"));
       }
     }
     List<AdHocSnapshot.Signal> signals = AdHocSnapshot.signals(CLUSTER, topic, "shop");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.serde.SerdeConfig;
@@ -76,9 +77,10 @@ class JsonSchemaSerdeTest {
 
     try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers",
         SharedKafka.bootstrapServers()), new StringSerializer(),
-        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        new org.apache.kafka.common.serialization.ByteArraySerializer());
+        CheckedSends<String, byte[]> sends = CheckedSends.through(p)) {
       for (byte[] b : List.of(first, registered, pojo)) {
-        p.send(new ProducerRecord<>(topic, b));
+        sends.send(new ProducerRecord<>(topic, b));
       }
     }
     JsonSchemaDeserializer deserializer = new JsonSchemaDeserializer();

@@ -7,6 +7,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Timestamp;
+import io.sluice.kafka.testing.CheckedSends;
 import io.sluice.kafka.testing.SharedKafka;
 import io.sluice.serde.testing.SharedRegistry;
 import io.sluice.schema.protobuf.ProtoDescriptors;
@@ -125,9 +126,10 @@ class ProtobufSerdeTest {
 
     try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers",
         SharedKafka.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization
-        .ByteArraySerializer())) {
-      p.send(new ProducerRecord<>(topic, "42", bytes));
-      p.send(new ProducerRecord<>(topic, "43", serializer.serialize(topic, order(43))));
+        .ByteArraySerializer());
+        CheckedSends<String, byte[]> sends = CheckedSends.through(p)) {
+      sends.send(new ProducerRecord<>(topic, "42", bytes));
+      sends.send(new ProducerRecord<>(topic, "43", serializer.serialize(topic, order(43))));
     }
     List<DynamicMessage> read = new ArrayList<>();
     try (KafkaConsumer<String, DynamicMessage> c = new KafkaConsumer<>(Map.of("bootstrap.servers",
