@@ -35,12 +35,11 @@ public final class CheckedSends<K, V> implements AutoCloseable {
   }
 
   /** Waits for every send so far; throws naming the first that failed, with its cause. */
-  public List<RecordMetadata> await() {
+  public void await() {
     producer.flush();
-    List<RecordMetadata> written = new ArrayList<>(sends.size());
     for (int i = 0; i < sends.size(); i++) {
       try {
-        written.add(sends.get(i).get(60, TimeUnit.SECONDS));
+        sends.get(i).get(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted waiting for record " + (i + 1) + " to " + topics.get(i), e);
@@ -54,7 +53,6 @@ public final class CheckedSends<K, V> implements AutoCloseable {
     }
     sends.clear();
     topics.clear();
-    return written;
   }
 
   @Override
