@@ -79,11 +79,17 @@ class TcpProxyTest {
 
   @Test
   void aServerThatRefusesClosesTheClientsConnection() throws Exception {
-    echo.close();
-    try (Socket s = connect()) {
-      // The close is awaited, not its absence: a loaded machine may take seconds to run the proxy's threads.
-      s.setSoTimeout(DUE_MILLIS);
-      assertEquals(-1, s.getInputStream().read());
+    // A port held by a socket that is bound but never listens refuses every connection. A closed server's port would
+    // not do: another listener may take it meanwhile, or the proxy's own connect may be given it as its local port and
+    // connect to itself, and then nothing ever closes.
+    try (Socket refusing = new Socket()) {
+      refusing.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try (TcpProxy toRefusing = new TcpProxy(0, (InetSocketAddress) refusing.getLocalSocketAddress());
+          Socket s = new Socket(InetAddress.getLoopbackAddress(), toRefusing.port())) {
+        // The close is awaited, not its absence: a loaded machine may take seconds to run the proxy's threads.
+        s.setSoTimeout(DUE_MILLIS);
+        assertEquals(-1, s.getInputStream().read());
+      }
     }
   }
 
