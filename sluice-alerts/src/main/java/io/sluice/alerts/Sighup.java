@@ -36,6 +36,11 @@ final class Sighup {
           prev.handle(sig);
         }
       });
+      if (previous[0] == SignalHandler.SIG_IGN) {
+        // The JVM leaves a signal ignored at its start ignored (nohup does that): no handler of ours will be called.
+        log.warn("SIGHUP is ignored by this process (started under nohup?): it will not reload the configuration; "
+            + "POST /-/reload does");
+      }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       log.warn("cannot install a SIGHUP handler: {}", e.getMessage());
     }
