@@ -78,9 +78,12 @@ final class PackagedSluice {
     }
   }
 
-  /** Starts {@code ./sluice up args} in {@code dir} and returns once it printed its ready line. */
+  /**
+   * Starts {@code ./sluice up args} in {@code dir} and returns once it printed its ready line; it maps the build's
+   * class-data archives once {@link UpArchives} has them.
+   */
   static Up up(Path dir, List<String> args) throws Exception {
-    return up(root().resolve("sluice"), dir, args, false);
+    return up(root().resolve("sluice"), dir, args, UpArchives.ready());
   }
 
   /**

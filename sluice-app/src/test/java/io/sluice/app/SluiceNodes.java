@@ -103,7 +103,7 @@ final class SluiceNodes implements AutoCloseable {
       }
       Files.move(stderr, home.resolve(STDERR + "." + (earlier + 1)));
     }
-    Up up = PackagedSluice.up(PackagedSluice.root().resolve("sluice"), home, args, false,
+    Up up = PackagedSluice.up(PackagedSluice.root().resolve("sluice"), home, args, UpArchives.ready(),
         Map.of("LOG4J_CONFIGURATION_FILE", logConfig.toString()));
     Map<String, String> urls = new LinkedHashMap<>();
     for (String part : up.readyLine().substring("sluice ready ".length()).split(" ")) {
