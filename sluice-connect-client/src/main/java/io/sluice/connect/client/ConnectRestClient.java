@@ -54,11 +54,16 @@ public final class ConnectRestClient {
     return !r.ok() && rebalancing(r.body());
   }
 
-  /** Whether an error body is one of Connect's rebalance answers. */
+  /**
+   * Whether an error body is one of Connect's rebalance answers, or the herder's refusal to act before it has read its
+   * config topic to the end (it waits {@code worker.sync.timeout.ms}, 3 s, which a loaded worker can take): each is
+   * given before anything changed, and the next try finds the herder caught up.
+   */
   static boolean rebalancing(String body) {
     return body != null && (body.contains("rebalance is expected")
         || body.contains("conflicting operation (e.g. worker rebalance)")
-        || body.contains("likely because a rebalance was underway"));
+        || body.contains("likely because a rebalance was underway")
+        || body.contains("Failed to read to end of config topic"));
   }
 
   private static String path(String connector) {

@@ -1,6 +1,7 @@
 package io.sluice.connect.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import io.sluice.connect.testing.TestWorkers;
 import io.sluice.kafka.testing.SharedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,5 +94,21 @@ class ConnectRestClientTest {
         () -> connect.create(pipeline.name + "-bad", JSON.createObjectNode().put("connector.class", "no.Such")));
     assertEquals(400, invalid.status());
     connect.delete(name);
+  }
+
+  /**
+   * The herder's answers that refuse before anything changed and pass once it has caught up are asked again, each
+   * as Connect's DistributedHerder words it; a refusal of the request itself is not.
+   */
+  @Test
+  void theHerdersPassingRefusalsAreAskedAgain() {
+    for (String passing : List.of("Request cannot be completed because a rebalance is expected",
+        "Cannot complete request because of a conflicting operation (e.g. worker rebalance)",
+        "Failed to read to end of config topic before modifying connector offsets",
+        "Failed to read to end of config topic before performing zombie fencing")) {
+      assertTrue(ConnectRestClient.rebalancing("{\"error_code\":500,\"message\":\"" + passing + "\"}"), passing);
+    }
+    assertFalse(ConnectRestClient.rebalancing("{\"error_code\":500,\"message\":\"Connector configuration is "
+        + "invalid\"}"));
   }
 }

@@ -55,9 +55,12 @@ public final class ConnectClient {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       // A read right after a config change can meet the herder before the rebalance the change calls for (500, "a
       // rebalance is expected": BatchedWritesTest's GET of a config just created, once, on a loaded machine); it
-      // answers the next moment, and Sluice's own client retries it so.
-      for (int attempt = 0; method.equals("GET") && r.statusCode() == 500 && r.body().contains("rebalance is expected")
-          && attempt < 20; attempt++) {
+      // answers the next moment, and Sluice's own client retries it so. Any request that found the herder behind its
+      // config topic (500, "Failed to read to end of config topic before modifying connector offsets": the herder
+      // waits worker.sync.timeout.ms, 3 s, which a loaded machine can take) was refused before it changed anything.
+      for (int attempt = 0; r.statusCode() == 500 && attempt < 20 && (method.equals("GET")
+          && r.body().contains("rebalance is expected") || r.body().contains("Failed to read to end of config topic"));
+          attempt++) {
         sleep(250);
         r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       }
