@@ -59,7 +59,7 @@ public final class ConnectRestClient {
    * config topic to the end (it waits {@code worker.sync.timeout.ms}, 3 s, which a loaded worker can take): each is
    * given before anything changed, and the next try finds the herder caught up.
    */
-  static boolean rebalancing(String body) {
+  public static boolean rebalancing(String body) {
     return body != null && (body.contains("rebalance is expected")
         || body.contains("conflicting operation (e.g. worker rebalance)")
         || body.contains("likely because a rebalance was underway")

@@ -2,6 +2,7 @@ package io.sluice.connect.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.connect.client.ConnectRestClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,11 +56,11 @@ public final class ConnectClient {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       // A read right after a config change can meet the herder before the rebalance the change calls for (500, "a
       // rebalance is expected": BatchedWritesTest's GET of a config just created, once, on a loaded machine); it
-      // answers the next moment, and Sluice's own client retries it so. Any request that found the herder behind its
-      // config topic (500, "Failed to read to end of config topic before modifying connector offsets": the herder
-      // waits worker.sync.timeout.ms, 3 s, which a loaded machine can take) was refused before it changed anything.
-      for (int attempt = 0; r.statusCode() == 500 && attempt < 20 && (method.equals("GET")
-          && r.body().contains("rebalance is expected") || r.body().contains("Failed to read to end of config topic"));
+      // answers the next moment. So does any request that found the herder behind its config topic (500, "Failed to
+      // read to end of config topic before modifying connector offsets": the herder waits worker.sync.timeout.ms, 3 s,
+      // which a loaded machine can take). Each was refused before it changed anything, and Sluice's own client asks
+      // again by the same rule.
+      for (int attempt = 0; r.statusCode() == 500 && attempt < 20 && ConnectRestClient.rebalancing(r.body());
           attempt++) {
         sleep(250);
         r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
