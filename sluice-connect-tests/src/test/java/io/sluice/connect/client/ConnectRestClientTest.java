@@ -97,11 +97,11 @@ class ConnectRestClientTest {
   }
 
   /**
-   * The herder's answers that refuse before anything changed and pass once it has caught up are asked again, each
-   * as Connect's DistributedHerder words it; a refusal of the request itself is not.
+   * The herder's answers that refuse before anything changed and pass once it has caught up, each as Connect's
+   * DistributedHerder words it, are the ones the client asks again; a refusal of the request itself is not one.
    */
   @Test
-  void theHerdersPassingRefusalsAreAskedAgain() {
+  void theHerdersPassingRefusalsAreToldFromRealOnes() {
     for (String passing : List.of("Request cannot be completed because a rebalance is expected",
         "Cannot complete request because of a conflicting operation (e.g. worker rebalance)",
         "Failed to read to end of config topic before modifying connector offsets",
