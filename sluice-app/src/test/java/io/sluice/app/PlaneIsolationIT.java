@@ -372,6 +372,13 @@ class PlaneIsolationIT {
    */
   private static void recoversFrom(String what, long before) throws Exception {
     int seen = notifications.size();
+    // First the old data plane's end, given longer: at nice 10 on a machine whose other forks keep both cores busy, a
+    // hog filling a 1 GiB heap gets a small share of a core (the first run of this session's final .ci/run had no
+    // alert within 120 s of the hog's start, and nothing to tell whether the plane had ended). The alert's own
+    // deadline starts from the end.
+    Eventually.await(what + ": the data plane " + before + " ended", Duration.ofMinutes(5),
+        () -> ProcessHandle.of(before).filter(ProcessHandle::isAlive).map(h -> "alive, " + h.info().totalCpuDuration()
+            .map(Duration::toString).orElse("?") + " of CPU so far").orElse("ended"), "ended"::equals);
     Eventually.await(what + ": SluiceComponentDown firing at the webhook", WAIT,
         () -> componentDown(seen, "firing"), n -> n > 0);
     Eventually.await(what + ": a new data plane", WAIT, () -> PackagedSluice.plane(up, "data").pid(),

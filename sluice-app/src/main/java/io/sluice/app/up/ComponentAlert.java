@@ -27,11 +27,14 @@ final class ComponentAlert implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration RESEND = Duration.ofSeconds(60);
   private static final Duration HOLD = Duration.ofMinutes(3);
+  private static final Duration RETRY = Duration.ofSeconds(5);
+  private static final int RETRIES = 3;
 
   private final ClientOptions client;
   /**
-   * Built on the resend thread, the only one that sends, when it first sends to a router: building an HTTP client sets
-   * up TLS, time the supervisor would otherwise spend before it starts the planes.
+   * Built on the resend thread, the only one that sends, once the router first answers: building an HTTP client (and
+   * TLS, for a router over https) is time the supervisor would otherwise spend before it starts the planes, and which
+   * the first alert, sent with a 5 s deadline by a JVM that compiles with C1 alone, should not spend either.
    */
   private HttpTransport router;
   private final String instance;
@@ -53,7 +56,7 @@ final class ComponentAlert implements AutoCloseable {
   private volatile String routerUrl;
 
   ComponentAlert(ClientOptions client, String instance) {
-    // Sent once: the next resend (or the plane's return) is the retry.
+    // One try a send: a firing alert that fails is asked again RETRIES times, RETRY apart, then at each resend.
     this.client = client.withConnectTimeout(Duration.ofSeconds(2)).withRequestTimeout(Duration.ofSeconds(5))
         .withAttempts(1, Duration.ZERO);
     this.instance = instance;
@@ -63,7 +66,10 @@ final class ComponentAlert implements AutoCloseable {
   /** The router answers at {@code url} (again): what is down is told to it now. */
   void routerReady(String url) {
     routerUrl = url;
-    resend.execute(this::resendAll);
+    resend.execute(() -> {
+      transport(url);
+      resendAll();
+    });
   }
 
   /** {@code component} is down. */
@@ -85,6 +91,10 @@ final class ComponentAlert implements AutoCloseable {
   }
 
   private void send(String component, Firing f, boolean resolved) {
+    send(component, f, resolved, RETRIES);
+  }
+
+  private void send(String component, Firing f, boolean resolved, int retries) {
     String url = routerUrl;
     if (url == null) {
       return;
@@ -102,17 +112,33 @@ final class ComponentAlert implements AutoCloseable {
     annotations.put("description", f.description() + " ended and is being started again by sluice up");
     a.put("startsAt", f.since().toString());
     a.put("endsAt", (resolved ? now : now.plus(HOLD)).toString());
-    if (router == null || !router.baseUrl().equals(url)) {
-      router = new HttpTransport(url, client, "the alert router");
-    }
+    boolean told = false;
     try {
-      HttpTransport.Reply r = router.send("POST", "/api/v2/alerts", body.toString(), false);
-      if (!r.ok()) {
+      HttpTransport.Reply r = transport(url).send("POST", "/api/v2/alerts", body.toString(), false);
+      told = r.ok();
+      if (!told) {
         log().warn("the router refused {} for {}: {} {}", NAME, component, r.status(), r.body());
       }
     } catch (HttpTransport.UnreachableException e) {
       log().warn("cannot tell the router that {} is {}: {}", component, resolved ? "back" : "down", e.getMessage());
     }
+    if (!told && !resolved && retries > 0) {
+      // An outage shorter than the resend interval would otherwise go untold: the router never notifies an alert it
+      // first hears of as resolved. Asked again soon, a few times, while it is down; then at the resend interval.
+      resend.schedule(() -> {
+        Firing still = firing.get(component);
+        if (still != null) {
+          send(component, still, false, retries - 1);
+        }
+      }, RETRY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private HttpTransport transport(String url) {
+    if (router == null || !router.baseUrl().equals(url)) {
+      router = new HttpTransport(url, client, "the alert router");
+    }
+    return router;
   }
 
   @Override
