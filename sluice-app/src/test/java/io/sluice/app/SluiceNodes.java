@@ -191,7 +191,8 @@ final class SluiceNodes implements AutoCloseable {
     return askedAgainWhileConnectIsBusy(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
         .header("Content-Type", "application/json")
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body instanceof String s ? s : JSON.writeValueAsString(body))).build());
+            : HttpRequest.BodyPublishers.ofString(body instanceof String s ? s : JSON.writeValueAsString(body)))
+        .build());
   }
 
   /**

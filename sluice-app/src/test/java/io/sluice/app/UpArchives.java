@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * The class-data archives of the build's {@code sluice up} (the supervisor's and the two planes'), recorded once for
- * every IT fork, as a user's first start after a build records them. A start that maps them takes about a third less CPU
- * to its ready line (9.7–10.4 s against 15.6–15.9 by hand, session 30), and the ITs start a {@code sluice up} a score of times.
+ * every IT fork, as a user's first start after a build records them. A start that maps them takes about a third less
+ * CPU to its ready line (9.7–10.4 s against 15.6–15.9 by hand, session 30), and the ITs start a {@code sluice up} a
+ * score of times.
  * Left to the ITs' own starts, the first would record them only at its stop, which for the longest-lived is the end of
  * the run; so the first fork to ask records them at once with a start of its own, and the others, rather than wait,
  * start without until they are there.
